@@ -1,0 +1,134 @@
+// buildApp: the Fastify plugin tree — parsing, auth, errors, OpenAPI and the explicit list of module routes.
+import fastifySwagger from '@fastify/swagger';
+import scalarReference from '@scalar/fastify-api-reference';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import qs from 'qs';
+import type { Deps } from './deps.ts';
+import type { Actor } from './http/actor.ts';
+import { authenticate } from './http/auth.ts';
+import { AppError, toProblem } from './http/errors.ts';
+import { pickLang } from './http/i18n.ts';
+import { validationError, validatorCompiler } from './http/validation.ts';
+import { newId } from './shared/ids.ts';
+import { identityRoutes } from './modules/identity/routes.ts';
+import { operatorRoutes } from './modules/identity/operator-routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `user` (default): a tenant credential; `public`: none; `operator`: OPERATOR_TOKEN. */
+    auth?: 'user' | 'public' | 'operator';
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** The actor of an authenticated route (every route but `public`/`operator` ones). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError(401, 'unauthenticated', { key: 'error.unauthenticated' });
+  return request.actor;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: Deps): Promise<App> {
+  const app = Fastify({
+    loggerInstance: deps.log,
+    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' }),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : newId();
+    },
+    bodyLimit: Math.max(deps.config.reportMaxBytes * 1.4, 1024 * 1024),
+    routerOptions: {
+      querystringParser: (str: string) => qs.parse(str, { depth: 2, arrayLimit: 100, parameterLimit: 200 }),
+    },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // Routes without a query-string schema accept no query parameters at all.
+  app.addHook('onRoute', (route) => {
+    route.schema ??= {};
+    route.schema.querystring ??= { type: 'object', properties: {}, additionalProperties: false };
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const mode = request.routeOptions.config.auth ?? 'user';
+    if (!request.routeOptions.url) return; // unknown route: the 404 handler answers
+    if (mode === 'user') request.actor = await authenticate(deps, request as FastifyRequest);
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const lang = request.actor?.lang ?? pickLang(request.headers['accept-language']);
+    let appError: AppError;
+    if (error instanceof AppError) {
+      appError = error;
+    } else if ((error as FastifyError).validation) {
+      const fe = error as FastifyError;
+      appError = validationError(fe.validationContext ?? 'body', fe.validation ?? []);
+    } else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      appError = new AppError(415, 'unsupported_media_type', 'Send the body as application/json.');
+    } else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      appError = new AppError(413, 'payload_too_large', 'The request body is too large.');
+    } else if (
+      error.statusCode === 400 &&
+      (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    ) {
+      appError = new AppError(400, 'malformed_request', 'The body is not valid JSON.');
+    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      appError = new AppError(error.statusCode, 'malformed_request', error.message);
+    } else {
+      request.log.error({ err: error, request_id: request.id }, 'unhandled error');
+      appError = new AppError(500, 'internal_error', { key: 'error.internal' }, [], { request_id: request.id });
+    }
+    for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+    return reply.status(appError.status).type('application/problem+json').send(toProblem(appError, lang));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const lang = pickLang(request.headers['accept-language']);
+    const err = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Tourbook API',
+        version: '0.1.0',
+        description: 'Multi-tenant tour and booking logistics: bookings, tours, stops, packages, places and webhooks.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  });
+
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
+  });
+  await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
+
+  // The route table, module by module.
+  await app.register(operatorRoutes(deps));
+  await app.register(identityRoutes(deps));
+
+  return app as unknown as App;
+}

@@ -1,0 +1,106 @@
+// The database handle: Drizzle over embedded PGlite or a PostgreSQL server pool, one type for both.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: repositories accept both. */
+export type Queryable = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** The PGlite instance (embedded only), for dumps in tests. */
+  pglite?: PGlite;
+  pool?: pg.Pool;
+}
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+
+// Timestamps and bigints come back as JS values the same way on both drivers.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openPostgres(url: string, poolSize = 20): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client's error (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    migrate: async () => {
+      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    },
+    close: () => pool.end(),
+  };
+}
+
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
+  const client = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    pglite: client,
+    migrate: async () => {
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * PGlite allows one process per data directory; a second one silently loses writes.
+ * The lock file holds the owner's pid and is taken with O_EXCL; a stale lock (dead pid) is replaced.
+ */
+export function acquireDataDirLock(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'tourbook.lock');
+  const tryTake = (): boolean => {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      return false;
+    }
+  };
+  if (!tryTake()) {
+    const owner = Number(fs.readFileSync(lockPath, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      throw new Error(
+        `Another Tourbook process (pid ${owner}) is using the embedded database in ${dataDir}. ` +
+          'Stop it first, or point DATABASE_URL at a PostgreSQL server to run several processes.',
+      );
+    }
+    fs.rmSync(lockPath, { force: true });
+    if (!tryTake()) throw new Error(`Could not take the lock ${lockPath}`);
+  }
+  return () => fs.rmSync(lockPath, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,35 @@
+// The event catalog: every event type Tourbook emits (SPEC.md Events), with its resource type and status.
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.etas_recalculated',
+  'booking.modified',
+  'booking.route_changed',
+  'booking.transition',
+  'booking.stop_failed',
+  'booking.return_started',
+  'tour.created',
+  'tour.active_status_changed',
+  'tour.driver_location_updated',
+  'tour.etas_recalculated',
+  'tour.force_assigned',
+  'tour.force_unassigned',
+  'tour.modified',
+  'tour.compensation_updated',
+  'tour.earnings_updated',
+  'busyness.place_changed',
+  'webhook.test',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Events that only tenants with the named extension receive. */
+export const EXTENSION_EVENTS: Partial<Record<EventType, string>> = {
+  'busyness.place_changed': 'busyness',
+};
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
+
+export function splitType(type: EventType): { resourceType: string; event: string } {
+  const dot = type.indexOf('.');
+  return { resourceType: type.slice(0, dot), event: type.slice(dot + 1) };
+}

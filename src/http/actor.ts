@@ -1,0 +1,18 @@
+// The actor: who is calling (tenant, user, role, organizations), resolved from the credential.
+import type { Lang } from './i18n.ts';
+
+export type UserRole = 'admin' | 'manager' | 'driver' | 'customer';
+
+export interface Actor {
+  tenantId: string;
+  userId: string;
+  role: UserRole;
+  organizationIds: string[];
+  credentialId: string;
+  /** Tenant extensions and settings travel with the actor: checked on many requests. */
+  extensions: string[];
+  settings: { enforce_sunsets: boolean };
+  lang: Lang;
+}
+
+export const isAdmin = (actor: Actor): boolean => actor.role === 'admin';

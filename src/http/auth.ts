@@ -1,0 +1,52 @@
+// Authentication: Bearer or api-key token → Actor, with a short per-process cache on the hot path.
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import { findActiveCredential } from '../modules/identity/index.ts';
+import { sha256Hex } from '../shared/secrets.ts';
+import type { Actor } from './actor.ts';
+import { unauthenticated } from './errors.ts';
+import { pickLang } from './i18n.ts';
+
+type CachedActor = Omit<Actor, 'lang'> & { expiresAt: number | null };
+
+/**
+ * Resolving a credential costs a query; caching it for a few seconds keeps authenticated reads close to a
+ * bare SELECT. Revocation and deactivation in this process evict at once (invalidateCredentialCache);
+ * other api processes see it within CACHE_MS.
+ */
+const CACHE_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+const cache = new Map<string, { actor: CachedActor; until: number }>();
+
+export function invalidateCredentialCache(): void {
+  cache.clear();
+}
+
+export function tokenFromRequest(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match?.[1]) return match[1];
+  }
+  const apiKey = request.headers['api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim()) return apiKey.trim();
+  return null;
+}
+
+export async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor> {
+  const token = tokenFromRequest(request);
+  if (!token || token.length > 512) throw unauthenticated();
+  const hash = sha256Hex(token);
+  const nowMs = deps.clock.now().getTime();
+  let entry = cache.get(hash);
+  if (!entry || entry.until < Date.now()) {
+    const found = await findActiveCredential(deps.db, hash);
+    if (!found) throw unauthenticated();
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    entry = { actor: found, until: Date.now() + CACHE_MS };
+    cache.set(hash, entry);
+  }
+  if (entry.actor.expiresAt !== null && entry.actor.expiresAt <= nowMs) throw unauthenticated();
+  const { expiresAt: _expiresAt, ...actor } = entry.actor;
+  return { ...actor, lang: pickLang(request.headers['accept-language']) };
+}

@@ -1,0 +1,110 @@
+// AppError and the problem+json (RFC 9457) shape every failure is answered with.
+import { defineMessages, hasMessage, t, type Lang } from './i18n.ts';
+
+export interface FieldError {
+  pointer: string;
+  code: string;
+  detail: string;
+  /** For query-string errors: the parameter as written, e.g. `filters[role]`. */
+  parameter?: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  error_code: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/** A detail is plain text or a message key (localized when the response is written). */
+export type Detail = string | { key: string; params?: Record<string, string | number> };
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detailText: Detail,
+    readonly errors: FieldError[] = [],
+    readonly extensions: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof detailText === 'string' ? detailText : detailText.key);
+    this.name = 'AppError';
+  }
+}
+
+const TITLES: Record<string, string> = {
+  malformed_request: 'Malformed request',
+  unsupported_media_type: 'Unsupported media type',
+  parameter_unknown: 'Unknown parameter',
+  parameter_invalid: 'Invalid parameter',
+  validation_failed: 'Validation failed',
+  unauthenticated: 'Unauthenticated',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  removed: 'Removed',
+  invalid_transition: 'Invalid transition',
+  precondition_failed: 'Precondition failed',
+  idempotency_key_reused: 'Idempotency key reused',
+  idempotency_key_in_use: 'Idempotency key in use',
+  rate_limited: 'Too many requests',
+  payload_too_large: 'Payload too large',
+  internal_error: 'Internal error',
+};
+
+const titleOf = (code: string): string =>
+  TITLES[code] ?? code.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+export function toProblem(err: AppError, lang: Lang): Problem {
+  const detail = typeof err.detailText === 'string' ? err.detailText : t(lang, err.detailText.key, err.detailText.params);
+  return {
+    type: `https://tourbook.dev/errors/${err.code}`,
+    title: titleOf(err.code),
+    status: err.status,
+    detail,
+    error_code: err.code,
+    ...(err.errors.length ? { errors: err.errors } : {}),
+    ...err.extensions,
+  };
+}
+
+defineMessages({
+  'error.not_found': { en: 'The {resource} does not exist or is not visible to you.', de: '{resource} existiert nicht oder ist für Sie nicht sichtbar.' },
+  'error.forbidden': { en: 'Your role may not do this.', de: 'Ihre Rolle darf dies nicht tun.' },
+  'error.unauthenticated': { en: 'A valid API key or access token is required.', de: 'Ein gültiger API-Schlüssel oder Zugriffstoken ist erforderlich.' },
+  'error.validation_failed': { en: 'The request body is not valid.', de: 'Der Anfragetext ist ungültig.' },
+  'error.internal': { en: 'Something went wrong on our side. Quote the request id when you report it.', de: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung die Request-ID.' },
+  'error.invalid_transition': { en: 'The {resource} cannot go from {from} to {to}.', de: '{resource} kann nicht von {from} zu {to} wechseln.' },
+});
+
+export const notFound = (resource: string): AppError =>
+  new AppError(404, 'not_found', { key: 'error.not_found', params: { resource } });
+
+export const forbidden = (detail: Detail = { key: 'error.forbidden' }): AppError => new AppError(403, 'forbidden', detail);
+
+export const unauthenticated = (): AppError => new AppError(401, 'unauthenticated', { key: 'error.unauthenticated' });
+
+export const unprocessable = (code: string, detail: Detail, errors: FieldError[] = [], extensions: Record<string, unknown> = {}): AppError =>
+  new AppError(422, code, detail, errors, extensions);
+
+/** 422 validation_failed for one or more fields of the body. */
+export const invalidFields = (errors: FieldError[], detail: Detail = { key: 'error.validation_failed' }): AppError =>
+  new AppError(422, 'validation_failed', detail, errors);
+
+/** An id inside the body that does not exist or is not visible to the caller. */
+export const unknownReference = (pointer: string, resource: string): AppError =>
+  invalidFields([{ pointer, code: 'unknown_reference', detail: `No ${resource} with this id is visible to you.` }]);
+
+export const conflict = (code: string, detail: Detail, extensions: Record<string, unknown> = {}): AppError =>
+  new AppError(409, code, detail, [], extensions);
+
+export const invalidTransition = (resource: string, from: string, to: string): AppError =>
+  new AppError(409, 'invalid_transition', { key: 'error.invalid_transition', params: { resource, from, to } }, [], { from, to });
+
+export const badParameter = (code: 'parameter_unknown' | 'parameter_invalid', parameter: string, detail: string): AppError =>
+  new AppError(400, code, detail, [{ pointer: parameter, code, detail }], { parameter });
+
+export { hasMessage };

@@ -1,0 +1,115 @@
+// Identity operations: tenants and their first admin, the caller, credentials.
+import type { Deps } from '../../deps.ts';
+import type { Actor } from '../../http/actor.ts';
+import { notFound } from '../../http/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { iso, isoOrNull } from '../../shared/time.ts';
+import { randomBase62, sha256Hex } from '../../shared/secrets.ts';
+import type { Tx } from '../../db/client.ts';
+import * as repo from './repository.ts';
+import type { TenantCreateInput } from './schemas.ts';
+
+export interface TenantView {
+  id: string;
+  name: string;
+  extensions: string[];
+  settings: { enforce_sunsets: boolean };
+  created_at: string;
+}
+
+export const toTenantView = (row: repo.TenantRow): TenantView => ({
+  id: row.id,
+  name: row.name,
+  extensions: row.extensions,
+  settings: row.settings,
+  created_at: iso(row.createdAt),
+});
+
+export function toUserView(row: repo.UserRow, organizationIds: string[]) {
+  const driverFields =
+    row.role === 'driver'
+      ? { active_tour_id: row.activeTourId, active_hailing_booking_ids: row.activeTourId ? [row.activeTourId] : [] }
+      : {};
+  return {
+    id: row.id,
+    role: row.role,
+    name: row.name,
+    email: row.email,
+    phone_number: row.phoneNumber,
+    organization_ids: organizationIds,
+    ...driverFields,
+    deactivated_at: isoOrNull(row.deactivatedAt),
+    created_at: iso(row.createdAt),
+  };
+}
+
+export const newApiKeyToken = (): string => `tb_${randomBase62(32)}`;
+
+/** Issues a credential inside the caller's transaction and returns the token (shown once). */
+export async function issueCredential(
+  tx: Tx,
+  tenantId: string,
+  userId: string,
+  kind: 'api_key' | 'access' | 'refresh',
+  at: Date,
+  options: { name?: string | null; token?: string; expiresAt?: Date | null } = {},
+): Promise<{ id: string; token: string }> {
+  const prefix = kind === 'api_key' ? 'tb_' : kind === 'access' ? 'tba_' : 'tbr_';
+  const token = options.token ?? `${prefix}${randomBase62(kind === 'api_key' ? 32 : 40)}`;
+  const id = newId();
+  await repo.insertCredential(tx, {
+    tenantId,
+    id,
+    userId,
+    kind,
+    name: options.name ?? null,
+    tokenHash: sha256Hex(token),
+    tokenPrefix: token.slice(0, prefix.length + 4),
+    expiresAt: options.expiresAt ?? null,
+    createdAt: at,
+  });
+  return { id, token };
+}
+
+export interface CreatedTenant {
+  tenant: TenantView;
+  admin_user_id: string;
+  admin_token: string;
+}
+
+/** A tenant, its first admin user and that admin's API key, in one transaction. */
+export async function createTenant(deps: Deps, input: TenantCreateInput, options: { adminToken?: string } = {}): Promise<CreatedTenant> {
+  const at = deps.clock.now();
+  const tenantId = newId();
+  const adminId = newId();
+  return deps.db.transaction(async (tx) => {
+    await repo.insertTenant(tx, {
+      id: tenantId,
+      name: input.name,
+      extensions: input.extensions ?? [],
+      settings: { enforce_sunsets: false },
+      createdAt: at,
+    });
+    await repo.insertUser(tx, {
+      tenantId,
+      id: adminId,
+      role: 'admin',
+      name: `${input.name} admin`,
+      email: (input.admin_email ?? `admin@${tenantId}.tourbook.local`).toLowerCase(),
+      createdAt: at,
+    });
+    const { token } = await issueCredential(tx, tenantId, adminId, 'api_key', at, {
+      name: 'first admin key',
+      ...(options.adminToken ? { token: options.adminToken } : {}),
+    });
+    const tenant = await repo.findTenant(tx, tenantId);
+    if (!tenant) throw new Error('tenant vanished inside its own transaction');
+    return { tenant: toTenantView(tenant), admin_user_id: adminId, admin_token: token };
+  });
+}
+
+export async function getCurrentUser(deps: Deps, actor: Actor) {
+  const row = await repo.findUser(deps.db, actor.tenantId, actor.userId);
+  if (!row) throw notFound('user');
+  return toUserView(row, actor.organizationIds);
+}

@@ -1,0 +1,98 @@
+// Identity tables: tenants, users, organizations and their members, service areas, credentials.
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const tenants = pgTable('tenants', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  extensions: text('extensions').array().notNull().default([]),
+  settings: jsonb('settings').$type<{ enforce_sunsets: boolean }>().notNull().default({ enforce_sunsets: false }),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    role: text('role').$type<'admin' | 'manager' | 'driver' | 'customer'>().notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phoneNumber: text('phone_number'),
+    passwordHash: text('password_hash'),
+    /** The driver's en_route tour, kept by the tours module in the same transaction as the transition. */
+    activeTourId: uuid('active_tour_id'),
+    deactivatedAt: ts('deactivated_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('users_email_key').on(t.tenantId, t.email),
+    index('users_role_idx').on(t.tenantId, t.role, t.id),
+  ],
+);
+
+export const organizations = pgTable(
+  'organizations',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    name: text('name').notNull(),
+    serviceAreaIds: uuid('service_area_ids').array().notNull().default([]),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+export const organizationMembers = pgTable(
+  'organization_members',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.organizationId, t.userId] }),
+    index('organization_members_user_idx').on(t.tenantId, t.userId),
+  ],
+);
+
+export const serviceAreas = pgTable(
+  'service_areas',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    name: text('name').notNull(),
+    currency: text('currency').notNull(),
+    timeZone: text('time_zone').notNull(),
+    boundary: jsonb('boundary'),
+    schedulingConfigId: uuid('scheduling_config_id'),
+    averageSpeedKmh: integer('average_speed_kmh').notNull().default(30),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+/** API keys, access tokens and refresh tokens; only the SHA-256 of a token is stored. */
+export const credentials = pgTable(
+  'credentials',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    userId: uuid('user_id').notNull(),
+    kind: text('kind').$type<'api_key' | 'access' | 'refresh'>().notNull(),
+    name: text('name'),
+    tokenHash: text('token_hash').notNull(),
+    tokenPrefix: text('token_prefix').notNull(),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // Authentication looks a token up before the tenant is known: the one global index.
+    uniqueIndex('credentials_token_hash_key').on(t.tokenHash),
+    index('credentials_user_idx').on(t.tenantId, t.userId),
+  ],
+);

@@ -1,0 +1,95 @@
+// Jobs: schedule deferred work in the caller's transaction; claim due jobs with leases (SKIP LOCKED).
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../db/client.ts';
+import { queryRows } from '../db/sql.ts';
+import { newId } from '../shared/ids.ts';
+import { jobs } from './tables.ts';
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface ScheduleJob {
+  tenantId: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  dueAt: Date;
+  now: Date;
+  /** With a dedupe key, scheduling again while the job is pending moves its due time (debounce). */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+export async function scheduleJob(q: Queryable, job: ScheduleJob): Promise<void> {
+  const values = {
+    tenantId: job.tenantId,
+    id: newId(),
+    kind: job.kind,
+    dedupeKey: job.dedupeKey ?? null,
+    payload: job.payload,
+    status: 'pending' as const,
+    dueAt: job.dueAt,
+    maxAttempts: job.maxAttempts ?? 10,
+    createdAt: job.now,
+    updatedAt: job.now,
+  };
+  if (!job.dedupeKey) {
+    await q.insert(jobs).values(values);
+    return;
+  }
+  await q
+    .insert(jobs)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [jobs.tenantId, jobs.kind, jobs.dedupeKey],
+      targetWhere: sql`status = 'pending' AND dedupe_key IS NOT NULL`,
+      set: { dueAt: values.dueAt, payload: values.payload, updatedAt: values.updatedAt },
+    });
+}
+
+interface RawJob {
+  tenant_id: string;
+  id: string;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+  due_at: Date;
+}
+
+/** Claims up to `limit` due jobs for `leaseMs`; a crashed worker's jobs come back when the lease ends. */
+export async function claimDueJobs(q: Queryable, now: Date, workerId: string, leaseMs: number, limit: number, kinds?: string[]) {
+  const until = new Date(now.getTime() + leaseMs);
+  const kindFilter = kinds?.length ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
+  return queryRows<RawJob>(
+    q,
+    sql`UPDATE jobs SET status = 'running', locked_until = ${until}, locked_by = ${workerId},
+               attempts = attempts + 1, updated_at = ${now}
+         WHERE (tenant_id, id) IN (
+           SELECT tenant_id, id FROM jobs
+            WHERE ((status = 'pending' AND due_at <= ${now}) OR (status = 'running' AND locked_until < ${now}))
+              ${kindFilter}
+            ORDER BY due_at
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED)
+     RETURNING tenant_id, id, kind, payload, attempts, max_attempts, due_at`,
+  );
+}
+
+export async function completeJob(q: Queryable, job: { tenant_id: string; id: string }, now: Date): Promise<void> {
+  await q.execute(sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now}
+                       WHERE tenant_id = ${job.tenant_id} AND id = ${job.id}`);
+}
+
+/** Backoff: 5 s × 4^(attempt-1), capped at one hour; after max_attempts the job is failed for good. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 4 ** Math.max(0, attempt - 1), 3_600_000);
+}
+
+export async function failJob(q: Queryable, job: RawJob, now: Date, error: string): Promise<void> {
+  const final = job.attempts >= job.max_attempts;
+  const dueAt = new Date(now.getTime() + retryDelayMs(job.attempts));
+  await q.execute(sql`UPDATE jobs SET status = ${final ? 'failed' : 'pending'}, due_at = ${dueAt},
+                        locked_until = NULL, last_error = ${error.slice(0, 2000)}, updated_at = ${now}
+                       WHERE tenant_id = ${job.tenant_id} AND id = ${job.id}`);
+}
+
+export type { RawJob };
