@@ -1,9 +1,6 @@
 // Identity wire schemas: tenants, users, credentials.
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-
-export const Uuid = Type.String({ format: 'uuid' });
-export const Timestamp = Type.String({ format: 'date-time' });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
 export const RoleName = Type.Union([Type.Literal('admin'), Type.Literal('manager'), Type.Literal('driver'), Type.Literal('customer')]);
 

@@ -1,0 +1,16 @@
+// Shared wire schema pieces: ids, timestamps, nullable, list envelopes.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { PageMeta } from './pagination.ts';
+
+export const Uuid = Type.String({ format: 'uuid' });
+export const Timestamp = Type.String({ format: 'date-time' });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const IdParams = Type.Object({ id: Uuid });
+
+/** `{ <plural>: [...], meta: {next_cursor, has_more} }` */
+export const ListOf = <T extends TSchema>(plural: string, item: T) =>
+  Type.Object({ [plural]: Type.Array(item), meta: PageMeta });
+
+/** A body wrapped in its singular resource name, no other members: `{"place": {...}}`. */
+export const Wrapped = <T extends TSchema>(singular: string, inner: T) =>
+  Type.Object({ [singular]: inner }, { additionalProperties: false });
