@@ -66,7 +66,16 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
     const name = `tb_t_${inject('runId')}_${process.pid}_${databaseCounter++}_${randomBase62(6).toLowerCase()}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    // Copying a template fails while another session is connected to it; parallel files can collide briefly.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        break;
+      } catch (err) {
+        if (attempt >= 20 || !/being accessed by other users/.test(String(err))) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
     await admin.end();
     const database = openPostgres(adminUrl(url, name), 20);
     return {
