@@ -3,7 +3,7 @@ import fastifySwagger from '@fastify/swagger';
 import scalarReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { Deps } from './deps.ts';
 import type { Actor } from './http/actor.ts';
@@ -11,9 +11,23 @@ import { authenticate } from './http/auth.ts';
 import { AppError, toProblem } from './http/errors.ts';
 import { pickLang } from './http/i18n.ts';
 import { validationError, validatorCompiler } from './http/validation.ts';
+import { registerEtags } from './http/etag.ts';
+import { healthRoutes } from './http/health.ts';
+import { registerIdempotency } from './http/idempotency.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { removedRoutes } from './compat/http.ts';
+import { eventRoutes } from './events/routes.ts';
+import { tenantRoutes } from './modules/identity/tenant-routes.ts';
 import { newId } from './shared/ids.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { placeRoutes } from './modules/places/routes.ts';
+import { serviceRoutes } from './modules/services/routes.ts';
 import { operatorRoutes } from './modules/identity/operator-routes.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { failureRoutes } from './modules/failures/routes.ts';
+import { bookingRoutes } from './modules/bookings/routes.ts';
+import { tourRoutes } from './modules/tours/routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -22,6 +36,10 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     actor: Actor | null;
+  }
+  interface FastifyInstance {
+    /** Every registered route (method, URL pattern, hidden from OpenAPI or not): for the OpenAPI and fuzz tests. */
+    routeTable: { method: string; url: string; hidden: boolean }[];
   }
 }
 
@@ -48,10 +66,26 @@ export async function buildApp(deps: Deps): Promise<App> {
       querystringParser: (str: string) => qs.parse(str, { depth: 2, arrayLimit: 100, parameterLimit: 200 }),
     },
     ajv: { customOptions: { removeAdditional: false } },
+    // URLs the router cannot even match (bad percent-encoding, over-long path segments) name no resource: 404 problem+json.
+    frameworkErrors: (error, request, reply) => {
+      const lang = pickLang(request.headers['accept-language']);
+      const known = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const problem = known
+        ? new AppError(404, 'not_found', `No resource at ${request.url.split('?')[0]?.slice(0, 200)}.`)
+        : new AppError(400, 'malformed_request', 'The request could not be read.');
+      void (reply as FastifyReply).header('x-request-id', request.id).status(problem.status).type('application/problem+json').send(toProblem(problem, lang));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are JSON (CONTRACT.md §1): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('actor', null);
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (route) => {
+    const hidden = Boolean((route.schema as { hide?: boolean } | undefined)?.hide);
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, hidden });
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -68,6 +102,12 @@ export async function buildApp(deps: Deps): Promise<App> {
     if (!request.routeOptions.url) return; // unknown route: the 404 handler answers
     if (mode === 'user') request.actor = await authenticate(deps, request as FastifyRequest);
   });
+
+  // API conventions (CONTRACT.md §1), in hook order: rate limit after auth, idempotency claim, If-Match, ETag, metrics.
+  registerRateLimit(app, deps);
+  registerIdempotency(app, deps);
+  registerEtags(app);
+  const metrics = registerMetrics(app, deps);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const lang = request.actor?.lang ?? pickLang(request.headers['accept-language']);
@@ -127,8 +167,18 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
 
   // The route table, module by module.
+  await app.register(healthRoutes(deps, metrics));
+  await app.register(removedRoutes());
+  await app.register(eventRoutes(deps));
+  await app.register(tenantRoutes(deps));
   await app.register(operatorRoutes(deps));
   await app.register(identityRoutes(deps));
+  await app.register(placeRoutes(deps));
+  await app.register(serviceRoutes(deps));
+  await app.register(webhookRoutes(deps));
+  await app.register(failureRoutes(deps));
+  await app.register(bookingRoutes(deps));
+  await app.register(tourRoutes(deps));
 
   return app as unknown as App;
 }

@@ -1,4 +1,4 @@
-// The tourbook command: serve | migrate | tenant create — the composition root.
+// The tourbook command: serve | migrate | tenant create | demo — the composition root.
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Role } from './config.ts';
@@ -12,6 +12,8 @@ const USAGE = `Usage: tourbook <command>
   migrate                                apply database migrations (server deployments)
   tenant create --name N [--extension busyness] [--json]
                                          create a tenant with its first admin and API key
+  demo [--url U] [--token T]             load a small demo data set into a running service (default
+                                         http://127.0.0.1:3000; token from TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN)
 `;
 
 async function serve(argv: string[]): Promise<void> {
@@ -84,12 +86,21 @@ async function tenant(argv: string[]): Promise<void> {
   }
 }
 
+async function demo(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { url: { type: 'string' }, token: { type: 'string' } } });
+  const adminToken = values.token ?? process.env.TOURBOOK_ADMIN_TOKEN ?? process.env.BOOTSTRAP_ADMIN_TOKEN;
+  if (!adminToken) throw new ConfigError('demo needs an admin token: --token, TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN');
+  const { runDemo } = await import('./demo.ts');
+  await runDemo({ baseUrl: values.url ?? process.env.TOURBOOK_URL ?? 'http://127.0.0.1:3000', adminToken, log: (line) => console.log(line) });
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   try {
     if (command === 'serve') return await serve(rest);
     if (command === 'migrate') return await migrate();
     if (command === 'tenant') return await tenant(rest);
+    if (command === 'demo') return await demo(rest);
     console.log(USAGE);
     process.exitCode = command ? 2 : 0;
   } catch (err) {

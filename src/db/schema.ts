@@ -1,5 +1,12 @@
 // Every table of Tourbook, gathered for Drizzle and drizzle-kit; each module owns its own tables file.
 export * from '../modules/identity/tables.ts';
+export * from '../modules/places/tables.ts';
+export * from '../modules/services/tables.ts';
 export * from '../events/tables.ts';
 export * from '../worker/tables.ts';
 export * from '../http/tables.ts';
+export * from '../modules/webhooks/tables.ts';
+export * from '../modules/busyness/tables.ts';
+export * from '../modules/failures/tables.ts';
+export * from '../modules/bookings/tables.ts';
+export * from '../modules/tours/tables.ts';

@@ -93,3 +93,22 @@ export async function failJob(q: Queryable, job: RawJob, now: Date, error: strin
 }
 
 export type { RawJob };
+
+/** Schedules a recurring job unless one with the same dedupe key is already pending (start-up of every worker). */
+export async function ensureJob(q: Queryable, job: ScheduleJob & { dedupeKey: string }): Promise<void> {
+  await q
+    .insert(jobs)
+    .values({
+      tenantId: job.tenantId,
+      id: newId(),
+      kind: job.kind,
+      dedupeKey: job.dedupeKey,
+      payload: job.payload,
+      status: 'pending',
+      dueAt: job.dueAt,
+      maxAttempts: job.maxAttempts ?? 10,
+      createdAt: job.now,
+      updatedAt: job.now,
+    })
+    .onConflictDoNothing();
+}

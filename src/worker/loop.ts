@@ -1,6 +1,9 @@
-// The worker loop: claims due jobs by the injected clock and runs their handlers; many workers cooperate.
+// The worker loop: fans out the outbox, delivers due webhooks and runs due jobs, by the injected clock.
+// Many workers cooperate: every claim is FOR UPDATE SKIP LOCKED with a lease.
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.ts';
+import { ensureBusynessTick } from '../modules/busyness/index.ts';
+import { deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
 import { claimDueJobs, completeJob, failJob } from './jobs.ts';
 import { assertAllKindsHandled, handlerFor } from './registry.ts';
@@ -10,10 +13,12 @@ export interface WorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   batchSize?: number;
+  /** Webhook POST timeout; 15 s (CONTRACT.md §9) unless a test shortens it. */
+  deliveryTimeoutMs?: number;
 }
 
 export interface Worker {
-  /** Runs every job due now (by the clock) until none is left; returns how many ran. Tests call this. */
+  /** Runs everything due now (by the clock) until nothing is left; returns how many units ran. Tests call this. */
   drain(): Promise<number>;
   stop(): Promise<void>;
 }
@@ -38,48 +43,91 @@ export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOp
   return claimed.length;
 }
 
-export function createWorker(deps: Deps, options: WorkerOptions = {}): Worker {
+const deliveryOptions = (options: WorkerOptions) => (options.deliveryTimeoutMs ? { timeoutMs: options.deliveryTimeoutMs } : {});
+
+/** One pass over every kind of work; jobs first, since they record events the fan-out then picks up. */
+async function runPass(deps: Deps, workerId: string, options: WorkerOptions): Promise<number> {
+  const jobs = await runDueJobs(deps, workerId, options);
+  const events = await fanOutEvents(deps);
+  const deliveries = await deliverDue(deps, workerId, deliveryOptions(options));
+  return jobs + events + deliveries;
+}
+
+function makeWorker(deps: Deps, options: WorkerOptions, keepGoing: () => boolean): Worker {
   assertAllKindsHandled();
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
+  let started = false;
   return {
     drain: async () => {
-      let total = 0;
-      for (;;) {
-        const ran = await runDueJobs(deps, workerId, options);
-        total += ran;
-        if (ran === 0) return total;
+      if (!started) {
+        await ensureBusynessTick(deps);
+        started = true;
       }
+      let total = 0;
+      while (keepGoing()) {
+        const ran = await runPass(deps, workerId, options);
+        total += ran;
+        if (ran === 0) break;
+      }
+      return total;
     },
     stop: async () => undefined,
   };
 }
 
-/** The background loop of `serve`: polls, finishes the job in hand on stop. */
+export function createWorker(deps: Deps, options: WorkerOptions = {}): Worker {
+  return makeWorker(deps, options, () => true);
+}
+
+/** Delivery lanes of one background worker: batches overlap, so recording one never idles the HTTP client. */
+const DELIVERY_LANES = 4;
+
+/**
+ * The background loop of `serve`: the jobs, the fan-out and the delivery lanes each poll on their own, so a backlog of
+ * one never delays the others. On stop every lane finishes the pass in hand (the deliveries in flight) and exits.
+ */
 export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
-  const worker = createWorker(deps, options);
-  const pollMs = options.pollMs ?? 500;
+  assertAllKindsHandled();
+  const workerId = `${hostname()}:${process.pid}:${newId()}`;
+  const pollMs = options.pollMs ?? 100;
   let running = true;
-  let wake: (() => void) | null = null;
-  const loop = (async () => {
+  const sleepers = new Set<() => void>();
+  const lane = async (name: string, pass: () => Promise<number>) => {
     while (running) {
+      let ran = 0;
       try {
-        await worker.drain();
+        ran = await pass();
       } catch (err) {
-        deps.log.error({ err }, 'worker pass failed');
+        deps.log.error({ err, lane: name }, 'worker pass failed');
       }
-      if (!running) break;
+      // Work done by one lane (fan-out creating deliveries, a job recording an event) is work for the others.
+      if (ran > 0) for (const wake of [...sleepers]) wake();
+      if (ran > 0 || !running) continue;
       await new Promise<void>((resolve) => {
-        wake = resolve;
-        setTimeout(resolve, pollMs).unref();
+        const wake = () => {
+          sleepers.delete(wake);
+          resolve();
+        };
+        sleepers.add(wake);
+        setTimeout(wake, pollMs).unref();
       });
     }
+  };
+  const lanes = (async () => {
+    await ensureBusynessTick(deps).catch((err: unknown) => deps.log.error({ err }, 'scheduling the busyness tick failed'));
+    await Promise.all([
+      lane('jobs', () => runDueJobs(deps, workerId, options)),
+      lane('fan-out', () => fanOutEvents(deps)),
+      ...Array.from({ length: DELIVERY_LANES }, (_, i) => lane(`deliveries ${i + 1}`, () => deliverDue(deps, workerId, deliveryOptions(options)))),
+    ]);
   })();
+  const worker = makeWorker(deps, options, () => running);
   return {
     drain: worker.drain,
     stop: async () => {
       running = false;
-      wake?.();
-      await loop;
+      for (const wake of [...sleepers]) wake();
+      await lanes;
     },
   };
 }

@@ -1,9 +1,29 @@
 // What other modules may use of identity: credential resolution, user and organization look-ups.
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { queryRows } from '../../db/sql.ts';
 import type { Actor } from '../../http/actor.ts';
 import { findCredentialWithActor } from './repository.ts';
+import { tenants, users } from './tables.ts';
 
-export { findUser, membershipsOf, findTenant } from './repository.ts';
+export { findUser, membershipsOf, findTenant, findOrganization, findOrganizations, findServiceArea, findServiceAreas } from './repository.ts';
+export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
+
+/** E-mail addresses of the tenant's active admins (for notices such as a disabled webhook). */
+export async function adminEmails(q: Queryable, tenantId: string): Promise<string[]> {
+  const rows = await q
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+    .orderBy(users.email);
+  return rows.map((row) => row.email);
+}
+
+/** Ids of the tenants that have a paid extension enabled (the busyness tick visits only these). */
+export async function tenantsWithExtension(q: Queryable, extension: string): Promise<string[]> {
+  const rows = await q.select({ id: tenants.id }).from(tenants).where(sql`${extension} = ANY(${tenants.extensions})`).orderBy(tenants.id);
+  return rows.map((row) => row.id);
+}
 
 export async function findActiveCredential(
   q: Queryable,
@@ -21,4 +41,18 @@ export async function findActiveCredential(
     settings: row.settings,
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
   };
+}
+
+/**
+ * Points a driver's active_tour_id at its en_route tour (or clears it), in the caller's transaction. Taking a tour
+ * succeeds only while the driver has none or already has this one: the row update is the lock that keeps a
+ * driver on at most one en_route tour. Returns false when the driver is busy with another tour.
+ */
+export async function setActiveTour(q: Queryable, tenantId: string, userId: string, tourId: string | null): Promise<boolean> {
+  const busyElsewhere = tourId ? sql`AND (active_tour_id IS NULL OR active_tour_id = ${tourId})` : sql``;
+  const rows = await queryRows(
+    q,
+    sql`UPDATE users SET active_tour_id = ${tourId} WHERE tenant_id = ${tenantId} AND id = ${userId} ${busyElsewhere} RETURNING id`,
+  );
+  return rows.length === 1;
 }

@@ -8,7 +8,8 @@ import { AppError, unauthenticated } from '../../http/errors.ts';
 import { createTenant } from './operations.ts';
 import { TenantCreateBody, TenantCreated } from './schemas.ts';
 
-function checkOperator(deps: Deps, request: FastifyRequest): void {
+/** OPERATOR_TOKEN check shared by every operator route (404 while the operator API is disabled). */
+export function checkOperator(deps: Deps, request: FastifyRequest): void {
   const expected = deps.config.operatorToken;
   if (!expected) throw new AppError(404, 'not_found', 'The operator API is disabled: set OPERATOR_TOKEN to enable it.');
   const given = tokenFromRequest(request);

@@ -1,8 +1,9 @@
 // Identity SQL: tenants, users, memberships, credentials. Every function takes the handle and tenant id first.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
-import { credentials, organizationMembers, tenants, users } from './tables.ts';
+import { credentials, organizationMembers, organizations, serviceAreas, tenants, users } from './tables.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -14,6 +15,12 @@ export async function insertTenant(q: Queryable, row: typeof tenants.$inferInser
 
 export async function findTenant(q: Queryable, tenantId: string): Promise<TenantRow | null> {
   const [row] = await q.select().from(tenants).where(eq(tenants.id, tenantId));
+  return row ?? null;
+}
+
+/** The tenant row locked for a read-then-write of its name, extensions or settings. */
+export async function findTenantForUpdate(q: Queryable, tenantId: string): Promise<TenantRow | null> {
+  const [row] = await q.select().from(tenants).where(eq(tenants.id, tenantId)).for('update');
   return row ?? null;
 }
 
@@ -89,6 +96,207 @@ export async function findCredentialWithActor(q: Queryable, tokenHash: string) {
       FROM credentials c
       JOIN users u ON u.tenant_id = c.tenant_id AND u.id = c.user_id
       JOIN tenants t ON t.id = c.tenant_id
-     WHERE c.token_hash = ${tokenHash} AND c.revoked_at IS NULL AND u.deactivated_at IS NULL`);
+     WHERE c.token_hash = ${tokenHash} AND c.kind <> 'refresh' AND c.revoked_at IS NULL AND u.deactivated_at IS NULL`);
   return rows[0] ?? null;
+}
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type ServiceAreaRow = typeof serviceAreas.$inferSelect;
+
+/** Newest first (UUIDv7 ids grow with time): rows after the cursor's id, limit + 1 for has_more. */
+const before = (column: AnyPgColumn, afterId: string | null): SQL[] => (afterId ? [lt(column, afterId)] : []);
+
+export interface UserListQuery {
+  role?: UserRow['role'] | undefined;
+  organizationId?: string | undefined;
+  /** Only users in at least one of these organizations (a manager's view). */
+  withinOrganizationIds?: string[] | undefined;
+  /** true: drivers on a tour; false: drivers without one. */
+  onActiveTour?: boolean | undefined;
+  afterId: string | null;
+  limit: number;
+}
+
+const memberOf = (tenantId: string, organizationIds: string[]): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${organizationMembers} m WHERE m.tenant_id = ${tenantId} AND m.user_id = ${users.id}
+        AND m.organization_id IN (${sql.join(organizationIds.map((id) => sql`${id}::uuid`), sql`, `)}))`;
+
+export async function listUsers(q: Queryable, tenantId: string, query: UserListQuery): Promise<UserRow[]> {
+  const conditions: SQL[] = [eq(users.tenantId, tenantId), ...before(users.id, query.afterId)];
+  if (query.role) conditions.push(eq(users.role, query.role));
+  if (query.organizationId) conditions.push(memberOf(tenantId, [query.organizationId]));
+  if (query.withinOrganizationIds) {
+    if (!query.withinOrganizationIds.length) return [];
+    conditions.push(memberOf(tenantId, query.withinOrganizationIds));
+  }
+  if (query.onActiveTour !== undefined) {
+    conditions.push(eq(users.role, 'driver'), query.onActiveTour ? isNotNull(users.activeTourId) : isNull(users.activeTourId));
+  }
+  return q.select().from(users).where(and(...conditions)).orderBy(desc(users.id)).limit(query.limit + 1);
+}
+
+export async function findUserForUpdate(q: Queryable, tenantId: string, userId: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId))).for('update');
+  return row ?? null;
+}
+
+export async function findUserByEmailInTenant(q: Queryable, tenantId: string, email: string): Promise<UserRow | null> {
+  const [row] = await q.select().from(users).where(and(eq(users.tenantId, tenantId), eq(users.email, email.toLowerCase())));
+  return row ?? null;
+}
+
+export async function updateUser(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  patch: Partial<Pick<UserRow, 'role' | 'name' | 'email' | 'phoneNumber' | 'passwordHash' | 'deactivatedAt'>>,
+): Promise<void> {
+  if (!Object.keys(patch).length) return;
+  await q.update(users).set(patch).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function revokeUserCredentials(
+  q: Queryable,
+  tenantId: string,
+  userId: string,
+  at: Date,
+  kinds: CredentialRow['kind'][] = ['api_key', 'access', 'refresh'],
+): Promise<void> {
+  await q
+    .update(credentials)
+    .set({ revokedAt: at })
+    .where(
+      and(eq(credentials.tenantId, tenantId), eq(credentials.userId, userId), inArray(credentials.kind, kinds), isNull(credentials.revokedAt)),
+    );
+}
+
+export async function listApiKeys(q: Queryable, tenantId: string, afterId: string | null, limit: number): Promise<CredentialRow[]> {
+  return q
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.kind, 'api_key'), ...before(credentials.id, afterId)))
+    .orderBy(desc(credentials.id))
+    .limit(limit + 1);
+}
+
+export async function findApiKeyForUpdate(q: Queryable, tenantId: string, id: string): Promise<CredentialRow | null> {
+  const [row] = await q
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id), eq(credentials.kind, 'api_key')))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findApiKey(q: Queryable, tenantId: string, id: string): Promise<CredentialRow | null> {
+  const [row] = await q
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id), eq(credentials.kind, 'api_key')));
+  return row ?? null;
+}
+
+export async function revokeCredential(q: Queryable, tenantId: string, id: string, at: Date): Promise<void> {
+  await q
+    .update(credentials)
+    .set({ revokedAt: at })
+    .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
+}
+
+/** Refresh tokens are presented before the tenant is known: looked up by the global token-hash index, then locked. */
+export async function findRefreshTokenForUpdate(q: Queryable, tokenHash: string): Promise<CredentialRow | null> {
+  const [row] = await q
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tokenHash, tokenHash), eq(credentials.kind, 'refresh')))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findOrganization(q: Queryable, tenantId: string, id: string): Promise<OrganizationRow | null> {
+  const [row] = await q.select().from(organizations).where(and(eq(organizations.tenantId, tenantId), eq(organizations.id, id)));
+  return row ?? null;
+}
+
+export async function findOrganizationForUpdate(q: Queryable, tenantId: string, id: string): Promise<OrganizationRow | null> {
+  const [row] = await q
+    .select()
+    .from(organizations)
+    .where(and(eq(organizations.tenantId, tenantId), eq(organizations.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findOrganizations(q: Queryable, tenantId: string, ids: string[]): Promise<OrganizationRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(organizations).where(and(eq(organizations.tenantId, tenantId), inArray(organizations.id, ids)));
+}
+
+export async function listOrganizations(
+  q: Queryable,
+  tenantId: string,
+  query: { withinIds?: string[] | undefined; afterId: string | null; limit: number },
+): Promise<OrganizationRow[]> {
+  const conditions: SQL[] = [eq(organizations.tenantId, tenantId), ...before(organizations.id, query.afterId)];
+  if (query.withinIds) {
+    if (!query.withinIds.length) return [];
+    conditions.push(inArray(organizations.id, query.withinIds));
+  }
+  return q.select().from(organizations).where(and(...conditions)).orderBy(desc(organizations.id)).limit(query.limit + 1);
+}
+
+export async function insertOrganization(q: Queryable, row: typeof organizations.$inferInsert): Promise<void> {
+  await q.insert(organizations).values(row);
+}
+
+export async function updateOrganization(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  patch: Partial<Pick<OrganizationRow, 'name' | 'serviceAreaIds'>>,
+): Promise<void> {
+  if (!Object.keys(patch).length) return;
+  await q.update(organizations).set(patch).where(and(eq(organizations.tenantId, tenantId), eq(organizations.id, id)));
+}
+
+export async function findServiceArea(q: Queryable, tenantId: string, id: string): Promise<ServiceAreaRow | null> {
+  const [row] = await q.select().from(serviceAreas).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));
+  return row ?? null;
+}
+
+export async function findServiceAreaForUpdate(q: Queryable, tenantId: string, id: string): Promise<ServiceAreaRow | null> {
+  const [row] = await q
+    .select()
+    .from(serviceAreas)
+    .where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findServiceAreas(q: Queryable, tenantId: string, ids: string[]): Promise<ServiceAreaRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(serviceAreas).where(and(eq(serviceAreas.tenantId, tenantId), inArray(serviceAreas.id, ids)));
+}
+
+export async function listServiceAreas(q: Queryable, tenantId: string, afterId: string | null, limit: number): Promise<ServiceAreaRow[]> {
+  return q
+    .select()
+    .from(serviceAreas)
+    .where(and(eq(serviceAreas.tenantId, tenantId), ...before(serviceAreas.id, afterId)))
+    .orderBy(desc(serviceAreas.id))
+    .limit(limit + 1);
+}
+
+export async function insertServiceArea(q: Queryable, row: typeof serviceAreas.$inferInsert): Promise<void> {
+  await q.insert(serviceAreas).values(row);
+}
+
+export async function updateServiceArea(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<ServiceAreaRow, 'tenantId' | 'id' | 'createdAt'>>,
+): Promise<void> {
+  if (!Object.keys(patch).length) return;
+  await q.update(serviceAreas).set(patch).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));
 }

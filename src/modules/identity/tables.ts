@@ -29,6 +29,8 @@ export const users = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('users_email_key').on(t.tenantId, t.email),
+    // Sign-in looks an e-mail up before the tenant is known (decision 0201): like credential tokens, a global index.
+    index('users_sign_in_email_idx').on(t.email),
     index('users_role_idx').on(t.tenantId, t.role, t.id),
   ],
 );

@@ -1,0 +1,171 @@
+// Bench harness: scratch databases (PGlite or PostgreSQL), a server in a child process, autocannon from this one.
+// A benchmark is bench/<name>.ts; it starts servers with startServer(script, database) and loads them with load().
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** Where the PostgreSQL runs go; the harness creates and drops a scratch database on that server. */
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface ScratchDatabase {
+  kind: DatabaseKind;
+  /** DATABASE_URL for the server process, or null for embedded PGlite in `dataDir`. */
+  url: string | null;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+const withDatabase = (url: string, name: string): string => {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+
+export async function scratchDatabase(kind: DatabaseKind): Promise<ScratchDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tourbook-bench-${kind}-`));
+  const removeDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  if (kind === 'pglite') return { kind, url: null, dataDir, drop: async () => removeDir() };
+  const name = `tb_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    kind,
+    url: withDatabase(BENCH_DATABASE_URL, name),
+    dataDir,
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+      removeDir();
+    },
+  };
+}
+
+export interface ServerHandle<Info> {
+  /** What the server script reported once it was listening (URLs, tokens, ids). */
+  info: Info;
+  /** CPU time (user + system, µs) the server process has used so far. */
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Forks `script` (a bench/*.ts module that calls reportReady(info) once listening) with the database in its
+ * environment. The server runs in its own process so autocannon's CPU is not the server's.
+ */
+export async function startServer<Info>(script: string, database: ScratchDatabase, env: Record<string, string> = {}): Promise<ServerHandle<Info>> {
+  const child: ChildProcess = fork(script, [], {
+    // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server, not the load generator.
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
+    env: {
+      ...process.env,
+      DATA_DIR: database.dataDir,
+      ...(database.url ? { DATABASE_URL: database.url } : { DATABASE_URL: '' }),
+      LOG_LEVEL: 'warn',
+      // The limiter still runs on every request; only its budget is lifted so the load is measured, not refused.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const info = await new Promise<Info>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Info));
+    child.once('exit', (code) => reject(new Error(`bench server ${script} exited with ${code} before it was ready`)));
+  });
+  return {
+    info,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message) => resolve((message as { cpuMicros: number }).cpuMicros));
+        child.send('cpu');
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Called by a server script when it listens: hands its info to the parent process. */
+export function reportReady(info: unknown): void {
+  if (!process.send) throw new Error('bench server scripts run under startServer()');
+  process.send(info);
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  });
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+export interface LoadResult {
+  label: string;
+  requestsPerSecond: number;
+  /** Server CPU time per request (µs) when a server handle was given: robust to a busy machine, unlike req/s. */
+  cpuMicrosPerRequest: number | null;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  connections?: number;
+  durationSeconds?: number;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: string;
+  /** The server under load, to measure its CPU time per request. */
+  server?: ServerHandle<unknown>;
+}
+
+/** One autocannon run (default 50 connections for 10 s) after a short warm-up. */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const common = {
+    url: options.url,
+    headers: options.headers ?? {},
+    method: options.method ?? 'GET',
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  };
+  await autocannon({ ...common, connections: 10, duration: 2 });
+  const cpuBefore = await options.server?.cpuMicros();
+  const result = await autocannon({ ...common, connections: options.connections ?? 50, duration: options.durationSeconds ?? 10 });
+  const cpuAfter = await options.server?.cpuMicros();
+  return {
+    label: options.label,
+    requestsPerSecond: result.requests.average,
+    cpuMicrosPerRequest: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, result.requests.total) : null,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+export function printTable(rows: Record<string, string | number>[]): void {
+  console.table(rows);
+}
+
+export function machineDescription(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../test/app.ts';
+import { expectOk, withToken } from '../test/factories.ts';
+import { runDemo } from './demo.ts';
+
+let t: TestApp;
+let baseUrl: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => t.close());
+
+describe('tourbook demo', () => {
+  it('loads bookings, a tour in progress and working API keys into a running service over HTTP', async () => {
+    const tenant = await t.createTenant();
+    const lines: string[] = [];
+    const result = await runDemo({ baseUrl, adminToken: tenant.adminToken, log: (line) => lines.push(line) });
+    expect(result.bookingIds).toHaveLength(4);
+    const tour = await expectOk(tenant.admin.get(`/api/hailing/tours/${result.tourInProgressId}`));
+    expect(tour.tour.status).toBe('en_route');
+    expect(tour.tour.stops[0].status).toBe('completed');
+    const manager = withToken(tenant.admin, result.tokens['manager Anna Schulz']!);
+    const list = await expectOk(manager.get('/api/hailing/bookings'));
+    expect(list.bookings).toHaveLength(4);
+    expect(lines.join('\n')).toContain('en route with Carla Weber');
+  });
+});

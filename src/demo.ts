@@ -1,0 +1,119 @@
+// `tourbook demo`: loads a small, realistic data set into a running Tourbook over its HTTP API, so a newcomer sees
+// bookings, a tour in progress and the people behind them at once.
+
+export interface DemoOptions {
+  baseUrl: string;
+  adminToken: string;
+  log?: (line: string) => void;
+}
+
+export interface DemoResult {
+  serviceAreaId: string;
+  organizationIds: string[];
+  tokens: Record<string, string>;
+  bookingIds: string[];
+  tourInProgressId: string;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API responses read as JSON
+
+function client(baseUrl: string, token: string) {
+  return async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const res = await fetch(new URL(path, baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return text ? (JSON.parse(text) as Json) : {};
+  };
+}
+
+const BERLIN = [
+  { name: 'Moabit hub', street: 'Beusselstraße', number: '44', zip: '10553', lat: 52.5303, lng: 13.3295, hub: true },
+  { name: 'Café Einstein', street: 'Kurfürstenstraße', number: '58', zip: '10785', lat: 52.5024, lng: 13.3587 },
+  { name: 'Buchhandlung Walther König', street: 'Burgstraße', number: '27', zip: '10178', lat: 52.5209, lng: 13.4006 },
+  { name: 'Markthalle Neun', street: 'Eisenbahnstraße', number: '42', zip: '10997', lat: 52.5021, lng: 13.4313 },
+  { name: 'Prenzlauer Berg flat', street: 'Kastanienallee', number: '12', zip: '10435', lat: 52.5378, lng: 13.4093 },
+];
+
+export async function runDemo(options: DemoOptions): Promise<DemoResult> {
+  const log = options.log ?? (() => undefined);
+  const admin = client(options.baseUrl, options.adminToken);
+
+  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: 'Berlin', currency: 'EUR', time_zone: 'Europe/Berlin' } })).service_area;
+  const orgs = [];
+  for (const name of ['Spree Kurier GmbH', 'Havel Logistik']) {
+    orgs.push((await admin('POST', '/api/organizations', { organization: { name, service_area_ids: [area.id] } })).organization);
+  }
+  const tokens: Record<string, string> = {};
+  const people: Record<string, { id: string; token: string }> = {};
+  const person = async (key: string, role: string, name: string, organizationIds: string[]) => {
+    const email = `${key}.${Date.now().toString(36)}@demo.tourbook.dev`;
+    const user = (await admin('POST', '/api/users', { user: { role, name, email, organization_ids: organizationIds } })).user;
+    const token = (await admin('POST', '/api/admin/api_keys', { api_key: { name: `demo ${key}`, user_id: user.id } })).api_key.token as string;
+    people[key] = { id: user.id, token };
+    tokens[`${role} ${name}`] = token;
+  };
+  await person('anna', 'manager', 'Anna Schulz', [orgs[0].id]);
+  await person('ben', 'manager', 'Ben Okafor', [orgs[1].id]);
+  await person('carla', 'driver', 'Carla Weber', [orgs[0].id]);
+  await person('deniz', 'driver', 'Deniz Yilmaz', [orgs[0].id]);
+  await person('emil', 'driver', 'Emil Nowak', [orgs[1].id]);
+  await person('frida', 'customer', 'Frida Lange', []);
+
+  const places = [];
+  for (const p of BERLIN) {
+    const body = {
+      name: p.name,
+      is_hub: p.hub ?? false,
+      location: { lat: p.lat, lng: p.lng },
+      address: { street: p.street, number: p.number, zip_code: p.zip, city: 'Berlin', country: 'DE' },
+      service_area_id: area.id,
+    };
+    places.push((await admin('POST', '/api/places', { place: body })).place);
+  }
+  const config = (await admin('POST', '/api/admin/hailing/scheduling_configs', { scheduling_config: { name: 'Same day', mode: 'instant' } })).scheduling_config;
+  const service = (await admin('POST', '/api/admin/hailing/services', { service: { name: 'Same-day parcels', service_area_id: area.id, scheduling_config_id: config.id } })).service;
+
+  const anna = client(options.baseUrl, people.anna!.token);
+  const bookingIds: string[] = [];
+  for (const [i, dropoff] of [1, 2, 3, 4].entries()) {
+    const booking = (
+      await anna('POST', '/api/hailing/bookings', {
+        booking: {
+          service_id: service.id,
+          external_id: `DEMO-${1001 + i}`,
+          customer_id: i === 3 ? people.frida!.id : null,
+          managing_organization_ids: i === 2 ? [orgs[0].id, orgs[1].id] : [orgs[0].id],
+          stops: [
+            { type: 'pickup', place_id: places[0].id },
+            { type: 'dropoff', place_id: places[dropoff].id, notes: i === 0 ? 'Leave at the bar.' : null },
+          ],
+          packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, description: 'Parcel', weight_grams: 800 + 350 * i, external_label: `DHL-DEMO-${1001 + i}` }],
+          tip: i === 1 ? { amount: 300, currency: 'EUR' } : null,
+        },
+      })
+    ).booking;
+    bookingIds.push(booking.id);
+  }
+
+  // A tour in progress: two bookings merged, released, picked by Carla, the hub pickup done.
+  const tour = (await anna('POST', '/api/hailing/bookings/merge', { booking_ids: bookingIds.slice(0, 2) })).tour;
+  await anna('POST', `/api/hailing/tours/${tour.id}/ready_to_pick`);
+  const carla = client(options.baseUrl, people.carla!.token);
+  await carla('POST', `/api/hailing/tours/${tour.id}/pick`);
+  await carla('POST', `/api/stops/${tour.stops[0].id}/arrive`);
+  await carla('POST', `/api/stops/${tour.stops[0].id}/complete`);
+  await carla('POST', `/api/stops/${tour.stops[1].id}/approach`);
+  // A second tour waiting for a driver.
+  const waiting = (await anna('POST', '/api/hailing/bookings/merge', { booking_ids: [bookingIds[2]] })).tour;
+  await anna('POST', `/api/hailing/tours/${waiting.id}/schedule`);
+
+  log(`Loaded the demo into ${options.baseUrl}: service area Berlin, ${orgs.length} organizations, ${places.length} places,`);
+  log(`${bookingIds.length} bookings, tour ${tour.id} en route with Carla Weber, tour ${waiting.id} waiting for a claim.`);
+  log('API keys (shown once):');
+  for (const [who, token] of Object.entries(tokens)) log(`  ${who.padEnd(24)} ${token}`);
+  return { serviceAreaId: area.id, organizationIds: orgs.map((o) => o.id), tokens, bookingIds, tourInProgressId: tour.id };
+}

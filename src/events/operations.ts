@@ -1,0 +1,32 @@
+// Event log operations: what an admin reads of the outbox (every event recorded, delivered or not).
+import type { Deps } from '../deps.ts';
+import type { Actor } from '../http/actor.ts';
+import { isAdmin } from '../http/actor.ts';
+import { badParameter, forbidden } from '../http/errors.ts';
+import { decodeCursor, toPage, type Page } from '../http/pagination.ts';
+import { isUuid } from '../shared/ids.ts';
+import { toEnvelope, type Envelope } from './outbox.ts';
+import { listEvents } from './repository.ts';
+import type { EventLogQuery } from './schemas.ts';
+
+export async function listEventLog(deps: Deps, actor: Actor, query: EventLogQuery): Promise<Page<Envelope>> {
+  if (!isAdmin(actor)) throw forbidden();
+  const limit = query.limit ?? 25;
+  const cursor = decodeCursor(query.cursor);
+  const beforeId = cursor ? String(cursor[0]) : undefined;
+  if (beforeId !== undefined && !isUuid(beforeId)) throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
+  const filters = query.filters ?? {};
+  const rows = await listEvents(
+    deps.db,
+    actor.tenantId,
+    {
+      ...(filters.type ? { types: filters.type } : {}),
+      ...(filters.resource_id ? { resourceId: filters.resource_id } : {}),
+      ...(filters.since ? { since: new Date(filters.since) } : {}),
+      ...(beforeId ? { beforeId } : {}),
+    },
+    limit + 1,
+  );
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map(toEnvelope), meta: page.meta };
+}

@@ -1,0 +1,153 @@
+// Idempotency-Key on every write: claim the key before the handler runs, store the outcome, replay it on retries.
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import type { AppError } from './errors.ts';
+import { badParameter, conflict, unprocessable } from './errors.ts';
+import { defineMessages } from './i18n.ts';
+import { idempotencyKeys } from './tables.ts';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MAX_KEY_LENGTH = 255;
+/** CONTRACT.md §1: keys are kept 24 h; after that the same key starts a new request. */
+export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim whose request never finished (crashed process) can be taken over after this. */
+const IN_FLIGHT_LEASE_MS = 60 * 1000;
+/** Headers that belong to the outcome and come back on a replay (not rate-limit or request-id headers). */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'deprecation', 'sunset', 'link'];
+
+defineMessages({
+  'error.idempotency_key_reused': {
+    en: 'This Idempotency-Key was already used for a different request.',
+    de: 'Dieser Idempotency-Key wurde bereits für eine andere Anfrage verwendet.',
+  },
+  'error.idempotency_key_in_use': {
+    en: 'A request with this Idempotency-Key is still being processed; retry later.',
+    de: 'Eine Anfrage mit diesem Idempotency-Key wird noch bearbeitet; versuchen Sie es später erneut.',
+  },
+});
+
+interface Claim {
+  tenantId: string;
+  credentialId: string;
+  key: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: Claim | null;
+    idempotentReplay: boolean;
+  }
+}
+
+/** The request fingerprint: same key with another method, path or body is a different request. */
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('base64url');
+}
+
+function keyOf(request: FastifyRequest): string | null {
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  const key = Array.isArray(header) ? header.join(',') : header;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw badParameter('parameter_invalid', 'Idempotency-Key', `The Idempotency-Key header must be 1–${MAX_KEY_LENGTH} characters.`);
+  }
+  return key;
+}
+
+type Decision = { kind: 'run' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'error'; error: AppError };
+
+/** Claims the key, or decides to replay / refuse, in one transaction holding the key's row lock. */
+async function claim(deps: Deps, claimKey: Claim, hash: string): Promise<Decision> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const fresh = {
+      ...claimKey,
+      requestHash: hash,
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      lockedUntil: new Date(now.getTime() + IN_FLIGHT_LEASE_MS),
+      createdAt: now,
+    };
+    const inserted = await tx.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+    if (inserted.length) return { kind: 'run' };
+    const where = and(
+      eq(idempotencyKeys.tenantId, claimKey.tenantId),
+      eq(idempotencyKeys.credentialId, claimKey.credentialId),
+      eq(idempotencyKeys.key, claimKey.key),
+    );
+    const [row] = await tx.select().from(idempotencyKeys).where(where).for('update');
+    const expired = !row || row.createdAt.getTime() + KEY_TTL_MS <= now.getTime();
+    const abandoned = row && row.responseStatus === null && row.lockedUntil.getTime() <= now.getTime() && row.requestHash === hash;
+    if (expired || abandoned) {
+      await tx.update(idempotencyKeys).set(fresh).where(where);
+      return { kind: 'run' };
+    }
+    if (row.requestHash !== hash) {
+      return { kind: 'error', error: unprocessable('idempotency_key_reused', { key: 'error.idempotency_key_reused' }) };
+    }
+    if (row.responseStatus === null) {
+      return { kind: 'error', error: conflict('idempotency_key_in_use', { key: 'error.idempotency_key_in_use' }) };
+    }
+    return { kind: 'replay', status: row.responseStatus, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' };
+  });
+}
+
+async function settle(deps: Deps, claimKey: Claim, reply: FastifyReply, payload: unknown): Promise<void> {
+  const where = and(
+    eq(idempotencyKeys.tenantId, claimKey.tenantId),
+    eq(idempotencyKeys.credentialId, claimKey.credentialId),
+    eq(idempotencyKeys.key, claimKey.key),
+  );
+  await deps.db.transaction(async (tx) => {
+    // A 5xx is not an outcome: release the key so the client can retry the same request.
+    if (reply.statusCode >= 500) {
+      await tx.delete(idempotencyKeys).where(where);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    await tx.update(idempotencyKeys).set({ responseStatus: reply.statusCode, responseHeaders: headers, responseBody: body }).where(where);
+  });
+}
+
+/**
+ * Hooks on the root instance. The key is claimed in preValidation (the body is parsed, so the fingerprint covers it,
+ * and validation failures are stored like any other 4xx outcome); the outcome is stored in onSend.
+ * Scope: tenant + credential, so only tenant-authenticated routes take keys.
+ */
+export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
+  app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotentReplay', false);
+
+  app.addHook('preValidation', async (request, reply) => {
+    if (!WRITE_METHODS.has(request.method) || !request.actor) return;
+    const key = keyOf(request);
+    if (key === null) return;
+    const claimKey = { tenantId: request.actor.tenantId, credentialId: request.actor.credentialId, key };
+    const decision = await claim(deps, claimKey, requestHash(request));
+    if (decision.kind === 'error') throw decision.error;
+    if (decision.kind === 'replay') {
+      request.idempotentReplay = true;
+      reply.status(decision.status).headers(decision.headers).header('idempotent-replayed', 'true');
+      return reply.send(decision.body);
+    }
+    request.idempotencyClaim = claimKey;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claimKey = request.idempotencyClaim;
+    if (!claimKey || request.idempotentReplay) return payload;
+    request.idempotencyClaim = null;
+    await settle(deps, claimKey, reply, payload);
+    return payload;
+  });
+}

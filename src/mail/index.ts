@@ -1,0 +1,30 @@
+// What other modules may use of mail: queue a message in their transaction, and find the tenant's admins.
+import type { Tx } from '../db/client.ts';
+import { scheduleJob } from '../worker/jobs.ts';
+import { declareJobKind } from '../worker/registry.ts';
+
+export { adminEmails } from '../modules/identity/index.ts';
+
+export const MAIL_JOB = 'mail.send';
+declareJobKind(MAIL_JOB);
+
+export interface MailInput {
+  tenantId: string;
+  to: string[];
+  subject: string;
+  text: string;
+  now: Date;
+}
+
+/** Queues an e-mail as a `mail.send` job: it leaves only if the caller's transaction commits, and is retried. */
+export async function enqueueMail(tx: Tx, input: MailInput): Promise<void> {
+  if (!input.to.length) return;
+  await scheduleJob(tx, {
+    tenantId: input.tenantId,
+    kind: MAIL_JOB,
+    payload: { to: input.to, subject: input.subject, text: input.text },
+    dueAt: input.now,
+    now: input.now,
+    maxAttempts: 8,
+  });
+}

@@ -1,0 +1,236 @@
+// Bookings SQL: bookings, stops, packages, package history, booking visibility. Handle and tenant id first.
+import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { bookings, bookingVisibility, packageHistory, packages, stops } from './tables.ts';
+
+export type BookingRow = typeof bookings.$inferSelect;
+export type StopRow = typeof stops.$inferSelect;
+export type PackageRow = typeof packages.$inferSelect;
+export type PackageHistoryRow = typeof packageHistory.$inferSelect;
+
+// --- bookings
+
+export async function insertBooking(q: Queryable, row: typeof bookings.$inferInsert): Promise<void> {
+  await q.insert(bookings).values(row);
+}
+
+export async function findBooking(q: Queryable, tenantId: string, id: string): Promise<BookingRow | null> {
+  const [row] = await q.select().from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+  return row ?? null;
+}
+
+export async function findBookings(q: Queryable, tenantId: string, ids: string[]): Promise<BookingRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(bookings).where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)));
+}
+
+/** Locks in id order so that two writers touching the same bookings never deadlock. */
+export async function findBookingsForUpdate(q: Queryable, tenantId: string, ids: string[]): Promise<BookingRow[]> {
+  if (!ids.length) return [];
+  return q
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)))
+    .orderBy(asc(bookings.id))
+    .for('update');
+}
+
+export async function updateBooking(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<BookingRow, 'tenantId' | 'id'>>): Promise<void> {
+  await q.update(bookings).set(patch).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+}
+
+export interface BookingListQuery {
+  /** Managers: only bookings one of these organizations sees (booking_visibility). */
+  visibleToOrganizationIds?: string[];
+  /** Drivers: only bookings with a stop on one of the driver's tours. */
+  onToursOfDriver?: string;
+  customerId?: string;
+  statuses?: string[];
+  externalId?: string;
+  serviceAreaId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  beforeId: string | null;
+  limit: number;
+}
+
+/** Newest first on the UUIDv7 id (keyset); fetches limit + 1 rows. */
+export async function listBookings(q: Queryable, tenantId: string, query: BookingListQuery): Promise<BookingRow[]> {
+  const conditions: SQL[] = [eq(bookings.tenantId, tenantId)];
+  if (query.visibleToOrganizationIds) {
+    if (!query.visibleToOrganizationIds.length) return [];
+    // Probed per booking on the visibility primary key while the bookings index is walked newest first, so the
+    // first page costs the same at 10,000 and at 200,000 bookings.
+    const orgs = sql.join(query.visibleToOrganizationIds.map((id) => sql`${id}::uuid`), sql`, `);
+    conditions.push(sql`EXISTS (SELECT 1 FROM booking_visibility v WHERE v.tenant_id = ${bookings.tenantId}
+                                   AND v.organization_id IN (${orgs}) AND v.booking_id = ${bookings.id})`);
+  }
+  if (query.onToursOfDriver) {
+    conditions.push(sql`${bookings.id} IN (SELECT s.booking_id FROM stops s JOIN tours t ON t.tenant_id = s.tenant_id AND t.id = s.tour_id
+                                            WHERE s.tenant_id = ${tenantId} AND t.driver_id = ${query.onToursOfDriver})`);
+  }
+  if (query.customerId) conditions.push(eq(bookings.customerId, query.customerId));
+  if (query.statuses?.length) conditions.push(inArray(bookings.status, query.statuses as BookingRow['status'][]));
+  if (query.externalId) conditions.push(eq(bookings.externalId, query.externalId));
+  if (query.serviceAreaId) conditions.push(eq(bookings.serviceAreaId, query.serviceAreaId));
+  if (query.createdAfter) conditions.push(gte(bookings.createdAt, query.createdAfter));
+  if (query.createdBefore) conditions.push(lte(bookings.createdAt, query.createdBefore));
+  if (query.beforeId) conditions.push(lt(bookings.id, query.beforeId));
+  return q
+    .select()
+    .from(bookings)
+    .where(and(...conditions))
+    .orderBy(desc(bookings.id))
+    .limit(query.limit + 1);
+}
+
+export async function replaceBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
+  await q.delete(bookingVisibility).where(and(eq(bookingVisibility.tenantId, tenantId), eq(bookingVisibility.bookingId, bookingId)));
+  if (organizationIds.length) {
+    await q.insert(bookingVisibility).values(organizationIds.map((organizationId) => ({ tenantId, organizationId, bookingId })));
+  }
+}
+
+// --- stops
+
+export async function insertStops(q: Queryable, rows: (typeof stops.$inferInsert)[]): Promise<void> {
+  if (rows.length) await q.insert(stops).values(rows);
+}
+
+export async function findStop(q: Queryable, tenantId: string, id: string): Promise<StopRow | null> {
+  const [row] = await q.select().from(stops).where(and(eq(stops.tenantId, tenantId), eq(stops.id, id)));
+  return row ?? null;
+}
+
+export async function findStops(q: Queryable, tenantId: string, ids: string[]): Promise<StopRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(stops).where(and(eq(stops.tenantId, tenantId), inArray(stops.id, ids)));
+}
+
+export async function findStopsOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<StopRow[]> {
+  if (!bookingIds.length) return [];
+  return q
+    .select()
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.bookingId, bookingIds)))
+    .orderBy(asc(stops.bookingId), asc(stops.position));
+}
+
+export async function findStopsOfTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<StopRow[]> {
+  if (!tourIds.length) return [];
+  return q
+    .select()
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.tourId, tourIds)))
+    .orderBy(asc(stops.tourId), asc(stops.tourPosition));
+}
+
+export async function updateStop(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<StopRow, 'tenantId' | 'id'>>): Promise<void> {
+  await q.update(stops).set(patch).where(and(eq(stops.tenantId, tenantId), eq(stops.id, id)));
+}
+
+/** Tour ids holding stops of these bookings. */
+export async function tourIdsOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<string[]> {
+  if (!bookingIds.length) return [];
+  const rows = await q
+    .selectDistinct({ tourId: stops.tourId })
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.bookingId, bookingIds), isNotNull(stops.tourId)));
+  return rows.map((r) => r.tourId).filter((id): id is string => id !== null);
+}
+
+export async function bookingIdsOfTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<string[]> {
+  if (!tourIds.length) return [];
+  const rows = await q
+    .selectDistinct({ bookingId: stops.bookingId })
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.tourId, tourIds), isNotNull(stops.bookingId)));
+  return rows.map((r) => r.bookingId).filter((id): id is string => id !== null);
+}
+
+// --- packages
+
+export async function insertPackages(q: Queryable, rows: (typeof packages.$inferInsert)[]): Promise<void> {
+  if (rows.length) await q.insert(packages).values(rows);
+}
+
+export async function findPackage(q: Queryable, tenantId: string, id: string): Promise<PackageRow | null> {
+  const [row] = await q.select().from(packages).where(and(eq(packages.tenantId, tenantId), eq(packages.id, id)));
+  return row ?? null;
+}
+
+export async function findPackageForUpdate(q: Queryable, tenantId: string, id: string): Promise<PackageRow | null> {
+  const [row] = await q.select().from(packages).where(and(eq(packages.tenantId, tenantId), eq(packages.id, id))).for('update');
+  return row ?? null;
+}
+
+/** By shortcode, or by external label (the open package wins over finished ones that reused the label). */
+export async function findPackageByCode(q: Queryable, tenantId: string, code: { shortcode?: string; externalLabel?: string }): Promise<PackageRow | null> {
+  const match = code.shortcode !== undefined ? eq(packages.shortcode, code.shortcode) : eq(packages.externalLabel, code.externalLabel ?? '');
+  const [row] = await q
+    .select()
+    .from(packages)
+    .where(and(eq(packages.tenantId, tenantId), match))
+    .orderBy(sql`${packages.status} IN ('created', 'awaiting_pickup', 'in_transit') DESC`, desc(packages.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findPackagesOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<PackageRow[]> {
+  if (!bookingIds.length) return [];
+  return q
+    .select()
+    .from(packages)
+    .where(and(eq(packages.tenantId, tenantId), inArray(packages.bookingId, bookingIds)))
+    .orderBy(asc(packages.id));
+}
+
+export async function findPackagesOfStops(q: Queryable, tenantId: string, stopIds: string[]): Promise<PackageRow[]> {
+  if (!stopIds.length) return [];
+  return q
+    .select()
+    .from(packages)
+    .where(and(eq(packages.tenantId, tenantId), or(inArray(packages.pickupStopId, stopIds), inArray(packages.dropoffStopId, stopIds))))
+    .orderBy(asc(packages.id));
+}
+
+export async function shortcodesTaken(q: Queryable, tenantId: string, codes: string[]): Promise<Set<string>> {
+  if (!codes.length) return new Set();
+  const rows = await q
+    .select({ shortcode: packages.shortcode })
+    .from(packages)
+    .where(and(eq(packages.tenantId, tenantId), inArray(packages.shortcode, codes)));
+  return new Set(rows.map((r) => r.shortcode));
+}
+
+export async function openExternalLabelsTaken(q: Queryable, tenantId: string, labels: string[]): Promise<Set<string>> {
+  if (!labels.length) return new Set();
+  const rows = await q
+    .select({ label: packages.externalLabel })
+    .from(packages)
+    .where(
+      and(
+        eq(packages.tenantId, tenantId),
+        inArray(packages.externalLabel, labels),
+        inArray(packages.status, ['created', 'awaiting_pickup', 'in_transit']),
+      ),
+    );
+  return new Set(rows.map((r) => r.label ?? ''));
+}
+
+export async function updatePackage(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<PackageRow, 'tenantId' | 'id'>>): Promise<void> {
+  await q.update(packages).set(patch).where(and(eq(packages.tenantId, tenantId), eq(packages.id, id)));
+}
+
+export async function insertPackageHistory(q: Queryable, rows: (typeof packageHistory.$inferInsert)[]): Promise<void> {
+  if (rows.length) await q.insert(packageHistory).values(rows);
+}
+
+export async function findPackageHistory(q: Queryable, tenantId: string, packageIds: string[]): Promise<PackageHistoryRow[]> {
+  if (!packageIds.length) return [];
+  return q
+    .select()
+    .from(packageHistory)
+    .where(and(eq(packageHistory.tenantId, tenantId), inArray(packageHistory.packageId, packageIds)))
+    .orderBy(asc(packageHistory.id));
+}

@@ -1,0 +1,189 @@
+// Rendering bookings, stops and packages for a caller: everything a read needs is loaded once, then mapped.
+import type { Queryable } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import { iso, isoOrNull } from '../../shared/time.ts';
+import { completionRequirementsFail, failureOptions } from '../failures/index.ts';
+import { getService, type ServiceConfig } from '../services/index.ts';
+import { findTours, type TourRow } from '../tours/repository.ts';
+import { canSeeTour, type TourFacts } from '../tours/visibility.ts';
+import * as repo from './repository.ts';
+
+export const tourFacts = (tour: TourRow): TourFacts => ({
+  status: tour.status,
+  driverId: tour.driverId,
+  executingOrganizationId: tour.executingOrganizationId,
+  managingOrganizationIds: tour.managingOrganizationIds,
+  preferredDriverIds: tour.preferredDriverIds,
+});
+
+/** What rendering stops needs besides the stops: their tours, all stops of those tours and bookings, services. */
+export interface StopContext {
+  tours: Map<string, TourRow>;
+  tourStopCounts: Map<string, number>;
+  bookingStops: Map<string, repo.StopRow[]>;
+  services: Map<string, ServiceConfig>;
+  bookingServiceIds: Map<string, string>;
+  packageIdsByStop: Map<string, string[]>;
+}
+
+/** Rows the caller already holds are passed in `known` and not read again. */
+export async function loadStopContext(
+  q: Queryable,
+  tenantId: string,
+  stops: repo.StopRow[],
+  known: { bookings?: repo.BookingRow[]; bookingStops?: repo.StopRow[]; packages?: repo.PackageRow[] } = {},
+): Promise<StopContext> {
+  const tourIds = [...new Set(stops.map((s) => s.tourId).filter((id): id is string => id !== null))];
+  const bookingIds = [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => id !== null))];
+  const [tours, tourStops, bookingStops, bookings, packages] = await Promise.all([
+    findTours(q, tenantId, tourIds),
+    repo.findStopsOfTours(q, tenantId, tourIds),
+    known.bookingStops ?? repo.findStopsOfBookings(q, tenantId, bookingIds),
+    known.bookings ?? repo.findBookings(q, tenantId, bookingIds),
+    known.packages ?? repo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)),
+  ]);
+  const serviceIds = [...new Set([...tours.map((t) => t.serviceId), ...bookings.map((b) => b.serviceId)])];
+  const services = new Map<string, ServiceConfig>();
+  for (const service of await Promise.all(serviceIds.map((id) => getService(q, tenantId, id)))) if (service) services.set(service.id, service);
+  const tourStopCounts = new Map<string, number>();
+  for (const s of tourStops) if (s.tourId && s.status !== 'cancelled') tourStopCounts.set(s.tourId, (tourStopCounts.get(s.tourId) ?? 0) + 1);
+  const byBooking = new Map<string, repo.StopRow[]>();
+  for (const s of bookingStops) if (s.bookingId) byBooking.set(s.bookingId, [...(byBooking.get(s.bookingId) ?? []), s]);
+  const packageIdsByStop = new Map<string, string[]>();
+  for (const p of packages) {
+    for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
+  }
+  return {
+    tours: new Map(tours.map((t) => [t.id, t])),
+    tourStopCounts,
+    bookingStops: byBooking,
+    services,
+    bookingServiceIds: new Map(bookings.map((b) => [b.id, b.serviceId])),
+    packageIdsByStop,
+  };
+}
+
+/**
+ * The seam with the failures module: failure_options are computed for all stops of one read from data already
+ * loaded (no query per stop), and only where SPEC.md lets them render.
+ */
+function stopFailureOptions(actor: Actor, stop: repo.StopRow, context: StopContext) {
+  const tour = stop.tourId ? context.tours.get(stop.tourId) ?? null : null;
+  const serviceId = tour?.serviceId ?? (stop.bookingId ? context.bookingServiceIds.get(stop.bookingId) : undefined);
+  const service = serviceId ? context.services.get(serviceId) : undefined;
+  if (!service) return null;
+  const bookingStops = stop.bookingId ? context.bookingStops.get(stop.bookingId) ?? [] : null;
+  return failureOptions(
+    {
+      caller: { role: actor.role, userId: actor.userId, seesTour: tour ? canSeeTour(actor, tourFacts(tour)) : false },
+      stop: { type: stop.type, status: stop.status, tourId: stop.tourId },
+      tour: tour ? { status: tour.status, driverId: tour.driverId, stopCount: context.tourStopCounts.get(tour.id) ?? 0 } : null,
+      booking: bookingStops ? { stops: bookingStops.map((s) => ({ type: s.type, status: s.status })) } : null,
+      service: {
+        stopTypes: service.stopTypes,
+        returnStopType: service.returnStopType,
+        maxStopsPerBooking: service.maxStopsPerBooking,
+        maxStopsPerTour: service.maxStopsPerTour,
+        failureOutcomes: service.failureOutcomes,
+      },
+    },
+    actor.lang,
+  );
+}
+
+export function toStopView(actor: Actor, stop: repo.StopRow, context: StopContext) {
+  const options = stopFailureOptions(actor, stop, context);
+  return {
+    id: stop.id,
+    booking_id: stop.bookingId,
+    tour_id: stop.tourId,
+    type: stop.type,
+    status: stop.status,
+    position: stop.position,
+    tour_position: stop.tourPosition,
+    place_id: stop.placeId,
+    location: { lat: stop.lat, lng: stop.lng },
+    address: stop.address,
+    contact: stop.contact,
+    group: stop.group,
+    time_window:
+      stop.timeWindowStartsAt && stop.timeWindowEndsAt ? { starts_at: iso(stop.timeWindowStartsAt), ends_at: iso(stop.timeWindowEndsAt) } : null,
+    service_duration_seconds: stop.serviceDurationSeconds,
+    notes: stop.notes,
+    package_ids: context.packageIdsByStop.get(stop.id) ?? [],
+    eta: isoOrNull(stop.eta),
+    completed_at: isoOrNull(stop.completedAt),
+    failed_at: isoOrNull(stop.failedAt),
+    failure: stop.failure,
+    recovery_of_stop_id: stop.recoveryOfStopId,
+    recovery_kind: stop.recoveryKind,
+    completion_requirements: { fail: completionRequirementsFail(options) },
+    ...(options ? { failure_options: options } : {}),
+  };
+}
+
+export function toPackageView(row: repo.PackageRow, history: repo.PackageHistoryRow[]) {
+  return {
+    id: row.id,
+    booking_id: row.bookingId,
+    shortcode: row.shortcode,
+    external_label: row.externalLabel,
+    status: row.status,
+    pickup_stop_id: row.pickupStopId,
+    dropoff_stop_id: row.dropoffStopId,
+    description: row.description,
+    weight_grams: row.weightGrams,
+    forced_delivery: row.forcedDelivery,
+    history: history.map((h) => ({
+      at: iso(h.at),
+      event: h.event,
+      stop_id: h.stopId,
+      tour_id: h.tourId,
+      actor_id: h.actorId,
+      reason_key: h.reasonKey,
+      note: h.note,
+    })),
+  };
+}
+
+export async function renderPackages(q: Queryable, tenantId: string, rows: repo.PackageRow[]) {
+  const history = await repo.findPackageHistory(q, tenantId, rows.map((p) => p.id));
+  return rows.map((p) => toPackageView(p, history.filter((h) => h.packageId === p.id)));
+}
+
+const bookingFields = (row: repo.BookingRow) => ({
+  id: row.id,
+  external_id: row.externalId,
+  service_id: row.serviceId,
+  service_area_id: row.serviceAreaId,
+  customer_id: row.customerId,
+  status: row.status,
+  scheduled_at: isoOrNull(row.scheduledAt),
+  managing_organization_ids: row.managingOrganizationIds,
+  preferred_driver_ids: row.preferredDriverIds,
+  tip: row.tip,
+  earnings: row.earnings,
+  metadata: row.metadata,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+/** Bookings with their stops and packages (standard view), or without them (compact). */
+export async function renderBookings(q: Queryable, actor: Actor, rows: repo.BookingRow[], view: 'standard' | 'compact' = 'standard') {
+  if (view === 'compact' || !rows.length) return rows.map(bookingFields);
+  const ids = rows.map((b) => b.id);
+  const [stops, packages] = await Promise.all([repo.findStopsOfBookings(q, actor.tenantId, ids), repo.findPackagesOfBookings(q, actor.tenantId, ids)]);
+  const [context, packageViews] = await Promise.all([
+    loadStopContext(q, actor.tenantId, stops, { bookings: rows, bookingStops: stops, packages }),
+    renderPackages(q, actor.tenantId, packages),
+  ]);
+  return rows.map((row) => ({
+    ...bookingFields(row),
+    stops: stops.filter((s) => s.bookingId === row.id).map((s) => toStopView(actor, s, context)),
+    packages: packageViews.filter((p) => p.booking_id === row.id),
+  }));
+}
+
+export async function renderStop(q: Queryable, actor: Actor, stop: repo.StopRow) {
+  return toStopView(actor, stop, await loadStopContext(q, actor.tenantId, [stop]));
+}

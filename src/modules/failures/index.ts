@@ -1,0 +1,13 @@
+// What other modules may use of failures: seeding reasons, failure_options for stop payloads, package failure checks.
+export { seedPackageFailureReasons } from './operations/reasons.ts';
+export {
+  FAILURE_OUTCOMES,
+  completionRequirementsFail,
+  failureOptions,
+  type FailureContext,
+  type FailureOptions,
+  type FailureOutcome,
+} from './failure-options.ts';
+export { FailureOptions as FailureOptionsSchema, CompletionRequirements as CompletionRequirementsSchema } from './schemas.ts';
+export { recoveryPlan, type RecoveryPlan, type StopShape } from './recovery.ts';
+export { appendPackageReattempts, checkPackageFailures, type PackageReattempts } from './operations/package-failures.ts';

@@ -1,0 +1,103 @@
+// Failures wire schemas: reasons (current, legacy and admin shapes), failure_options, fail-stop.
+import { Type, type Static } from '@sinclair/typebox';
+import { PageMeta } from '../../http/pagination.ts';
+import { Nullable } from '../../http/schemas.ts';
+import { FAILURE_OUTCOMES } from './failure-options.ts';
+
+const StopType = Type.String({ pattern: '^[a-z_]{1,11}$', description: 'A stop type slug of the tour service.' });
+const PackageInteraction = Type.Union([Type.Literal('pickup'), Type.Literal('delivery')]);
+export const ReasonKey = Type.String({ pattern: '^[a-z0-9_]{1,64}$' });
+const Label = Type.String({ minLength: 1, maxLength: 200 });
+
+export const Reason = Type.Object({
+  category: Type.Union([Type.Literal('package_failure'), Type.Literal('stop_failure')]),
+  key: Type.String(),
+  label: Type.String({ description: 'Localized by Accept-Language (en, de).' }),
+  applies_to: Type.Object({ stop_types: Type.Array(Type.String()), package_interactions: Type.Array(Type.String()) }),
+  properties: Type.Object({ note_required: Type.Boolean(), triggers_reattempt: Type.Boolean() }),
+});
+
+/** The admin view also carries both labels, which is what an admin edits. */
+export const AdminReason = Type.Composite([Reason, Type.Object({ labels: Type.Object({ en: Type.String(), de: Type.String() }) })]);
+
+export const ReasonList = Type.Object({ reasons: Type.Array(Reason), meta: PageMeta });
+export const AdminReasonList = Type.Object({ reasons: Type.Array(AdminReason), meta: PageMeta });
+export const AdminReasonEnvelope = Type.Object({ reason: AdminReason });
+
+export const LegacyReason = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  applies_to: Type.Array(Type.String()),
+  note_required: Type.Boolean(),
+  triggers_reattempt: Type.Boolean(),
+});
+export const LegacyReasonList = Type.Object({ failure_reasons: Type.Array(LegacyReason) });
+
+const AppliesToInput = Type.Object(
+  {
+    stop_types: Type.Array(StopType, { minItems: 1, maxItems: 20, uniqueItems: true }),
+    package_interactions: Type.Array(PackageInteraction, { minItems: 1, uniqueItems: true }),
+  },
+  { additionalProperties: false },
+);
+const PropertiesInput = Type.Object(
+  { note_required: Type.Optional(Type.Boolean()), triggers_reattempt: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+export const ReasonCreateBody = Type.Object(
+  {
+    reason: Type.Object(
+      {
+        key: ReasonKey,
+        labels: Type.Object({ en: Label, de: Type.Optional(Label) }, { additionalProperties: false }),
+        applies_to: AppliesToInput,
+        properties: Type.Optional(PropertiesInput),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReasonCreateInput = Static<typeof ReasonCreateBody>['reason'];
+
+export const ReasonUpdateBody = Type.Object(
+  {
+    reason: Type.Object(
+      {
+        labels: Type.Optional(Type.Object({ en: Type.Optional(Label), de: Type.Optional(Label) }, { additionalProperties: false })),
+        applies_to: Type.Optional(Type.Partial(AppliesToInput, { additionalProperties: false })),
+        properties: Type.Optional(PropertiesInput),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReasonUpdateInput = Static<typeof ReasonUpdateBody>['reason'];
+
+export const ReasonKeyParams = Type.Object({ key: ReasonKey });
+
+const OutcomeOption = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
+  reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
+});
+
+export const FailureOptions = Type.Object({
+  outcomes: Type.Object(Object.fromEntries(FAILURE_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<(typeof FAILURE_OUTCOMES)[number], typeof OutcomeOption>),
+});
+
+export const CompletionRequirements = Type.Object({
+  fail: Type.Boolean({ description: 'Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed.' }),
+});
+
+export const FailStopBody = Type.Object(
+  {
+    outcome: Type.Optional(Type.Union(FAILURE_OUTCOMES.map((outcome) => Type.Literal(outcome)))),
+    reason_key: Type.Optional(Nullable(ReasonKey)),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+export type FailStopInput = Static<typeof FailStopBody>;

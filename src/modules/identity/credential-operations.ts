@@ -1,0 +1,158 @@
+// Credential operations: API keys (admins), sign-in with e-mail and password, refresh-token rotation.
+import type { Deps } from '../../deps.ts';
+import type { Tx } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import { invalidateCredentialCache } from '../../http/auth.ts';
+import { AppError, forbidden, notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
+import { defineMessages } from '../../http/i18n.ts';
+import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
+import { take, waits, type TokenBucketLimit } from '../../http/rate-limit.ts';
+import { hashPassword, sha256Hex, verifyPassword } from '../../shared/secrets.ts';
+import { iso, isoOrNull } from '../../shared/time.ts';
+import { issueCredential } from './operations.ts';
+import * as repo from './repository.ts';
+
+defineMessages({
+  'identity.tenant_required': {
+    en: 'This e-mail and password belong to users of several tenants: repeat the request with one of their tenant_id values.',
+    de: 'E-Mail und Passwort gehören zu Benutzern mehrerer Mandanten: Wiederholen Sie die Anfrage mit einer ihrer tenant_id.',
+  },
+  'identity.sign_in_throttled': {
+    en: 'Too many failed sign-ins for this e-mail; retry after {seconds} s.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen für diese E-Mail; erneut versuchen in {seconds} s.',
+  },
+});
+
+export const ACCESS_TOKEN_SECONDS = 3600;
+export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+
+export function toApiKeyView(row: repo.CredentialRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    user_id: row.userId,
+    token_prefix: row.tokenPrefix,
+    revoked_at: isoOrNull(row.revokedAt),
+    created_at: iso(row.createdAt),
+  };
+}
+export type ApiKeyView = ReturnType<typeof toApiKeyView>;
+
+function mayManage(actor: Actor): void {
+  if (actor.role !== 'admin') throw forbidden();
+}
+
+export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ApiKeyView>> {
+  mayManage(actor);
+  const limit = query.limit ?? 25;
+  const [afterId] = decodeCursor(query.cursor) ?? [null];
+  const rows = await repo.listApiKeys(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map(toApiKeyView), meta: page.meta };
+}
+
+/** The token is in this answer only; the database keeps its SHA-256. */
+export async function createApiKey(deps: Deps, actor: Actor, input: { name: string; user_id: string }): Promise<ApiKeyView & { token: string }> {
+  mayManage(actor);
+  return deps.db.transaction(async (tx) => {
+    const user = await repo.findUser(tx, actor.tenantId, input.user_id);
+    if (!user || user.deactivatedAt) throw unknownReference('/api_key/user_id', 'active user');
+    const { id, token } = await issueCredential(tx, actor.tenantId, user.id, 'api_key', deps.clock.now(), { name: input.name });
+    const row = await repo.findApiKey(tx, actor.tenantId, id);
+    if (!row) throw new Error('API key vanished inside its own transaction');
+    return { ...toApiKeyView(row), token };
+  });
+}
+
+/** Revocation applies at once in this process (and within the auth cache's few seconds in others). */
+export async function revokeApiKey(deps: Deps, actor: Actor, id: string): Promise<ApiKeyView> {
+  mayManage(actor);
+  const view = await deps.db.transaction(async (tx) => {
+    const row = await repo.findApiKeyForUpdate(tx, actor.tenantId, id);
+    if (!row) throw notFound('API key');
+    const revokedAt = row.revokedAt ?? deps.clock.now();
+    if (!row.revokedAt) await repo.revokeCredential(tx, actor.tenantId, id, revokedAt);
+    return toApiKeyView({ ...row, revokedAt });
+  });
+  invalidateCredentialCache();
+  return view;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  token_type: 'bearer';
+}
+
+async function issueTokenPair(tx: Tx, tenantId: string, userId: string, at: Date): Promise<TokenPair> {
+  const access = await issueCredential(tx, tenantId, userId, 'access', at, { expiresAt: new Date(at.getTime() + ACCESS_TOKEN_SECONDS * 1000) });
+  const refresh = await issueCredential(tx, tenantId, userId, 'refresh', at, { expiresAt: new Date(at.getTime() + REFRESH_TOKEN_SECONDS * 1000) });
+  return { access_token: access.token, refresh_token: refresh.token, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'bearer' };
+}
+
+/**
+ * Password guessing is throttled per e-mail (token bucket, decision 0201): 10 failed attempts, then one more every
+ * 90 s. Successful sign-ins cost nothing. In-process like the API rate limits (decision 0102).
+ */
+const SIGN_IN_FAILURES: TokenBucketLimit = { perSecond: 1 / 90, burst: 10 };
+const MAX_THROTTLED = 100_000;
+const failedSignIns = new Map<string, { tokens: number; at: number }>();
+
+function throttleSignIn(email: string, nowMs: number): { recordFailure: () => void } {
+  const key = email.toLowerCase();
+  if (failedSignIns.size >= MAX_THROTTLED) failedSignIns.clear();
+  const attempt = take(failedSignIns.get(key) ?? { tokens: SIGN_IN_FAILURES.burst, at: nowMs }, SIGN_IN_FAILURES, nowMs);
+  if (!attempt.allowed) {
+    failedSignIns.set(key, attempt.bucket);
+    const { retryAfter } = waits(attempt.bucket, SIGN_IN_FAILURES);
+    throw new AppError(429, 'rate_limited', { key: 'identity.sign_in_throttled', params: { seconds: retryAfter } }, [], {}, { 'retry-after': String(retryAfter) });
+  }
+  return { recordFailure: () => failedSignIns.set(key, attempt.bucket) };
+}
+
+/** Compared against when no user has the e-mail, so an unknown e-mail costs the same time as a wrong password. */
+const decoyHash = hashPassword('decoy password that matches nothing');
+
+/**
+ * Sign-in happens before a tenant is known. The password is checked against every active user with that e-mail;
+ * exactly one match signs in; several matches (one person, several tenants) ask for `tenant_id` (decision 0201).
+ * Wrong password and unknown e-mail get the same 401.
+ */
+export async function signIn(deps: Deps, input: { email: string; password: string; tenant_id?: string }): Promise<TokenPair> {
+  const throttle = throttleSignIn(input.email, deps.clock.now().getTime());
+  const candidates = (await repo.findUserByEmail(deps.db, input.tenant_id ?? null, input.email)).flatMap((user) =>
+    user.passwordHash ? [{ user, passwordHash: user.passwordHash }] : [],
+  );
+  if (!candidates.length) {
+    await verifyPassword(input.password, await decoyHash);
+    throttle.recordFailure();
+    throw unauthenticated();
+  }
+  const matches: repo.UserRow[] = [];
+  for (const { user, passwordHash } of candidates) if (await verifyPassword(input.password, passwordHash)) matches.push(user);
+  const [user, ...others] = matches;
+  if (!user) {
+    throttle.recordFailure();
+    throw unauthenticated();
+  }
+  if (others.length) {
+    throw unprocessable('tenant_required', { key: 'identity.tenant_required' }, [{ pointer: '/user/tenant_id', code: 'required', detail: 'is required for this e-mail' }], {
+      tenant_ids: matches.map((m) => m.tenantId).sort(),
+    });
+  }
+  return deps.db.transaction(async (tx) => issueTokenPair(tx, user.tenantId, user.id, deps.clock.now()));
+}
+
+/** Rotation: the presented refresh token is revoked and a new pair issued; a used, expired or unknown one is 401. */
+export async function refreshTokens(deps: Deps, refreshToken: string): Promise<TokenPair> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.findRefreshTokenForUpdate(tx, sha256Hex(refreshToken));
+    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthenticated();
+    const user = await repo.findUser(tx, row.tenantId, row.userId);
+    if (!user || user.deactivatedAt) throw unauthenticated();
+    await repo.revokeCredential(tx, row.tenantId, row.id, now);
+    return issueTokenPair(tx, row.tenantId, row.userId, now);
+  });
+}

@@ -1,0 +1,167 @@
+// Organization and service area operations: admins write; managers read their own organizations.
+import type { Deps } from '../../deps.ts';
+import type { Tx } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import { forbidden, invalidFields, notFound, unknownReference } from '../../http/errors.ts';
+import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
+import { newId } from '../../shared/ids.ts';
+import { iso } from '../../shared/time.ts';
+import { getSchedulingConfig } from '../services/index.ts';
+import * as repo from './repository.ts';
+import { canonicalTimeZone, isCurrency, polygonErrors } from './rules.ts';
+import type { OrganizationCreateInput, OrganizationUpdateInput, PolygonInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from './schemas.ts';
+
+function mayAdminister(actor: Actor): void {
+  if (actor.role !== 'admin') throw forbidden();
+}
+
+/** Admins see every organization; managers their own; other roles none. */
+function organizationScope(actor: Actor): string[] | undefined {
+  if (actor.role === 'admin') return undefined;
+  if (actor.role === 'manager') return actor.organizationIds;
+  throw forbidden();
+}
+
+const cursorId = (cursor: string | undefined): string | null => {
+  const [afterId] = decodeCursor(cursor) ?? [null];
+  return typeof afterId === 'string' ? afterId : null;
+};
+
+export const toOrganizationView = (row: repo.OrganizationRow) => ({
+  id: row.id,
+  name: row.name,
+  service_area_ids: row.serviceAreaIds,
+  created_at: iso(row.createdAt),
+});
+export type OrganizationView = ReturnType<typeof toOrganizationView>;
+
+async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
+  const found = new Set((await repo.findServiceAreas(tx, tenantId, ids)).map((a) => a.id));
+  const missing = ids.findIndex((id) => !found.has(id));
+  if (missing >= 0) throw unknownReference(`/organization/service_area_ids/${missing}`, 'service area');
+}
+
+export async function listOrganizations(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<OrganizationView>> {
+  const within = organizationScope(actor);
+  const limit = query.limit ?? 25;
+  const rows = await repo.listOrganizations(deps.db, actor.tenantId, { withinIds: within, afterId: cursorId(query.cursor), limit });
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map(toOrganizationView), meta: page.meta };
+}
+
+export async function getOrganization(deps: Deps, actor: Actor, id: string): Promise<OrganizationView> {
+  const within = organizationScope(actor);
+  const row = await repo.findOrganization(deps.db, actor.tenantId, id);
+  if (!row || (within && !within.includes(id))) throw notFound('organization');
+  return toOrganizationView(row);
+}
+
+export async function createOrganization(deps: Deps, actor: Actor, input: OrganizationCreateInput): Promise<OrganizationView> {
+  mayAdminister(actor);
+  const row = { tenantId: actor.tenantId, id: newId(), name: input.name, serviceAreaIds: input.service_area_ids ?? [], createdAt: deps.clock.now() };
+  return deps.db.transaction(async (tx) => {
+    await checkServiceAreas(tx, actor.tenantId, row.serviceAreaIds);
+    await repo.insertOrganization(tx, row);
+    return toOrganizationView(row);
+  });
+}
+
+export async function updateOrganization(deps: Deps, actor: Actor, id: string, input: OrganizationUpdateInput): Promise<OrganizationView> {
+  mayAdminister(actor);
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.findOrganizationForUpdate(tx, actor.tenantId, id);
+    if (!current) throw notFound('organization');
+    if (input.service_area_ids) await checkServiceAreas(tx, actor.tenantId, input.service_area_ids);
+    const patch = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.service_area_ids !== undefined ? { serviceAreaIds: input.service_area_ids } : {}),
+    };
+    await repo.updateOrganization(tx, actor.tenantId, id, patch);
+    return toOrganizationView({ ...current, ...patch });
+  });
+}
+
+export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
+  id: row.id,
+  name: row.name,
+  currency: row.currency,
+  time_zone: row.timeZone,
+  boundary: row.boundary as PolygonInput | null,
+  scheduling_config_id: row.schedulingConfigId,
+  average_speed_kmh: row.averageSpeedKmh,
+  created_at: iso(row.createdAt),
+});
+export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
+
+/** Checks what the schema cannot (a real ISO-4217 code, a known IANA zone, a closed in-range polygon); returns the canonical zone. */
+function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: string } {
+  const errors = [];
+  if (input.currency !== undefined && !isCurrency(input.currency)) {
+    errors.push({ pointer: '/service_area/currency', code: 'invalid_value', detail: 'is not an ISO-4217 currency code' });
+  }
+  const timeZone = input.time_zone === undefined ? undefined : canonicalTimeZone(input.time_zone);
+  if (timeZone === null) errors.push({ pointer: '/service_area/time_zone', code: 'invalid_value', detail: 'is not an IANA time zone' });
+  if (input.boundary) errors.push(...polygonErrors(input.boundary.coordinates, '/service_area/boundary'));
+  if (errors.length) throw invalidFields(errors);
+  return timeZone ? { timeZone } : {};
+}
+
+async function checkSchedulingConfig(tx: Tx, tenantId: string, id: string | null | undefined): Promise<void> {
+  if (id && !(await getSchedulingConfig(tx, tenantId, id))) throw unknownReference('/service_area/scheduling_config_id', 'scheduling config');
+}
+
+export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
+  mayAdminister(actor);
+  const limit = query.limit ?? 25;
+  const rows = await repo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map(toServiceAreaView), meta: page.meta };
+}
+
+export async function getServiceArea(deps: Deps, actor: Actor, id: string): Promise<ServiceAreaView> {
+  mayAdminister(actor);
+  const row = await repo.findServiceArea(deps.db, actor.tenantId, id);
+  if (!row) throw notFound('service area');
+  return toServiceAreaView(row);
+}
+
+export async function createServiceArea(deps: Deps, actor: Actor, input: ServiceAreaCreateInput): Promise<ServiceAreaView> {
+  mayAdminister(actor);
+  const { timeZone } = checkServiceAreaFields(input);
+  const row: repo.ServiceAreaRow = {
+    tenantId: actor.tenantId,
+    id: newId(),
+    name: input.name,
+    currency: input.currency,
+    timeZone: timeZone ?? input.time_zone,
+    boundary: input.boundary ?? null,
+    schedulingConfigId: input.scheduling_config_id ?? null,
+    averageSpeedKmh: input.average_speed_kmh ?? 30,
+    createdAt: deps.clock.now(),
+  };
+  return deps.db.transaction(async (tx) => {
+    await checkSchedulingConfig(tx, actor.tenantId, row.schedulingConfigId);
+    await repo.insertServiceArea(tx, row);
+    return toServiceAreaView(row);
+  });
+}
+
+export async function updateServiceArea(deps: Deps, actor: Actor, id: string, input: ServiceAreaUpdateInput): Promise<ServiceAreaView> {
+  mayAdminister(actor);
+  const { timeZone } = checkServiceAreaFields(input);
+  return deps.db.transaction(async (tx) => {
+    const current = await repo.findServiceAreaForUpdate(tx, actor.tenantId, id);
+    if (!current) throw notFound('service area');
+    await checkSchedulingConfig(tx, actor.tenantId, input.scheduling_config_id);
+    const patch: Partial<repo.ServiceAreaRow> = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
+      ...(timeZone !== undefined ? { timeZone } : {}),
+      ...(input.boundary !== undefined ? { boundary: input.boundary } : {}),
+      ...(input.scheduling_config_id !== undefined ? { schedulingConfigId: input.scheduling_config_id } : {}),
+      ...(input.average_speed_kmh !== undefined ? { averageSpeedKmh: input.average_speed_kmh } : {}),
+    };
+    await repo.updateServiceArea(tx, actor.tenantId, id, patch);
+    return toServiceAreaView({ ...current, ...patch });
+  });
+}

@@ -1,0 +1,47 @@
+// Tenant settings routes: GET/PATCH /api/admin/tenant (admins) and PATCH /api/operator/tenants/{id} (OPERATOR_TOKEN).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { checkOperator } from './operator-routes.ts';
+import { getOwnTenant, updateOwnTenant, updateTenantAsOperator } from './tenant-operations.ts';
+import { AdminTenantUpdateBody, OperatorTenantUpdateBody, TenantResponse } from './tenant-schemas.ts';
+
+export const tenantRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/admin/tenant',
+      { schema: { tags: ['tenant'], summary: "The caller's tenant with its settings", response: { 200: TenantResponse } } },
+      async (request) => ({ tenant: await getOwnTenant(deps, actorOf(request)) }),
+    );
+
+    app.patch(
+      '/api/admin/tenant',
+      {
+        schema: {
+          tags: ['tenant'],
+          summary: "Change the caller's tenant name or settings (enforce_sunsets)",
+          body: AdminTenantUpdateBody,
+          response: { 200: TenantResponse },
+        },
+      },
+      async (request) => ({ tenant: await updateOwnTenant(deps, actorOf(request), request.body.tenant) }),
+    );
+
+    app.patch(
+      '/api/operator/tenants/:id',
+      {
+        config: { auth: 'operator' },
+        schema: {
+          tags: ['operator'],
+          summary: "Change a tenant's name, extensions or settings",
+          params: IdParams,
+          body: OperatorTenantUpdateBody,
+          response: { 200: TenantResponse },
+        },
+        preHandler: async (request) => checkOperator(deps, request),
+      },
+      async (request) => ({ tenant: await updateTenantAsOperator(deps, request.params.id, request.body.tenant) }),
+    );
+  };

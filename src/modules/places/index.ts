@@ -1,0 +1,7 @@
+// What other modules may use of places: batch look-up (bookings build stops from places) and the permission matrix.
+export { findPlaces as getPlaces, type PlaceRow } from './repository.ts';
+export type { PlaceAddress, PlaceContact } from './tables.ts';
+export { placePermissions, PLACE_ACTIONS, type PlaceAction, type PlacePermissions } from './permissions.ts';
+
+/** Ids of the places in a service area (busyness events go out per place). */
+export { placeIdsInServiceArea } from './repository.ts';

@@ -1,0 +1,77 @@
+// Places SQL. Every function takes the handle and the tenant id first.
+import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { places } from './tables.ts';
+
+export type PlaceRow = typeof places.$inferSelect;
+
+/** `customerId` set: only that customer's place (customers see their own places only). */
+export async function findPlace(q: Queryable, tenantId: string, id: string, customerId: string | null = null): Promise<PlaceRow | null> {
+  const conditions = [eq(places.tenantId, tenantId), eq(places.id, id)];
+  if (customerId) conditions.push(eq(places.customerId, customerId));
+  const [row] = await q.select().from(places).where(and(...conditions));
+  return row ?? null;
+}
+
+export async function findPlaceForUpdate(q: Queryable, tenantId: string, id: string, customerId: string | null): Promise<PlaceRow | null> {
+  const conditions = [eq(places.tenantId, tenantId), eq(places.id, id)];
+  if (customerId) conditions.push(eq(places.customerId, customerId));
+  const [row] = await q.select().from(places).where(and(...conditions)).for('update');
+  return row ?? null;
+}
+
+export async function findPlaces(q: Queryable, tenantId: string, ids: string[]): Promise<PlaceRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(places).where(and(eq(places.tenantId, tenantId), inArray(places.id, ids)));
+}
+
+export interface PlaceListQuery {
+  customerId?: string | undefined;
+  serviceAreaId?: string | undefined;
+  isHub?: boolean | undefined;
+  afterId: string | null;
+  limit: number;
+}
+
+/** Newest first (UUIDv7 ids grow with time); fetches limit + 1 rows for the page's has_more. */
+export async function listPlaces(q: Queryable, tenantId: string, query: PlaceListQuery): Promise<PlaceRow[]> {
+  const conditions: SQL[] = [eq(places.tenantId, tenantId)];
+  if (query.customerId) conditions.push(eq(places.customerId, query.customerId));
+  if (query.serviceAreaId) conditions.push(eq(places.serviceAreaId, query.serviceAreaId));
+  if (query.isHub !== undefined) conditions.push(eq(places.isHub, query.isHub));
+  if (query.afterId) conditions.push(lt(places.id, query.afterId));
+  return q
+    .select()
+    .from(places)
+    .where(and(...conditions))
+    .orderBy(desc(places.id))
+    .limit(query.limit + 1);
+}
+
+export async function insertPlace(q: Queryable, row: typeof places.$inferInsert): Promise<void> {
+  await q.insert(places).values(row);
+}
+
+export async function updatePlace(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  patch: Partial<Omit<PlaceRow, 'tenantId' | 'id' | 'createdAt'>>,
+): Promise<void> {
+  if (!Object.keys(patch).length) return;
+  await q.update(places).set(patch).where(and(eq(places.tenantId, tenantId), eq(places.id, id)));
+}
+
+export async function deletePlace(q: Queryable, tenantId: string, id: string): Promise<void> {
+  await q.delete(places).where(and(eq(places.tenantId, tenantId), eq(places.id, id)));
+}
+
+/** Ids of the places in a service area, for busyness events (one per place of the area). */
+export async function placeIdsInServiceArea(q: Queryable, tenantId: string, serviceAreaId: string): Promise<string[]> {
+  const rows = await q
+    .select({ id: places.id })
+    .from(places)
+    .where(and(eq(places.tenantId, tenantId), eq(places.serviceAreaId, serviceAreaId)))
+    .orderBy(places.id);
+  return rows.map((row) => row.id);
+}

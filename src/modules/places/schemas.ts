@@ -1,0 +1,102 @@
+// Places wire schemas (CONTRACT.md §5 Place).
+import { Type, type Static } from '@sinclair/typebox';
+import { PaginationQuery } from '../../http/pagination.ts';
+import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+
+const Text = (maxLength = 200) => Type.String({ minLength: 1, maxLength });
+const OptionalText = (maxLength = 200) => Type.Optional(Nullable(Type.String({ maxLength })));
+
+export const Location = Type.Object(
+  { lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) },
+  { additionalProperties: false },
+);
+
+export const AddressInput = Type.Object(
+  {
+    street: Text(),
+    number: OptionalText(50),
+    zip_code: OptionalText(20),
+    city: Text(),
+    country: OptionalText(100),
+    additional_line: OptionalText(),
+  },
+  { additionalProperties: false },
+);
+
+export const ContactInput = Type.Object(
+  { name: OptionalText(), phone_number: OptionalText(50), email: OptionalText(320) },
+  { additionalProperties: false },
+);
+
+export const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
+
+const placeFields = {
+  name: Text(),
+  is_hub: Type.Boolean(),
+  location: Location,
+  address: AddressInput,
+  contact: ContactInput,
+  service_area_id: Nullable(Uuid),
+  customer_id: Nullable(Uuid),
+  metadata: Metadata,
+};
+
+export const PlaceCreate = Type.Object(
+  {
+    name: placeFields.name,
+    location: placeFields.location,
+    address: placeFields.address,
+    is_hub: Type.Optional(placeFields.is_hub),
+    contact: Type.Optional(placeFields.contact),
+    service_area_id: Type.Optional(placeFields.service_area_id),
+    customer_id: Type.Optional(placeFields.customer_id),
+    metadata: Type.Optional(placeFields.metadata),
+  },
+  { additionalProperties: false },
+);
+export type PlaceCreateInput = Static<typeof PlaceCreate>;
+
+export const PlaceUpdate = Type.Partial(Type.Object(placeFields), { additionalProperties: false });
+export type PlaceUpdateInput = Static<typeof PlaceUpdate>;
+
+export const Place = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  is_hub: Type.Boolean(),
+  location: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
+  address: Type.Object({
+    street: Type.String(),
+    number: Nullable(Type.String()),
+    zip_code: Nullable(Type.String()),
+    city: Type.String(),
+    country: Nullable(Type.String()),
+    additional_line: Nullable(Type.String()),
+  }),
+  contact: Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()) }),
+  service_area_id: Nullable(Uuid),
+  customer_id: Nullable(Uuid),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Timestamp,
+});
+
+const strict = { additionalProperties: false };
+export const PlaceCreateBody = Type.Object({ place: PlaceCreate }, strict);
+export const PlaceUpdateBody = Type.Object({ place: PlaceUpdate }, strict);
+export const MetadataBody = Type.Object({ metadata: Metadata }, strict);
+export const PlaceResponse = Type.Object({ place: Place });
+export const PlaceList = ListOf('places', Place);
+export { IdParams };
+
+export const PlaceListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    filters: Type.Optional(
+      Type.Object(
+        { service_area_id: Type.Optional(Uuid), is_hub: Type.Optional(Type.Boolean()), customer_id: Type.Optional(Uuid) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PlaceListFilters = NonNullable<Static<typeof PlaceListQuery>['filters']>;

@@ -1,0 +1,19 @@
+// What other modules may use of services: a tour service's configuration and a scheduling config, by id.
+import type { Queryable } from '../../db/client.ts';
+import { findSchedulingConfig, findService, type SchedulingConfigRow, type ServiceRow } from './repository.ts';
+
+export type { DeliveryProofKind, FailureOutcome, FailureOutcomes, TipDistributionStrategy } from './tables.ts';
+export { ALL_OUTCOMES } from './rules.ts';
+
+/** A tour service's configuration: stop types, return stop type, stop limits, failure outcomes per role, proof, tips. */
+export type ServiceConfig = Omit<ServiceRow, 'tenantId'>;
+export type SchedulingConfig = Omit<SchedulingConfigRow, 'tenantId'>;
+
+/** The service, or null when it does not exist in the tenant (callers answer 404 or 422 unknown_reference). */
+export async function getService(q: Queryable, tenantId: string, id: string): Promise<ServiceConfig | null> {
+  return findService(q, tenantId, id);
+}
+
+export async function getSchedulingConfig(q: Queryable, tenantId: string, id: string): Promise<SchedulingConfig | null> {
+  return findSchedulingConfig(q, tenantId, id);
+}

@@ -1,0 +1,37 @@
+// Tour service rules: the contract's defaults and the checks a whole service configuration must pass.
+import type { FieldError } from '../../http/errors.ts';
+import type { FailureOutcome, FailureOutcomes } from './tables.ts';
+
+export const ALL_OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
+
+/** CONTRACT.md §5 Service: every field a create may leave out. */
+export const SERVICE_DEFAULTS = {
+  dispatchMode: 'manual',
+  tipDistributionStrategy: 'noop',
+  stopTypes: ['pickup', 'dropoff', 'task', 'return'],
+  returnStopType: 'return',
+  maxStopsPerBooking: 25,
+  maxStopsPerTour: 100,
+  failureOutcomes: { admin: ALL_OUTCOMES, manager: ALL_OUTCOMES, driver: ALL_OUTCOMES },
+  forceDeliveryProof: [],
+  schedulingConfigId: null,
+} as const;
+
+/** `return` when the service has that stop type; a service created without it has returns disabled (null). */
+export const defaultReturnStopType = (stopTypes: readonly string[]): string | null =>
+  stopTypes.includes(SERVICE_DEFAULTS.returnStopType) ? SERVICE_DEFAULTS.returnStopType : null;
+
+export const SCHEDULING_CONFIG_DEFAULTS = { mode: 'instant', claimWindowSeconds: 900 } as const;
+
+/** Roles named in the input replace their list; roles left out keep the current one. */
+export function mergeFailureOutcomes(current: FailureOutcomes, input: Partial<FailureOutcomes> | undefined): FailureOutcomes {
+  return { admin: input?.admin ?? current.admin, manager: input?.manager ?? current.manager, driver: input?.driver ?? current.driver };
+}
+
+/** Cross-field checks on the configuration as it will be stored (after defaults and partial updates). */
+export function serviceConfigErrors(config: { stopTypes: readonly string[]; returnStopType: string | null }): FieldError[] {
+  if (config.returnStopType !== null && !config.stopTypes.includes(config.returnStopType)) {
+    return [{ pointer: '/service/return_stop_type', code: 'invalid_value', detail: `must be one of the service's stop_types or null` }];
+  }
+  return [];
+}

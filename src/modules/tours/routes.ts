@@ -1,0 +1,71 @@
+// Tours routes: dispatch (merge, insert), custom tour stops, the tour machine's actions, preferred drivers, visibility.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { getStop } from './driver-flow.ts';
+import { bodyOptional, CustomStopBody, EmptyBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
+import { dispatchIntoNewTour, insertStopsIntoTour } from './dispatch.ts';
+import { addTourStop, explainTourVisibility, getTour, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourVisibilityEnvelope } from './schemas.ts';
+import type { TourAction } from './tour-machine.ts';
+
+const tags = ['tours'];
+const SIMPLE_ACTIONS: TourAction[] = ['schedule', 'ready_to_pick', 'hold', 'claim', 'unclaim', 'start', 'pick', 'ditch', 'force_unassign', 'cancel'];
+
+export const tourRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/api/hailing/bookings/merge',
+      { schema: { tags, summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
+      async (request, reply) => {
+        const tourId = await dispatchIntoNewTour(deps, actorOf(request), request.body);
+        return reply.status(201).send({ tour: await getTour(deps, actorOf(request), tourId) });
+      },
+    );
+    app.get(
+      '/api/hailing/tours/:id',
+      { schema: { tags, summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
+      async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.post(
+      '/api/hailing/tours/:id/stops/insert',
+      { schema: { tags, summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
+      async (request) => {
+        await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body);
+        return { tour: await getTour(deps, actorOf(request), request.params.id) };
+      },
+    );
+    app.post(
+      '/api/hailing/tours/:id/stops',
+      { schema: { tags, summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      async (request, reply) => {
+        const stopId = await addTourStop(deps, actorOf(request), request.params.id, request.body);
+        return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
+      },
+    );
+    for (const action of SIMPLE_ACTIONS) {
+      app.post(
+        `/api/hailing/tours/:id/${action}`,
+        { schema: { tags, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
+        async (request) => ({ tour: await transitionTour(deps, actorOf(request), request.params.id, action) }),
+      );
+    }
+    app.post(
+      '/api/hailing/tours/:id/force_assign',
+      { schema: { tags, summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
+      async (request) =>
+        ({ tour: await transitionTour(deps, actorOf(request), request.params.id, 'force_assign', { driverId: request.body.driver_id, start: request.body.start ?? false }) }),
+    );
+    app.put(
+      '/api/tours/:id/preferred_drivers',
+      { schema: { tags, summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
+      async (request) => ({ tour: await setTourPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
+    );
+    app.get(
+      '/api/hailing/tours/:id/visibility',
+      { schema: { tags, summary: 'Admins: which organizations see the tour, and why', params: IdParams, response: { 200: TourVisibilityEnvelope } } },
+      async (request) => ({ visibility: await explainTourVisibility(deps, actorOf(request), request.params.id) }),
+    );
+  };

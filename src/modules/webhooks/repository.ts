@@ -1,0 +1,243 @@
+// Webhook SQL: subscriptions, deliveries and attempts, plus the outbox claims the worker fans out from.
+import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { queryRows } from '../../db/sql.ts';
+import { webhookAttempts, webhookDeliveries, webhookSubscriptions, type DeliveryStatus } from './tables.ts';
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+const subscriptionKey = (tenantId: string, id: string) => and(eq(webhookSubscriptions.tenantId, tenantId), eq(webhookSubscriptions.id, id));
+const deliveryKey = (tenantId: string, id: string) => and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id));
+
+/** `(tenant_id, id)` pairs for `WHERE (tenant_id, id) IN (…)`. */
+const keyTuples = (keys: { tenant_id: string; id: string }[]) =>
+  sql.join(
+    keys.map((k) => sql`(${k.tenant_id}::uuid, ${k.id}::uuid)`),
+    sql`, `,
+  );
+
+export async function insertSubscription(q: Queryable, row: typeof webhookSubscriptions.$inferInsert): Promise<void> {
+  await q.insert(webhookSubscriptions).values(row);
+}
+
+export async function findSubscription(q: Queryable, tenantId: string, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = q.select().from(webhookSubscriptions).where(subscriptionKey(tenantId, id));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function listSubscriptions(q: Queryable, tenantId: string, page: { limit: number; beforeId: string | null }) {
+  return q
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.tenantId, tenantId), page.beforeId ? lt(webhookSubscriptions.id, page.beforeId) : undefined))
+    .orderBy(desc(webhookSubscriptions.id))
+    .limit(page.limit + 1);
+}
+
+export async function updateSubscription(q: Queryable, tenantId: string, id: string, patch: Partial<SubscriptionRow>): Promise<void> {
+  await q.update(webhookSubscriptions).set(patch).where(subscriptionKey(tenantId, id));
+}
+
+/** A subscription goes with its deliveries and their attempt log. */
+export async function deleteSubscription(q: Queryable, tenantId: string, id: string): Promise<void> {
+  await q.execute(sql`DELETE FROM webhook_attempts a USING webhook_deliveries d
+                       WHERE a.tenant_id = ${tenantId} AND d.tenant_id = ${tenantId}
+                         AND a.delivery_id = d.id AND d.subscription_id = ${id}`);
+  await q.delete(webhookDeliveries).where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.subscriptionId, id)));
+  await q.delete(webhookSubscriptions).where(subscriptionKey(tenantId, id));
+}
+
+export async function activeSubscriptionsOf(q: Queryable, tenantIds: string[]): Promise<SubscriptionRow[]> {
+  if (!tenantIds.length) return [];
+  return q
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(inArray(webhookSubscriptions.tenantId, tenantIds), eq(webhookSubscriptions.active, true)));
+}
+
+/** Inserts deliveries; one that exists for the same (subscription, event) is left alone. */
+export async function insertDeliveries(q: Queryable, rows: (typeof webhookDeliveries.$inferInsert)[]): Promise<void> {
+  if (!rows.length) return;
+  await q.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+}
+
+export async function findDelivery(q: Queryable, tenantId: string, subscriptionId: string, id: string, options: { forUpdate?: boolean } = {}) {
+  const query = q
+    .select()
+    .from(webhookDeliveries)
+    .where(and(deliveryKey(tenantId, id), eq(webhookDeliveries.subscriptionId, subscriptionId)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function listDeliveries(
+  q: Queryable,
+  tenantId: string,
+  subscriptionId: string,
+  filter: { status?: DeliveryStatus | undefined; eventType?: string | undefined; limit: number; beforeId: string | null },
+): Promise<DeliveryRow[]> {
+  return q
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, tenantId),
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
+        filter.eventType ? eq(webhookDeliveries.eventType, filter.eventType) : undefined,
+        filter.beforeId ? lt(webhookDeliveries.id, filter.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(filter.limit + 1);
+}
+
+export async function attemptsOf(q: Queryable, tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (!deliveryIds.length) return [];
+  return q
+    .select()
+    .from(webhookAttempts)
+    .where(and(eq(webhookAttempts.tenantId, tenantId), inArray(webhookAttempts.deliveryId, deliveryIds)))
+    .orderBy(webhookAttempts.id);
+}
+
+export async function requeueDelivery(q: Queryable, tenantId: string, id: string, now: Date): Promise<void> {
+  await q
+    .update(webhookDeliveries)
+    .set({ status: 'pending', nextAttemptAt: now, lockedUntil: null, lockedBy: null, updatedAt: now })
+    .where(deliveryKey(tenantId, id));
+}
+
+/** Re-queues every failed or exhausted delivery of a subscription created since `since` and not in flight; returns how many. */
+export async function requeueFailedSince(q: Queryable, tenantId: string, subscriptionId: string, since: Date, now: Date): Promise<number> {
+  const rows = await q
+    .update(webhookDeliveries)
+    .set({ status: 'pending', nextAttemptAt: now, lockedUntil: null, lockedBy: null, updatedAt: now })
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, tenantId),
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        inArray(webhookDeliveries.status, ['failed', 'exhausted']),
+        gte(webhookDeliveries.createdAt, since),
+        // A retry in flight is left to its worker.
+        or(isNull(webhookDeliveries.lockedUntil), lt(webhookDeliveries.lockedUntil, now)),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
+  return rows.length;
+}
+
+// ── The worker's side ────────────────────────────────────────────────────────────────────────────
+
+export interface UndispatchedEvent {
+  tenant_id: string;
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  tenant_extensions: string[];
+}
+
+/**
+ * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4), with the
+ * extensions of their tenant. SKIP LOCKED lets many workers fan out side by side.
+ */
+export async function claimUndispatchedEvents(q: Queryable, limit: number): Promise<UndispatchedEvent[]> {
+  return queryRows<UndispatchedEvent>(
+    q,
+    sql`SELECT e.tenant_id, e.id, e.type, e.data, t.extensions AS tenant_extensions
+          FROM (SELECT tenant_id, id, type, data FROM events
+                 WHERE dispatched_at IS NULL
+                 ORDER BY occurred_at
+                 LIMIT ${limit}
+                 FOR UPDATE SKIP LOCKED) e
+          JOIN tenants t ON t.id = e.tenant_id`,
+  );
+}
+
+export async function markEventsDispatched(q: Queryable, keys: { tenant_id: string; id: string }[], now: Date): Promise<void> {
+  if (!keys.length) return;
+  await q.execute(sql`UPDATE events SET dispatched_at = ${now} WHERE (tenant_id, id) IN (${keyTuples(keys)})`);
+}
+
+export interface ClaimedDelivery {
+  tenant_id: string;
+  id: string;
+  subscription_id: string;
+  attempt_count: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | string | null;
+  event_id: string;
+  type: string;
+  resource_type: string;
+  event: string;
+  resource_id: string | null;
+  occurred_at: Date | string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Leases up to `limit` due deliveries of active subscriptions: while the lease runs no other worker takes them,
+ * and a killed worker's deliveries come back when it ends.
+ */
+export async function claimDueDeliveries(q: Queryable, now: Date, workerId: string, leaseMs: number, limit: number) {
+  const until = new Date(now.getTime() + leaseMs);
+  return queryRows<ClaimedDelivery>(
+    q,
+    sql`WITH claimed AS (
+          UPDATE webhook_deliveries d SET locked_until = ${until}, locked_by = ${workerId}, updated_at = ${now}
+           WHERE (d.tenant_id, d.id) IN (
+             SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
+               JOIN webhook_subscriptions s2 ON s2.tenant_id = d2.tenant_id AND s2.id = d2.subscription_id
+              WHERE d2.status IN ('pending', 'failed') AND d2.next_attempt_at <= ${now}
+                AND (d2.locked_until IS NULL OR d2.locked_until < ${now}) AND s2.active
+              ORDER BY d2.next_attempt_at
+              LIMIT ${limit}
+              FOR UPDATE OF d2 SKIP LOCKED)
+          RETURNING d.tenant_id, d.id, d.subscription_id, d.attempt_count, d.event_id)
+        SELECT c.tenant_id, c.id, c.subscription_id, c.attempt_count, s.url, s.secret, s.previous_secret,
+               s.previous_secret_expires_at, e.id AS event_id, e.type, e.resource_type, e.event, e.resource_id, e.occurred_at, e.data
+          FROM claimed c
+          JOIN webhook_subscriptions s ON s.tenant_id = c.tenant_id AND s.id = c.subscription_id
+          JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id`,
+  );
+}
+
+/** Locks the deliveries of a finished batch in key order (no deadlock between workers) and reads who holds them. */
+export async function lockDeliveries(q: Queryable, keys: { tenant_id: string; id: string }[]) {
+  if (!keys.length) return [];
+  return queryRows<{ tenant_id: string; id: string; locked_by: string | null; attempt_count: number }>(
+    q,
+    sql`SELECT tenant_id, id, locked_by, attempt_count FROM webhook_deliveries
+         WHERE (tenant_id, id) IN (${keyTuples(keys)})
+         ORDER BY tenant_id, id
+           FOR UPDATE`,
+  );
+}
+
+export async function markDeliveriesSucceeded(q: Queryable, keys: { tenant_id: string; id: string }[], now: Date): Promise<void> {
+  if (!keys.length) return;
+  await q.execute(sql`UPDATE webhook_deliveries
+                         SET status = 'succeeded', attempt_count = attempt_count + 1, next_attempt_at = NULL,
+                             locked_until = NULL, locked_by = NULL, updated_at = ${now}
+                       WHERE (tenant_id, id) IN (${keyTuples(keys)})`);
+}
+
+/** After a success the failure clock stops; only subscriptions that were failing are touched (and so locked). */
+export async function clearFailingSince(q: Queryable, keys: { tenant_id: string; id: string }[]): Promise<void> {
+  if (!keys.length) return;
+  await q.execute(sql`UPDATE webhook_subscriptions SET failing_since = NULL
+                       WHERE (tenant_id, id) IN (${keyTuples(keys)}) AND failing_since IS NOT NULL`);
+}
+
+export async function insertAttempts(q: Queryable, rows: (typeof webhookAttempts.$inferInsert)[]): Promise<void> {
+  if (rows.length) await q.insert(webhookAttempts).values(rows);
+}
+
+export async function updateDelivery(q: Queryable, tenantId: string, id: string, patch: Partial<DeliveryRow>): Promise<void> {
+  await q.update(webhookDeliveries).set(patch).where(deliveryKey(tenantId, id));
+}

@@ -1,0 +1,116 @@
+// Webhook wire schemas: subscriptions, deliveries with their attempts, redelivery and recovery.
+import { Type, type Static } from '@sinclair/typebox';
+import { PaginationQuery } from '../../http/pagination.ts';
+import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+
+const Filters = Type.Object(
+  {
+    service_area_id: Type.Optional(Uuid),
+    customer_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false, description: 'Only events whose data carries these ids are delivered.' },
+);
+
+const EventList = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'Event types, or ["*"] for every event.',
+});
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL.' });
+const Description = Type.String({ maxLength: 500 });
+
+export const WebhookCreateBody = Type.Object(
+  {
+    webhook: Type.Object(
+    {
+      url: Url,
+      events: EventList,
+      active: Type.Optional(Type.Boolean({ default: true })),
+      description: Type.Optional(Nullable(Description)),
+      filters: Type.Optional(Filters),
+    },
+    { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type WebhookCreateInput = Static<typeof WebhookCreateBody>['webhook'];
+
+export const WebhookUpdateBody = Type.Object(
+  {
+    webhook: Type.Object(
+    {
+      url: Type.Optional(Url),
+      events: Type.Optional(EventList),
+      active: Type.Optional(Type.Boolean()),
+      description: Type.Optional(Nullable(Description)),
+      filters: Type.Optional(Filters),
+    },
+    { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type WebhookUpdateInput = Static<typeof WebhookUpdateBody>['webhook'];
+
+export const Webhook = Type.Object({
+  id: Uuid,
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  active: Type.Boolean(),
+  description: Nullable(Type.String()),
+  filters: Filters,
+  disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the subscription (gone, failing).' })),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+/** The secret is shown on create and on rotation only. */
+export const WebhookWithSecret = Type.Composite([Webhook, Type.Object({ secret: Type.String({ description: 'whsec_…' }) })]);
+
+export const WebhookResponse = Type.Object({ webhook: Webhook });
+export const WebhookSecretResponse = Type.Object({ webhook: WebhookWithSecret });
+export const WebhookList = ListOf('webhooks', Webhook);
+
+export const WebhookParams = Type.Object({ id: Uuid });
+export const DeliveryParams = Type.Object({ id: Uuid, delivery_id: Uuid });
+
+export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('exhausted')]);
+
+export const Attempt = Type.Object({
+  at: Timestamp,
+  status_code: Nullable(Type.Integer()),
+  duration_ms: Type.Integer(),
+  error: Nullable(Type.String()),
+});
+
+export const Delivery = Type.Object({
+  id: Uuid,
+  event_id: Uuid,
+  event_type: Type.String(),
+  status: DeliveryStatus,
+  attempts: Type.Array(Attempt),
+  next_attempt_at: Nullable(Timestamp),
+  created_at: Timestamp,
+});
+
+export const DeliveryResponse = Type.Object({ delivery: Delivery });
+export const DeliveryList = ListOf('deliveries', Delivery);
+
+export const DeliveryListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    filters: Type.Optional(
+      Type.Object({ status: Type.Optional(DeliveryStatus), event_type: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryListInput = Static<typeof DeliveryListQuery>;
+
+export const ListQuery = Type.Object(PaginationQuery, { additionalProperties: false });
+
+export const RecoverBody = Type.Object({ since: Timestamp }, { additionalProperties: false });
+export const RecoveryResponse = Type.Object({ recovery: Type.Object({ since: Timestamp, requeued: Type.Integer() }) });

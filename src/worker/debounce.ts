@@ -1,0 +1,51 @@
+// Debounced events (DESIGN.md §4): one pending job per (tenant, type, resource) whose due time moves with every
+// change; at due time the type's payload builder reads the state of that moment and the event is recorded.
+import type { Queryable, Tx } from '../db/client.ts';
+import type { EventType } from '../events/catalog.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { scheduleJob } from './jobs.ts';
+import { registerJob } from './registry.ts';
+
+export const DEBOUNCED_EVENT_JOB = 'event.debounced';
+
+/** Builds an event's data from the current state; null when there is nothing to tell any more (resource gone). */
+export type DebouncedPayloadBuilder = (q: Queryable, tenantId: string, resourceId: string, at: Date) => Promise<Record<string, unknown> | null>;
+
+const builders = new Map<string, DebouncedPayloadBuilder>();
+
+export function registerDebouncedEvent(type: EventType, build: DebouncedPayloadBuilder): void {
+  if (builders.has(type)) throw new Error(`debounced event ${type} registered twice`);
+  builders.set(type, build);
+}
+
+export interface DebouncedEventInput {
+  tenantId: string;
+  type: EventType;
+  resourceId: string;
+  windowSeconds: number;
+  now: Date;
+}
+
+/** Call in the transaction of every change: the event goes out once, `windowSeconds` after the last change. */
+export async function scheduleDebouncedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
+  if (!builders.has(input.type)) throw new Error(`no payload builder registered for debounced event ${input.type}`);
+  await scheduleJob(tx, {
+    tenantId: input.tenantId,
+    kind: DEBOUNCED_EVENT_JOB,
+    dedupeKey: `${input.type}:${input.resourceId}`,
+    payload: { type: input.type, resource_id: input.resourceId },
+    dueAt: new Date(input.now.getTime() + input.windowSeconds * 1000),
+    now: input.now,
+  });
+}
+
+registerJob(DEBOUNCED_EVENT_JOB, async (deps, job) => {
+  const { type, resource_id: resourceId } = job.payload as { type: EventType; resource_id: string };
+  const build = builders.get(type);
+  if (!build) throw new Error(`no payload builder registered for debounced event ${type}`);
+  await deps.db.transaction(async (tx) => {
+    const at = deps.clock.now();
+    const data = await build(tx, job.tenantId, resourceId, at);
+    if (data) await recordEvent(tx, { tenantId: job.tenantId, type, resourceId, data, at });
+  });
+});

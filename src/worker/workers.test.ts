@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { expectOk } from '../../test/factories.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
+import { queryRows } from '../db/sql.ts';
+import { recordEvent } from '../events/outbox.ts';
+import { newId } from '../shared/ids.ts';
+import { systemClock } from '../shared/clock.ts';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tourbook.js');
+const EVENTS = 1_000;
+
+// Several worker processes need a shared server database: PGlite is one process. On PGlite this shows as skipped.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on PostgreSQL', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
+    await receiver?.close();
+    await t?.close();
+  });
+
+  const startWorkerProcess = (databaseUrl: string): ChildProcess => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--role', 'worker'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', ROLE: 'worker' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    workers.push(child);
+    return child;
+  };
+
+  it('delivers each of 1,000 events to every matching subscription exactly once, and stops on SIGTERM', { timeout: 120_000 }, async () => {
+    const tenant = await t.createTenant();
+    const stranger = await t.createTenant();
+    const subscribe = async (client: typeof tenant.admin, name: string, events: string[]) =>
+      (await expectOk(client.post('/api/admin/webhooks', { webhook: { url: `${receiver.url}/${name}`, events } }), 201)).webhook.id as string;
+    await subscribe(tenant.admin, 'all', ['*']);
+    await subscribe(tenant.admin, 'tours', ['tour.created']);
+    await subscribe(stranger.admin, 'stranger', ['*']);
+
+    // The worker processes run on the system clock; the events are recorded at real time too.
+    const eventIds: string[] = [];
+    for (let batch = 0; batch < EVENTS / 100; batch++) {
+      await t.deps.db.transaction(async (tx) => {
+        for (let i = 0; i < 100; i++) {
+          const type = (batch * 100 + i) % 2 === 0 ? 'tour.created' : 'booking.modified';
+          eventIds.push(await recordEvent(tx, { tenantId: tenant.tenantId, type, resourceId: null, data: { n: batch * 100 + i, tour_id: newId() }, at: systemClock.now() }));
+        }
+      });
+    }
+
+    const databaseUrl = t.deps.database.pool!.options.connectionString!;
+    const first = startWorkerProcess(databaseUrl);
+    const second = startWorkerProcess(databaseUrl);
+    const expected = EVENTS + EVENTS / 2;
+    await receiver.waitFor(expected, 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a duplicate to show up
+
+    const byPath = (p: string) => receiver.received.filter((r) => r.path === `/hooks/${p}`).map((r) => String(r.headers['webhook-id']));
+    expect(byPath('all')).toHaveLength(EVENTS);
+    expect(new Set(byPath('all'))).toEqual(new Set(eventIds));
+    expect(byPath('tours')).toHaveLength(EVENTS / 2);
+    expect(new Set(byPath('tours')).size).toBe(EVENTS / 2);
+    expect(byPath('stranger')).toHaveLength(0);
+
+    const [counts] = await queryRows<{ deliveries: number; succeeded: number; attempts: number }>(
+      t.deps.db,
+      sql`SELECT count(*)::int AS deliveries, count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+                 (SELECT count(*)::int FROM webhook_attempts WHERE tenant_id = ${tenant.tenantId}) AS attempts
+            FROM webhook_deliveries WHERE tenant_id = ${tenant.tenantId}`,
+    );
+    expect(counts).toEqual({ deliveries: expected, succeeded: expected, attempts: expected });
+
+    const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exits = [exited(first), exited(second)];
+    first.kill('SIGTERM');
+    second.kill('SIGTERM');
+    expect(await Promise.all(exits)).toEqual([0, 0]);
+  });
+});

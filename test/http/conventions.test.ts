@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEY_TTL_MS } from '../../src/http/idempotency.ts';
+import { buildTestApp, type TestApp } from '../app.ts';
+import { createPlace } from '../factories.ts';
+import { buildProbe, type Probe } from './probe.ts';
+
+let t: TestApp;
+let probe: Probe;
+beforeAll(async () => {
+  t = await buildTestApp();
+  probe = await buildProbe(t);
+});
+afterAll(async () => {
+  await probe.app.close();
+  await t.close();
+});
+
+const key = (label: string) => `${label}-${Math.random().toString(36).slice(2)}`;
+
+describe('Idempotency-Key', () => {
+  it('replays a finished write with its stored status, body and headers without running it again', async () => {
+    const tenant = await t.createTenant();
+    const k = key('replay');
+    const first = await probe.request('POST', '/api/probe/echo', tenant.adminToken, { a: 1 }, { 'idempotency-key': k });
+    expect(first.status).toBe(201);
+    const runs = probe.runs;
+    const again = await probe.request('POST', '/api/probe/echo', tenant.adminToken, { a: 1 }, { 'idempotency-key': k });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.location).toBe(first.headers.location);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(probe.runs).toBe(runs);
+  });
+
+  it('replays a PATCH of the tenant with the body of the first answer even after later changes', async () => {
+    const tenant = await t.createTenant();
+    const k = key('patch');
+    const first = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'First' } }, { headers: { 'idempotency-key': k } });
+    expect(first.status).toBe(200);
+    await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Second' } });
+    const replay = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'First' } }, { headers: { 'idempotency-key': k } });
+    expect(replay.body.tenant.name).toBe('First');
+    expect((await tenant.admin.get('/api/admin/tenant')).body.tenant.name).toBe('Second');
+  });
+
+  it('answers 422 idempotency_key_reused when the same key comes with another body', async () => {
+    const tenant = await t.createTenant();
+    const k = key('reused');
+    await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'A' } }, { headers: { 'idempotency-key': k } });
+    const res = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'B' } }, { headers: { 'idempotency-key': k } });
+    expect(res.status).toBe(422);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.error_code).toBe('idempotency_key_reused');
+    expect((await tenant.admin.get('/api/admin/tenant')).body.tenant.name).toBe('A');
+  });
+
+  it('answers 409 idempotency_key_in_use while the first request is still running, then replays it', async () => {
+    const tenant = await t.createTenant();
+    const k = key('inflight');
+    const pending = probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
+    expect(second.status).toBe(409);
+    expect(second.body.error_code).toBe('idempotency_key_in_use');
+    probe.release();
+    const first = await pending;
+    expect(first.status).toBe(201);
+    const third = await probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
+    expect(third.body).toEqual(first.body);
+  });
+
+  it('does not store a 5xx: the key is released and the request runs again', async () => {
+    const tenant = await t.createTenant();
+    const k = key('fail');
+    const runs = probe.runs;
+    const first = await probe.request('POST', '/api/probe/fail', tenant.adminToken, {}, { 'idempotency-key': k });
+    expect(first.status).toBe(500);
+    expect(first.body.detail).not.toContain('internals');
+    const second = await probe.request('POST', '/api/probe/fail', tenant.adminToken, {}, { 'idempotency-key': k });
+    expect(second.status).toBe(500);
+    expect(probe.runs).toBe(runs + 2);
+  });
+
+  it('stores 4xx outcomes too: a failed validation replays as the same 422', async () => {
+    const tenant = await t.createTenant();
+    const k = key('invalid');
+    const first = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: '' } }, { headers: { 'idempotency-key': k } });
+    expect(first.status).toBe(422);
+    const again = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: '' } }, { headers: { 'idempotency-key': k } });
+    expect(again.status).toBe(422);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keeps keys 24 hours by the clock, then treats the key as new', async () => {
+    const tenant = await t.createTenant();
+    const k = key('ttl');
+    await probe.request('POST', '/api/probe/echo', tenant.adminToken, { x: 1 }, { 'idempotency-key': k });
+    const runs = probe.runs;
+    t.clock.advance(KEY_TTL_MS - 1000);
+    await probe.request('POST', '/api/probe/echo', tenant.adminToken, { x: 1 }, { 'idempotency-key': k });
+    expect(probe.runs).toBe(runs);
+    t.clock.advance(2000);
+    const fresh = await probe.request('POST', '/api/probe/echo', tenant.adminToken, { x: 2 }, { 'idempotency-key': k });
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    expect(probe.runs).toBe(runs + 1);
+  });
+
+  it('scopes keys to the credential: another credential with the same key runs its own request', async () => {
+    const a = await t.createTenant();
+    const b = await t.createTenant();
+    const k = key('scope');
+    await probe.request('POST', '/api/probe/echo', a.adminToken, { same: true }, { 'idempotency-key': k });
+    const runs = probe.runs;
+    const other = await probe.request('POST', '/api/probe/echo', b.adminToken, { same: true }, { 'idempotency-key': k });
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(probe.runs).toBe(runs + 1);
+  });
+
+  it('refuses a key longer than 255 characters with 400 parameter_invalid and writes nothing', async () => {
+    const tenant = await t.createTenant();
+    const res = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Long' } }, { headers: { 'idempotency-key': 'k'.repeat(256) } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error_code: 'parameter_invalid', parameter: 'Idempotency-Key' });
+    expect((await tenant.admin.get('/api/admin/tenant')).body.tenant.name).not.toBe('Long');
+    const ok = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Max' } }, { headers: { 'idempotency-key': 'k'.repeat(255) } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('ETag and conditional requests', () => {
+  it('sends a weak ETag on a single-resource GET and answers 304 to a matching If-None-Match', async () => {
+    const tenant = await t.createTenant();
+    const first = await tenant.admin.get('/api/admin/tenant');
+    expect(first.headers.etag).toMatch(/^W\/"[\w-]+"$/);
+    const again = await tenant.admin.get('/api/admin/tenant', { headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Changed' } });
+    const changed = await tenant.admin.get('/api/admin/tenant', { headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it('applies a PATCH whose If-Match is the current ETag and refuses a stale one with 412', async () => {
+    const tenant = await t.createTenant();
+    const etag = String((await tenant.admin.get('/api/admin/tenant')).headers.etag);
+    const ok = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Matched' } }, { headers: { 'if-match': etag } });
+    expect(ok.status).toBe(200);
+    const stale = await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Stale' } }, { headers: { 'if-match': etag } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error_code).toBe('precondition_failed');
+    expect((await tenant.admin.get('/api/admin/tenant')).body.tenant.name).toBe('Matched');
+  });
+
+  it('guards a place: a stale If-Match on PATCH or DELETE is 412 and changes nothing', async () => {
+    const tenant = await t.createTenant();
+    const place = await createPlace(tenant.admin);
+    const url = `/api/places/${place.id}`;
+    const etag = String((await tenant.admin.get(url)).headers.etag);
+    expect((await tenant.admin.patch(url, { place: { name: 'Renamed' } }, { headers: { 'if-match': etag } })).status).toBe(200);
+    expect((await tenant.admin.patch(url, { place: { name: 'Lost update' } }, { headers: { 'if-match': etag } })).status).toBe(412);
+    expect((await tenant.admin.delete(url, { headers: { 'if-match': etag } })).status).toBe(412);
+    expect((await tenant.admin.get(url)).body.place.name).toBe('Renamed');
+  });
+
+  it('does not require If-Match, and If-Match: * matches any current representation', async () => {
+    const tenant = await t.createTenant();
+    expect((await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Free' } })).status).toBe(200);
+    expect((await tenant.admin.patch('/api/admin/tenant', { tenant: { name: 'Star' } }, { headers: { 'if-match': '*' } })).status).toBe(200);
+  });
+});
+
+describe('rate limiting', () => {
+  it('answers 429 rate_limited with Retry-After once the burst is spent, and refills by the clock', async () => {
+    const limited = await buildTestApp({ rateLimit: { perSecond: 2, burst: 3 } });
+    try {
+      const tenant = await limited.createTenant();
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await tenant.admin.get('/api/user'));
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+      expect(answers[0]!.headers).toMatchObject({ 'ratelimit-limit': '3', 'ratelimit-remaining': '2' });
+      const refused = answers[3]!;
+      expect(refused.body.error_code).toBe('rate_limited');
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers['ratelimit-remaining']).toBe('0');
+      expect(Number(refused.headers['ratelimit-reset'])).toBeGreaterThanOrEqual(1);
+      limited.clock.advance(1000);
+      expect((await tenant.admin.get('/api/user')).status).toBe(200);
+      // Buckets are per credential: another tenant's admin is unaffected.
+      const other = await limited.createTenant();
+      expect((await other.admin.get('/api/user')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('Accept-Language', () => {
+  it('localizes an error detail in German', async () => {
+    const tenant = await t.createTenant();
+    const res = await tenant.admin.patch('/api/admin/tenant', { tenant: { nope: 1 } }, { headers: { 'accept-language': 'de-DE, en;q=0.5' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toBe('Der Anfragetext ist ungültig.');
+    const en = await tenant.admin.patch('/api/admin/tenant', { tenant: { nope: 1 } });
+    expect(en.body.detail).toBe('The request body is not valid.');
+  });
+});
