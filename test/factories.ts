@@ -164,3 +164,14 @@ export async function driveStop(driver: Client, stopId: string, until: 'approach
   await expectOk(driver.post(`/api/stops/${stopId}/arrive`, {}));
   if (until === 'completed') await expectOk(driver.post(`/api/stops/${stopId}/complete`, {}));
 }
+
+// ── Webhooks ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * A webhook subscription of the tenant's admin to `url` (a test/webhook-receiver.ts receiver's url): every event
+ * unless `events` is given. Returns it with its `secret`, for verifyWebhook().
+ */
+export async function createWebhook(admin: Client, url: string, overrides: Record<string, unknown> = {}) {
+  const body = await expectOk(admin.post('/api/admin/webhooks', { webhook: { url, events: ['*'], ...overrides } }), 201);
+  return body.webhook as { id: string; secret: string; url: string; events: string[] };
+}

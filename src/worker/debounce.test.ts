@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../test/app.ts';
-import { expectOk } from '../../test/factories.ts';
+import { createWebhook } from '../../test/factories.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
 import { newId } from '../shared/ids.ts';
 import { registerDebouncedEvent, scheduleDebouncedEvent } from './debounce.ts';
@@ -28,7 +28,7 @@ afterAll(async () => t.close());
 beforeEach(async () => {
   receiver = await startWebhookReceiver();
   tenant = await t.createTenant();
-  subscriptionId = (await expectOk(tenant.admin.post('/api/admin/webhooks', { webhook: { url: receiver.url, events: ['*'] } }), 201)).webhook.id;
+  subscriptionId = (await createWebhook(tenant.admin, receiver.url)).id;
 });
 afterEach(async () => receiver.close());
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { expectOk } from '../../test/factories.ts';
+import { createWebhook } from '../../test/factories.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
 import { queryRows } from '../db/sql.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -42,8 +42,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
   it('delivers each of 1,000 events to every matching subscription exactly once, and stops on SIGTERM', { timeout: 120_000 }, async () => {
     const tenant = await t.createTenant();
     const stranger = await t.createTenant();
-    const subscribe = async (client: typeof tenant.admin, name: string, events: string[]) =>
-      (await expectOk(client.post('/api/admin/webhooks', { webhook: { url: `${receiver.url}/${name}`, events } }), 201)).webhook.id as string;
+    const subscribe = (client: typeof tenant.admin, name: string, events: string[]) => createWebhook(client, `${receiver.url}/${name}`, { events });
     await subscribe(tenant.admin, 'all', ['*']);
     await subscribe(tenant.admin, 'tours', ['tour.created']);
     await subscribe(stranger.admin, 'stranger', ['*']);

@@ -16,13 +16,14 @@ export const tourFacts = (tour: TourRow): TourFacts => ({
   preferredDriverIds: tour.preferredDriverIds,
 });
 
+const isUnderWay = (stop: repo.StopRow): boolean => stop.tourId !== null && (stop.status === 'approaching' || stop.status === 'arrived');
+
 /** What rendering stops needs besides the stops: their tours, all stops of those tours and bookings, services. */
 export interface StopContext {
   tours: Map<string, TourRow>;
   tourStopCounts: Map<string, number>;
   bookingStops: Map<string, repo.StopRow[]>;
   services: Map<string, ServiceConfig>;
-  bookingServiceIds: Map<string, string>;
   packageIdsByStop: Map<string, string[]>;
 }
 
@@ -31,18 +32,18 @@ export async function loadStopContext(
   q: Queryable,
   tenantId: string,
   stops: repo.StopRow[],
-  known: { bookings?: repo.BookingRow[]; bookingStops?: repo.StopRow[]; packages?: repo.PackageRow[] } = {},
+  known: { bookingStops?: repo.StopRow[]; packages?: repo.PackageRow[] } = {},
 ): Promise<StopContext> {
-  const tourIds = [...new Set(stops.map((s) => s.tourId).filter((id): id is string => id !== null))];
-  const bookingIds = [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => id !== null))];
-  const [tours, tourStops, bookingStops, bookings, packages] = await Promise.all([
+  // failure_options render only on tour stops under way: only their tours and services are read.
+  const tourIds = [...new Set(stops.filter(isUnderWay).map((s) => s.tourId).filter((id): id is string => id !== null))];
+  const bookingIds = [...new Set(stops.filter(isUnderWay).map((s) => s.bookingId).filter((id): id is string => id !== null))];
+  const [tours, tourStops, bookingStops, packages] = await Promise.all([
     findTours(q, tenantId, tourIds),
     repo.findStopsOfTours(q, tenantId, tourIds),
     known.bookingStops ?? repo.findStopsOfBookings(q, tenantId, bookingIds),
-    known.bookings ?? repo.findBookings(q, tenantId, bookingIds),
     known.packages ?? repo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)),
   ]);
-  const serviceIds = [...new Set([...tours.map((t) => t.serviceId), ...bookings.map((b) => b.serviceId)])];
+  const serviceIds = [...new Set(tours.map((t) => t.serviceId))];
   const services = new Map<string, ServiceConfig>();
   for (const service of await Promise.all(serviceIds.map((id) => getService(q, tenantId, id)))) if (service) services.set(service.id, service);
   const tourStopCounts = new Map<string, number>();
@@ -58,7 +59,6 @@ export async function loadStopContext(
     tourStopCounts,
     bookingStops: byBooking,
     services,
-    bookingServiceIds: new Map(bookings.map((b) => [b.id, b.serviceId])),
     packageIdsByStop,
   };
 }
@@ -69,9 +69,8 @@ export async function loadStopContext(
  */
 function stopFailureOptions(actor: Actor, stop: repo.StopRow, context: StopContext) {
   const tour = stop.tourId ? context.tours.get(stop.tourId) ?? null : null;
-  const serviceId = tour?.serviceId ?? (stop.bookingId ? context.bookingServiceIds.get(stop.bookingId) : undefined);
-  const service = serviceId ? context.services.get(serviceId) : undefined;
-  if (!service) return null;
+  const service = tour ? context.services.get(tour.serviceId) : undefined;
+  if (!isUnderWay(stop) || !tour || !service) return null;
   const bookingStops = stop.bookingId ? context.bookingStops.get(stop.bookingId) ?? [] : null;
   return failureOptions(
     {
@@ -174,7 +173,7 @@ export async function renderBookings(q: Queryable, actor: Actor, rows: repo.Book
   const ids = rows.map((b) => b.id);
   const [stops, packages] = await Promise.all([repo.findStopsOfBookings(q, actor.tenantId, ids), repo.findPackagesOfBookings(q, actor.tenantId, ids)]);
   const [context, packageViews] = await Promise.all([
-    loadStopContext(q, actor.tenantId, stops, { bookings: rows, bookingStops: stops, packages }),
+    loadStopContext(q, actor.tenantId, stops, { bookingStops: stops, packages }),
     renderPackages(q, actor.tenantId, packages),
   ]);
   return rows.map((row) => ({

@@ -506,6 +506,24 @@ describe('package failures at stop completion', () => {
     expect(await newEventTypes(scene, seen)).toContain('booking.route_changed');
   });
 
+  it('a reattempt after a failed pickup copies the pickup and the package’s drop-off, pickup first', async () => {
+    const driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [organizationId] });
+    const booking = await createBooking(tenant.admin, { service_id: service.id });
+    await tourEnRoute(tenant.admin, [booking.id], driver.id);
+    const [pickup, dropoff] = booking.stops;
+    await driveStop(driver.client, pickup.id, 'arrived');
+    const packageId = booking.packages[0].id;
+    await expectOk(driver.client.post(`/api/stops/${pickup.id}/complete`, { packages: [{ id: packageId, result: 'failed', reason_key: 'not_ready' }] }));
+    const after = await getBooking(tenant.admin, booking.id);
+    const [, , pickupCopy, dropoffCopy] = after.stops;
+    expect(pickupCopy).toMatchObject({ type: 'pickup', status: 'to_be_dispatched', recovery_of_stop_id: pickup.id, recovery_kind: 'reattempt' });
+    expect(dropoffCopy).toMatchObject({ type: 'dropoff', status: 'to_be_dispatched', recovery_of_stop_id: dropoff.id, recovery_kind: 'reattempt' });
+    expect(after.packages[0]).toMatchObject({ status: 'awaiting_pickup', pickup_stop_id: pickupCopy.id, dropoff_stop_id: dropoffCopy.id });
+    // The drop-off still on the tour no longer carries the package: completing it does not deliver it.
+    await driveStop(driver.client, dropoff.id, 'completed');
+    expect((await getBooking(tenant.admin, booking.id)).packages[0].status).toBe('awaiting_pickup');
+  });
+
   it('a reason that does not trigger a reattempt fails the package for good', async () => {
     const scene = await arrivedDropoff('driver');
     expect((await completeWith(scene, { reason_key: 'refused' })).status).toBe(200);

@@ -1,4 +1,4 @@
-// What other modules may use of failures: seeding reasons, failure_options for stop payloads, package failure checks.
+// What other modules may use of failures: seeding reasons, failure_options for stop payloads, package failures at completion.
 export { seedPackageFailureReasons } from './operations/reasons.ts';
 export {
   FAILURE_OUTCOMES,
@@ -9,5 +9,4 @@ export {
   type FailureOutcome,
 } from './failure-options.ts';
 export { FailureOptions as FailureOptionsSchema, CompletionRequirements as CompletionRequirementsSchema } from './schemas.ts';
-export { recoveryPlan, type RecoveryPlan, type StopShape } from './recovery.ts';
 export { appendPackageReattempts, checkPackageFailures, type PackageReattempts } from './operations/package-failures.ts';

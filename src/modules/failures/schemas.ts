@@ -13,7 +13,10 @@ export const Reason = Type.Object({
   category: Type.Union([Type.Literal('package_failure'), Type.Literal('stop_failure')]),
   key: Type.String(),
   label: Type.String({ description: 'Localized by Accept-Language (en, de).' }),
-  applies_to: Type.Object({ stop_types: Type.Array(Type.String()), package_interactions: Type.Array(Type.String()) }),
+  applies_to: Type.Object({
+    stop_types: Type.Array(Type.String(), { description: 'Stop types the reason applies to; empty means every stop type.' }),
+    package_interactions: Type.Array(Type.String(), { description: '`pickup` and/or `delivery`; empty for stop failure reasons.' }),
+  }),
   properties: Type.Object({ note_required: Type.Boolean(), triggers_reattempt: Type.Boolean() }),
 });
 

@@ -2,10 +2,13 @@
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../http/errors.ts';
+import { badParameter, conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../http/errors.ts';
 import { defineMessages } from '../../http/i18n.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
+import { isUuid } from '../../shared/ids.ts';
+import { decodeCursor, toPage } from '../../http/pagination.ts';
+import type { TourListQueryT } from './schemas.ts';
 import { findUser, membershipsOf, setActiveTour } from '../identity/index.ts';
 import { getSchedulingConfig, getService } from '../services/index.ts';
 import { scheduleJob } from '../../worker/jobs.ts';
@@ -56,6 +59,28 @@ export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string):
   const tour = await repo.findTour(q, actor.tenantId, id);
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
   return tour;
+}
+
+/** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
+export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
+  if (actor.role === 'customer') throw forbidden();
+  const limit = query.limit ?? 25;
+  const [beforeId] = decodeCursor(query.cursor) ?? [null];
+  if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
+    throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
+  }
+  const rows = await repo.listTours(deps.db, actor.tenantId, {
+    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
+    ...(actor.role === 'driver' ? { driver: { id: actor.userId, organizationIds: actor.organizationIds } } : {}),
+    ...(query.filters?.status ? { statuses: query.filters.status } : {}),
+    ...(query.filters?.service_area_id ? { serviceAreaId: query.filters.service_area_id } : {}),
+    beforeId,
+    limit,
+  });
+  const page = toPage(rows, limit, (row) => [row.id]);
+  const tours = [];
+  for (const tour of page.items) tours.push(await renderTour(deps.db, actor, tour, query.view ?? 'standard'));
+  return { tours, meta: page.meta };
 }
 
 export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {

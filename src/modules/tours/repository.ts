@@ -1,5 +1,5 @@
 // Tours SQL: tours and tour visibility. Handle and tenant id first.
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { tours, tourVisibility } from './tables.ts';
 
@@ -73,4 +73,42 @@ export async function countOpenToursAndBusyDrivers(q: Queryable, tenantId: strin
     .where(and(eq(tours.tenantId, tenantId), inArray(tours.status, ['scheduled', 'pickable', 'claimed', 'en_route'])))
     .groupBy(tours.serviceAreaId);
   return rows;
+}
+
+export interface TourListQuery {
+  /** Managers: tours one of these organizations sees (tour_visibility). */
+  visibleToOrganizationIds?: string[];
+  /** Drivers: tours the driver is on, and waiting tours it is eligible for (visibility.ts isEligibleDriver, in SQL). */
+  driver?: { id: string; organizationIds: string[] };
+  statuses?: string[];
+  serviceAreaId?: string;
+  beforeId: string | null;
+  limit: number;
+}
+
+/** Newest first on the UUIDv7 id (keyset); fetches limit + 1 rows. */
+export async function listTours(q: Queryable, tenantId: string, query: TourListQuery): Promise<TourRow[]> {
+  const conditions: SQL[] = [eq(tours.tenantId, tenantId)];
+  if (query.visibleToOrganizationIds) {
+    if (!query.visibleToOrganizationIds.length) return [];
+    const orgs = sql.join(query.visibleToOrganizationIds.map((id) => sql`${id}::uuid`), sql`, `);
+    conditions.push(sql`EXISTS (SELECT 1 FROM tour_visibility v WHERE v.tenant_id = ${tours.tenantId}
+                                   AND v.organization_id IN (${orgs}) AND v.tour_id = ${tours.id})`);
+  }
+  if (query.driver) {
+    const orgs = sql`ARRAY[${sql.join(query.driver.organizationIds.map((id) => sql`${id}::uuid`), sql`, `)}]::uuid[]`;
+    conditions.push(sql`(${tours.driverId} = ${query.driver.id} OR (
+      ${tours.driverId} IS NULL AND ${tours.status} IN ('scheduled', 'pickable')
+      AND (cardinality(${tours.managingOrganizationIds}) = 0 OR ${tours.managingOrganizationIds} && ${orgs})
+      AND (cardinality(${tours.preferredDriverIds}) = 0 OR ${query.driver.id}::uuid = ANY(${tours.preferredDriverIds}))))`);
+  }
+  if (query.statuses?.length) conditions.push(inArray(tours.status, query.statuses as TourRow['status'][]));
+  if (query.serviceAreaId) conditions.push(eq(tours.serviceAreaId, query.serviceAreaId));
+  if (query.beforeId) conditions.push(lt(tours.id, query.beforeId));
+  return q
+    .select()
+    .from(tours)
+    .where(and(...conditions))
+    .orderBy(desc(tours.id))
+    .limit(query.limit + 1);
 }

@@ -2,12 +2,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
+import { setNextLink } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { getStop } from './driver-flow.ts';
 import { bodyOptional, CustomStopBody, EmptyBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
 import { dispatchIntoNewTour, insertStopsIntoTour } from './dispatch.ts';
-import { addTourStop, explainTourVisibility, getTour, setTourPreferredDrivers, transitionTour } from './operations.ts';
-import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourVisibilityEnvelope } from './schemas.ts';
+import { addTourStop, explainTourVisibility, getTour, listTours, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
 
 const tags = ['tours'];
@@ -22,6 +23,15 @@ export const tourRoutes =
       async (request, reply) => {
         const tourId = await dispatchIntoNewTour(deps, actorOf(request), request.body);
         return reply.status(201).send({ tour: await getTour(deps, actorOf(request), tourId) });
+      },
+    );
+    app.get(
+      '/api/hailing/tours',
+      { schema: { tags, summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
+      async (request, reply) => {
+        const page = await listTours(deps, actorOf(request), request.query);
+        setNextLink(request, reply, page.meta.next_cursor);
+        return page;
       },
     );
     app.get(

@@ -1,6 +1,7 @@
 // Tours wire schemas: tours, dispatch bodies, transitions, visibility explanation (CONTRACT.md §4–5).
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+import { PaginationQuery } from '../../http/pagination.ts';
+import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 import { Stop } from '../bookings/schemas.ts';
 
 export const Tour = Type.Object({
@@ -22,6 +23,25 @@ export const Tour = Type.Object({
   completed_at: Nullable(Timestamp),
 });
 export const TourEnvelope = Type.Object({ tour: Tour });
+export const TourList = ListOf('tours', Tour);
+
+export const TourListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])),
+    filters: Type.Optional(
+      Type.Object(
+        {
+          status: Type.Optional(Type.Array(Type.Union(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled'].map((s) => Type.Literal(s))))),
+          service_area_id: Type.Optional(Uuid),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TourListQueryT = Static<typeof TourListQuery>;
 
 export const MergeBody = Type.Union([
   Type.Object(

@@ -61,6 +61,8 @@ async function managersSeeing(tourId: string, bookingId: string) {
     const booking = (await manager.client.get(`/api/hailing/bookings/${bookingId}`)).status === 200;
     const listed = (await expectOk(manager.client.get('/api/hailing/bookings?view=compact&limit=100'))).bookings.some((b: { id: string }) => b.id === bookingId);
     expect([name, booking]).toEqual([name, listed]); // the list filter in SQL and the show rule agree
+    const tours = (await expectOk(manager.client.get('/api/hailing/tours?view=compact&limit=100'))).tours;
+    expect([name, tour]).toEqual([name, tours.some((x: { id: string }) => x.id === tourId)]);
     if (tour || booking) result.push(`${name}:${tour ? 'tour' : ''}${tour && booking ? '+' : ''}${booking ? 'booking' : ''}`);
   }
   return result;
@@ -166,6 +168,8 @@ describe('visibility of tours and bookings to organizations', () => {
     expect(await managersSeeing(tourId, bookingId)).toEqual([]);
     expect((await d.A.client.get(`/api/hailing/tours/${tourId}`)).status).toBe(200);
     expect((await d.B.client.get(`/api/hailing/tours/${tourId}`)).status).toBe(200);
+    const listed = await expectOk(d.B.client.get('/api/hailing/tours?filters[status][]=pickable'));
+    expect(listed.tours.map((x: { id: string }) => x.id)).toContain(tourId);
     const explained = await expectOk(w.admin.get(`/api/hailing/tours/${tourId}/visibility`));
     expect(explained.visibility).toMatchObject({ reason: 'no_managing_organizations', organizations: [], drivers_of_all_organizations: true });
     expect((await w.managers.A.client.get(`/api/hailing/tours/${tourId}/visibility`)).status).toBe(403);
@@ -176,7 +180,9 @@ describe('visibility of tours and bookings to organizations', () => {
     expect((await d.A.client.get(`/api/hailing/bookings/${bookingId}`)).status).toBe(404);
     await act(d.A.client, tourId, 'pick');
     expect((await d.A.client.get(`/api/hailing/bookings/${bookingId}`)).status).toBe(200);
+    expect((await expectOk(d.B.client.get('/api/hailing/tours'))).tours.map((x: { id: string }) => x.id)).not.toContain(tourId);
     const customer = await createUser(w.admin, { role: 'customer' });
     expect((await customer.client.get(`/api/hailing/tours/${tourId}`)).status).toBe(404);
+    expect((await customer.client.get('/api/hailing/tours')).status).toBe(403);
   });
 });

@@ -11,12 +11,14 @@ export type AttemptRow = typeof webhookAttempts.$inferSelect;
 const subscriptionKey = (tenantId: string, id: string) => and(eq(webhookSubscriptions.tenantId, tenantId), eq(webhookSubscriptions.id, id));
 const deliveryKey = (tenantId: string, id: string) => and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.id, id));
 
-/** `(tenant_id, id)` pairs for `WHERE (tenant_id, id) IN (…)`. */
-const keyTuples = (keys: { tenant_id: string; id: string }[]) =>
-  sql.join(
-    keys.map((k) => sql`(${k.tenant_id}::uuid, ${k.id}::uuid)`),
-    sql`, `,
-  );
+const list = (values: string[]) => sql.join([...new Set(values)].map((v) => sql`${v}`), sql`, `);
+
+/**
+ * Rows by `(tenant_id, id)` keys, written as two IN lists the primary key index serves directly (a list of row
+ * values can fall back to a sequential scan). Ids are UUIDv7, unique across tenants, so the lists pick no extra row.
+ */
+const byKeys = (keys: { tenant_id: string; id: string }[]) =>
+  sql`tenant_id IN (${list(keys.map((k) => k.tenant_id))}) AND id IN (${list(keys.map((k) => k.id))})`;
 
 export async function insertSubscription(q: Queryable, row: typeof webhookSubscriptions.$inferInsert): Promise<void> {
   await q.insert(webhookSubscriptions).values(row);
@@ -159,7 +161,7 @@ export async function claimUndispatchedEvents(q: Queryable, limit: number): Prom
 
 export async function markEventsDispatched(q: Queryable, keys: { tenant_id: string; id: string }[], now: Date): Promise<void> {
   if (!keys.length) return;
-  await q.execute(sql`UPDATE events SET dispatched_at = ${now} WHERE (tenant_id, id) IN (${keyTuples(keys)})`);
+  await q.execute(sql`UPDATE events SET dispatched_at = ${now} WHERE ${byKeys(keys)}`);
 }
 
 export interface ClaimedDelivery {
@@ -213,7 +215,7 @@ export async function lockDeliveries(q: Queryable, keys: { tenant_id: string; id
   return queryRows<{ tenant_id: string; id: string; locked_by: string | null; attempt_count: number }>(
     q,
     sql`SELECT tenant_id, id, locked_by, attempt_count FROM webhook_deliveries
-         WHERE (tenant_id, id) IN (${keyTuples(keys)})
+         WHERE ${byKeys(keys)}
          ORDER BY tenant_id, id
            FOR UPDATE`,
   );
@@ -224,14 +226,14 @@ export async function markDeliveriesSucceeded(q: Queryable, keys: { tenant_id: s
   await q.execute(sql`UPDATE webhook_deliveries
                          SET status = 'succeeded', attempt_count = attempt_count + 1, next_attempt_at = NULL,
                              locked_until = NULL, locked_by = NULL, updated_at = ${now}
-                       WHERE (tenant_id, id) IN (${keyTuples(keys)})`);
+                       WHERE ${byKeys(keys)}`);
 }
 
 /** After a success the failure clock stops; only subscriptions that were failing are touched (and so locked). */
 export async function clearFailingSince(q: Queryable, keys: { tenant_id: string; id: string }[]): Promise<void> {
   if (!keys.length) return;
   await q.execute(sql`UPDATE webhook_subscriptions SET failing_since = NULL
-                       WHERE (tenant_id, id) IN (${keyTuples(keys)}) AND failing_since IS NOT NULL`);
+                       WHERE ${byKeys(keys)} AND failing_since IS NOT NULL`);
 }
 
 export async function insertAttempts(q: Queryable, rows: (typeof webhookAttempts.$inferInsert)[]): Promise<void> {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
-import { createUser, expectOk } from '../../../test/factories.ts';
+import { createUser, createWebhook, expectOk } from '../../../test/factories.ts';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import type { EventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -32,10 +32,7 @@ async function emit(tenantId: string, type: EventType, data: Record<string, unkn
   return t.deps.db.transaction((tx) => recordEvent(tx, { tenantId, type, resourceId: null, data, at: t.clock.now() }));
 }
 
-async function subscribe(tenant: TestTenant, webhook: Record<string, unknown> = {}) {
-  const body = await expectOk(tenant.admin.post('/api/admin/webhooks', { webhook: { url: receiver.url, events: ['*'], ...webhook } }), 201);
-  return body.webhook as { id: string; secret: string };
-}
+const subscribe = (tenant: TestTenant, webhook: Record<string, unknown> = {}) => createWebhook(tenant.admin, receiver.url, webhook);
 
 const deliveriesOf = async (tenant: TestTenant, id: string, query = '') =>
   (await expectOk(tenant.admin.get(`/api/admin/webhooks/${id}/deliveries${query}`))).deliveries;

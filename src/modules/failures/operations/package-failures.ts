@@ -22,16 +22,21 @@ export interface ReportedPackageResult {
   note?: string | null | undefined;
 }
 
-/** Failed packages whose reason triggers a reattempt, by the stop they failed at. */
+/** Failed packages whose reason triggers a reattempt, and the stops their reattempt copies. */
 export interface PackageReattempts {
-  byStop: Map<string, { stop: bookingsRepo.StopRow; packages: { pkg: bookingsRepo.PackageRow; atPickup: boolean }[] }>;
+  packages: { pkg: bookingsRepo.PackageRow; atPickup: boolean }[];
+  /**
+   * The stops to copy, pickups first: where the packages failed and, for a failure at the pickup, the packages'
+   * drop-offs too — a package not picked up cannot be delivered by the drop-off already on the tour.
+   */
+  stopsToCopy: bookingsRepo.StopRow[];
 }
 
 const stopOf = (stops: bookingsRepo.StopRow[], pkg: bookingsRepo.PackageRow) => stops.find((s) => s.id === pkg.pickupStopId || s.id === pkg.dropoffStopId);
 
 /**
  * Checks every `failed` result against the tenant's package failure reasons before anything is written; throws one
- * 422 validation_failed listing every bad entry, or 422 stop_limit_reached when a reattempt would not fit the
+ * 422 validation_failed listing every bad entry, or 422 stop_limit_reached when the reattempts would not fit the
  * booking. A failure without a reason_key is accepted: reasons are optional unless the chosen one says otherwise.
  */
 export async function checkPackageFailures(
@@ -42,7 +47,7 @@ export async function checkPackageFailures(
   results: ReportedPackageResult[],
 ): Promise<PackageReattempts> {
   const failed = results.map((r, i) => ({ r, i })).filter(({ r }) => r.result === 'failed');
-  const reattempts: PackageReattempts = { byStop: new Map() };
+  const reattempts: PackageReattempts = { packages: [], stopsToCopy: [] };
   if (!failed.some(({ r }) => r.reason_key)) return reattempts;
   const reasons = new Map((await repo.listPackageFailureReasons(tx, actor.tenantId)).map((reason) => [reason.key, reason]));
   const errors: FieldError[] = [];
@@ -61,21 +66,21 @@ export async function checkPackageFailures(
       errors.push({ pointer: `/packages/${i}/${problem.code === 'note_required' ? 'note' : 'reason_key'}`, code: problem.code, detail: t(actor.lang, problem.key, problem.params) });
       continue;
     }
-    if (reason.triggersReattempt) {
-      const entry = reattempts.byStop.get(stop.id) ?? { stop, packages: [] };
-      entry.packages.push({ pkg, atPickup });
-      reattempts.byStop.set(stop.id, entry);
-    }
+    if (reason.triggersReattempt) reattempts.packages.push({ pkg, atPickup });
   }
   if (errors.length) throw invalidFields(errors);
-  await checkBookingRoom(tx, actor, reattempts);
+  const pickupIds = new Set(reattempts.packages.filter((p) => p.atPickup).map((p) => p.pkg.pickupStopId));
+  const dropoffIds = new Set(reattempts.packages.map((p) => p.pkg.dropoffStopId));
+  const copied = await bookingsRepo.findStops(tx, actor.tenantId, [...pickupIds, ...dropoffIds]);
+  reattempts.stopsToCopy = [...copied.filter((s) => pickupIds.has(s.id)), ...copied.filter((s) => dropoffIds.has(s.id))];
+  await checkBookingRoom(tx, actor, reattempts.stopsToCopy);
   return reattempts;
 }
 
-/** Each reattempt adds a stop to its booking: all of them must fit the service's max_stops_per_booking. */
-async function checkBookingRoom(tx: Tx, actor: Actor, reattempts: PackageReattempts): Promise<void> {
+/** Each copy adds a stop to its booking: all of them must fit the service's max_stops_per_booking. */
+async function checkBookingRoom(tx: Tx, actor: Actor, copies: bookingsRepo.StopRow[]): Promise<void> {
   const added = new Map<string, number>();
-  for (const { stop } of reattempts.byStop.values()) if (stop.bookingId) added.set(stop.bookingId, (added.get(stop.bookingId) ?? 0) + 1);
+  for (const stop of copies) if (stop.bookingId) added.set(stop.bookingId, (added.get(stop.bookingId) ?? 0) + 1);
   if (!added.size) return;
   const bookings = await bookingsRepo.findBookings(tx, actor.tenantId, [...added.keys()]);
   const stops = await bookingsRepo.findStopsOfBookings(tx, actor.tenantId, [...added.keys()]);
@@ -87,15 +92,22 @@ async function checkBookingRoom(tx: Tx, actor: Actor, reattempts: PackageReattem
 }
 
 /**
- * After the packages' results are written: one reattempt_later copy per stop, appended to its booking and waiting
- * for dispatch, takes over the packages whose reason triggers a reattempt; they are open again (awaiting pickup,
- * or in transit to the new drop-off).
+ * After the packages' results are written: reattempt_later copies of the stops (appended to their bookings, waiting
+ * for dispatch, pickups before drop-offs) take over the packages whose reason triggers a reattempt; those packages
+ * are open again — in transit to the new drop-off, or awaiting the new pickup.
  */
 export async function appendPackageReattempts(tx: Tx, actor: Actor, reattempts: PackageReattempts, at: Date): Promise<void> {
-  for (const { stop, packages } of reattempts.byStop.values()) {
+  if (!reattempts.stopsToCopy.length) return;
+  const bookingIds = [...new Set(reattempts.stopsToCopy.map((s) => s.bookingId).filter((id): id is string => id !== null))];
+  const bookingStops = await bookingsRepo.findStopsOfBookings(tx, actor.tenantId, bookingIds);
+  const nextPosition = new Map(bookingIds.map((id) => [id, Math.max(...bookingStops.filter((s) => s.bookingId === id).map((s) => s.position)) + 1]));
+  const copyOf = new Map<string, string>();
+  for (const stop of reattempts.stopsToCopy) {
     if (!stop.bookingId) continue;
-    const bookingStops = await bookingsRepo.findStopsOfBookings(tx, actor.tenantId, [stop.bookingId]);
+    const position = nextPosition.get(stop.bookingId) ?? 0;
+    nextPosition.set(stop.bookingId, position + 1);
     const id = newId();
+    copyOf.set(stop.id, id);
     await bookingsRepo.insertStops(tx, [
       {
         ...reattemptStop(stop),
@@ -105,24 +117,23 @@ export async function appendPackageReattempts(tx: Tx, actor: Actor, reattempts: 
         tourId: null,
         tourPosition: null,
         status: 'to_be_dispatched',
-        position: Math.max(...bookingStops.map((s) => s.position)) + 1,
+        position,
         recoveryOfStopId: stop.id,
         recoveryKind: 'reattempt',
         createdAt: at,
         updatedAt: at,
       },
     ]);
-    for (const { pkg, atPickup } of packages) {
-      await bookingsRepo.updatePackage(tx, actor.tenantId, pkg.id, {
-        ...(atPickup ? { pickupStopId: id, status: 'awaiting_pickup' as const } : { dropoffStopId: id, status: 'in_transit' as const }),
-        updatedAt: at,
-      });
-    }
-    await bookingsRepo.insertPackageHistory(
-      tx,
-      packages.map(({ pkg }) => ({ tenantId: actor.tenantId, id: newId(), packageId: pkg.id, at, event: 'reattempt_scheduled', stopId: id, tourId: null, actorId: actor.userId })),
-    );
-    const [booking] = await bookingsRepo.findBookings(tx, actor.tenantId, [stop.bookingId]);
-    if (booking) await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: null } });
+  }
+  for (const { pkg, atPickup } of reattempts.packages) {
+    const dropoffStopId = copyOf.get(pkg.dropoffStopId) ?? pkg.dropoffStopId;
+    const pickupStopId = atPickup ? (copyOf.get(pkg.pickupStopId) ?? pkg.pickupStopId) : pkg.pickupStopId;
+    await bookingsRepo.updatePackage(tx, actor.tenantId, pkg.id, { pickupStopId, dropoffStopId, status: atPickup ? 'awaiting_pickup' : 'in_transit', updatedAt: at });
+    await bookingsRepo.insertPackageHistory(tx, [
+      { tenantId: actor.tenantId, id: newId(), packageId: pkg.id, at, event: 'reattempt_scheduled', stopId: atPickup ? pickupStopId : dropoffStopId, tourId: null, actorId: actor.userId },
+    ]);
+  }
+  for (const booking of await bookingsRepo.findBookings(tx, actor.tenantId, bookingIds)) {
+    await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: null } });
   }
 }
