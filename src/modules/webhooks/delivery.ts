@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { adminEmails, enqueueMail } from '../../mail/index.ts';
 import type { Tx } from '../../db/client.ts';
 import { toEnvelope } from '../../events/outbox.ts';
+import { recordDeliveryOutcome } from '../../http/metrics.ts';
 import { newId } from '../../shared/ids.ts';
 import { postJson, type PostResult } from './http-client.ts';
 import { subscriptionMatches } from './matching.ts';
@@ -95,9 +96,11 @@ interface Outcome {
  * Records a batch of attempts in one transaction: every attempt in the log, the successes in bulk, and each failure
  * with its consequences (next attempt, exhaustion, disabling the subscription).
  */
-async function recordOutcomes(deps: Deps, workerId: string, outcomes: Outcome[]): Promise<void> {
-  if (!outcomes.length) return;
-  await deps.db.transaction(async (tx) => {
+type DeliveryOutcome = 'succeeded' | 'failed' | 'exhausted';
+
+async function recordOutcomes(deps: Deps, workerId: string, outcomes: Outcome[]): Promise<DeliveryOutcome[]> {
+  if (!outcomes.length) return [];
+  return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     // Deliveries deleted meanwhile (with their subscription) are gone from this map and leave no attempt behind.
     const current = new Map((await repo.lockDeliveries(tx, outcomes.map((o) => o.row))).map((d) => [d.id, d]));
@@ -121,13 +124,15 @@ async function recordOutcomes(deps: Deps, workerId: string, outcomes: Outcome[])
     await repo.markDeliveriesSucceeded(tx, successes, now);
     // Touches (and so locks) a subscription only when it was failing: concurrent successes do not queue on it.
     await repo.clearFailingSince(tx, successes.map((r) => ({ tenant_id: r.tenant_id, id: r.subscription_id })));
+    const recorded: DeliveryOutcome[] = successes.map(() => 'succeeded');
     for (const outcome of ours.filter((o) => !isSuccess(o.result.statusCode))) {
-      await recordFailure(tx, outcome, current.get(outcome.row.id)!.attempt_count + 1, now);
+      recorded.push(await recordFailure(tx, outcome, current.get(outcome.row.id)!.attempt_count + 1, now));
     }
+    return recorded;
   });
 }
 
-async function recordFailure(tx: Tx, { row, at, result }: Outcome, attemptCount: number, now: Date): Promise<void> {
+async function recordFailure(tx: Tx, { row, at, result }: Outcome, attemptCount: number, now: Date): Promise<'failed' | 'exhausted'> {
   const delay = attemptCount >= MAX_ATTEMPTS ? null : nextAttemptDelayMs(attemptCount, parseRetryAfter(result.retryAfter, now), Math.random());
   await repo.updateDelivery(tx, row.tenant_id, row.id, {
     status: delay === null ? 'exhausted' : 'failed',
@@ -137,12 +142,14 @@ async function recordFailure(tx: Tx, { row, at, result }: Outcome, attemptCount:
     lockedBy: null,
     updatedAt: now,
   });
+  const status = delay === null ? 'exhausted' : 'failed';
   const subscription = await repo.findSubscription(tx, row.tenant_id, row.subscription_id, { forUpdate: true });
-  if (!subscription?.active) return;
+  if (!subscription?.active) return status;
   const failingSince = subscription.failingSince ?? at;
   const reason = result.statusCode === 410 ? 'gone' : now.getTime() - failingSince.getTime() >= FAILING_DISABLE_MS ? 'failing' : null;
   if (reason) await disableSubscription(tx, subscription, reason, now);
   else if (!subscription.failingSince) await repo.updateSubscription(tx, row.tenant_id, row.subscription_id, { failingSince });
+  return status;
 }
 
 async function disableSubscription(tx: Tx, subscription: repo.SubscriptionRow, reason: 'gone' | 'failing', now: Date): Promise<void> {
@@ -168,7 +175,8 @@ export async function deliverDue(deps: Deps, workerId: string, options: { limit?
   const claimed = await repo.claimDueDeliveries(deps.db, deps.clock.now(), workerId, DELIVERY_LEASE_MS, options.limit ?? DELIVERY_BATCH);
   const outcomes = await Promise.all(claimed.map(async (row) => ({ row, ...(await attempt(deps, row, options.timeoutMs)) })));
   try {
-    await recordOutcomes(deps, workerId, outcomes);
+    // Counted after the commit, so the metric never shows an attempt the log does not have.
+    for (const outcome of await recordOutcomes(deps, workerId, outcomes)) recordDeliveryOutcome(outcome);
   } catch (err) {
     // The leases run out and the deliveries are attempted again: at-least-once.
     deps.log.error({ err, deliveries: claimed.length }, 'recording webhook attempts failed');

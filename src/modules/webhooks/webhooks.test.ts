@@ -252,6 +252,25 @@ describe('webhook delivery', () => {
     expect((await expectOk(tenant.admin.get(`/api/admin/webhooks/${id}`))).webhook.active).toBe(true);
   });
 
+  it('counts every attempt outcome in the tourbook_webhook_deliveries_total metric', async () => {
+    const count = async (outcome: string) => {
+      const text = (await t.anonymous.get('/metrics')).text;
+      const match = new RegExp(`^tourbook_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec(text);
+      return match ? Number(match[1]) : 0;
+    };
+    const before = { succeeded: await count('succeeded'), failed: await count('failed') };
+    const tenant = await t.createTenant();
+    await subscribe(tenant);
+    receiver.fallback = { status: 500 };
+    await emit(tenant.tenantId, 'tour.modified', { tour_id: newId() });
+    await worker.drain();
+    expect(await count('failed')).toBe(before.failed + 1);
+    receiver.fallback = { status: 204 };
+    t.clock.advance(6_000);
+    await worker.drain();
+    expect(await count('succeeded')).toBe(before.succeeded + 1);
+  });
+
   it('disables a subscription whose endpoint answers 410 and e-mails the admins', async () => {
     const tenant = await t.createTenant();
     const { id } = await subscribe(tenant);
