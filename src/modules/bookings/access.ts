@@ -7,10 +7,14 @@ import { canSeeBooking } from '../tours/visibility.ts';
 import * as repo from './repository.ts';
 import { tourFacts } from './views.ts';
 
-export async function canSee(q: Queryable, actor: Actor, booking: repo.BookingRow): Promise<boolean> {
+/** `stops`, when the caller already holds all of the booking's stops, spares reading which tours they are on. */
+export async function canSee(q: Queryable, actor: Actor, booking: repo.BookingRow, stops?: repo.StopRow[]): Promise<boolean> {
   if (actor.role === 'admin') return true;
   if (actor.role === 'customer') return booking.customerId === actor.userId;
-  const tours = await findTours(q, actor.tenantId, await repo.tourIdsOfBookings(q, actor.tenantId, [booking.id]));
+  const tourIds = stops
+    ? [...new Set(stops.map((s) => s.tourId).filter((id): id is string => id !== null))]
+    : await repo.tourIdsOfBookings(q, actor.tenantId, [booking.id]);
+  const tours = await findTours(q, actor.tenantId, tourIds);
   return canSeeBooking(actor, { customerId: booking.customerId, managingOrganizationIds: booking.managingOrganizationIds, tours: tours.map(tourFacts) });
 }
 

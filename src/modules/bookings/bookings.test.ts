@@ -57,6 +57,35 @@ describe('creating and reading bookings', () => {
     expect(events[0].data).toMatchObject({ booking_id: booking.id, service_area_id: w.service.service_area_id, customer_id: null, external_id: null });
   });
 
+  // The create answers from the rows it wrote, a read from one aggregated statement, a list page from another:
+  // all three must render the same booking.
+  it('answers a create with the booking a read and the list return, field for field', async () => {
+    const booking = await createBooking(w.manager.client, {
+      service_id: w.service.id,
+      external_id: 'same-everywhere',
+      tip: { amount: 250, currency: 'EUR' },
+      metadata: { ref: 'A-17' },
+      stops: [
+        { type: 'pickup', place_id: w.places[0]!.id, time_window: { starts_at: '2026-12-01T09:00:00.000Z', ends_at: '2026-12-01T10:30:00.000Z' } },
+        { type: 'dropoff', location: { lat: 52.512345678901, lng: 13.398765432101 }, address: { street: 'Torstraße', city: 'Berlin' }, contact: { name: 'Ada' }, notes: 'ring twice' },
+        { type: 'dropoff', place_id: w.places[1]!.id, service_duration_seconds: 300 },
+      ],
+      packages: [
+        { pickup_stop_index: 0, dropoff_stop_index: 1, external_label: 'SAME-1', weight_grams: 1200 },
+        { pickup_stop_index: 0, dropoff_stop_index: 2, description: 'fragile' },
+        { pickup_stop_index: 0, dropoff_stop_index: 2 },
+      ],
+    });
+    expect(booking.packages).toHaveLength(3);
+    expect(booking.packages.map((p: { history: unknown[] }) => p.history.length)).toEqual([1, 1, 1]);
+    expect(booking.stops[1].location).toEqual({ lat: 52.512345678901, lng: 13.398765432101 });
+
+    const shown = await expectOk(w.manager.client.get(`/api/hailing/bookings/${booking.id}`));
+    expect(shown.booking).toEqual(booking);
+    const listed = await expectOk(w.manager.client.get('/api/hailing/bookings?filters[external_id]=same-everywhere'));
+    expect(listed.bookings).toEqual([booking]);
+  });
+
   it('keeps explicit groups and stops from raw addresses ungrouped', async () => {
     const booking = await createBooking(w.tenant.admin, {
       service_id: w.service.id,

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badParameter, forbidden, invalidFields, invalidTransition, notFound, unknownReference, type FieldError } from '../../http/errors.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
-import { recordEvent } from '../../events/outbox.ts';
+import { recordEvent, recordEvents } from '../../events/outbox.ts';
 import { isUuid, newId } from '../../shared/ids.ts';
 import { findOrganizations, findUser, membershipsOf } from '../identity/index.ts';
 import { getSchedulingConfig, getService, type ServiceConfig } from '../services/index.ts';
@@ -35,9 +35,9 @@ async function checkOrganizations(tx: Tx, tenantId: string, ids: string[], point
 }
 
 const recordModified = (tx: Tx, tenantId: string, at: Date, booking: repo.BookingRow, route = false) =>
-  Promise.all([
-    recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) }),
-    ...(route ? [recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: bookingEventData(booking) })] : []),
+  recordEvents(tx, [
+    { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) },
+    ...(route ? [{ tenantId, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
   ]);
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
@@ -54,10 +54,11 @@ async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: Service
   });
 }
 
-export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput): Promise<string> {
+/** Creates a booking and returns it rendered for the creator, from the transaction's own rows where it can. */
+export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
   if (actor.role === 'driver') throw forbidden();
   const at = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx): Promise<{ booking: repo.BookingRow; children: repo.BookingChildren | null }> => {
     const tenantId = actor.tenantId;
     const service = await serviceOrReject(tx, tenantId, input.service_id, '/booking/service_id');
     if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
@@ -89,19 +90,38 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
       createdAt: at,
       updatedAt: at,
     };
-    await repo.insertBooking(tx, booking);
-    await repo.insertStops(tx, stopRows);
-    await allocatePackages(tx, actor, booking, stopRows, input.packages ?? [], at);
+    const inserted = await repo.insertBooking(tx, booking);
+    const stops = await repo.insertStops(tx, stopRows);
+    const packages = await allocatePackages(tx, actor, booking, stopRows, input.packages ?? [], at);
     await recordEvent(tx, { tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } });
-    if (service.dispatchMode === 'auto') await autoDispatch(tx, tenantId, at, service, booking);
-    await settle(tx, { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch' });
-    return id;
+    const change = { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch' };
+    if (service.dispatchMode === 'auto') {
+      // Dispatch rewrote the stops: settle and the response read them again.
+      await autoDispatch(tx, tenantId, at, service, booking);
+      await settle(tx, change);
+      return { booking: inserted, children: null };
+    }
+    // Nothing else touched the rows just inserted: settle and the response use them as they are (settle updates
+    // the booking's status in place).
+    await settle(tx, change, { bookings: [inserted], bookingStops: stops, created: true });
+    return { booking: inserted, children: { stops, ...packages } };
   });
+  if (!created.children) return getBooking(deps, actor, created.booking.id);
+  // As a read after the commit would: a creator who does not see the booking it created gets a 404.
+  if (!(await canSee(deps.db, actor, created.booking, created.children.stops))) throw notFound('booking');
+  const [rendered] = await renderBookings(deps.db, deps.clock, actor, [created.booking], 'standard', new Map([[created.booking.id, created.children]]));
+  return rendered!;
 }
 
 export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
-  const booking = await visibleBooking(deps.db, actor, id);
-  const [rendered] = await renderBookings(deps.db, actor, [booking], view);
+  if (view === 'compact') {
+    const booking = await visibleBooking(deps.db, actor, id);
+    return (await renderBookings(deps.db, deps.clock, actor, [booking], view))[0]!;
+  }
+  // One statement for the booking and its children; visibility is decided from the stops it brought.
+  const found = await repo.findBookingWithChildren(deps.db, actor.tenantId, id);
+  if (!found || !(await canSee(deps.db, actor, found.booking, found.children.stops))) throw notFound('booking');
+  const [rendered] = await renderBookings(deps.db, deps.clock, actor, [found.booking], view, new Map([[id, found.children]]));
   return rendered!;
 }
 
@@ -125,7 +145,7 @@ export async function listBookings(deps: Deps, actor: Actor, query: BookingListQ
     limit,
   });
   const page = toPage(rows, limit, (row) => [row.id]);
-  return { bookings: await renderBookings(deps.db, actor, page.items, query.view ?? 'standard'), meta: page.meta };
+  return { bookings: await renderBookings(deps.db, deps.clock, actor, page.items, query.view ?? 'standard'), meta: page.meta };
 }
 
 /**

@@ -16,7 +16,7 @@ import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../tours/visibility.ts';
 import { canSee, requireDispatcher } from './access.ts';
 import * as repo from './repository.ts';
-import type { ForceDeliveryInput } from './schemas.ts';
+import type { DeliveryProofInput, ForceDeliveryInput } from './schemas.ts';
 import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from './stop-input.ts';
 import type { PackageStatus } from './tables.ts';
@@ -42,17 +42,30 @@ interface PackageInput {
   dropoff_stop_index: number;
 }
 
-/** Fresh shortcodes that no package of the tenant has; collisions in 31^8 are rare, so one retry round suffices. */
-async function freshShortcodes(tx: Tx, tenantId: string, count: number): Promise<string[]> {
-  for (;;) {
-    const codes = [...new Set(Array.from({ length: count }, newShortcode))];
-    const taken = await repo.shortcodesTaken(tx, tenantId, codes);
-    if (codes.length === count && !taken.size) return codes;
+/**
+ * Inserts package rows, each with a shortcode no package of the tenant has. The unique index decides (no read
+ * first): a row whose drawn code is taken (rare in 31^8) is skipped by the insert and drawn again.
+ */
+async function insertWithFreshShortcodes(tx: Tx, rows: Omit<repo.NewPackageRow, 'shortcode'>[]): Promise<repo.PackageRow[]> {
+  const inserted = new Map<string, repo.PackageRow>();
+  let pending = rows;
+  while (pending.length) {
+    for (const row of await repo.insertPackagesUnlessShortcodeTaken(tx, pending.map((r) => ({ ...r, shortcode: newShortcode() })))) inserted.set(row.id, row);
+    pending = pending.filter((r) => !inserted.has(r.id));
   }
+  return rows.map((r) => inserted.get(r.id)!);
 }
 
-export async function allocatePackages(tx: Tx, actor: Actor, booking: repo.BookingRow, stops: NewStopRow[], inputs: PackageInput[], at: Date): Promise<void> {
-  if (!inputs.length) return;
+/** Inserts the booking's packages with their first history entries, and returns both as stored. */
+export async function allocatePackages(
+  tx: Tx,
+  actor: Actor,
+  booking: repo.BookingRow,
+  stops: NewStopRow[],
+  inputs: PackageInput[],
+  at: Date,
+): Promise<{ packages: repo.PackageRow[]; history: repo.PackageHistoryRow[] }> {
+  if (!inputs.length) return { packages: [], history: [] };
   const errors: FieldError[] = [];
   inputs.forEach((p, i) => {
     if (p.pickup_stop_index >= stops.length) errors.push({ pointer: `/booking/packages/${i}/pickup_stop_index`, code: 'invalid_value', detail: 'names no stop' });
@@ -70,12 +83,10 @@ export async function allocatePackages(tx: Tx, actor: Actor, booking: repo.Booki
     }
   });
   if (errors.length) throw invalidFields(errors);
-  const codes = await freshShortcodes(tx, booking.tenantId, inputs.length);
-  const rows = inputs.map((p, i) => ({
+  const rows = inputs.map((p) => ({
     tenantId: booking.tenantId,
     id: newId(),
     bookingId: booking.id,
-    shortcode: codes[i]!,
     externalLabel: p.external_label ?? null,
     status: 'created' as const,
     pickupStopId: stops[p.pickup_stop_index]!.id!,
@@ -85,8 +96,9 @@ export async function allocatePackages(tx: Tx, actor: Actor, booking: repo.Booki
     createdAt: at,
     updatedAt: at,
   }));
-  await repo.insertPackages(tx, rows);
-  await repo.insertPackageHistory(tx, rows.map((r) => ({ tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId })));
+  const packages = await insertWithFreshShortcodes(tx, rows);
+  const history = await repo.insertPackageHistory(tx, rows.map((r) => ({ tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId })));
+  return { packages, history };
 }
 
 /** The package if the caller sees its booking; 404 otherwise. */
@@ -157,6 +169,19 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
   });
 }
 
+/**
+ * A delivery proof as stored (forced delivery, stop completion): a photo over 5 MiB is a 422 on /proof/photo. The
+ * photo itself is evidence kept by the caller's systems; we keep its fingerprint, not megabytes per row.
+ */
+export function storableProof(proof: DeliveryProofInput): Record<string, string> {
+  if (proof.photo && Buffer.from(proof.photo, 'base64').length > MAX_PHOTO_BYTES) {
+    throw invalidFields([{ pointer: '/proof/photo', code: 'too_large', detail: 'is larger than 5 MiB' }]);
+  }
+  const stored: Record<string, string> = { ...proof };
+  if (proof.photo) stored.photo = `sha256:${sha256Hex(proof.photo)}`;
+  return stored;
+}
+
 /** POST /api/hailing/packages/{id}/force_delivery: delivered now, with the proof the service requires. */
 export async function forceDelivery(deps: Deps, actor: Actor, packageId: string, input: ForceDeliveryInput) {
   requireDispatcher(actor);
@@ -177,13 +202,7 @@ export async function forceDelivery(deps: Deps, actor: Actor, packageId: string,
         { missing_proof: missing },
       );
     }
-    if (proof.photo && Buffer.from(proof.photo, 'base64').length > MAX_PHOTO_BYTES) {
-      throw invalidFields([{ pointer: '/proof/photo', code: 'too_large', detail: 'is larger than 5 MiB' }]);
-    }
-    // The photo itself is evidence kept by the caller's systems; we keep its fingerprint, not megabytes per row.
-    const stored: Record<string, string> = { ...proof };
-    if (proof.photo) stored.photo = `sha256:${sha256Hex(proof.photo)}`;
-    await repo.updatePackage(tx, actor.tenantId, pkg.id, { status: 'delivered', forcedDelivery: { at: at.toISOString(), by_user_id: actor.userId, proof: stored }, updatedAt: at });
+    await repo.updatePackage(tx, actor.tenantId, pkg.id, { status: 'delivered', forcedDelivery: { at: at.toISOString(), by_user_id: actor.userId, proof: storableProof(proof) }, updatedAt: at });
     await appendHistory(tx, actor, pkg, at, { event: 'force_delivered', stopId: pkg.dropoffStopId, note: proof.note ?? null });
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     const [view] = await renderPackages(tx, actor.tenantId, [(await repo.findPackage(tx, actor.tenantId, packageId))!]);
@@ -199,16 +218,18 @@ const PACKAGE_EVENTS: Record<string, { from: readonly PackageStatus[]; to: Packa
 /** POST /api/hailing/packages/{id}/transition {event: announce|cancel}; the generic force_delivery is removed. */
 export async function transitionPackage(deps: Deps, actor: Actor, packageId: string, event: string) {
   requireDispatcher(actor);
-  if (event === 'force_delivery') {
-    throw unprocessable('transition_removed', { key: 'package.transition_removed' }, [{ pointer: '/event', code: 'transition_removed', detail: 'use the force_delivery route' }], {
-      successor: `/api/hailing/packages/${packageId}/force_delivery`,
-    });
-  }
-  const transition = PACKAGE_EVENTS[event];
-  if (!transition) throw invalidFields([{ pointer: '/event', code: 'invalid_value', detail: 'must be announce or cancel' }]);
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
+    // Visibility first: a package the caller cannot see is a 404 whatever the event names.
     const { booking } = await visiblePackage(tx, actor, await repo.findPackage(tx, actor.tenantId, packageId));
+    if (event === 'force_delivery') {
+      throw unprocessable('transition_removed', { key: 'package.transition_removed' }, [{ pointer: '/event', code: 'transition_removed', detail: 'use the force_delivery route' }], {
+        successor: `/api/hailing/packages/${packageId}/force_delivery`,
+      });
+    }
+    // An own property only: event names like `constructor` must not reach Object.prototype.
+    const transition = Object.hasOwn(PACKAGE_EVENTS, event) ? PACKAGE_EVENTS[event] : undefined;
+    if (!transition) throw invalidFields([{ pointer: '/event', code: 'invalid_value', detail: 'must be announce or cancel' }]);
     await repo.findBookingsForUpdate(tx, actor.tenantId, [booking.id]);
     const pkg = (await repo.findPackageForUpdate(tx, actor.tenantId, packageId))!;
     if (!transition.from.includes(pkg.status)) throw invalidTransition('package', pkg.status, transition.to);
@@ -248,7 +269,9 @@ export async function applyPackageResults(tx: Tx, actor: Actor, stops: repo.Stop
     const stop = stops.find((s) => s.id === pkg.pickupStopId || s.id === pkg.dropoffStopId)!;
     const atPickup = stop.id === pkg.pickupStopId;
     const reported = results.find((r) => r.id === pkg.id);
-    const result = reported?.result ?? (atPickup ? 'picked_up' : 'delivered');
+    const reportedOrDefault = reported?.result ?? (atPickup ? 'picked_up' : 'delivered');
+    // A return stop hands the package back to its sender: it is returned, not delivered (CONTRACT.md §5).
+    const result = reportedOrDefault === 'delivered' && stop.recoveryKind === 'return' ? 'returned' : reportedOrDefault;
     const status: PackageStatus = result === 'picked_up' ? 'in_transit' : result;
     if (atPickup && pkg.status === 'in_transit') continue;
     await repo.updatePackage(tx, actor.tenantId, pkg.id, { status, updatedAt: at });

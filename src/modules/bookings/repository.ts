@@ -1,5 +1,5 @@
 // Bookings SQL: bookings, stops, packages, package history, booking visibility. Handle and tenant id first.
-import { and, asc, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, or, sql, type InferSelectModel, type SQL, type Table } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { bookings, bookingVisibility, packageHistory, packages, stops } from './tables.ts';
 
@@ -7,11 +7,13 @@ export type BookingRow = typeof bookings.$inferSelect;
 export type StopRow = typeof stops.$inferSelect;
 export type PackageRow = typeof packages.$inferSelect;
 export type PackageHistoryRow = typeof packageHistory.$inferSelect;
+export type NewPackageRow = typeof packages.$inferInsert;
 
 // --- bookings
 
-export async function insertBooking(q: Queryable, row: typeof bookings.$inferInsert): Promise<void> {
-  await q.insert(bookings).values(row);
+export async function insertBooking(q: Queryable, row: typeof bookings.$inferInsert): Promise<BookingRow> {
+  const [inserted] = await q.insert(bookings).values(row).returning();
+  return inserted!;
 }
 
 export async function findBooking(q: Queryable, tenantId: string, id: string): Promise<BookingRow | null> {
@@ -37,6 +39,63 @@ export async function findBookingsForUpdate(q: Queryable, tenantId: string, ids:
 
 export async function updateBooking(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<BookingRow, 'tenantId' | 'id'>>): Promise<void> {
   await q.update(bookings).set(patch).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+}
+
+/** What rendering a booking needs: its stops (by position), packages (by id) and their history (by id). */
+export interface BookingChildren {
+  stops: StopRow[];
+  packages: PackageRow[];
+  history: PackageHistoryRow[];
+}
+
+/** A row that json_agg rendered (snake_case keys, timestamps as strings), mapped as the driver's rows are. */
+function fromJson<T extends Table>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = json[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as InferSelectModel<T>;
+}
+
+// Rendering is bound by round trips, not by the database's work: a booking's children come as json_agg
+// sub-selects of the statement that reads the booking (one statement per read). The outer columns are written
+// qualified by hand: Drizzle leaves its own unqualified, and inside the sub-selects they would mean the inner table.
+const childColumns = {
+  stops: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json) FROM stops s
+    WHERE s.tenant_id = "bookings"."tenant_id" AND s.booking_id = "bookings"."id")`,
+  packages: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(p ORDER BY p.id), '[]'::json) FROM packages p
+    WHERE p.tenant_id = "bookings"."tenant_id" AND p.booking_id = "bookings"."id")`,
+  history: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM package_history h
+    WHERE h.tenant_id = "bookings"."tenant_id"
+      AND h.package_id IN (SELECT p.id FROM packages p WHERE p.tenant_id = "bookings"."tenant_id" AND p.booking_id = "bookings"."id"))`,
+};
+
+const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[] }): BookingChildren => ({
+  stops: row.stops.map((s) => fromJson(stops, s)),
+  packages: row.packages.map((p) => fromJson(packages, p)),
+  history: row.history.map((h) => fromJson(packageHistory, h)),
+});
+
+/** The booking with its children, in one statement. */
+export async function findBookingWithChildren(q: Queryable, tenantId: string, id: string): Promise<{ booking: BookingRow; children: BookingChildren } | null> {
+  const [row] = await q
+    .select({ ...getTableColumns(bookings), ...childColumns })
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+  if (!row) return null;
+  const { stops: stopsJson, packages: packagesJson, history: historyJson, ...booking } = row;
+  return { booking, children: toChildren({ stops: stopsJson, packages: packagesJson, history: historyJson }) };
+}
+
+/** The children of several bookings, in one statement. */
+export async function findChildrenOfBookings(q: Queryable, tenantId: string, ids: string[]): Promise<Map<string, BookingChildren>> {
+  if (!ids.length) return new Map();
+  const rows = await q
+    .select({ id: bookings.id, ...childColumns })
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)));
+  return new Map(rows.map((row) => [row.id, toChildren(row)]));
 }
 
 export interface BookingListQuery {
@@ -86,6 +145,11 @@ export async function listBookings(q: Queryable, tenantId: string, query: Bookin
 
 export async function replaceBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
   await q.delete(bookingVisibility).where(and(eq(bookingVisibility.tenantId, tenantId), eq(bookingVisibility.bookingId, bookingId)));
+  await insertBookingVisibility(q, tenantId, bookingId, organizationIds);
+}
+
+/** For a booking that has no visibility rows yet. */
+export async function insertBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
   if (organizationIds.length) {
     await q.insert(bookingVisibility).values(organizationIds.map((organizationId) => ({ tenantId, organizationId, bookingId })));
   }
@@ -93,8 +157,8 @@ export async function replaceBookingVisibility(q: Queryable, tenantId: string, b
 
 // --- stops
 
-export async function insertStops(q: Queryable, rows: (typeof stops.$inferInsert)[]): Promise<void> {
-  if (rows.length) await q.insert(stops).values(rows);
+export async function insertStops(q: Queryable, rows: (typeof stops.$inferInsert)[]): Promise<StopRow[]> {
+  return rows.length ? q.insert(stops).values(rows).returning() : [];
 }
 
 export async function findStop(q: Queryable, tenantId: string, id: string): Promise<StopRow | null> {
@@ -150,10 +214,6 @@ export async function bookingIdsOfTours(q: Queryable, tenantId: string, tourIds:
 
 // --- packages
 
-export async function insertPackages(q: Queryable, rows: (typeof packages.$inferInsert)[]): Promise<void> {
-  if (rows.length) await q.insert(packages).values(rows);
-}
-
 export async function findPackage(q: Queryable, tenantId: string, id: string): Promise<PackageRow | null> {
   const [row] = await q.select().from(packages).where(and(eq(packages.tenantId, tenantId), eq(packages.id, id)));
   return row ?? null;
@@ -194,13 +254,14 @@ export async function findPackagesOfStops(q: Queryable, tenantId: string, stopId
     .orderBy(asc(packages.id));
 }
 
-export async function shortcodesTaken(q: Queryable, tenantId: string, codes: string[]): Promise<Set<string>> {
-  if (!codes.length) return new Set();
-  const rows = await q
-    .select({ shortcode: packages.shortcode })
-    .from(packages)
-    .where(and(eq(packages.tenantId, tenantId), inArray(packages.shortcode, codes)));
-  return new Set(rows.map((r) => r.shortcode));
+/** Inserts the rows whose shortcode is free and returns them; rows with a taken shortcode are left out. */
+export async function insertPackagesUnlessShortcodeTaken(q: Queryable, rows: NewPackageRow[]): Promise<PackageRow[]> {
+  if (!rows.length) return [];
+  return q
+    .insert(packages)
+    .values(rows)
+    .onConflictDoNothing({ target: [packages.tenantId, packages.shortcode] })
+    .returning();
 }
 
 export async function openExternalLabelsTaken(q: Queryable, tenantId: string, labels: string[]): Promise<Set<string>> {
@@ -222,8 +283,8 @@ export async function updatePackage(q: Queryable, tenantId: string, id: string, 
   await q.update(packages).set(patch).where(and(eq(packages.tenantId, tenantId), eq(packages.id, id)));
 }
 
-export async function insertPackageHistory(q: Queryable, rows: (typeof packageHistory.$inferInsert)[]): Promise<void> {
-  if (rows.length) await q.insert(packageHistory).values(rows);
+export async function insertPackageHistory(q: Queryable, rows: (typeof packageHistory.$inferInsert)[]): Promise<PackageHistoryRow[]> {
+  return rows.length ? q.insert(packageHistory).values(rows).returning() : [];
 }
 
 export async function findPackageHistory(q: Queryable, tenantId: string, packageIds: string[]): Promise<PackageHistoryRow[]> {

@@ -4,6 +4,7 @@ import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { stopPayloadDeprecation } from '../failures/index.ts';
 import { advanceStop, getStop } from '../tours/driver-flow.ts';
 import * as ops from './operations.ts';
 import { forceDelivery, lookupPackage, removePackageFromTour, transitionPackage } from './packages.ts';
@@ -35,16 +36,18 @@ const tags = ['bookings'];
 export const bookingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Every route here but the package ones renders stops, with the deprecated completion_requirements.fail.
+    const rendersStops = stopPayloadDeprecation(deps);
     const show = (request: { actor: unknown }, id: string) => ops.getBooking(deps, actorOf(request as never), id);
 
     app.post(
       '/api/hailing/bookings',
-      { schema: { tags, summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
-      async (request, reply) => reply.status(201).send({ booking: await show(request, await ops.createBooking(deps, actorOf(request), request.body.booking)) }),
+      { preHandler: rendersStops, schema: { tags, summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
+      async (request, reply) => reply.status(201).send({ booking: await ops.createBooking(deps, actorOf(request), request.body.booking) }),
     );
     app.get(
       '/api/hailing/bookings',
-      { schema: { tags, summary: 'List visible bookings, newest first', querystring: BookingListQuery, response: { 200: BookingList } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'List visible bookings, newest first', querystring: BookingListQuery, response: { 200: BookingList } } },
       async (request, reply) => {
         const page = await ops.listBookings(deps, actorOf(request), request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -53,12 +56,12 @@ export const bookingRoutes =
     );
     app.get(
       '/api/hailing/bookings/:id',
-      { schema: { tags, summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.getBooking(deps, actorOf(request), request.params.id, request.query.view) }),
     );
     app.post(
       '/api/hailing/bookings/:id/cancel',
-      { schema: { tags, summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
+      { preHandler: rendersStops, schema: { tags, summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
       async (request) => {
         await ops.cancelBooking(deps, actorOf(request), request.params.id);
         return { booking: await show(request, request.params.id) };
@@ -66,7 +69,7 @@ export const bookingRoutes =
     );
     app.put(
       '/api/hailing/bookings/:id/tip',
-      { schema: { tags, summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
       async (request) => {
         await ops.setTip(deps, actorOf(request), request.params.id, request.body.tip);
         return { booking: await show(request, request.params.id) };
@@ -74,7 +77,7 @@ export const bookingRoutes =
     );
     app.post(
       '/api/hailing/bookings/:id/stops',
-      { schema: { tags, summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
       async (request, reply) => {
         const stopId = await ops.addBookingStop(deps, actorOf(request), request.params.id, request.body);
         return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
@@ -82,7 +85,7 @@ export const bookingRoutes =
     );
     app.put(
       '/api/hailing/bookings/:id/stops/groups',
-      { schema: { tags, summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
       async (request) => {
         await ops.updateStopGroups(deps, actorOf(request), request.params.id, request.body);
         return { booking: await show(request, request.params.id) };
@@ -90,7 +93,7 @@ export const bookingRoutes =
     );
     app.put(
       '/api/hailing/bookings/:id/managing_organizations',
-      { schema: { tags, summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
       async (request) => {
         await ops.setManagingOrganizations(deps, actorOf(request), request.params.id, request.body.managing_organization_ids);
         return { booking: await show(request, request.params.id) };
@@ -98,7 +101,7 @@ export const bookingRoutes =
     );
     app.put(
       '/api/bookings/:id/preferred_drivers',
-      { schema: { tags, summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
       async (request) => {
         await ops.setBookingPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids);
         return { booking: await show(request, request.params.id) };
@@ -107,12 +110,12 @@ export const bookingRoutes =
 
     app.get(
       '/api/stops/:id',
-      { schema: { tags: ['stops'], summary: 'Show a stop', params: IdParams, response: { 200: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Show a stop', params: IdParams, response: { 200: StopEnvelope } } },
       async (request) => ({ stop: await getStop(deps, actorOf(request), request.params.id) }),
     );
     app.patch(
       '/api/stops/:id/properties',
-      { schema: { tags: ['stops'], summary: 'Update stop properties', params: IdParams, body: StopPropertiesBody, response: { 200: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Update stop properties', params: IdParams, body: StopPropertiesBody, response: { 200: StopEnvelope } } },
       async (request) => {
         await ops.updateStopProperties(deps, actorOf(request), request.params.id, request.body.stop);
         return { stop: await getStop(deps, actorOf(request), request.params.id) };
@@ -121,14 +124,14 @@ export const bookingRoutes =
     for (const step of ['approach', 'arrive'] as const) {
       app.post(
         `/api/stops/:id/${step}`,
-        { schema: { tags: ['stops'], summary: `Driver: ${step} a stop`, params: IdParams, body: EmptyBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+        { preHandler: rendersStops, schema: { tags: ['stops'], summary: `Driver: ${step} a stop`, params: IdParams, body: EmptyBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
         async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, step) }),
       );
     }
     app.post(
       '/api/stops/:id/complete',
-      { schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
-      async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, 'complete', { packages: request.body.packages ?? [] }) }),
+      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+      async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, 'complete', { packages: request.body.packages ?? [], proof: request.body.proof }) }),
     );
 
     app.post(

@@ -44,7 +44,10 @@ export const Stop = Type.Object({
   failure: Nullable(Type.Object({ outcome: Type.String(), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),
   recovery_of_stop_id: Nullable(Uuid),
   recovery_kind: Nullable(Type.Union([Type.Literal('return'), Type.Literal('reattempt')])),
-  completion_requirements: CompletionRequirementsSchema,
+  /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
+  proof: Nullable(Type.Record(Type.String(), Type.String())),
+  // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
+  completion_requirements: Type.Optional(CompletionRequirementsSchema),
   failure_options: Type.Optional(FailureOptionsSchema),
 });
 
@@ -212,6 +215,18 @@ export const PreferredDriversBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Proof of a handover: of a forced delivery, or of a stop's completion (CONTRACT.md §5). */
+export const DeliveryProof = Type.Object(
+  {
+    signature: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000 })),
+    photo: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000, description: 'base64, at most 5 MiB decoded' })),
+    recipient_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryProofInput = Static<typeof DeliveryProof>;
+
 export const StopCompleteBody = Type.Object(
   {
     packages: Type.Optional(
@@ -228,7 +243,7 @@ export const StopCompleteBody = Type.Object(
         { maxItems: 1000 },
       ),
     ),
-    proof: Type.Optional(Type.Record(Type.String({ maxLength: 50 }), Type.String({ maxLength: 7_000_000 }))),
+    proof: Type.Optional(DeliveryProof),
   },
   { additionalProperties: false },
 );
@@ -250,22 +265,7 @@ export const PackageLookupBody = Type.Union(
 export const PackageEnvelope = Type.Object({ package: Package });
 export const LookedUpPackageEnvelope = Type.Object({ package: LookedUpPackage });
 
-export const ForceDeliveryBody = Type.Object(
-  {
-    proof: Type.Optional(
-      Type.Object(
-        {
-          signature: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000 })),
-          photo: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000, description: 'base64, at most 5 MiB decoded' })),
-          recipient_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const ForceDeliveryBody = Type.Object({ proof: Type.Optional(DeliveryProof) }, { additionalProperties: false });
 export type ForceDeliveryInput = Static<typeof ForceDeliveryBody>;
 
 export const PackageTransitionBody = Type.Object({ event: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false });

@@ -83,6 +83,8 @@ export const stops = pgTable(
     failure: jsonb('failure').$type<StopFailure>(),
     recoveryOfStopId: uuid('recovery_of_stop_id'),
     recoveryKind: text('recovery_kind').$type<'return' | 'reattempt'>(),
+    /** Proof given at completion (photo as its fingerprint): evidence of the handover, kept with the stop. */
+    proof: jsonb('proof').$type<Record<string, string>>(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -1,6 +1,8 @@
 // Rendering bookings, stops and packages for a caller: everything a read needs is loaded once, then mapped.
+import { stillServed } from '../../compat/http.ts';
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { completionRequirementsFail, failureOptions } from '../failures/index.ts';
 import { getService, type ServiceConfig } from '../services/index.ts';
@@ -25,11 +27,14 @@ export interface StopContext {
   bookingStops: Map<string, repo.StopRow[]>;
   services: Map<string, ServiceConfig>;
   packageIdsByStop: Map<string, string[]>;
+  /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
+  clock: Clock;
 }
 
 /** Rows the caller already holds are passed in `known` and not read again. */
 export async function loadStopContext(
   q: Queryable,
+  clock: Clock,
   tenantId: string,
   stops: repo.StopRow[],
   known: { bookingStops?: repo.StopRow[]; packages?: repo.PackageRow[] } = {},
@@ -60,6 +65,7 @@ export async function loadStopContext(
     bookingStops: byBooking,
     services,
     packageIdsByStop,
+    clock,
   };
 }
 
@@ -116,7 +122,9 @@ export function toStopView(actor: Actor, stop: repo.StopRow, context: StopContex
     failure: stop.failure,
     recovery_of_stop_id: stop.recoveryOfStopId,
     recovery_kind: stop.recoveryKind,
-    completion_requirements: { fail: completionRequirementsFail(options) },
+    proof: stop.proof,
+    // The one place the deprecated completion_requirements.fail goes once its sunset is enforced (SPEC.md Versioning).
+    ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: completionRequirementsFail(options) } } : {}),
     ...(options ? { failure_options: options } : {}),
   };
 }
@@ -167,22 +175,33 @@ const bookingFields = (row: repo.BookingRow) => ({
   updated_at: iso(row.updatedAt),
 });
 
-/** Bookings with their stops and packages (standard view), or without them (compact). */
-export async function renderBookings(q: Queryable, actor: Actor, rows: repo.BookingRow[], view: 'standard' | 'compact' = 'standard') {
+/**
+ * Bookings with their stops and packages (standard view), or without them (compact). Children the caller already
+ * holds (`known`, by booking id) are not read again; the others come from one statement.
+ */
+export async function renderBookings(
+  q: Queryable,
+  clock: Clock,
+  actor: Actor,
+  rows: repo.BookingRow[],
+  view: 'standard' | 'compact' = 'standard',
+  known?: Map<string, repo.BookingChildren>,
+) {
   if (view === 'compact' || !rows.length) return rows.map(bookingFields);
-  const ids = rows.map((b) => b.id);
-  const [stops, packages] = await Promise.all([repo.findStopsOfBookings(q, actor.tenantId, ids), repo.findPackagesOfBookings(q, actor.tenantId, ids)]);
-  const [context, packageViews] = await Promise.all([
-    loadStopContext(q, actor.tenantId, stops, { bookingStops: stops, packages }),
-    renderPackages(q, actor.tenantId, packages),
-  ]);
+  const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
+  const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
+  const stops = rows.flatMap((row) => ofBooking(row.id).stops);
+  const packages = rows.flatMap((row) => ofBooking(row.id).packages);
+  const context = await loadStopContext(q, clock, actor.tenantId, stops, { bookingStops: stops, packages });
+  const historyByPackage = new Map<string, repo.PackageHistoryRow[]>();
+  for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({
     ...bookingFields(row),
-    stops: stops.filter((s) => s.bookingId === row.id).map((s) => toStopView(actor, s, context)),
-    packages: packageViews.filter((p) => p.booking_id === row.id),
+    stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
+    packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
   }));
 }
 
-export async function renderStop(q: Queryable, actor: Actor, stop: repo.StopRow) {
-  return toStopView(actor, stop, await loadStopContext(q, actor.tenantId, [stop]));
+export async function renderStop(q: Queryable, clock: Clock, actor: Actor, stop: repo.StopRow) {
+  return toStopView(actor, stop, await loadStopContext(q, clock, actor.tenantId, [stop]));
 }

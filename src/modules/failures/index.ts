@@ -10,3 +10,4 @@ export {
 } from './failure-options.ts';
 export { FailureOptions as FailureOptionsSchema, CompletionRequirements as CompletionRequirementsSchema } from './schemas.ts';
 export { appendPackageReattempts, checkPackageFailures, type PackageReattempts } from './operations/package-failures.ts';
+export { stopPayloadDeprecation } from './deprecations.ts';

@@ -2,10 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../app.ts';
-import { deprecatedRoute, markDeprecated } from '../../compat/http.ts';
+import { deprecatedRoute } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
-import { Stop } from '../bookings/schemas.ts';
+import { StopSchema } from '../bookings/index.ts';
+import { stopPayloadDeprecation } from './deprecations.ts';
 import { failStop } from './operations/fail-stop.ts';
 import {
   createPackageFailureReason,
@@ -32,7 +33,7 @@ import {
 const ONE_PAGE = { next_cursor: null, has_more: false };
 const tags = ['reasons'];
 
-const FailedStop = Type.Object({ stop: Stop, recovery_stop: Nullable(Stop) });
+const FailedStop = Type.Object({ stop: StopSchema, recovery_stop: Nullable(StopSchema) });
 
 export const failureRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -48,12 +49,9 @@ export const failureRoutes =
           body: FailStopBody,
           response: { 200: FailedStop },
         },
+        preHandler: stopPayloadDeprecation(deps),
       },
-      async (request, reply) => {
-        // Stop payloads carry the deprecated completion_requirements.fail.
-        markDeprecated(reply, 'completion_requirements.fail');
-        return failStop(deps, actorOf(request), request.params.id, request.body ?? {});
-      },
+      async (request) => failStop(deps, actorOf(request), request.params.id, request.body ?? {}),
     );
 
     app.get(

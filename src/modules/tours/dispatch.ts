@@ -27,28 +27,31 @@ defineMessages({
   'dispatch.tour_closed': { en: 'Stops can only be added to an open tour.', de: 'Stopps können nur zu einer offenen Tour hinzugefügt werden.' },
 });
 
-const stopErrors = (pointer: string, ids: string[], all: string[], code: string, detail: string): FieldError[] =>
-  ids.map((id) => ({ pointer: `${pointer}/${all.indexOf(id)}`, code, detail, stop_id: id }) as FieldError);
+/** Where the client named the stop at `index` of the stop ids: `/stop_ids/i`, or the `/booking_ids/j` it came from. */
+type PointerOf = (index: number) => string;
+
+const stopErrors = (pointerOf: PointerOf, ids: string[], all: string[], code: string, detail: string): FieldError[] =>
+  ids.map((id) => ({ pointer: pointerOf(all.indexOf(id)), code, detail, stop_id: id }) as FieldError);
 
 /** The stops a dispatcher names, each visible through its booking; any other id is a 422 unknown_reference. */
-async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointer: string, movableFromTour: boolean) {
+async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointerOf: PointerOf, movableFromTour: boolean) {
   const stops = await bookingsRepo.findStops(tx, actor.tenantId, stopIds);
   const byId = new Map(stops.map((s) => [s.id, s]));
   const bookings = new Map((await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => !!id))])).map((b) => [b.id, b]));
   for (const [i, id] of stopIds.entries()) {
     const stop = byId.get(id);
     const booking = stop?.bookingId ? bookings.get(stop.bookingId) : undefined;
-    if (!stop || !booking || !(await canSee(tx, actor, booking))) throw unknownReference(`${pointer}/${i}`, 'stop');
+    if (!stop || !booking || !(await canSee(tx, actor, booking))) throw unknownReference(pointerOf(i), 'stop');
   }
   const ordered = stopIds.map((id) => byId.get(id)!);
   const failed = ordered.filter((s) => s.status === 'failed').map((s) => s.id);
   if (failed.length) {
-    throw unprocessable('failed_stops', { key: 'dispatch.failed_stops' }, stopErrors(pointer, failed, stopIds, 'failed_stop', 'is failed'), { stop_ids: failed });
+    throw unprocessable('failed_stops', { key: 'dispatch.failed_stops' }, stopErrors(pointerOf, failed, stopIds, 'failed_stop', 'is failed'), { stop_ids: failed });
   }
   const allowed = movableFromTour ? ['to_be_dispatched', 'scheduled'] : ['to_be_dispatched'];
   const stuck = ordered.filter((s) => !allowed.includes(s.status)).map((s) => s.id);
   if (stuck.length) {
-    throw unprocessable('stops_not_dispatchable', { key: 'dispatch.not_dispatchable' }, stopErrors(pointer, stuck, stopIds, 'not_dispatchable', 'is not waiting for dispatch'));
+    throw unprocessable('stops_not_dispatchable', { key: 'dispatch.not_dispatchable' }, stopErrors(pointerOf, stuck, stopIds, 'not_dispatchable', 'is not waiting for dispatch'));
   }
   const serviceIds = new Set([...bookings.values()].map((b) => b.serviceId));
   if (serviceIds.size > 1) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
@@ -126,10 +129,10 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     let stopIds: string[];
-    let pointer: string;
+    let pointerOf: PointerOf;
     if ('stop_ids' in input) {
       stopIds = input.stop_ids;
-      pointer = '/stop_ids';
+      pointerOf = (i) => `/stop_ids/${i}`;
     } else {
       const bookings = await bookingsRepo.findBookings(tx, actor.tenantId, input.booking_ids);
       for (const [i, id] of input.booking_ids.entries()) {
@@ -138,11 +141,15 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       }
       const all = await bookingsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
       const ordered = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id));
-      stopIds = ordered.filter((s) => s.status === 'to_be_dispatched' || s.status === 'failed').map((s) => s.id);
-      pointer = '/booking_ids';
-      if (!stopIds.length) throw invalidFields([{ pointer, code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
+      // Only what awaits dispatch: a failed stop stays on the tour it failed on, and its recovery stop (if any)
+      // is the booking's stop to dispatch now. Naming a failed stop in stop_ids is the 422 failed_stops case.
+      const waiting = ordered.filter((s) => s.status === 'to_be_dispatched');
+      if (!waiting.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
+      stopIds = waiting.map((s) => s.id);
+      const bookingIds = input.booking_ids;
+      pointerOf = (i) => `/booking_ids/${bookingIds.indexOf(waiting[i]!.bookingId!)}`;
     }
-    const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointer, false);
+    const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointerOf, false);
     const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
     if (!service) throw new Error('booking without its service');
     // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
@@ -186,7 +193,7 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     const tour = tourLocks.find((t) => t.id === tourId);
     if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
     if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
-    const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, '/stop_ids', true);
+    const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
     if (bookings[0] && bookings[0].serviceId !== tour.serviceId) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
     const service = await getService(tx, actor.tenantId, tour.serviceId);
     if (!service) throw new Error('tour without its service');

@@ -7,7 +7,8 @@ import { defineMessages } from '../../http/i18n.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { canSee } from '../bookings/access.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
-import { applyPackageResults, type PackageResult } from '../bookings/packages.ts';
+import { applyPackageResults, storableProof, type PackageResult } from '../bookings/packages.ts';
+import type { DeliveryProofInput } from '../bookings/schemas.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import type { StopStatus } from '../bookings/tables.ts';
 import { renderStop, tourFacts } from '../bookings/views.ts';
@@ -36,7 +37,7 @@ export async function getStop(deps: Deps, actor: Actor, stopId: string) {
   const tour = stop.tourId ? await repo.findTour(deps.db, actor.tenantId, stop.tourId) : null;
   const visible = booking ? await canSee(deps.db, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
   if (!visible) throw notFound('stop');
-  return renderStop(deps.db, actor, stop);
+  return renderStop(deps.db, deps.clock, actor, stop);
 }
 
 /** Locks the stop's tour, then reloads the stop: the tour row serializes the driver and the dispatcher. */
@@ -52,8 +53,16 @@ async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
   return { stop, tour };
 }
 
-export async function advanceStop(deps: Deps, actor: Actor, stopId: string, step: 'approach' | 'arrive' | 'complete', input: { packages?: PackageResult[] } = {}) {
+export async function advanceStop(
+  deps: Deps,
+  actor: Actor,
+  stopId: string,
+  step: 'approach' | 'arrive' | 'complete',
+  input: { packages?: PackageResult[]; proof?: DeliveryProofInput | undefined } = {},
+) {
   const at = deps.clock.now();
+  // Checked before anything is read or written; a completed stop (and its group) keeps the proof it was given.
+  const proof = input.proof ? { proof: storableProof(input.proof) } : {};
   return deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
     const { stop, tour } = await lockStopOnDriversTour(tx, actor, stopId);
@@ -71,13 +80,13 @@ export async function advanceStop(deps: Deps, actor: Actor, stopId: string, step
     const bookingIds = [...new Set(affected.map((s) => s.bookingId).filter((id): id is string => !!id))];
     const bookings = await bookingsRepo.findBookingsForUpdate(tx, tenantId, bookingIds);
     const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
-    for (const s of affected) await bookingsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, updatedAt: at });
+    for (const s of affected) await bookingsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, ...proof, updatedAt: at });
     if (step === 'complete') await applyPackageResults(tx, actor, affected, input.packages ?? [], at);
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     }
     await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
     await settle(tx, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
-    return renderStop(tx, actor, (await bookingsRepo.findStop(tx, tenantId, stopId))!);
+    return renderStop(tx, deps.clock, actor, (await bookingsRepo.findStop(tx, tenantId, stopId))!);
   });
 }

@@ -2,6 +2,7 @@
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
+import type { Clock } from '../../shared/clock.ts';
 import { badParameter, conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../http/errors.ts';
 import { defineMessages } from '../../http/i18n.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -20,7 +21,7 @@ import type { CustomStopInput } from '../bookings/schemas.ts';
 import { loadStopContext, toStopView, tourFacts } from '../bookings/views.ts';
 import { openTourForUpdate } from './dispatch.ts';
 import * as repo from './repository.ts';
-import { recordActiveStatusChange, settle, tourEventData } from './settle.ts';
+import { bookingEventData, recordActiveStatusChange, settle, tourEventData } from './settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import { canSeeTour, isEligibleDriver, tourOrganizations } from './visibility.ts';
 
@@ -31,7 +32,7 @@ defineMessages({
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
 });
 
-export async function renderTour(q: Tx | Deps['db'], actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
+export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
   const fields = {
     id: tour.id,
     service_id: tour.serviceId,
@@ -51,7 +52,7 @@ export async function renderTour(q: Tx | Deps['db'], actor: Actor, tour: repo.To
   };
   if (view === 'compact') return fields;
   const stops = await bookingsRepo.findStopsOfTours(q, actor.tenantId, [tour.id]);
-  const context = await loadStopContext(q, actor.tenantId, stops);
+  const context = await loadStopContext(q, clock, actor.tenantId, stops);
   return { ...fields, stops: stops.map((s) => toStopView(actor, s, context)) };
 }
 
@@ -79,12 +80,12 @@ export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT)
   });
   const page = toPage(rows, limit, (row) => [row.id]);
   const tours = [];
-  for (const tour of page.items) tours.push(await renderTour(deps.db, actor, tour, query.view ?? 'standard'));
+  for (const tour of page.items) tours.push(await renderTour(deps.db, deps.clock, actor, tour, query.view ?? 'standard'));
   return { tours, meta: page.meta };
 }
 
 export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
-  return renderTour(deps.db, actor, await visibleTour(deps.db, actor, id), view);
+  return renderTour(deps.db, deps.clock, actor, await visibleTour(deps.db, actor, id), view);
 }
 
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
@@ -130,7 +131,8 @@ async function applyTransition(
   actorId: string | null,
 ): Promise<void> {
   const step = tourTransition(tour.status, action, by);
-  if (!step.ok) throw invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
+  // Wrong actor (a driver on a tour it sees but does not hold) is 403 and says nothing of the state (decision 0301).
+  if (!step.ok) throw step.reason === 'not_allowed' ? forbidden() : invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
   const previousDriver = tour.driverId;
   const patch: Partial<repo.TourRow> = { status: step.to, updatedAt: at };
   if (step.driver === 'assign' && assignee) {
@@ -161,7 +163,10 @@ async function applyTransition(
     }
   }
   if (action === 'cancel') {
-    for (const s of stops.filter((s) => !isFinalStop(s.status))) {
+    const open = stops.filter((s) => !isFinalStop(s.status));
+    // Stops leaving the tour change the route of the bookings that get them back (as removal from a tour does).
+    const handedBack = await bookingsRepo.findBookingsForUpdate(tx, tenantId, [...new Set(open.map((s) => s.bookingId).filter((id): id is string => !!id))]);
+    for (const s of open) {
       await bookingsRepo.updateStop(
         tx,
         tenantId,
@@ -171,6 +176,10 @@ async function applyTransition(
           : { status: 'cancelled', cancelledAt: at, updatedAt: at },
       );
     }
+    for (const booking of handedBack) {
+      await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: bookingEventData(booking) });
+    }
+    if (open.length) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
   }
   await recordActiveStatusChange(tx, tenantId, at, tour, {
     from: tour.status,
@@ -219,7 +228,7 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     await settle(tx, { tenantId, at, bookingIds, tourIds: [tourId], event: action });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
-    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, actor, fresh) : renderTour(tx, actor, fresh, 'compact');
+    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps.clock, actor, fresh) : renderTour(tx, deps.clock, actor, fresh, 'compact');
   });
 }
 
@@ -243,7 +252,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    return renderTour(tx, actor, { ...tour, preferredDriverIds: driverIds });
+    return renderTour(tx, deps.clock, actor, { ...tour, preferredDriverIds: driverIds });
   });
 }
 

@@ -4,6 +4,7 @@ import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { stopPayloadDeprecation } from '../failures/index.ts';
 import { getStop } from './driver-flow.ts';
 import { bodyOptional, CustomStopBody, EmptyBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
 import { dispatchIntoNewTour, insertStopsIntoTour } from './dispatch.ts';
@@ -17,9 +18,11 @@ const SIMPLE_ACTIONS: TourAction[] = ['schedule', 'ready_to_pick', 'hold', 'clai
 export const tourRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // Every route here but visibility renders stops, with the deprecated completion_requirements.fail.
+    const rendersStops = stopPayloadDeprecation(deps);
     app.post(
       '/api/hailing/bookings/merge',
-      { schema: { tags, summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
       async (request, reply) => {
         const tourId = await dispatchIntoNewTour(deps, actorOf(request), request.body);
         return reply.status(201).send({ tour: await getTour(deps, actorOf(request), tourId) });
@@ -27,7 +30,7 @@ export const tourRoutes =
     );
     app.get(
       '/api/hailing/tours',
-      { schema: { tags, summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
       async (request, reply) => {
         const page = await listTours(deps, actorOf(request), request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -36,12 +39,12 @@ export const tourRoutes =
     );
     app.get(
       '/api/hailing/tours/:id',
-      { schema: { tags, summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
     );
     app.post(
       '/api/hailing/tours/:id/stops/insert',
-      { schema: { tags, summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
       async (request) => {
         await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body);
         return { tour: await getTour(deps, actorOf(request), request.params.id) };
@@ -49,7 +52,7 @@ export const tourRoutes =
     );
     app.post(
       '/api/hailing/tours/:id/stops',
-      { schema: { tags, summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
       async (request, reply) => {
         const stopId = await addTourStop(deps, actorOf(request), request.params.id, request.body);
         return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
@@ -58,19 +61,19 @@ export const tourRoutes =
     for (const action of SIMPLE_ACTIONS) {
       app.post(
         `/api/hailing/tours/:id/${action}`,
-        { schema: { tags, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
+        { preHandler: rendersStops, schema: { tags, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
         async (request) => ({ tour: await transitionTour(deps, actorOf(request), request.params.id, action) }),
       );
     }
     app.post(
       '/api/hailing/tours/:id/force_assign',
-      { schema: { tags, summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
       async (request) =>
         ({ tour: await transitionTour(deps, actorOf(request), request.params.id, 'force_assign', { driverId: request.body.driver_id, start: request.body.start ?? false }) }),
     );
     app.put(
       '/api/tours/:id/preferred_drivers',
-      { schema: { tags, summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await setTourPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
     );
     app.get(

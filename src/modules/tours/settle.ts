@@ -1,7 +1,7 @@
 // After every dispatch change, in the same transaction: completes finished tours, derives booking statuses
 // (booking.transition), refreshes each tour's managing organizations and the stored visibility of both.
 import type { Tx } from '../../db/client.ts';
-import { recordEvent } from '../../events/outbox.ts';
+import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
 import { deriveBookingStatus, isFinalStop } from '../bookings/booking-status.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -60,10 +60,24 @@ export async function recordActiveStatusChange(
   });
 }
 
-export async function settle(tx: Tx, change: Change): Promise<void> {
+/**
+ * Current rows the caller already holds (and locked where it writes): all of these bookings and all of their stops.
+ * They are used instead of being read again, and updated in place as settle changes them.
+ */
+export interface KnownRows {
+  bookings: bookingsRepo.BookingRow[];
+  bookingStops: bookingsRepo.StopRow[];
+  /** The bookings were created in this transaction, so no visibility rows are stored for them yet. */
+  created?: boolean;
+}
+
+export async function settle(tx: Tx, change: Change, known?: KnownRows): Promise<void> {
   const { tenantId, at } = change;
-  const tourIds = unique([...change.tourIds, ...(await bookingsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
+  const knownTourIds = known && unique(known.bookingStops.map((s) => s.tourId));
+  const tourIds = unique([...change.tourIds, ...(knownTourIds ?? (await bookingsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds)))]);
   const bookingIds = unique([...change.bookingIds, ...(await bookingsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
+  // What is known covers the change only when the tours brought no other bookings in.
+  const held = known && bookingIds.every((id) => known.bookings.some((b) => b.id === id)) ? known : undefined;
 
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const tours = await repo.findTours(tx, tenantId, tourIds);
@@ -83,13 +97,16 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     tour.status = 'completed';
   }
 
-  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
-  const bookingStops = await bookingsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
+  const bookings = held ? held.bookings.filter((b) => bookingIds.includes(b.id)) : await bookingsRepo.findBookings(tx, tenantId, bookingIds);
+  const bookingStops = held
+    ? held.bookingStops.filter((s) => s.bookingId !== null && bookingIds.includes(s.bookingId))
+    : await bookingsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
+  const transitions: EventInput[] = [];
   for (const booking of bookings) {
     const to = deriveBookingStatus(booking.status, bookingStops.filter((s) => s.bookingId === booking.id));
     if (to === booking.status) continue;
     await bookingsRepo.updateBooking(tx, tenantId, booking.id, { status: to, updatedAt: at });
-    await recordEvent(tx, {
+    transitions.push({
       tenantId,
       type: 'booking.transition',
       resourceId: booking.id,
@@ -97,14 +114,16 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
       data: { ...bookingEventData(booking), from: booking.status, to, event: change.event },
     });
     booking.status = to;
+    booking.updatedAt = at;
   }
+  await recordEvents(tx, transitions);
 
   // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
-  // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it.
-  const freshStops = await bookingsRepo.findStopsOfTours(tx, tenantId, tourIds);
+  // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
+  // stop, so the tours' stops read above are still current.
   const bookingById = new Map(bookings.map((b) => [b.id, b]));
   for (const tour of tours) {
-    const ofTour = freshStops.filter((s) => s.tourId === tour.id && s.bookingId);
+    const ofTour = tourStops.filter((s) => s.tourId === tour.id && s.bookingId);
     const managing = unique(ofTour.flatMap((s) => bookingById.get(s.bookingId ?? '')?.managingOrganizationIds ?? []));
     if (ofTour.length && !sameSet(managing, tour.managingOrganizationIds)) {
       await repo.updateTour(tx, tenantId, tour.id, { managingOrganizationIds: managing });
@@ -113,8 +132,10 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     await repo.replaceTourVisibility(tx, tenantId, tour.id, tourOrganizations(factsOf(tour)).organizationIds);
   }
 
-  const toursOfBookings = await repo.findTours(tx, tenantId, unique(bookingStops.map((s) => s.tourId)));
-  const tourById = new Map(toursOfBookings.map((t) => [t.id, t]));
+  // Tours already in hand (updated in place above) are not read again.
+  const tourById = new Map(tours.map((t) => [t.id, t]));
+  const otherTourIds = unique(bookingStops.map((s) => s.tourId)).filter((id) => !tourById.has(id));
+  for (const tour of await repo.findTours(tx, tenantId, otherTourIds)) tourById.set(tour.id, tour);
   for (const booking of bookings) {
     const ofBooking = unique(bookingStops.filter((s) => s.bookingId === booking.id).map((s) => s.tourId)).flatMap((id) => {
       const tour = tourById.get(id);
@@ -125,6 +146,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
       managingOrganizationIds: booking.managingOrganizationIds,
       tours: ofBooking,
     });
-    await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
+    if (held?.created && held.bookings.includes(booking)) await bookingsRepo.insertBookingVisibility(tx, tenantId, booking.id, organizationIds);
+    else await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
   }
 }

@@ -51,7 +51,8 @@ export type TourStep = { ok: true; to: TourStatus; driver: Transition['driver'] 
 
 /**
  * The outcome of firing `action` on a tour in `from` as `by`. A caller of the wrong kind is refused before the
- * state is looked at, so a driver never learns more from the error than that it may not do this.
+ * state is looked at (`not_allowed`, answered 403), so a driver never learns more from the error than that it may
+ * not do this; only a caller of the right kind learns the state (`wrong_state`, 409).
  */
 export function tourTransition(from: TourStatus, action: TourAction, by: TourActor): TourStep {
   const transition = TOUR_TRANSITIONS[action];

@@ -6,15 +6,9 @@ import { conflict, forbidden, invalidFields, notFound, unprocessable } from '../
 import { t } from '../../../http/i18n.ts';
 import { recordEvents, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
-// The dispatch core has no index.ts yet; these are the pieces of it fail-stop builds on.
-import { canSee } from '../../bookings/access.ts';
-import { automaticGroup } from '../../bookings/grouping.ts';
-import * as bookingsRepo from '../../bookings/repository.ts';
-import { loadStopContext, toStopView, tourFacts } from '../../bookings/views.ts';
+import { automaticGroup, bookingsRepository as bookingsRepo, canSeeBookingRow, loadStopContext, toStopView, tourFacts } from '../../bookings/index.ts';
 import { getService } from '../../services/index.ts';
-import * as toursRepo from '../../tours/repository.ts';
-import { bookingEventData, settle, tourEventData } from '../../tours/settle.ts';
-import { canSeeTour } from '../../tours/visibility.ts';
+import { bookingEventData, canSeeTour, settle, tourEventData, toursRepository as toursRepo } from '../../tours/index.ts';
 import { blockerMessage, outcomeBlocker, type FailureContext, type FailureOutcome } from '../failure-options.ts';
 import { findStopFailureReason, reasonUseProblem, type ReasonRecord } from '../reasons.ts';
 import { recoveryPlan, type RecoveryPlan } from '../recovery.ts';
@@ -49,7 +43,7 @@ async function lockStop(tx: Tx, actor: Actor, stopId: string) {
   const [booking] = peek.bookingId ? await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, [peek.bookingId]) : [];
   const stop = await bookingsRepo.findStop(tx, actor.tenantId, stopId);
   if (!stop) throw notFound('stop');
-  const visible = (tour !== null && canSeeTour(actor, tourFacts(tour))) || (booking !== undefined && (await canSee(tx, actor, booking)));
+  const visible = (tour !== null && canSeeTour(actor, tourFacts(tour))) || (booking !== undefined && (await canSeeBookingRow(tx, actor, booking)));
   if (!visible) throw notFound('stop');
   // The stop moved to another tour between the first read and the lock: the caller retries against the new state.
   if (stop.tourId !== peek.tourId) throw conflict('stop_moved', 'The stop moved to another tour meanwhile; retry.');
@@ -127,7 +121,7 @@ export async function failStop(deps: Deps, actor: Actor, stopId: string, input: 
   });
 
   const rows = await bookingsRepo.findStops(deps.db, actor.tenantId, recoveryId ? [failedId, recoveryId] : [failedId]);
-  const context = await loadStopContext(deps.db, actor.tenantId, rows);
+  const context = await loadStopContext(deps.db, deps.clock, actor.tenantId, rows);
   const view = (id: string | null) => {
     const row = rows.find((r) => r.id === id);
     return row ? toStopView(actor, row, context) : null;
