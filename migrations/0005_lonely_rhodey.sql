@@ -1,1 +1,0 @@
-CREATE INDEX "users_sign_in_email_idx" ON "users" USING btree ("email");

@@ -1,2 +1,0 @@
-CREATE INDEX "packages_pickup_stop_idx" ON "packages" USING btree ("tenant_id","pickup_stop_id");--> statement-breakpoint
-CREATE INDEX "packages_dropoff_stop_idx" ON "packages" USING btree ("tenant_id","dropoff_stop_id");

@@ -1,1 +1,0 @@
-ALTER TABLE "stops" ADD COLUMN "proof" jsonb;
