@@ -165,6 +165,38 @@ export function printTable(rows: Record<string, string | number>[]): void {
   console.table(rows);
 }
 
+export type SummaryRow = ReturnType<typeof summarize>;
+
+/** Medians of repeated rounds of one load. */
+export function summarize(label: string, runs: LoadResult[]) {
+  return {
+    run: label,
+    'req/s': Math.round(median(runs.map((r) => r.requestsPerSecond))),
+    'p50 ms': median(runs.map((r) => r.p50Ms)),
+    'p99 ms': median(runs.map((r) => r.p99Ms)),
+    'req/s per round': runs.map((r) => Math.round(r.requestsPerSecond)).join(' / '),
+    'server CPU µs/req': Math.round(median(runs.map((r) => r.cpuMicrosPerRequest ?? 0))),
+  };
+}
+
+/** `row` with its req/s ratio to `base`, and the inverse CPU ratio: what req/s would be if purely CPU-bound. */
+export function comparedTo(base: SummaryRow, row: SummaryRow, names: { ratio: string; cpu: string }): Record<string, string | number> {
+  return {
+    ...row,
+    [names.ratio]: (row['req/s'] / base['req/s']).toFixed(2),
+    [names.cpu]: (base['server CPU µs/req'] / row['server CPU µs/req']).toFixed(2),
+  };
+}
+
+/** Prints the table; any failed request makes the run invalid (non-zero exit). */
+export function finishReport(rows: Record<string, string | number>[], failed: boolean): void {
+  printTable(rows);
+  if (failed) {
+    console.error('Some requests failed: the figures above are not valid.');
+    process.exitCode = 1;
+  }
+}
+
 export function machineDescription(): string {
   const cpus = os.cpus();
   return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;

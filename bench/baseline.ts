@@ -5,7 +5,7 @@
 // it barely moves when other processes compete for the cores.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, machineDescription, median, printTable, scratchDatabase, startServer, type DatabaseKind, type LoadResult } from './_harness.ts';
+import { comparedTo, finishReport, load, machineDescription, scratchDatabase, startServer, summarize, type DatabaseKind, type LoadResult } from './_harness.ts';
 import type { BaselineInfo } from './_baseline-server.ts';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_baseline-server.ts');
@@ -16,14 +16,6 @@ const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as Databa
 console.log(`Machine: ${machineDescription()}`);
 console.log(`autocannon: 50 connections, ${DURATION} s per run after a 2 s warm-up, ${ROUNDS} alternating rounds, medians\n`);
 
-const summary = (label: string, runs: LoadResult[]) => ({
-  run: label,
-  'req/s': Math.round(median(runs.map((r) => r.requestsPerSecond))),
-  'p50 ms': median(runs.map((r) => r.p50Ms)),
-  'p99 ms': median(runs.map((r) => r.p99Ms)),
-  'req/s per round': runs.map((r) => Math.round(r.requestsPerSecond)).join(' / '),
-  'server CPU µs/req': Math.round(median(runs.map((r) => r.cpuMicrosPerRequest ?? 0))),
-});
 
 const rows: Record<string, string | number>[] = [];
 let failed = false;
@@ -39,22 +31,13 @@ for (const kind of kinds) {
       bare.push(await load({ ...common, label: `${kind} bare`, url: server.info.bareUrl }));
       real.push(await load({ ...common, label: `${kind} real`, url: server.info.realUrl, headers: { authorization: `Bearer ${server.info.token}` } }));
     }
-    const bareRow = summary(`${kind} bare`, bare);
-    const realRow = summary(`${kind} real`, real);
-    rows.push(bareRow, {
-      ...realRow,
-      'real/bare': (realRow['req/s'] / bareRow['req/s']).toFixed(2),
-      // What the req/s ratio would be if the server were CPU-bound on an otherwise idle machine.
-      'bare/real CPU': (bareRow['server CPU µs/req'] / realRow['server CPU µs/req']).toFixed(2),
-    });
+    const bareRow = summarize(`${kind} bare`, bare);
+    const realRow = summarize(`${kind} real`, real);
+    rows.push(bareRow, comparedTo(bareRow, realRow, { ratio: 'real/bare', cpu: 'bare/real CPU' }));
     if ([...bare, ...real].some((r) => r.non2xx || r.errors)) failed = true;
   } finally {
     await server?.stop();
     await database.drop();
   }
 }
-printTable(rows);
-if (failed) {
-  console.error('Some requests failed: the figures above are not valid.');
-  process.exitCode = 1;
-}
+finishReport(rows, failed);

@@ -6,7 +6,7 @@
 // single session 50 connections only queue requests past autocannon's timeout without adding throughput.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, machineDescription, median, printTable, scratchDatabase, startServer, type DatabaseKind, type LoadResult } from './_harness.ts';
+import { comparedTo, finishReport, load, machineDescription, scratchDatabase, startServer, summarize, type DatabaseKind, type LoadResult } from './_harness.ts';
 import type { FailuresInfo } from './_failures-server.ts';
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_failures-server.ts');
@@ -18,14 +18,6 @@ const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as Databa
 console.log(`Machine: ${machineDescription()}`);
 console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up, ${ROUNDS} alternating rounds, medians\n`);
 
-const summary = (label: string, runs: LoadResult[]) => ({
-  run: label,
-  'req/s': Math.round(median(runs.map((r) => r.requestsPerSecond))),
-  'p50 ms': median(runs.map((r) => r.p50Ms)),
-  'p99 ms': median(runs.map((r) => r.p99Ms)),
-  'req/s per round': runs.map((r) => Math.round(r.requestsPerSecond)).join(' / '),
-  'server CPU µs/req': Math.round(median(runs.map((r) => r.cpuMicrosPerRequest ?? 0))),
-});
 
 const rows: Record<string, string | number>[] = [];
 let failed = false;
@@ -51,22 +43,13 @@ for (const kind of kinds) {
       customer.push(await read('customer'));
       driver.push(await read('driver'));
     }
-    const customerRow = summary(`${kind} customer`, customer);
-    const driverRow = summary(`${kind} driver`, driver);
-    rows.push(customerRow, {
-      ...driverRow,
-      'driver/customer': (driverRow['req/s'] / customerRow['req/s']).toFixed(2),
-      // What the req/s ratio would be if the server were CPU-bound on an otherwise idle machine.
-      'customer/driver CPU': (customerRow['server CPU µs/req'] / driverRow['server CPU µs/req']).toFixed(2),
-    });
+    const customerRow = summarize(`${kind} customer`, customer);
+    const driverRow = summarize(`${kind} driver`, driver);
+    rows.push(customerRow, comparedTo(customerRow, driverRow, { ratio: 'driver/customer', cpu: 'customer/driver CPU' }));
     if ([...customer, ...driver].some((r) => r.non2xx || r.errors)) failed = true;
   } finally {
     await server?.stop();
     await database.drop();
   }
 }
-printTable(rows);
-if (failed) {
-  console.error('Some requests failed: the figures above are not valid.');
-  process.exitCode = 1;
-}
+finishReport(rows, failed);

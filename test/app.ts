@@ -57,6 +57,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The verb helpers over one request function. */
+export function clientOf(token: string | null, request: Client['request']): Client {
+  return {
+    token,
+    request,
+    get: (url, options) => request('GET', url, undefined, options),
+    post: (url, body, options) => request('POST', url, body, options),
+    put: (url, body, options) => request('PUT', url, body, options),
+    patch: (url, body, options) => request('PATCH', url, body, options),
+    delete: (url, options) => request('DELETE', url, undefined, options),
+  };
+}
+
 let databaseCounter = 0;
 
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
@@ -129,15 +142,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}): Promise<Tes
       if (res.body && /json/.test(String(res.headers['content-type'] ?? ''))) parsed = JSON.parse(res.body);
       return { status: res.statusCode, body: parsed, text: res.body, headers: res.headers as TestResponse['headers'] };
     };
-    return {
-      token,
-      request,
-      get: (url, options) => request('GET', url, undefined, options),
-      post: (url, body, options) => request('POST', url, body, options),
-      put: (url, body, options) => request('PUT', url, body, options),
-      patch: (url, body, options) => request('PATCH', url, body, options),
-      delete: (url, options) => request('DELETE', url, undefined, options),
-    };
+    return clientOf(token, request);
   };
 
   const operator = client(OPERATOR_TOKEN);

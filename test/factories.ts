@@ -1,5 +1,5 @@
 // Test factories: create domain objects through the HTTP API, as an integrator would.
-import type { Client } from './app.ts';
+import { clientOf, type Client } from './app.ts';
 
 export async function expectOk<T = any>(res: Promise<{ status: number; body: T; text: string }>, status = 200): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON bodies
   const r = await res;
@@ -22,16 +22,7 @@ export function withToken(client: Client, token: string): Client {
     ...options,
     headers: { ...(options.headers ?? {}), authorization: `Bearer ${token}` },
   });
-  const request: Client['request'] = (method, url, body, options) => client.request(method, url, body, auth(options));
-  return {
-    token,
-    request,
-    get: (url, options) => request('GET', url, undefined, options),
-    post: (url, body, options) => request('POST', url, body, options),
-    put: (url, body, options) => request('PUT', url, body, options),
-    patch: (url, body, options) => request('PATCH', url, body, options),
-    delete: (url, options) => request('DELETE', url, undefined, options),
-  };
+  return clientOf(token, (method, url, body, options) => client.request(method, url, body, auth(options)));
 }
 
 /** A service area: EUR in Europe/Berlin unless overridden. */
