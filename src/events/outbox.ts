@@ -1,6 +1,7 @@
-// The outbox writer: records a domain event inside the caller's transaction (never outside one).
+// The outbox writer: records a domain event inside the caller's transaction, or in the very statement of the change.
 import { events } from './tables.ts';
 import type { Tx } from '../db/client.ts';
+import { completeRow, rowsOf } from '../db/json-insert.ts';
 import { newId } from '../shared/ids.ts';
 import { splitType, type EventType } from './catalog.ts';
 
@@ -47,6 +48,9 @@ export async function recordEvents(tx: Tx, inputs: EventInput[]): Promise<string
   if (rows.length) await tx.insert(events).values(rows);
   return rows.map((r) => r.id);
 }
+
+/** The outbox rows of `inputs` as one part of a multi-table insert (`insertAll`), for writes that need no transaction. */
+export const eventRows = (inputs: EventInput[]) => rowsOf(events, inputs.map((input) => completeRow(events, toRow(input))));
 
 export function toEnvelope(row: typeof events.$inferSelect): Envelope {
   return {

@@ -16,9 +16,37 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const queryAjv = makeAjv({ coerceTypes: 'array' });
 
+const pointerSegment = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The pointer of the first string (value or key) holding U+0000, which PostgreSQL text and JSON cannot store. */
+export function nulPointer(value: unknown, pointer = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = `${pointer}/${pointerSegment(key)}`;
+    if (key.includes('\u0000')) return at;
+    const found = nulPointer(inner, at);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate: Validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+  // Refused here with its pointer, not by the database as an internal error.
+  const checked: Validate = (data) => {
+    const nul = nulPointer(data);
+    if (nul !== null) {
+      checked.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '', params: {}, message: 'contains a NUL character (U+0000)' }];
+      return false;
+    }
+    const valid = validate(data);
+    checked.errors = validate.errors ?? null;
+    return valid;
+  };
+  return checked as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 const CODES: Record<string, string> = {
@@ -38,6 +66,7 @@ const CODES: Record<string, string> = {
   exclusiveMaximum: 'too_large',
   pattern: 'invalid_format',
   uniqueItems: 'duplicate',
+  nul: 'invalid_value',
 };
 
 /** One entry per field, JSON pointer first; the first error of a field wins (unions report many). */

@@ -196,6 +196,22 @@ describe('rate limiting', () => {
   });
 });
 
+describe('NUL characters', () => {
+  it('refuses U+0000 in a body value or key with 422 invalid_value at its pointer, and in a query with 400', async () => {
+    const tenant = await t.createTenant();
+    const inValue = await tenant.admin.post('/api/places', { place: { name: 'Depot', location: { lat: 52.5, lng: 13.4 }, address: { street: 'Main\u0000', city: 'Berlin' } } });
+    expect(inValue.status).toBe(422);
+    expect(inValue.body.errors).toEqual([{ pointer: '/place/address/street', code: 'invalid_value', detail: expect.any(String) }]);
+    const inKey = await tenant.admin.post('/api/places', { place: { name: 'Depot', location: { lat: 52.5, lng: 13.4 }, address: { street: 'Main', city: 'Berlin' }, metadata: { 'a/\u0000': 1 } } });
+    expect(inKey.status).toBe(422);
+    expect(inKey.body.errors[0]).toMatchObject({ pointer: '/place/metadata/a~1\u0000', code: 'invalid_value' });
+    const inQuery = await tenant.admin.get('/api/hailing/bookings?filters[external_id]=x%00');
+    expect(inQuery.status).toBe(400);
+    expect(inQuery.body.error_code).toBe('parameter_invalid');
+    expect((await tenant.admin.get('/api/places')).body.places).toEqual([]);
+  });
+});
+
 describe('Accept-Language', () => {
   it('localizes an error detail in German', async () => {
     const tenant = await t.createTenant();

@@ -1,10 +1,12 @@
 // Booking operations: create, read, list, cancel, tip, custom stops, groups, stop properties, organizations, drivers.
 import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
+import type { Queryable, Tx } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
+import { completeRow } from '../../db/json-insert.ts';
 import type { Actor } from '../../http/actor.ts';
 import { badParameter, forbidden, invalidFields, invalidTransition, notFound, unknownReference, type FieldError } from '../../http/errors.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
-import { recordEvent, recordEvents } from '../../events/outbox.ts';
+import { eventRows, recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
 import { isUuid, newId } from '../../shared/ids.ts';
 import { findOrganizations, findUser, membershipsOf } from '../identity/index.ts';
 import { getSchedulingConfig, getService, type ServiceConfig } from '../services/index.ts';
@@ -14,20 +16,21 @@ import * as toursRepo from '../tours/repository.ts';
 import { canSee, requireDispatcher, visibleBooking } from './access.ts';
 import { isFinalStop } from './booking-status.ts';
 import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grouping.ts';
-import { allocatePackages } from './packages.ts';
+import { externalLabelErrors, preparePackages, redrawShortcodes } from './packages.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput, BookingListQueryT, CustomStopInput, GroupsInput, StopPropertiesInput } from './schemas.ts';
 import { buildStops, stopLimitReached } from './stop-input.ts';
 import { renderBookings, tourFacts } from './views.ts';
-import { canSeeTour } from '../tours/visibility.ts';
+import { bookingOrganizations, canSeeTour } from '../tours/visibility.ts';
+import { bookings as bookingsTable, stops as stopsTable } from './tables.ts';
 
-async function serviceOrReject(tx: Tx, tenantId: string, id: string, pointer: string): Promise<ServiceConfig> {
+async function serviceOrReject(tx: Queryable, tenantId: string, id: string, pointer: string): Promise<ServiceConfig> {
   const service = await getService(tx, tenantId, id);
   if (!service) throw unknownReference(pointer, 'service');
   return service;
 }
 
-async function checkOrganizations(tx: Tx, tenantId: string, ids: string[], pointer: string): Promise<void> {
+async function checkOrganizations(tx: Queryable, tenantId: string, ids: string[], pointer: string): Promise<void> {
   const found = new Set((await findOrganizations(tx, tenantId, ids)).map((o) => o.id));
   ids.forEach((id, i) => {
     if (!found.has(id)) throw unknownReference(`${pointer}/${i}`, 'organization');
@@ -54,62 +57,92 @@ async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: Service
   });
 }
 
-/** Creates a booking and returns it rendered for the creator, from the transaction's own rows where it can. */
+/** Shortcode collisions tolerated before giving up (each has a chance of about 1 in 10^11 per package). */
+const SHORTCODE_DRAWS = 5;
+
+/**
+ * Writes a new booking in one statement (see `repo.insertNewBooking`), drawing its packages' shortcodes again when
+ * the unique index refuses one; an external label taken meanwhile by a concurrent create is a 422 like any other.
+ */
+export async function writeNewBooking(q: Queryable, created: repo.NewBooking, events: EventInput[], inputs: { external_label?: string | null }[] = []): Promise<void> {
+  for (let draw = 1; ; draw++) {
+    try {
+      await repo.insertNewBooking(q, created, eventRows(events));
+      return;
+    } catch (err) {
+      const constraint = uniqueViolation(err);
+      if (constraint === 'packages_shortcode_key' && draw < SHORTCODE_DRAWS) {
+        redrawShortcodes(created.packages);
+        continue;
+      }
+      if (constraint === 'packages_open_external_label_key') {
+        const errors = await externalLabelErrors(q, created.booking.tenantId, inputs);
+        if (errors.length) throw invalidFields(errors);
+      }
+      throw err;
+    }
+  }
+}
+
+/**
+ * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
+ * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
+ * response renders from the rows written, as a read after the commit would.
+ */
 export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
   if (actor.role === 'driver') throw forbidden();
   const at = deps.clock.now();
-  const created = await deps.db.transaction(async (tx): Promise<{ booking: repo.BookingRow; children: repo.BookingChildren | null }> => {
-    const tenantId = actor.tenantId;
-    const service = await serviceOrReject(tx, tenantId, input.service_id, '/booking/service_id');
-    if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
-    // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
-    const customerId = actor.role === 'customer' ? actor.userId : (input.customer_id ?? null);
-    if (customerId && actor.role !== 'customer') {
-      const customer = await findUser(tx, tenantId, customerId);
-      if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
-    }
-    const managing = input.managing_organization_ids ?? (actor.role === 'manager' ? actor.organizationIds : []);
-    await checkOrganizations(tx, tenantId, managing, '/booking/managing_organization_ids');
-    const stopRows = await buildStops(tx, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at);
-    const id = newId();
-    stopRows.forEach((row, i) => Object.assign(row, { bookingId: id, position: i }));
-    const booking: repo.BookingRow = {
-      tenantId,
-      id,
-      externalId: input.external_id ?? null,
-      serviceId: service.id,
-      serviceAreaId: service.serviceAreaId,
-      customerId,
-      status: 'to_be_dispatched',
-      scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : null,
-      managingOrganizationIds: [...managing].sort(),
-      preferredDriverIds: [],
-      tip: input.tip ?? null,
-      earnings: null,
-      metadata: input.metadata ?? {},
-      createdAt: at,
-      updatedAt: at,
-    };
-    const inserted = await repo.insertBooking(tx, booking);
-    const stops = await repo.insertStops(tx, stopRows);
-    const packages = await allocatePackages(tx, actor, booking, stopRows, input.packages ?? [], at);
-    await recordEvent(tx, { tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } });
-    const change = { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch' };
-    if (service.dispatchMode === 'auto') {
-      // Dispatch rewrote the stops: settle and the response read them again.
-      await autoDispatch(tx, tenantId, at, service, booking);
-      await settle(tx, change);
-      return { booking: inserted, children: null };
-    }
-    // Nothing else touched the rows just inserted: settle and the response use them as they are (settle updates
-    // the booking's status in place).
-    await settle(tx, change, { bookings: [inserted], bookingStops: stops, created: true });
-    return { booking: inserted, children: { stops, ...packages } };
+  const tenantId = actor.tenantId;
+  const { db } = deps;
+  const service = await serviceOrReject(db, tenantId, input.service_id, '/booking/service_id');
+  if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+  // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
+  const customerId = actor.role === 'customer' ? actor.userId : (input.customer_id ?? null);
+  if (customerId && actor.role !== 'customer') {
+    const customer = await findUser(db, tenantId, customerId);
+    if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
+  }
+  const managing = input.managing_organization_ids ?? (actor.role === 'manager' ? actor.organizationIds : []);
+  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  const id = newId();
+  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at)).map((row, i) =>
+    completeRow(stopsTable, { ...row, bookingId: id, position: i }),
+  );
+  const booking = completeRow(bookingsTable, {
+    tenantId,
+    id,
+    externalId: input.external_id ?? null,
+    serviceId: service.id,
+    serviceAreaId: service.serviceAreaId,
+    customerId,
+    // A new booking's stops are all to be dispatched, so is the booking (deriveBookingStatus); no transition.
+    status: 'to_be_dispatched',
+    scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : null,
+    managingOrganizationIds: [...managing].sort(),
+    preferredDriverIds: [],
+    tip: input.tip ?? null,
+    earnings: null,
+    metadata: input.metadata ?? {},
+    createdAt: at,
+    updatedAt: at,
   });
-  if (!created.children) return getBooking(deps, actor, created.booking.id);
-  // As a read after the commit would: a creator who does not see the booking it created gets a 404.
-  if (!(await canSee(deps.db, actor, created.booking, created.children.stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(deps.db, deps.clock, actor, [created.booking], 'standard', new Map([[created.booking.id, created.children]]));
+  const packageInputs = input.packages ?? [];
+  const { packages, history } = await preparePackages(db, actor, booking, stops, packageInputs, at);
+  // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
+  const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
+  const events: EventInput[] = [{ tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
+  if (service.dispatchMode === 'auto') {
+    // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
+    await db.transaction(async (tx) => {
+      await writeNewBooking(tx, created, events, packageInputs);
+      await autoDispatch(tx, tenantId, at, service, booking);
+      await settle(tx, { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch' });
+    });
+    return getBooking(deps, actor, id);
+  }
+  await writeNewBooking(db, created, events, packageInputs);
+  if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
+  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
   return rendered!;
 }
 

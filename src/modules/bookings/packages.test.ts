@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
+import { AppError } from '../../http/errors.ts';
+import { newId } from '../../shared/ids.ts';
+import { writeNewBooking } from './operations.ts';
+import { findBookingWithChildren, type NewBooking, type PackageRow } from './repository.ts';
 import { createBooking, createOrganization, createService, createUser, eventsOf, expectOk, mergeIntoTour, type CreatedUser } from '../../../test/factories.ts';
 
 let t: TestApp;
@@ -87,4 +91,37 @@ describe('packages', () => {
     expect((await manager.client.post(`/api/hailing/packages/${id}/transition`, { event: 'announce' })).status).toBe(409);
     expect((await manager.client.post(`/api/hailing/packages/${id}/transition`, { event: 'teleport' })).status).toBe(422);
   });
+
+  describe('a create racing another for a unique value', () => {
+    // The write is one statement whose unique indexes decide: these drive it with a value another package holds.
+    const copyOf = async (bookingId: string, pkg: Partial<PackageRow>): Promise<NewBooking> => {
+      const found = (await findBookingWithChildren(t.deps.db, tenant.tenantId, bookingId))!;
+      const id = newId();
+      const stops = found.children.stops.map((s) => ({ ...s, id: newId(), bookingId: id }));
+      const packages = found.children.packages.map((p) => ({ ...p, id: newId(), bookingId: id, pickupStopId: stops[0]!.id, dropoffStopId: stops[1]!.id, ...pkg }));
+      const history = packages.map((p) => ({ ...found.children.history[0]!, id: newId(), packageId: p.id }));
+      return { booking: { ...found.booking, id }, stops, packages, history, visibleTo: [] };
+    };
+
+    it('draws a taken shortcode again and writes the booking whole', async () => {
+      const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] });
+      const copy = await copyOf(first.id, { shortcode: first.packages[0].shortcode });
+      await writeNewBooking(t.deps.db, copy, []);
+      const stored = (await expectOk(tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`))).booking;
+      expect(stored.stops).toHaveLength(2);
+      expect(stored.packages).toHaveLength(1);
+      expect(stored.packages[0].shortcode).toMatch(/^[2-9A-HJKMNP-Z]{8}$/);
+      expect(stored.packages[0].shortcode).not.toBe(first.packages[0].shortcode);
+    });
+
+    it('answers 422 taken for an external label an open package took meanwhile, and writes nothing', async () => {
+      const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, external_label: 'RACE-1' }] });
+      const copy = await copyOf(first.id, { externalLabel: 'RACE-1', shortcode: 'RACE0001' });
+      const failure = await writeNewBooking(t.deps.db, copy, [], [{ external_label: 'RACE-1' }]).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(AppError);
+      expect(failure).toMatchObject({ status: 422, errors: [{ pointer: '/booking/packages/0/external_label', code: 'taken' }] });
+      expect((await tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`)).status).toBe(404);
+    });
+  });
 });
+

@@ -1,5 +1,6 @@
 // Packages: allocation with shortcodes, lookup, removal from a tour, forced delivery, announce/cancel, history.
-import type { Tx } from '../../db/client.ts';
+import type { Queryable, Tx } from '../../db/client.ts';
+import { completeRow } from '../../db/json-insert.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, invalidFields, invalidTransition, notFound, unprocessable, type FieldError } from '../../http/errors.ts';
@@ -19,7 +20,7 @@ import * as repo from './repository.ts';
 import type { DeliveryProofInput, ForceDeliveryInput } from './schemas.ts';
 import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from './stop-input.ts';
-import type { PackageStatus } from './tables.ts';
+import { packageHistory, packages as packagesTable, type PackageStatus } from './tables.ts';
 import { renderPackages, tourFacts } from './views.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
@@ -43,22 +44,12 @@ interface PackageInput {
 }
 
 /**
- * Inserts package rows, each with a shortcode no package of the tenant has. The unique index decides (no read
- * first): a row whose drawn code is taken (rare in 31^8) is skipped by the insert and drawn again.
+ * The booking's packages with their first history entries, checked and ready to insert with the booking. Each draws a
+ * random shortcode; the unique index decides at the insert (no read first), and `redrawShortcodes` draws again in the
+ * rare case (31^8 codes) one is taken.
  */
-async function insertWithFreshShortcodes(tx: Tx, rows: Omit<repo.NewPackageRow, 'shortcode'>[]): Promise<repo.PackageRow[]> {
-  const inserted = new Map<string, repo.PackageRow>();
-  let pending = rows;
-  while (pending.length) {
-    for (const row of await repo.insertPackagesUnlessShortcodeTaken(tx, pending.map((r) => ({ ...r, shortcode: newShortcode() })))) inserted.set(row.id, row);
-    pending = pending.filter((r) => !inserted.has(r.id));
-  }
-  return rows.map((r) => inserted.get(r.id)!);
-}
-
-/** Inserts the booking's packages with their first history entries, and returns both as stored. */
-export async function allocatePackages(
-  tx: Tx,
+export async function preparePackages(
+  q: Queryable,
   actor: Actor,
   booking: repo.BookingRow,
   stops: NewStopRow[],
@@ -74,31 +65,45 @@ export async function allocatePackages(
       errors.push({ pointer: `/booking/packages/${i}/dropoff_stop_index`, code: 'dropoff_before_pickup', detail: 'must come after the pickup stop' });
     }
   });
-  const labels = inputs.map((p) => p.external_label).filter((l): l is string => !!l);
-  const taken = await repo.openExternalLabelsTaken(tx, booking.tenantId, labels);
-  inputs.forEach((p, i) => {
-    const label = p.external_label;
-    if (label && (taken.has(label) || labels.indexOf(label) !== labels.lastIndexOf(label))) {
-      errors.push({ pointer: `/booking/packages/${i}/external_label`, code: 'taken', detail: 'is already used by an open package' });
-    }
-  });
+  errors.push(...(await externalLabelErrors(q, booking.tenantId, inputs)));
   if (errors.length) throw invalidFields(errors);
-  const rows = inputs.map((p) => ({
-    tenantId: booking.tenantId,
-    id: newId(),
-    bookingId: booking.id,
-    externalLabel: p.external_label ?? null,
-    status: 'created' as const,
-    pickupStopId: stops[p.pickup_stop_index]!.id!,
-    dropoffStopId: stops[p.dropoff_stop_index]!.id!,
-    description: p.description ?? null,
-    weightGrams: p.weight_grams ?? null,
-    createdAt: at,
-    updatedAt: at,
-  }));
-  const packages = await insertWithFreshShortcodes(tx, rows);
-  const history = await repo.insertPackageHistory(tx, rows.map((r) => ({ tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId })));
+  const packages = inputs.map((p) =>
+    completeRow(packagesTable, {
+      tenantId: booking.tenantId,
+      id: newId(),
+      bookingId: booking.id,
+      shortcode: newShortcode(),
+      externalLabel: p.external_label ?? null,
+      status: 'created',
+      pickupStopId: stops[p.pickup_stop_index]!.id!,
+      dropoffStopId: stops[p.dropoff_stop_index]!.id!,
+      description: p.description ?? null,
+      weightGrams: p.weight_grams ?? null,
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+  const history = packages.map((r) =>
+    completeRow(packageHistory, { tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId }),
+  );
   return { packages, history };
+}
+
+/** External labels already used by an open package of the tenant, or twice in `inputs`. */
+export async function externalLabelErrors(q: Queryable, tenantId: string, inputs: Pick<PackageInput, 'external_label'>[]): Promise<FieldError[]> {
+  const labels = inputs.map((p) => p.external_label).filter((l): l is string => !!l);
+  const taken = await repo.openExternalLabelsTaken(q, tenantId, labels);
+  return inputs.flatMap((p, i) => {
+    const label = p.external_label;
+    return label && (taken.has(label) || labels.indexOf(label) !== labels.lastIndexOf(label))
+      ? [{ pointer: `/booking/packages/${i}/external_label`, code: 'taken', detail: 'is already used by an open package' }]
+      : [];
+  });
+}
+
+/** After a shortcode collision at the insert: every package draws again. */
+export function redrawShortcodes(packages: repo.PackageRow[]): void {
+  for (const pkg of packages) pkg.shortcode = newShortcode();
 }
 
 /** The package if the caller sees its booking; 404 otherwise. */

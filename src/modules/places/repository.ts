@@ -1,6 +1,7 @@
 // Places SQL. Every function takes the handle and the tenant id first.
-import { and, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { places } from './tables.ts';
 
 export type PlaceRow = typeof places.$inferSelect;
@@ -22,7 +23,17 @@ export async function findPlaceForUpdate(q: Queryable, tenantId: string, id: str
 
 export async function findPlaces(q: Queryable, tenantId: string, ids: string[]): Promise<PlaceRow[]> {
   if (!ids.length) return [];
-  return q.select().from(places).where(and(eq(places.tenantId, tenantId), inArray(places.id, ids)));
+  return runPrepared(
+    q,
+    'find_places',
+    (q) =>
+      q
+        .select()
+        .from(places)
+        .where(and(eq(places.tenantId, sql.placeholder('tenantId')), sql`${places.id} = ANY(${sql.placeholder('ids')}::uuid[])`))
+        .prepare('find_places'),
+    { tenantId, ids },
+  );
 }
 
 export interface PlaceListQuery {

@@ -1,13 +1,19 @@
 // Tour service and scheduling config SQL. Every function takes the handle and the tenant id first.
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { schedulingConfigs, services } from './tables.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 export type SchedulingConfigRow = typeof schedulingConfigs.$inferSelect;
 
 export async function findService(q: Queryable, tenantId: string, id: string): Promise<ServiceRow | null> {
-  const [row] = await q.select().from(services).where(and(eq(services.tenantId, tenantId), eq(services.id, id)));
+  const [row] = await runPrepared(
+    q,
+    'find_service',
+    (q) => q.select().from(services).where(and(eq(services.tenantId, sql.placeholder('tenantId')), eq(services.id, sql.placeholder('id')))).prepare('find_service'),
+    { tenantId, id },
+  );
   return row ?? null;
 }
 
