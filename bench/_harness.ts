@@ -130,8 +130,6 @@ export interface LoadOptions {
   body?: string;
   /** The server under load, to measure its CPU time per request. */
   server?: ServerHandle<unknown>;
-  /** Offered load in requests per second over all connections; unset: as fast as the server answers (saturation). */
-  rate?: number;
 }
 
 /** One autocannon run (default 50 connections for 10 s) after a short warm-up. */
@@ -144,12 +142,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   };
   await autocannon({ ...common, connections: 10, duration: 2 });
   const cpuBefore = await options.server?.cpuMicros();
-  const result = await autocannon({
-    ...common,
-    connections: options.connections ?? 50,
-    duration: options.durationSeconds ?? 10,
-    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
-  });
+  const result = await autocannon({ ...common, connections: options.connections ?? 50, duration: options.durationSeconds ?? 10 });
   const cpuAfter = await options.server?.cpuMicros();
   return {
     label: options.label,
