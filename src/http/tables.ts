@@ -1,5 +1,5 @@
 // Idempotency keys: the stored outcome of a write, replayed when the same key comes again.
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -15,5 +15,6 @@ export const idempotencyKeys = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.credentialId, t.key] })],
+  // created_at: the purge job deletes expired keys oldest first.
+  (t) => [primaryKey({ columns: [t.tenantId, t.credentialId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

@@ -1,4 +1,5 @@
 // Imports every module that registers job handlers, so the registry is complete before the worker starts.
+import '../http/idempotency-purge.ts';
 import '../mail/jobs.ts';
 import '../modules/busyness/jobs.ts';
 import '../modules/tours/jobs.ts';

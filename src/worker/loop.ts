@@ -2,7 +2,7 @@
 // Many workers cooperate: every claim is FOR UPDATE SKIP LOCKED with a lease.
 import { hostname } from 'node:os';
 import type { Deps } from '../deps.ts';
-import { ensureBusynessTick } from '../modules/busyness/index.ts';
+import { ensurePeriodicJobs } from './periodic.ts';
 import { deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
 import { claimDueJobs, completeJob, failJob } from './jobs.ts';
@@ -60,7 +60,7 @@ function makeWorker(deps: Deps, options: WorkerOptions, keepGoing: () => boolean
   return {
     drain: async () => {
       if (!started) {
-        await ensureBusynessTick(deps);
+        await ensurePeriodicJobs(deps);
         started = true;
       }
       let total = 0;
@@ -114,7 +114,7 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
     }
   };
   const lanes = (async () => {
-    await ensureBusynessTick(deps).catch((err: unknown) => deps.log.error({ err }, 'scheduling the busyness tick failed'));
+    await ensurePeriodicJobs(deps).catch((err: unknown) => deps.log.error({ err }, 'scheduling the periodic jobs failed'));
     await Promise.all([
       lane('jobs', () => runDueJobs(deps, workerId, options)),
       lane('fan-out', () => fanOutEvents(deps)),

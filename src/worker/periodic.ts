@@ -1,0 +1,9 @@
+// Recurring platform jobs: each reschedules itself; every worker makes sure one is pending when it starts.
+import type { Deps } from '../deps.ts';
+import { ensureIdempotencyPurge } from '../http/idempotency-purge.ts';
+import { ensureBusynessTick } from '../modules/busyness/index.ts';
+
+export async function ensurePeriodicJobs(deps: Deps): Promise<void> {
+  await ensureBusynessTick(deps);
+  await ensureIdempotencyPurge(deps);
+}
