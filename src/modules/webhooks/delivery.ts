@@ -19,33 +19,22 @@ export const DELIVERY_LEASE_MS = 60_000;
 export const DELIVERY_BATCH = 64;
 
 /**
- * One transaction: claims undispatched events, creates one delivery per matching active subscription of the same
- * tenant, and marks the events dispatched. Returns how many events it handled.
+ * One transaction of two statements: claims undispatched events with their tenants' active subscriptions, then
+ * creates one delivery per matching subscription and marks the events dispatched. Returns how many events it handled.
  */
 export async function fanOutEvents(deps: Deps, limit = 200): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const events = await repo.claimUndispatchedEvents(tx, limit);
-    if (!events.length) return 0;
-    const now = deps.clock.now();
-    const subscriptions = await repo.activeSubscriptionsOf(tx, [...new Set(events.map((e) => e.tenant_id))]);
-    const deliveries = events.flatMap((event) =>
-      subscriptions
-        .filter((s) => s.tenantId === event.tenant_id && subscriptionMatches(s, event, event.tenant_extensions))
-        .map((s) => ({
-          tenantId: event.tenant_id,
-          id: newId(),
-          subscriptionId: s.id,
-          eventId: event.id,
-          eventType: event.type,
-          status: 'pending' as const,
-          attemptCount: 0,
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })),
+    const tenants = await repo.claimUndispatchedEvents(tx, limit);
+    if (!tenants.length) return 0;
+    const events = tenants.flatMap((tenant) => tenant.events.map((event) => ({ tenant_id: tenant.tenant_id, id: event.id })));
+    const deliveries = tenants.flatMap((tenant) =>
+      tenant.events.flatMap((event) =>
+        tenant.subscriptions
+          .filter((s) => subscriptionMatches(s, event, tenant.extensions))
+          .map((s) => ({ tenant_id: tenant.tenant_id, id: newId(), subscription_id: s.id, event_id: event.id, event_type: event.type })),
+      ),
     );
-    await repo.insertDeliveries(tx, deliveries);
-    await repo.markEventsDispatched(tx, events, now);
+    await repo.dispatchEvents(tx, deliveries, events, deps.clock.now());
     return events.length;
   });
 }
@@ -92,14 +81,32 @@ interface Outcome {
   result: PostResult;
 }
 
-/**
- * Records a batch of attempts in one transaction: every attempt in the log, the successes in bulk, and each failure
- * with its consequences (next attempt, exhaustion, disabling the subscription).
- */
 type DeliveryOutcome = 'succeeded' | 'failed' | 'exhausted';
 
-async function recordOutcomes(deps: Deps, workerId: string, outcomes: Outcome[]): Promise<DeliveryOutcome[]> {
-  if (!outcomes.length) return [];
+/**
+ * Records the successes of a batch (nearly all of it) in one statement, without a transaction around it: every
+ * attempt in the log, the deliveries this worker still holds marked succeeded, the failure clock of their
+ * subscriptions stopped. Returns how many it marked succeeded.
+ */
+async function recordSuccesses(deps: Deps, workerId: string, outcomes: Outcome[]): Promise<number> {
+  return repo.recordSuccessfulAttempts(
+    deps.db,
+    workerId,
+    outcomes.map(({ row, at, result }) => ({
+      tenant_id: row.tenant_id,
+      id: newId(),
+      delivery_id: row.id,
+      subscription_id: row.subscription_id,
+      at,
+      status_code: result.statusCode!,
+      duration_ms: result.durationMs,
+    })),
+    deps.clock.now(),
+  );
+}
+
+/** Records the failures of a batch in one transaction, each with its consequences (next attempt, exhaustion, disabling). */
+async function recordFailures(deps: Deps, workerId: string, outcomes: Outcome[]): Promise<DeliveryOutcome[]> {
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     // Deliveries deleted meanwhile (with their subscription) are gone from this map and leave no attempt behind.
@@ -114,18 +121,13 @@ async function recordOutcomes(deps: Deps, workerId: string, outcomes: Outcome[])
         at,
         statusCode: result.statusCode,
         durationMs: result.durationMs,
-        error: result.error ?? (isSuccess(result.statusCode) ? null : `HTTP ${result.statusCode}`),
+        error: result.error ?? `HTTP ${result.statusCode}`,
       })),
     );
     // Someone re-queued or re-leased a delivery meanwhile (redeliver, an expired lease): the log keeps the attempt,
     // the newer holder decides the status.
-    const ours = present.filter((o) => current.get(o.row.id)!.locked_by === workerId);
-    const successes = ours.filter((o) => isSuccess(o.result.statusCode)).map((o) => o.row);
-    await repo.markDeliveriesSucceeded(tx, successes, now);
-    // Touches (and so locks) a subscription only when it was failing: concurrent successes do not queue on it.
-    await repo.clearFailingSince(tx, successes.map((r) => ({ tenant_id: r.tenant_id, id: r.subscription_id })));
-    const recorded: DeliveryOutcome[] = successes.map(() => 'succeeded');
-    for (const outcome of ours.filter((o) => !isSuccess(o.result.statusCode))) {
+    const recorded: DeliveryOutcome[] = [];
+    for (const outcome of present.filter((o) => current.get(o.row.id)!.locked_by === workerId)) {
       recorded.push(await recordFailure(tx, outcome, current.get(outcome.row.id)!.attempt_count + 1, now));
     }
     return recorded;
@@ -174,9 +176,13 @@ async function disableSubscription(tx: Tx, subscription: repo.SubscriptionRow, r
 export async function deliverDue(deps: Deps, workerId: string, options: { limit?: number; timeoutMs?: number } = {}): Promise<number> {
   const claimed = await repo.claimDueDeliveries(deps.db, deps.clock.now(), workerId, DELIVERY_LEASE_MS, options.limit ?? DELIVERY_BATCH);
   const outcomes = await Promise.all(claimed.map(async (row) => ({ row, ...(await attempt(deps, row, options.timeoutMs)) })));
+  const successes = outcomes.filter((o) => isSuccess(o.result.statusCode));
+  const failures = outcomes.filter((o) => !isSuccess(o.result.statusCode));
   try {
-    // Counted after the commit, so the metric never shows an attempt the log does not have.
-    for (const outcome of await recordOutcomes(deps, workerId, outcomes)) recordDeliveryOutcome(outcome);
+    // Counted after each commit, so the metric never shows an attempt the log does not have.
+    const succeeded = await recordSuccesses(deps, workerId, successes);
+    for (let i = 0; i < succeeded; i++) recordDeliveryOutcome('succeeded');
+    if (failures.length) for (const outcome of await recordFailures(deps, workerId, failures)) recordDeliveryOutcome(outcome);
   } catch (err) {
     // The leases run out and the deliveries are attempted again: at-least-once.
     deps.log.error({ err, deliveries: claimed.length }, 'recording webhook attempts failed');

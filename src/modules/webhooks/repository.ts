@@ -2,6 +2,7 @@
 import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
+import type { MatchableSubscription } from './matching.ts';
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions, type DeliveryStatus } from './tables.ts';
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
@@ -50,14 +51,6 @@ export async function deleteSubscription(q: Queryable, tenantId: string, id: str
                          AND a.delivery_id = d.id AND d.subscription_id = ${id}`);
   await q.delete(webhookDeliveries).where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.subscriptionId, id)));
   await q.delete(webhookSubscriptions).where(subscriptionKey(tenantId, id));
-}
-
-export async function activeSubscriptionsOf(q: Queryable, tenantIds: string[]): Promise<SubscriptionRow[]> {
-  if (!tenantIds.length) return [];
-  return q
-    .select()
-    .from(webhookSubscriptions)
-    .where(and(inArray(webhookSubscriptions.tenantId, tenantIds), eq(webhookSubscriptions.active, true)));
 }
 
 /** Inserts deliveries; one that exists for the same (subscription, event) is left alone. */
@@ -134,34 +127,66 @@ export async function requeueFailedSince(q: Queryable, tenantId: string, subscri
 
 // ── The worker's side ────────────────────────────────────────────────────────────────────────────
 
-export interface UndispatchedEvent {
+/** Claimed outbox events of one tenant, with what fan-out matches them against. */
+export interface UndispatchedTenantEvents {
   tenant_id: string;
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-  tenant_extensions: string[];
+  extensions: string[];
+  events: { id: string; type: string; data: Record<string, unknown> }[];
+  /** The tenant's active subscriptions, as much of them as matching reads. */
+  subscriptions: MatchableSubscription[];
 }
 
 /**
- * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4), with the
- * extensions of their tenant. SKIP LOCKED lets many workers fan out side by side.
+ * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4) and reads, in the same
+ * statement, the extensions and active subscriptions of their tenants: one row per tenant. SKIP LOCKED lets many
+ * workers fan out side by side; the claim holds until the caller's transaction ends.
  */
-export async function claimUndispatchedEvents(q: Queryable, limit: number): Promise<UndispatchedEvent[]> {
-  return queryRows<UndispatchedEvent>(
+export async function claimUndispatchedEvents(q: Queryable, limit: number): Promise<UndispatchedTenantEvents[]> {
+  return queryRows<UndispatchedTenantEvents>(
     q,
-    sql`SELECT e.tenant_id, e.id, e.type, e.data, t.extensions AS tenant_extensions
-          FROM (SELECT tenant_id, id, type, data FROM events
-                 WHERE dispatched_at IS NULL
-                 ORDER BY occurred_at
-                 LIMIT ${limit}
-                 FOR UPDATE SKIP LOCKED) e
-          JOIN tenants t ON t.id = e.tenant_id`,
+    sql`WITH claimed AS (
+          SELECT tenant_id, id, type, data, occurred_at FROM events
+           WHERE dispatched_at IS NULL
+           ORDER BY occurred_at
+           LIMIT ${limit}
+             FOR UPDATE SKIP LOCKED)
+        SELECT t.id AS tenant_id, t.extensions,
+               (SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'data', c.data) ORDER BY c.occurred_at)
+                  FROM claimed c WHERE c.tenant_id = t.id) AS events,
+               (SELECT coalesce(json_agg(json_build_object('id', s.id, 'active', s.active, 'events', s.events, 'filters', s.filters)), '[]')
+                  FROM webhook_subscriptions s WHERE s.tenant_id = t.id AND s.active) AS subscriptions
+          FROM tenants t
+         WHERE t.id IN (SELECT tenant_id FROM claimed)`,
   );
 }
 
-export async function markEventsDispatched(q: Queryable, keys: { tenant_id: string; id: string }[], now: Date): Promise<void> {
-  if (!keys.length) return;
-  await q.execute(sql`UPDATE events SET dispatched_at = ${now} WHERE ${byKeys(keys)}`);
+/** A delivery fan-out creates: pending, due now. */
+export interface NewDelivery {
+  tenant_id: string;
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+}
+
+/**
+ * Inserts the deliveries of claimed events and marks the events dispatched, in one statement; a delivery that exists
+ * for the same (subscription, event) is left alone. Both lists travel as JSON parameters.
+ */
+export async function dispatchEvents(q: Queryable, deliveries: NewDelivery[], events: { tenant_id: string; id: string }[], now: Date): Promise<void> {
+  if (!events.length) return;
+  await q.execute(sql`WITH inserted AS (
+                         INSERT INTO webhook_deliveries (tenant_id, id, subscription_id, event_id, event_type, status, attempt_count,
+                                                         next_attempt_at, created_at, updated_at)
+                         SELECT d.tenant_id, d.id, d.subscription_id, d.event_id, d.event_type, 'pending', 0, ${now}, ${now}, ${now}
+                           FROM json_to_recordset(${JSON.stringify(deliveries)}::json)
+                             AS d(tenant_id uuid, id uuid, subscription_id uuid, event_id uuid, event_type text)
+                         ON CONFLICT DO NOTHING),
+                       dispatched AS (
+                         SELECT * FROM json_to_recordset(${JSON.stringify(events)}::json) AS e(tenant_id uuid, id uuid))
+                       UPDATE events SET dispatched_at = ${now}
+                        WHERE tenant_id = ANY (ARRAY(SELECT DISTINCT tenant_id FROM dispatched))
+                          AND id = ANY (ARRAY(SELECT id FROM dispatched))`);
 }
 
 export interface ClaimedDelivery {
@@ -209,7 +234,7 @@ export async function claimDueDeliveries(q: Queryable, now: Date, workerId: stri
   );
 }
 
-/** Locks the deliveries of a finished batch in key order (no deadlock between workers) and reads who holds them. */
+/** Locks a batch's failed deliveries in key order (no deadlock between workers) and reads who holds them. */
 export async function lockDeliveries(q: Queryable, keys: { tenant_id: string; id: string }[]) {
   if (!keys.length) return [];
   return queryRows<{ tenant_id: string; id: string; locked_by: string | null; attempt_count: number }>(
@@ -221,19 +246,58 @@ export async function lockDeliveries(q: Queryable, keys: { tenant_id: string; id
   );
 }
 
-export async function markDeliveriesSucceeded(q: Queryable, keys: { tenant_id: string; id: string }[], now: Date): Promise<void> {
-  if (!keys.length) return;
-  await q.execute(sql`UPDATE webhook_deliveries
-                         SET status = 'succeeded', attempt_count = attempt_count + 1, next_attempt_at = NULL,
-                             locked_until = NULL, locked_by = NULL, updated_at = ${now}
-                       WHERE ${byKeys(keys)}`);
+/** A 2xx attempt, as the worker hands it to `recordSuccessfulAttempts`. */
+export interface SuccessfulAttempt {
+  tenant_id: string;
+  /** The attempt row's id. */
+  id: string;
+  delivery_id: string;
+  subscription_id: string;
+  at: Date;
+  status_code: number;
+  duration_ms: number;
 }
 
-/** After a success the failure clock stops; only subscriptions that were failing are touched (and so locked). */
-export async function clearFailingSince(q: Queryable, keys: { tenant_id: string; id: string }[]): Promise<void> {
-  if (!keys.length) return;
-  await q.execute(sql`UPDATE webhook_subscriptions SET failing_since = NULL
-                       WHERE ${byKeys(keys)} AND failing_since IS NOT NULL`);
+/**
+ * Records a batch of successful attempts in one statement (statement-atomic, one round trip): locks the deliveries
+ * still present in key order, as `lockDeliveries` does; logs an attempt for each of them (a delivery deleted
+ * meanwhile, with its subscription, leaves none); marks `succeeded` only those this worker still holds (a re-queued or
+ * re-leased one keeps the attempt, the newer holder decides its status); and stops the failure clock of their
+ * subscriptions where it runs (touching, and so locking, only those). The batch travels as one JSON parameter.
+ * Returns how many deliveries it marked succeeded.
+ */
+export async function recordSuccessfulAttempts(q: Queryable, workerId: string, attempts: SuccessfulAttempt[], now: Date): Promise<number> {
+  if (!attempts.length) return 0;
+  const [row] = await queryRows<{ succeeded: number }>(
+    q,
+    sql`WITH batch AS (
+          SELECT * FROM json_to_recordset(${JSON.stringify(attempts)}::json)
+            AS x(tenant_id uuid, id uuid, delivery_id uuid, subscription_id uuid, at timestamptz, status_code int, duration_ms int)),
+        held AS (
+          SELECT d.tenant_id, d.id, d.locked_by FROM webhook_deliveries d
+           WHERE d.tenant_id = ANY (ARRAY(SELECT DISTINCT tenant_id FROM batch))
+             AND d.id = ANY (ARRAY(SELECT delivery_id FROM batch))
+           ORDER BY d.tenant_id, d.id
+             FOR UPDATE),
+        logged AS (
+          INSERT INTO webhook_attempts (tenant_id, id, delivery_id, at, status_code, duration_ms, error)
+          SELECT b.tenant_id, b.id, b.delivery_id, b.at, b.status_code, b.duration_ms, NULL
+            FROM batch b JOIN held h ON h.tenant_id = b.tenant_id AND h.id = b.delivery_id),
+        succeeded AS (
+          UPDATE webhook_deliveries d
+             SET status = 'succeeded', attempt_count = d.attempt_count + 1, next_attempt_at = NULL,
+                 locked_until = NULL, locked_by = NULL, updated_at = ${now}
+            FROM held h
+           WHERE d.tenant_id = h.tenant_id AND d.id = h.id AND h.locked_by = ${workerId}
+          RETURNING d.tenant_id, d.subscription_id),
+        cleared AS (
+          UPDATE webhook_subscriptions s SET failing_since = NULL
+           WHERE s.tenant_id = ANY (ARRAY(SELECT DISTINCT tenant_id FROM succeeded))
+             AND s.id = ANY (ARRAY(SELECT DISTINCT subscription_id FROM succeeded))
+             AND s.failing_since IS NOT NULL)
+        SELECT count(*)::int AS succeeded FROM succeeded`,
+  );
+  return row!.succeeded;
 }
 
 export async function insertAttempts(q: Queryable, rows: (typeof webhookAttempts.$inferInsert)[]): Promise<void> {
