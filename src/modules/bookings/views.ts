@@ -42,15 +42,16 @@ export async function loadStopContext(
   // failure_options render only on tour stops under way: only their tours and services are read.
   const tourIds = [...new Set(stops.filter(isUnderWay).map((s) => s.tourId).filter((id): id is string => id !== null))];
   const bookingIds = [...new Set(stops.filter(isUnderWay).map((s) => s.bookingId).filter((id): id is string => id !== null))];
-  const [tours, tourStops, bookingStops, packages] = await Promise.all([
-    findTours(q, tenantId, tourIds),
-    repo.findStopsOfTours(q, tenantId, tourIds),
-    known.bookingStops ?? repo.findStopsOfBookings(q, tenantId, bookingIds),
-    known.packages ?? repo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)),
-  ]);
-  const serviceIds = [...new Set(tours.map((t) => t.serviceId))];
+  // One after the other: inside a transaction `q` is a single connection, which must not run two queries at once.
+  const tours = await findTours(q, tenantId, tourIds);
+  const tourStops = await repo.findStopsOfTours(q, tenantId, tourIds);
+  const bookingStops = known.bookingStops ?? (await repo.findStopsOfBookings(q, tenantId, bookingIds));
+  const packages = known.packages ?? (await repo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)));
   const services = new Map<string, ServiceConfig>();
-  for (const service of await Promise.all(serviceIds.map((id) => getService(q, tenantId, id)))) if (service) services.set(service.id, service);
+  for (const id of new Set(tours.map((t) => t.serviceId))) {
+    const service = await getService(q, tenantId, id);
+    if (service) services.set(service.id, service);
+  }
   const tourStopCounts = new Map<string, number>();
   for (const s of tourStops) if (s.tourId && s.status !== 'cancelled') tourStopCounts.set(s.tourId, (tourStopCounts.get(s.tourId) ?? 0) + 1);
   const byBooking = new Map<string, repo.StopRow[]>();

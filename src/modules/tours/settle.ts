@@ -60,24 +60,10 @@ export async function recordActiveStatusChange(
   });
 }
 
-/**
- * Current rows the caller already holds (and locked where it writes): all of these bookings and all of their stops.
- * They are used instead of being read again, and updated in place as settle changes them.
- */
-export interface KnownRows {
-  bookings: bookingsRepo.BookingRow[];
-  bookingStops: bookingsRepo.StopRow[];
-  /** The bookings were created in this transaction, so no visibility rows are stored for them yet. */
-  created?: boolean;
-}
-
-export async function settle(tx: Tx, change: Change, known?: KnownRows): Promise<void> {
+export async function settle(tx: Tx, change: Change): Promise<void> {
   const { tenantId, at } = change;
-  const knownTourIds = known && unique(known.bookingStops.map((s) => s.tourId));
-  const tourIds = unique([...change.tourIds, ...(knownTourIds ?? (await bookingsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds)))]);
+  const tourIds = unique([...change.tourIds, ...(await bookingsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
   const bookingIds = unique([...change.bookingIds, ...(await bookingsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
-  // What is known covers the change only when the tours brought no other bookings in.
-  const held = known && bookingIds.every((id) => known.bookings.some((b) => b.id === id)) ? known : undefined;
 
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const tours = await repo.findTours(tx, tenantId, tourIds);
@@ -97,10 +83,8 @@ export async function settle(tx: Tx, change: Change, known?: KnownRows): Promise
     tour.status = 'completed';
   }
 
-  const bookings = held ? held.bookings.filter((b) => bookingIds.includes(b.id)) : await bookingsRepo.findBookings(tx, tenantId, bookingIds);
-  const bookingStops = held
-    ? held.bookingStops.filter((s) => s.bookingId !== null && bookingIds.includes(s.bookingId))
-    : await bookingsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
+  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
+  const bookingStops = await bookingsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
   const transitions: EventInput[] = [];
   for (const booking of bookings) {
     const to = deriveBookingStatus(booking.status, bookingStops.filter((s) => s.bookingId === booking.id));
@@ -146,7 +130,6 @@ export async function settle(tx: Tx, change: Change, known?: KnownRows): Promise
       managingOrganizationIds: booking.managingOrganizationIds,
       tours: ofBooking,
     });
-    if (held?.created && held.bookings.includes(booking)) await bookingsRepo.insertBookingVisibility(tx, tenantId, booking.id, organizationIds);
-    else await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
+    await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
   }
 }
