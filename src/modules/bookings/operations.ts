@@ -67,7 +67,9 @@ const SHORTCODE_DRAWS = 5;
 export async function writeNewBooking(q: Queryable, created: repo.NewBooking, events: EventInput[], inputs: { external_label?: string | null }[] = []): Promise<void> {
   for (let draw = 1; ; draw++) {
     try {
-      await repo.insertNewBooking(q, created, eventRows(events));
+      // Inside a transaction a failed statement aborts it: there the attempt gets a savepoint, so a redraw can follow.
+      if ('rollback' in q) await q.transaction((savepoint) => repo.insertNewBooking(savepoint, created, eventRows(events)));
+      else await repo.insertNewBooking(q, created, eventRows(events));
       return;
     } catch (err) {
       const constraint = uniqueViolation(err);

@@ -114,6 +114,17 @@ describe('packages', () => {
       expect(stored.packages[0].shortcode).not.toBe(first.packages[0].shortcode);
     });
 
+    it('draws again inside a transaction too (auto-dispatch creates in one), which stays usable', async () => {
+      const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] });
+      const copy = await copyOf(first.id, { shortcode: first.packages[0].shortcode });
+      await t.deps.db.transaction(async (tx) => {
+        await writeNewBooking(tx, copy, []);
+        await findBookingWithChildren(tx, tenant.tenantId, copy.booking.id);
+      });
+      const stored = (await expectOk(tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`))).booking;
+      expect(stored.packages[0].shortcode).not.toBe(first.packages[0].shortcode);
+    });
+
     it('answers 422 taken for an external label an open package took meanwhile, and writes nothing', async () => {
       const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, external_label: 'RACE-1' }] });
       const copy = await copyOf(first.id, { externalLabel: 'RACE-1', shortcode: 'RACE0001' });
