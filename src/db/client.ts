@@ -18,6 +18,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Either the database or an open transaction: repositories accept both. */
 export type Queryable = Db | Tx;
 
+/** A transaction has rollback(); the database handle does not. */
+export const isTransaction = (q: Queryable): q is Tx => 'rollback' in q;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

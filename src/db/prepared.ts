@@ -3,7 +3,7 @@
 // PostgreSQL, is parsed and planned once per connection (a named statement).
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Queryable } from './client.ts';
+import { isTransaction, type Queryable } from './client.ts';
 
 interface Executable<R> {
   execute(params?: Record<string, unknown>): Promise<R>;
@@ -16,8 +16,7 @@ const byHandle = new WeakMap<object, Map<string, Executable<unknown>>>();
  * keeps it: a transaction is short-lived, so inside one the query is built and run as usual.
  */
 export function runPrepared<R>(q: Queryable, name: string, build: (q: Queryable) => Executable<R>, params: Record<string, unknown>): Promise<R> {
-  // Transactions have rollback(); the handle does not.
-  if ('rollback' in q) return build(q).execute(params);
+  if (isTransaction(q)) return build(q).execute(params);
   let prepared = byHandle.get(q);
   if (!prepared) byHandle.set(q, (prepared = new Map()));
   let query = prepared.get(name) as Executable<R> | undefined;

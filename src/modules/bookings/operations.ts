@@ -1,6 +1,6 @@
 // Booking operations: create, read, list, cancel, tip, custom stops, groups, stop properties, organizations, drivers.
 import type { Deps } from '../../deps.ts';
-import type { Queryable, Tx } from '../../db/client.ts';
+import { isTransaction, type Queryable, type Tx } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/errors.ts';
 import { completeRow } from '../../db/json-insert.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -68,7 +68,7 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
   for (let draw = 1; ; draw++) {
     try {
       // Inside a transaction a failed statement aborts it: there the attempt gets a savepoint, so a redraw can follow.
-      if ('rollback' in q) await q.transaction((savepoint) => repo.insertNewBooking(savepoint, created, eventRows(events)));
+      if (isTransaction(q)) await q.transaction((savepoint) => repo.insertNewBooking(savepoint, created, eventRows(events)));
       else await repo.insertNewBooking(q, created, eventRows(events));
       return;
     } catch (err) {

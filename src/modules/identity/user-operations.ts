@@ -1,6 +1,7 @@
 // User operations: admins manage users; managers read the users of their organizations.
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
+import { uniqueViolation } from '../../db/errors.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidateCredentialCache } from '../../http/auth.ts';
 import { badParameter, forbidden, invalidFields, notFound, unknownReference, unprocessable } from '../../http/errors.ts';
@@ -31,12 +32,6 @@ function readScope(actor: Actor): string[] | undefined {
 }
 
 const emailTaken = () => invalidFields([{ pointer: '/user/email', code: 'taken', detail: 'is already used by another user of this tenant' }]);
-
-/** PostgreSQL unique_violation: a concurrent request took the e-mail between our check and our insert. */
-const isUniqueViolation = (err: unknown): boolean => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === '23505' || e.cause?.code === '23505';
-};
 
 async function checkMemberships(tx: Tx, tenantId: string, role: Actor['role'], organizationIds: string[]): Promise<void> {
   const errors = membershipErrors(role, organizationIds);
@@ -125,7 +120,7 @@ export async function createUser(deps: Deps, actor: Actor, input: UserCreateInpu
       return renderById(tx, actor.tenantId, id);
     });
   } catch (err) {
-    throw isUniqueViolation(err) ? emailTaken() : err;
+    throw uniqueViolation(err) !== null ? emailTaken() : err;
   }
 }
 
@@ -159,7 +154,7 @@ export async function updateUser(deps: Deps, actor: Actor, id: string, input: Us
     if (input.role !== undefined || input.organization_ids !== undefined || passwordHash !== undefined) invalidateCredentialCache();
     return view;
   } catch (err) {
-    throw isUniqueViolation(err) ? emailTaken() : err;
+    throw uniqueViolation(err) !== null ? emailTaken() : err;
   }
 }
 
