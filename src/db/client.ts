@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { preparedStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -54,25 +55,13 @@ export function openPostgres(url: string, poolSize = 20): Database {
 
 const asText = (value: unknown) => value;
 
-/** The parsers Drizzle passes with every PGlite query: these types come back as text, and Drizzle maps them itself. */
+/**
+ * The parsers Drizzle passes with every PGlite query: these types come back as text, and Drizzle maps them itself. The
+ * instance is created with them; the per-query copies are ignored (see pglite-statements.ts).
+ */
 const DRIZZLE_PGLITE_PARSERS = Object.fromEntries(
   [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, asText]),
 );
-
-interface PgliteQueryable {
-  query(text: string, params?: unknown[], options?: { parsers?: unknown }): Promise<unknown>;
-}
-
-/**
- * PGlite merges a query's `parsers` option into its ~300 default parsers on every query (~170 µs each, more than a
- * primary-key read). The instance is created with Drizzle's parsers instead, and the per-query copies are dropped,
- * in transactions too.
- */
-function withoutPerQueryParsers<T extends PgliteQueryable>(target: T): T {
-  const query = target.query.bind(target);
-  target.query = (text, params, options) => query(text, params, options?.parsers ? { ...options, parsers: undefined } : options);
-  return target;
-}
 
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
   const client = await PGlite.create({
@@ -80,9 +69,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers: DRIZZLE_PGLITE_PARSERS,
   });
-  withoutPerQueryParsers(client);
-  const transaction = client.transaction.bind(client);
-  client.transaction = (fn) => transaction((tx) => fn(withoutPerQueryParsers(tx)));
+  preparedStatements(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
