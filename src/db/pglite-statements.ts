@@ -69,7 +69,17 @@ export function preparedStatements(client: PGlite): void {
     return statement;
   }
 
-  async function run<T>(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+  /** Outside a transaction a statement the schema changed under is prepared again and run once more. */
+  async function run<T>(text: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+    try {
+      return await runOnce<T>(text, params, options);
+    } catch (err) {
+      if (inTransaction || (err as { code?: string }).code !== CACHED_PLAN_CHANGED) throw err;
+      return runOnce<T>(text, params, options);
+    }
+  }
+
+  async function runOnce<T>(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
     const statement = await statementFor(text, options);
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
@@ -96,7 +106,7 @@ export function preparedStatements(client: PGlite): void {
   const query: Query = async (text, params = [], options) =>
     client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
-        const result = await run<never>(text, params, options);
+        const result = await run<never>(text, params, options, false);
         await client.syncToFs();
         return result;
       }),
@@ -108,7 +118,7 @@ export function preparedStatements(client: PGlite): void {
     transaction((tx) => {
       const txQuery: Query = async (text, params = [], options) => {
         if (tx.closed) throw new Error('Transaction is closed');
-        return client._runExclusiveQuery(() => run(text, params, options));
+        return client._runExclusiveQuery(() => run(text, params, options, true));
       };
       (tx as Transaction).query = txQuery as Transaction['query'];
       return fn(tx);

@@ -19,7 +19,7 @@ import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grou
 import { externalLabelErrors, preparePackages, redrawShortcodes } from './packages.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput, BookingListQueryT, CustomStopInput, GroupsInput, StopPropertiesInput } from './schemas.ts';
-import { buildStops, stopLimitReached } from './stop-input.ts';
+import { buildStops, placeIdsOf, stopLimitReached } from './stop-input.ts';
 import { renderBookings, tourFacts } from './views.ts';
 import { bookingOrganizations, canSeeTour } from '../tours/visibility.ts';
 import { bookings as bookingsTable, stops as stopsTable } from './tables.ts';
@@ -96,7 +96,9 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   const at = deps.clock.now();
   const tenantId = actor.tenantId;
   const { db } = deps;
-  const service = await serviceOrReject(db, tenantId, input.service_id, '/booking/service_id');
+  const references = await repo.findBookingReferences(db, tenantId, input.service_id, placeIdsOf(input.stops));
+  const { service } = references;
+  if (!service) throw unknownReference('/booking/service_id', 'service');
   if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
   // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
   const customerId = actor.role === 'customer' ? actor.userId : (input.customer_id ?? null);
@@ -107,7 +109,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   const managing = input.managing_organization_ids ?? (actor.role === 'manager' ? actor.organizationIds : []);
   await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
   const id = newId();
-  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at)).map((row, i) =>
+  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
   );
   const booking = completeRow(bookingsTable, {

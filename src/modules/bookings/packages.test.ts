@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { AppError } from '../../http/errors.ts';
@@ -133,6 +134,41 @@ describe('packages', () => {
       expect(failure).toMatchObject({ status: 422, errors: [{ pointer: '/booking/packages/0/external_label', code: 'taken' }] });
       expect((await tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`)).status).toBe(404);
     });
+
+    it('writes creates started together as one statement, each booking whole', async () => {
+      const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] });
+      const copies = await Promise.all([1, 2, 3, 4].map((i) => copyOf(first.id, { shortcode: `TGTHR00${i}` })));
+      await Promise.all(copies.map((copy) => writeNewBooking(t.deps.db, copy, [])));
+      for (const copy of copies) {
+        const stored = (await expectOk(tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`))).booking;
+        expect(stored.stops.map((s: { id: string }) => s.id)).toEqual(copy.stops.map((s) => s.id));
+        expect(stored.packages.map((p: { shortcode: string }) => p.shortcode)).toEqual([copy.packages[0]!.shortcode]);
+      }
+      // One statement is one transaction: every row carries the same creating transaction id.
+      expect(await creatingTransactions(copies.map((c) => c.booking.id))).toBe(1);
+    });
+
+    it('fails only the create a unique index refuses when several are written together', async () => {
+      const first = await createBooking(manager.client, { service_id: serviceId, packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, external_label: 'BATCH-1' }] });
+      const good = await Promise.all([1, 2, 3].map((i) => copyOf(first.id, { shortcode: `BATCHOK${i}`, externalLabel: null })));
+      const taken = await copyOf(first.id, { shortcode: 'BATCHBAD', externalLabel: 'BATCH-1' });
+      const outcomes = await Promise.allSettled([
+        writeNewBooking(t.deps.db, good[0]!, []),
+        writeNewBooking(t.deps.db, taken, [], [{ external_label: 'BATCH-1' }]),
+        writeNewBooking(t.deps.db, good[1]!, []),
+        writeNewBooking(t.deps.db, good[2]!, []),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ status: 422, errors: [{ pointer: '/booking/packages/0/external_label', code: 'taken' }] });
+      for (const copy of good) expect((await tenant.admin.get(`/api/hailing/bookings/${copy.booking.id}`)).status).toBe(200);
+      expect((await tenant.admin.get(`/api/hailing/bookings/${taken.booking.id}`)).status).toBe(404);
+      expect(await creatingTransactions([taken.booking.id])).toBe(0);
+    });
   });
 });
 
+/** How many distinct transactions created these bookings (PostgreSQL's xmin of each row). */
+async function creatingTransactions(bookingIds: string[]): Promise<number> {
+  const result = await t.deps.db.execute(sql`SELECT count(DISTINCT xmin::text)::int AS n FROM bookings WHERE id IN ${bookingIds}`);
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
+}

@@ -1,8 +1,12 @@
 // Bookings SQL: bookings, stops, packages, package history, booking visibility. Handle and tenant id first.
 import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, or, sql, type InferSelectModel, type SQL, type Table } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.ts';
+import { isTransaction, type Queryable } from '../../db/client.ts';
 import { insertAll, rowsOf, type TableRows } from '../../db/json-insert.ts';
+import { readTogether } from '../../db/json-read.ts';
+import { insertAllBatched } from '../../db/write-batch.ts';
 import { runPrepared } from '../../db/prepared.ts';
+import { placesRead } from '../places/index.ts';
+import { serviceRead } from '../services/index.ts';
 import { bookings, bookingVisibility, packageHistory, packages, stops } from './tables.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
@@ -24,18 +28,31 @@ export interface NewBooking {
 
 /**
  * One statement for the booking, its stops, packages, history, visibility and `events` (the outbox's rows): atomic
- * on its own, so a create needs no transaction around it (one round trip instead of eight).
+ * on its own, so a create needs no transaction around it (one round trip instead of eight). Outside a transaction,
+ * creates started at the same moment share the statement (db/write-batch.ts).
  */
 export async function insertNewBooking(q: Queryable, created: NewBooking, events: TableRows): Promise<void> {
   const { tenantId, id: bookingId } = created.booking;
-  await insertAll(q, 'insert_new_booking', [
+  const parts = [
     rowsOf(bookings, [created.booking]),
     rowsOf(stops, created.stops),
     rowsOf(packages, created.packages),
     rowsOf(packageHistory, created.history),
     rowsOf(bookingVisibility, created.visibleTo.map((organizationId) => ({ tenantId, organizationId, bookingId }))),
     events,
-  ]);
+  ];
+  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts);
+  else await insertAllBatched(q, 'insert_new_booking', parts);
+}
+
+/** What a new booking refers to, read in one statement: its service and the places its stops are built from. */
+export async function findBookingReferences(q: Queryable, tenantId: string, serviceId: string, placeIds: string[]) {
+  return readTogether(
+    q,
+    'find_booking_references',
+    { service: serviceRead(sql.placeholder('tenantId'), sql.placeholder('serviceId')), places: placesRead(sql.placeholder('tenantId'), sql.placeholder('placeIds')) },
+    { tenantId, serviceId, placeIds },
+  );
 }
 
 export async function findBooking(q: Queryable, tenantId: string, id: string): Promise<BookingRow | null> {

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { invalidFields, unknownReference, unprocessable, type FieldError } from '../../http/errors.ts';
 import { defineMessages } from '../../http/i18n.ts';
 import { newId } from '../../shared/ids.ts';
-import { getPlaces } from '../places/index.ts';
+import { getPlaces, type PlaceRow } from '../places/index.ts';
 import type { ServiceConfig } from '../services/index.ts';
 import { groupForNewStop } from './grouping.ts';
 import type { StopInputT } from './schemas.ts';
@@ -20,9 +20,13 @@ defineMessages({
 export const stopLimitReached = (limit: number, scope: 'booking' | 'tour') =>
   unprocessable('stop_limit_reached', { key: 'stop.limit_reached', params: { limit, scope } }, [], { limit });
 
+/** The places `inputs` are built from, for one batch look-up. */
+export const placeIdsOf = (inputs: StopInputT[]): string[] => [...new Set(inputs.map((s) => s.place_id).filter((id): id is string => !!id))];
+
 /**
  * Stop rows for `inputs` (not yet positioned on a booking or tour). `pointerOf(i)` names input i in the body.
- * Places come from one batch look-up; every bad field is reported at once.
+ * Places come from one batch look-up, or from `knownPlaces` when the caller read them already (every place of
+ * `placeIdsOf(inputs)` that exists); every bad field is reported at once.
  */
 export async function buildStops(
   q: Queryable,
@@ -31,9 +35,9 @@ export async function buildStops(
   inputs: StopInputT[],
   pointerOf: (i: number) => string,
   at: Date,
+  knownPlaces?: PlaceRow[],
 ): Promise<NewStopRow[]> {
-  const placeIds = [...new Set(inputs.map((s) => s.place_id).filter((id): id is string => !!id))];
-  const places = new Map((await getPlaces(q, tenantId, placeIds)).map((p) => [p.id, p]));
+  const places = new Map((knownPlaces ?? (await getPlaces(q, tenantId, placeIdsOf(inputs)))).map((p) => [p.id, p]));
   const errors: FieldError[] = [];
   inputs.forEach((input, i) => {
     const pointer = pointerOf(i);

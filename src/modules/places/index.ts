@@ -1,5 +1,6 @@
-// What other modules may use of places: batch look-up (bookings build stops from places) and the permission matrix.
-export { findPlaces as getPlaces, type PlaceRow } from './repository.ts';
+// What other modules may use of places: batch look-up (bookings build stops from places, also as part of a combined
+// read) and the permission matrix.
+export { findPlaces as getPlaces, placesRead, type PlaceRow } from './repository.ts';
 export type { PlaceAddress, PlaceContact } from './tables.ts';
 export { placePermissions, PLACE_ACTIONS, type PlaceAction, type PlacePermissions } from './permissions.ts';
 

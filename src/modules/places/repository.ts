@@ -1,6 +1,7 @@
 // Places SQL. Every function takes the handle and the tenant id first.
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { manyRows } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { places } from './tables.ts';
 
@@ -20,6 +21,10 @@ export async function findPlaceForUpdate(q: Queryable, tenantId: string, id: str
   const [row] = await q.select().from(places).where(and(...conditions)).for('update');
   return row ?? null;
 }
+
+/** Places by id as one part of a combined read (see db/json-read.ts); ids of no place of the tenant are left out. */
+export const placesRead = (tenantId: Placeholder, ids: Placeholder) =>
+  manyRows(places, and(eq(places.tenantId, tenantId), sql`${places.id} = ANY(${ids}::uuid[])`));
 
 export async function findPlaces(q: Queryable, tenantId: string, ids: string[]): Promise<PlaceRow[]> {
   if (!ids.length) return [];

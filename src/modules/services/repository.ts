@@ -1,6 +1,7 @@
 // Tour service and scheduling config SQL. Every function takes the handle and the tenant id first.
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { oneRow } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { schedulingConfigs, services } from './tables.ts';
 
@@ -16,6 +17,9 @@ export async function findService(q: Queryable, tenantId: string, id: string): P
   );
   return row ?? null;
 }
+
+/** The service as one part of a combined read (see db/json-read.ts): null when it does not exist in the tenant. */
+export const serviceRead = (tenantId: Placeholder, id: Placeholder) => oneRow(services, and(eq(services.tenantId, tenantId), eq(services.id, id)));
 
 export async function findServiceForUpdate(q: Queryable, tenantId: string, id: string): Promise<ServiceRow | null> {
   const [row] = await q.select().from(services).where(and(eq(services.tenantId, tenantId), eq(services.id, id))).for('update');
