@@ -14,3 +14,11 @@ export const ListOf = <T extends TSchema>(plural: string, item: T) =>
 /** A body wrapped in its singular resource name, no other members: `{"place": {...}}`. */
 export const Wrapped = <T extends TSchema>(singular: string, inner: T) =>
   Type.Object({ [singular]: inner }, { additionalProperties: false });
+
+/** The body of an action that takes none: a stray member is refused (422 `unknown_field`), like any other body's. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+/** Action routes take an optional body: a request without one is validated as `{}`. */
+export const bodyOptional = async (request: { body: unknown }): Promise<void> => {
+  request.body ??= {};
+};

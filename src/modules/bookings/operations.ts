@@ -43,6 +43,35 @@ const recordModified = (tx: Tx, tenantId: string, at: Date, booking: repo.Bookin
     ...(route ? [{ tenantId, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
   ]);
 
+/** Thrown inside a transaction when a booking's stops moved into another tour before the booking was locked. */
+class ToursChangedMeanwhile extends Error {}
+
+/** Starts over this often; each start needs a concurrent dispatch of the same booking in a window of microseconds. */
+const LOCK_ATTEMPTS = 5;
+
+/**
+ * Runs `fn` in a transaction that holds the booking and every tour its stops are on, tours locked first (the order
+ * every writer takes, so no deadlock). A stop dispatched into another tour between reading the tours and locking the
+ * booking would leave that tour unlocked and unsettled: then the transaction starts over. `tourIds` are the tours
+ * the booking's stops are on once it is locked.
+ */
+async function withBookingAndToursLocked<T>(deps: Deps, actor: Actor, id: string, fn: (tx: Tx, booking: repo.BookingRow, tourIds: string[]) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        const locked = await repo.tourIdsOfBookings(tx, actor.tenantId, [id]);
+        await toursRepo.findToursForUpdate(tx, actor.tenantId, locked);
+        const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
+        const tourIds = await repo.tourIdsOfBookings(tx, actor.tenantId, [id]);
+        if (tourIds.some((tourId) => !locked.includes(tourId))) throw new ToursChangedMeanwhile();
+        return fn(tx, booking, tourIds);
+      });
+    } catch (err) {
+      if (!(err instanceof ToursChangedMeanwhile) || attempt === LOCK_ATTEMPTS) throw err;
+    }
+  }
+}
+
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
 async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<void> {
   const config = service.schedulingConfigId ? await getSchedulingConfig(tx, tenantId, service.schedulingConfigId) : null;
@@ -192,11 +221,8 @@ export async function listBookings(deps: Deps, actor: Actor, query: BookingListQ
 export async function cancelBooking(deps: Deps, actor: Actor, id: string): Promise<void> {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await withBookingAndToursLocked(deps, actor, id, async (tx, booking, tourIds) => {
     const tenantId = actor.tenantId;
-    const tourIds = await repo.tourIdsOfBookings(tx, tenantId, [id]);
-    await toursRepo.findToursForUpdate(tx, tenantId, tourIds);
-    const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     if (booking.status === 'completed' || booking.status === 'cancelled') throw invalidTransition('booking', booking.status, 'cancelled');
     const stops = await repo.findStopsOfBookings(tx, tenantId, [id]);
     for (const stop of stops.filter((s) => !isFinalStop(s.status))) {
@@ -330,11 +356,8 @@ export async function updateStopProperties(deps: Deps, actor: Actor, stopId: str
 export async function setManagingOrganizations(deps: Deps, actor: Actor, bookingId: string, organizationIds: string[]): Promise<void> {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await withBookingAndToursLocked(deps, actor, bookingId, async (tx, booking, tourIds) => {
     const tenantId = actor.tenantId;
-    const tourIds = await repo.tourIdsOfBookings(tx, tenantId, [bookingId]);
-    await toursRepo.findToursForUpdate(tx, tenantId, tourIds);
-    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
     await checkOrganizations(tx, tenantId, organizationIds, '/managing_organization_ids');
     await repo.updateBooking(tx, tenantId, bookingId, { managingOrganizationIds: [...organizationIds].sort(), updatedAt: at });
     await recordModified(tx, tenantId, at, booking);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
-import { IdParams } from '../../http/schemas.ts';
+import { bodyOptional, EmptyBody, IdParams } from '../../http/schemas.ts';
 import { stopPayloadDeprecation } from '../failures/index.ts';
 import { advanceStop, getStop } from '../tours/driver-flow.ts';
 import * as ops from './operations.ts';
@@ -14,8 +14,6 @@ import {
   BookingList,
   BookingListQuery,
   CustomStopBody,
-  EmptyBody,
-  bodyOptional,
   ForceDeliveryBody,
   GroupsBody,
   LookedUpPackageEnvelope,

@@ -249,13 +249,6 @@ export const StopCompleteBody = Type.Object(
 );
 export type StopCompleteInput = Static<typeof StopCompleteBody>;
 
-export const EmptyBody = Type.Object({}, { additionalProperties: false });
-
-/** Action routes take an optional body: a request without one is validated as `{}`. */
-export const bodyOptional = async (request: { body: unknown }): Promise<void> => {
-  request.body ??= {};
-};
-
 export const PackageLookupBody = Type.Union(
   [
     Type.Object({ shortcode: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false }),

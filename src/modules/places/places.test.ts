@@ -59,6 +59,15 @@ describe('places CRUD', () => {
     expect((await tenant.admin.get(`/api/places/${place.id}`)).body.place.metadata).toEqual({ c: 'x' });
   });
 
+  it('refuses a stray body on fork and creates nothing', async () => {
+    const place = await createPlace(tenant.admin, {});
+    const before = (await expectOk(tenant.admin.get('/api/places?limit=100'))).places.length;
+    const res = await tenant.admin.post(`/api/places/${place.id}/fork`, { name: 'Other' });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ error_code: 'validation_failed', errors: [{ pointer: '/name', code: 'unknown_field' }] });
+    expect((await expectOk(tenant.admin.get('/api/places?limit=100'))).places).toHaveLength(before);
+  });
+
   it('forks a place into a new place with the same fields', async () => {
     const place = await createPlace(tenant.admin, { is_hub: true, metadata: { k: 'v' } });
     t.clock.advanceSeconds(60);

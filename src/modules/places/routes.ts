@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
+import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import { createPlace, deletePlace, forkPlace, getPlace, listPlaces, replacePlaceMetadata, updatePlace } from './operations.ts';
 import { IdParams, MetadataBody, PlaceCreateBody, PlaceList, PlaceListQuery, PlaceResponse, PlaceUpdateBody } from './schemas.ts';
 
@@ -37,7 +38,7 @@ export const placeRoutes =
       return reply.status(204).send(null);
     });
 
-    app.post('/api/places/:id/fork', { schema: { tags, summary: 'Copy a place as a new place', params: IdParams, response: { 201: PlaceResponse } } }, async (request, reply) =>
+    app.post('/api/places/:id/fork', { schema: { tags, summary: 'Copy a place as a new place', params: IdParams, body: EmptyBody, response: { 201: PlaceResponse } }, preValidation: bodyOptional }, async (request, reply) =>
       reply.status(201).send({ place: await forkPlace(deps, actorOf(request), request.params.id) }),
     );
 

@@ -59,4 +59,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
       expect(runningStops[0]).toMatchObject({ id: first, status: 'completed' });
     }
   });
+
+  it('cancels a booking whose stops were dispatched into a tour while it waited for the booking, and lays that tour out again', async () => {
+    const waiting = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
+    const other = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
+    const tour = await mergeIntoTour(tenant.admin, [other.id]);
+    // A concurrent dispatcher holds the booking, puts its stops first on the tour, and commits only once the cancel
+    // has read the booking's tours (none yet) and waits for the booking's lock.
+    const dispatcher = await t.deps.database.pool!.connect();
+    try {
+      await dispatcher.query('BEGIN');
+      await dispatcher.query('SELECT id FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenant.tenantId, waiting.id]);
+      const cancelling = tenant.admin.post(`/api/hailing/bookings/${waiting.id}/cancel`);
+      await waitUntilSomeoneWaitsForALock();
+      await dispatcher.query('UPDATE stops SET tour_position = tour_position + 2 WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
+      await dispatcher.query(`UPDATE stops SET tour_id = $3, tour_position = position, status = 'scheduled' WHERE tenant_id = $1 AND booking_id = $2`, [tenant.tenantId, waiting.id, tour.id]);
+      await dispatcher.query('COMMIT');
+      const cancelled = await expectOk(cancelling);
+      expect(cancelled.booking.status).toBe('cancelled');
+      expect(cancelled.booking.stops.map((s: { status: string; tour_id: string | null }) => [s.status, s.tour_id])).toEqual([['cancelled', null], ['cancelled', null]]);
+    } finally {
+      dispatcher.release();
+    }
+    // The cancel locked the tour it found on its second start, so it laid the tour out again.
+    const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
+    expect(after.stops.map((s: { id: string; tour_position: number }) => [s.id, s.tour_position])).toEqual(other.stops.map((s: { id: string }, i: number) => [s.id, i]));
+  });
+
+  /** Polls until a session of this test's database waits for a row lock (the request under test reached it). */
+  async function waitUntilSomeoneWaitsForALock(): Promise<void> {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await t.deps.database.pool!.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+      );
+      if (rows[0]!.n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('no request came to wait for the lock');
+  }
 });

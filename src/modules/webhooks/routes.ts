@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../app.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
+import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import * as ops from './operations.ts';
 import {
   DeliveryList,
@@ -65,7 +66,7 @@ export const webhookRoutes =
 
     app.post(
       '/api/admin/webhooks/:id/rotate_secret',
-      { schema: { tags, summary: 'Rotate the signing secret (the old one signs alongside for 24 h)', params: WebhookParams, response: { 200: WebhookSecretResponse } } },
+      { schema: { tags, summary: 'Rotate the signing secret (the old one signs alongside for 24 h)', params: WebhookParams, body: EmptyBody, response: { 200: WebhookSecretResponse } }, preValidation: bodyOptional },
       async (request) => ({ webhook: await ops.rotateWebhookSecret(deps, actorOf(request), request.params.id) }),
     );
 
@@ -81,7 +82,7 @@ export const webhookRoutes =
 
     app.post(
       '/api/admin/webhooks/:id/deliveries/:delivery_id/redeliver',
-      { schema: { tags, summary: 'Send a delivery again now', params: DeliveryParams, response: { 202: DeliveryResponse } } },
+      { schema: { tags, summary: 'Send a delivery again now', params: DeliveryParams, body: EmptyBody, response: { 202: DeliveryResponse } }, preValidation: bodyOptional },
       async (request, reply) =>
         reply.status(202).send({ delivery: await ops.redeliver(deps, actorOf(request), request.params.id, request.params.delivery_id) }),
     );
@@ -95,7 +96,7 @@ export const webhookRoutes =
 
     app.post(
       '/api/admin/webhooks/:id/test',
-      { schema: { tags, summary: 'Send a webhook.test event to this subscription only', params: WebhookParams, response: { 202: DeliveryResponse } } },
+      { schema: { tags, summary: 'Send a webhook.test event to this subscription only', params: WebhookParams, body: EmptyBody, response: { 202: DeliveryResponse } }, preValidation: bodyOptional },
       async (request, reply) => reply.status(202).send({ delivery: await ops.sendTestEvent(deps, actorOf(request), request.params.id) }),
     );
   };

@@ -440,6 +440,23 @@ describe('delivery log and recovery', () => {
     expect((await deliveriesOf(tenant, id, '?filters[status]=failed')).map((d: { event_type: string }) => d.event_type)).toEqual(['tour.created']);
   });
 
+  it('refuses a stray body on its bodiless actions (rotate_secret, test, redeliver) and changes nothing', async () => {
+    const tenant = await t.createTenant();
+    const { id, secret } = await subscribe(tenant);
+    for (const action of ['rotate_secret', 'test', `deliveries/${newId()}/redeliver`]) {
+      const res = await tenant.admin.post(`/api/admin/webhooks/${id}/${action}`, { secret: 'whsec_mine' });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ error_code: 'validation_failed', errors: [{ pointer: '/secret', code: 'unknown_field' }] });
+    }
+    await worker.drain();
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveriesOf(tenant, id)).toEqual([]);
+    // The secret did not change: a test ping still verifies with the one the create answered.
+    expect((await tenant.admin.post(`/api/admin/webhooks/${id}/test`, {})).status).toBe(202);
+    await worker.drain();
+    expect(verifyWebhook(secret, receiver.received[0]!, t.clock.now())).toBeTruthy();
+  });
+
   it('sends a webhook.test event to the one subscription it was asked for', async () => {
     const tenant = await t.createTenant();
     const target = await subscribe(tenant, { events: ['tour.created'] });
