@@ -1,2 +1,2 @@
 // What the rest of Tourbook uses of webhooks: the worker's fan-out and delivery passes.
-export { deliverDue, fanOutEvents } from './delivery.ts';
+export { DELIVERY_BATCH, deliverDue, fanOutEvents } from './delivery.ts';
