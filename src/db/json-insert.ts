@@ -31,7 +31,8 @@ export interface TableRows {
 export const rowsOf = <T extends PgTable>(table: T, rows: InferSelectModel<T>[]): TableRows => ({ table, rows });
 
 const columnCache = new WeakMap<PgTable, [string, Column][]>();
-function columnsOf(table: PgTable): [string, Column][] {
+/** The table's columns with their JS keys, read from the Drizzle table once. */
+export function columnsOf(table: PgTable): [string, Column][] {
   let columns = columnCache.get(table);
   if (!columns) columnCache.set(table, (columns = Object.entries(getTableColumns(table))));
   return columns;

@@ -1,9 +1,10 @@
 // Several modules' reads in one statement. Each module describes its read as a part: a scalar subquery that yields
 // one row (or an array of rows) as JSON, and how that JSON becomes its row type again. A request that reads a few
 // small things before it writes then pays one round trip instead of one per read.
-import { getTableColumns, sql, type Column, type InferSelectModel, type SQL } from 'drizzle-orm';
+import { sql, type InferSelectModel, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client.ts';
+import { columnsOf } from './json-insert.ts';
 import { prepareSql, runPrepared } from './prepared.ts';
 
 /** One read of a combined statement: its SQL (yielding JSON) and the decoding of that JSON. */
@@ -12,18 +13,11 @@ export interface JsonPart<T> {
   decode(json: unknown): T;
 }
 
-const columnCache = new WeakMap<PgTable, [key: string, column: Column][]>();
-function columnsOf(table: PgTable): [string, Column][] {
-  let columns = columnCache.get(table);
-  if (!columns) columnCache.set(table, (columns = Object.entries(getTableColumns(table))));
-  return columns;
-}
-
 /**
- * The row row_to_json wrote, as the table's row type: JSON keys are column names, and each value goes through the
- * column's own mapping (timestamps become Dates; JSON, arrays and numbers arrive already typed).
+ * A row that row_to_json or json_agg wrote, as the table's row type: JSON keys are column names, and each value goes
+ * through the column's own mapping (timestamps become Dates; JSON, arrays and numbers arrive already typed).
  */
-function rowFromJson<T extends PgTable>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
+export function rowFromJson<T extends PgTable>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
   const row: Record<string, unknown> = {};
   for (const [key, column] of columnsOf(table)) {
     const value = json[column.name];

@@ -1,8 +1,8 @@
 // Bookings SQL: bookings, stops, packages, package history, booking visibility. Handle and tenant id first.
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, or, sql, type InferSelectModel, type SQL, type Table } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { isTransaction, type Queryable } from '../../db/client.ts';
 import { insertAll, rowsOf, type TableRows } from '../../db/json-insert.ts';
-import { readTogether } from '../../db/json-read.ts';
+import { readTogether, rowFromJson } from '../../db/json-read.ts';
 import { insertAllBatched } from '../../db/write-batch.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { placesRead } from '../places/index.ts';
@@ -87,15 +87,6 @@ export interface BookingChildren {
   history: PackageHistoryRow[];
 }
 
-/** A row that json_agg rendered (snake_case keys, timestamps as strings), mapped as the driver's rows are. */
-function fromJson<T extends Table>(table: T, json: Record<string, unknown>): InferSelectModel<T> {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as InferSelectModel<T>;
-}
 
 // Rendering is bound by round trips, not by the database's work: a booking's children come as json_agg
 // sub-selects of the statement that reads the booking (one statement per read). The outer columns are written
@@ -111,9 +102,9 @@ const childColumns = {
 };
 
 const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[] }): BookingChildren => ({
-  stops: row.stops.map((s) => fromJson(stops, s)),
-  packages: row.packages.map((p) => fromJson(packages, p)),
-  history: row.history.map((h) => fromJson(packageHistory, h)),
+  stops: row.stops.map((s) => rowFromJson(stops, s)),
+  packages: row.packages.map((p) => rowFromJson(packages, p)),
+  history: row.history.map((h) => rowFromJson(packageHistory, h)),
 });
 
 /** The booking with its children, in one statement. */
