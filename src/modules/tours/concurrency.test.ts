@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, expectOk, mergeIntoTour, type CreatedUser } from '../../../test/factories.ts';
+import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreSQL', () => {
   let t: TestApp;
@@ -71,7 +72,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
       await dispatcher.query('BEGIN');
       await dispatcher.query('SELECT id FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenant.tenantId, waiting.id]);
       const cancelling = tenant.admin.post(`/api/hailing/bookings/${waiting.id}/cancel`);
-      await waitUntilSomeoneWaitsForALock();
+      await waitUntilSomeoneWaitsForALock(t.deps.database.pool!);
       await dispatcher.query('UPDATE stops SET tour_position = tour_position + 2 WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
       await dispatcher.query(`UPDATE stops SET tour_id = $3, tour_position = position, status = 'scheduled' WHERE tenant_id = $1 AND booking_id = $2`, [tenant.tenantId, waiting.id, tour.id]);
       await dispatcher.query('COMMIT');
@@ -85,16 +86,4 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
     const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
     expect(after.stops.map((s: { id: string; tour_position: number }) => [s.id, s.tour_position])).toEqual(other.stops.map((s: { id: string }, i: number) => [s.id, i]));
   });
-
-  /** Polls until a session of this test's database waits for a row lock (the request under test reached it). */
-  async function waitUntilSomeoneWaitsForALock(): Promise<void> {
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await t.deps.database.pool!.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-      );
-      if (rows[0]!.n > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('no request came to wait for the lock');
-  }
 });

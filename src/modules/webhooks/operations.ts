@@ -133,8 +133,11 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
 export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
   assertAdmin(actor);
   await deps.db.transaction(async (tx) => {
-    const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
-    if (!row) throw notFound('webhook');
+    if (!(await repo.findSubscription(tx, actor.tenantId, id))) throw notFound('webhook');
+    // The worker locks deliveries before their subscription (recording a batch clears its failure clock): so does this,
+    // or the two would deadlock.
+    await repo.lockDeliveriesOfSubscription(tx, actor.tenantId, id);
+    if (!(await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true }))) throw notFound('webhook');
     await repo.deleteSubscription(tx, actor.tenantId, id);
   });
 }

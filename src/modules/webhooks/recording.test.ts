@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createWebhook, expectOk } from '../../../test/factories.ts';
+import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { EventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -257,5 +258,32 @@ describe('fan-out', () => {
     expect(undispatched).toEqual([]);
     // Nothing here is due for this file's receivers: leave the deliveries to https://hooks.example.com unattempted.
     await t.deps.db.execute(sql`DELETE FROM webhook_deliveries WHERE tenant_id IN (${first.tenantId}, ${second.tenantId})`);
+  });
+});
+
+// Two real sessions are needed to interleave the locks: PGlite has one. On PGlite this shows as skipped.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a subscription while the worker records its batch (PostgreSQL)', () => {
+  it('waits for the worker, which locks deliveries then the subscription, instead of deadlocking with it', async () => {
+    const tenant = await t.createTenant();
+    const { id } = await createWebhook(tenant.admin, 'https://hooks.example.com/deadlock', { events: ['tour.created'] });
+    await emit(tenant.tenantId, 'tour.created', { tour_id: newId() });
+    await fanOutEvents(t.deps);
+    expect(await deliveriesOf(tenant)).toHaveLength(1);
+    // The worker's success statement, step by step: lock the batch's deliveries in key order, then clear the
+    // subscription's failure clock.
+    const worker = await t.deps.database.pool!.connect();
+    try {
+      await worker.query('BEGIN');
+      await worker.query('SELECT id FROM webhook_deliveries WHERE tenant_id = $1 AND subscription_id = $2 ORDER BY tenant_id, id FOR UPDATE', [tenant.tenantId, id]);
+      const deleting = tenant.admin.delete(`/api/admin/webhooks/${id}`);
+      await waitUntilSomeoneWaitsForALock(t.deps.database.pool!);
+      await worker.query('UPDATE webhook_subscriptions SET failing_since = NULL WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, id]);
+      await worker.query('COMMIT');
+      expect((await deleting).status).toBe(204);
+    } finally {
+      worker.release();
+    }
+    expect((await tenant.admin.get(`/api/admin/webhooks/${id}`)).status).toBe(404);
+    expect(await deliveriesOf(tenant)).toEqual([]);
   });
 });

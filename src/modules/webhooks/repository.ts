@@ -1,5 +1,5 @@
 // Webhook SQL: subscriptions, deliveries and attempts, plus the outbox claims the worker fans out from.
-import { and, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { MatchableSubscription } from './matching.ts';
@@ -45,6 +45,16 @@ export async function updateSubscription(q: Queryable, tenantId: string, id: str
 }
 
 /** A subscription goes with its deliveries and their attempt log. */
+/** Locks the subscription's deliveries in key order, the order the worker locks them in. */
+export async function lockDeliveriesOfSubscription(q: Queryable, tenantId: string, subscriptionId: string): Promise<void> {
+  await q
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.tenantId, tenantId), eq(webhookDeliveries.subscriptionId, subscriptionId)))
+    .orderBy(asc(webhookDeliveries.tenantId), asc(webhookDeliveries.id))
+    .for('update');
+}
+
 export async function deleteSubscription(q: Queryable, tenantId: string, id: string): Promise<void> {
   await q.execute(sql`DELETE FROM webhook_attempts a USING webhook_deliveries d
                        WHERE a.tenant_id = ${tenantId} AND d.tenant_id = ${tenantId}
