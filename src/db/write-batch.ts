@@ -14,11 +14,8 @@ interface Member {
   reject(err: unknown): void;
 }
 
-interface Pending {
-  members: Member[];
-}
-
-const pendingByHandle = new WeakMap<Db, Map<string, Pending>>();
+/** The open batch of each statement name, per database handle. */
+const pendingByHandle = new WeakMap<Db, Map<string, Member[]>>();
 
 function merged(members: Member[]): TableRows[] {
   return members[0]!.parts.map((part, i) => ({ table: part.table, rows: members.flatMap((m) => m.parts[i]!.rows) }));
@@ -51,16 +48,16 @@ export function insertAllBatched(db: Db, name: string, parts: TableRows[]): Prom
   return new Promise<void>((resolve, reject) => {
     let batch = byName.get(name);
     if (!batch) {
-      const opened: Pending = { members: [] };
+      const opened: Member[] = [];
       byName.set(name, (batch = opened));
       // After the current turn's I/O callbacks and promise continuations: every write started meanwhile joins.
       setImmediate(() => {
         if (byName.get(name) === opened) byName.delete(name);
-        void flush(db, name, opened.members);
+        void flush(db, name, opened);
       });
     }
-    batch.members.push({ parts, resolve, reject });
+    batch.push({ parts, resolve, reject });
     // A full batch is closed; the next write opens another, flushed in the same turn.
-    if (batch.members.length >= MAX_MEMBERS) byName.delete(name);
+    if (batch.length >= MAX_MEMBERS) byName.delete(name);
   });
 }
