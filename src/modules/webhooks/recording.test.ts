@@ -106,14 +106,20 @@ async function passInFlight(held: HeldReceiver): Promise<{ pass: Promise<number>
   return { pass };
 }
 
+/** A new tenant whose one subscription's one delivery is in flight: its POST is held at the receiver. */
+async function deliveryInFlight() {
+  const tenant = await t.createTenant();
+  const held = await startHeldReceiver();
+  const { id } = await createWebhook(tenant.admin, held.url);
+  await emit(tenant.tenantId, 'tour.modified', { tour_id: newId() });
+  const { pass } = await passInFlight(held);
+  return { tenant, held, id, pass };
+}
+
 describe('recording attempts whose delivery changed during the POST', () => {
   for (const status of [200, 500]) {
     it(`leaves no attempt behind for a delivery deleted with its subscription (receiver answered ${status})`, async () => {
-      const tenant = await t.createTenant();
-      const held = await startHeldReceiver();
-      const { id } = await createWebhook(tenant.admin, held.url);
-      await emit(tenant.tenantId, 'tour.modified', { tour_id: newId() });
-      const { pass } = await passInFlight(held);
+      const { tenant, held, id, pass } = await deliveryInFlight();
 
       expect((await tenant.admin.delete(`/api/admin/webhooks/${id}`)).status).toBe(204);
       held.answer(status);
@@ -124,11 +130,7 @@ describe('recording attempts whose delivery changed during the POST', () => {
     });
 
     it(`logs the attempt of a delivery another worker leased meanwhile, and leaves its status to that worker (receiver answered ${status})`, async () => {
-      const tenant = await t.createTenant();
-      const held = await startHeldReceiver();
-      const { id } = await createWebhook(tenant.admin, held.url);
-      await emit(tenant.tenantId, 'tour.modified', { tour_id: newId() });
-      const { pass } = await passInFlight(held);
+      const { tenant, held, id, pass } = await deliveryInFlight();
 
       // The first worker's lease runs out while its POST hangs; a second worker leases the delivery.
       t.clock.advance(61_000);
@@ -148,11 +150,7 @@ describe('recording attempts whose delivery changed during the POST', () => {
   }
 
   it('logs the attempt of a delivery re-queued by an admin after its lease ran out, which stays pending', async () => {
-    const tenant = await t.createTenant();
-    const held = await startHeldReceiver();
-    const { id } = await createWebhook(tenant.admin, held.url);
-    await emit(tenant.tenantId, 'tour.modified', { tour_id: newId() });
-    const { pass } = await passInFlight(held);
+    const { tenant, held, id, pass } = await deliveryInFlight();
 
     t.clock.advance(61_000);
     const [delivery] = await deliveriesOf(tenant);
