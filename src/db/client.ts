@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lostRace } from './errors.ts';
 import { preparedStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
@@ -37,11 +38,33 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 // Timestamps and bigints come back as JS values the same way on both drivers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** Runs of a transaction that lost a deadlock or serialization race, before its error is answered. */
+const TRANSACTION_ATTEMPTS = 3;
+
+/**
+ * Transactions that PostgreSQL rolled back because they lost a race with another (a deadlock, a serialization
+ * failure) run again: nothing of them was kept, and their side effects (events, jobs) live inside them. Only the
+ * outermost transaction is retried; a savepoint's failure reaches it.
+ */
+function retryLostRaces(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transaction(fn, config);
+      } catch (err) {
+        if (attempt >= TRANSACTION_ATTEMPTS || !lostRace(err)) throw err;
+      }
+    }
+  }) as Db['transaction'];
+}
+
 export function openPostgres(url: string, poolSize = 20): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  retryLostRaces(db);
   return {
     db,
     kind: 'postgres',

@@ -86,4 +86,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
     const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
     expect(after.stops.map((s: { id: string; tour_position: number }) => [s.id, s.tour_position])).toEqual(other.stops.map((s: { id: string }, i: number) => [s.id, i]));
   });
+
+  it('runs a request again when PostgreSQL rolled it back to break a deadlock, instead of answering 500', async () => {
+    const booking = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
+    const tour = await mergeIntoTour(tenant.admin, [booking.id]);
+    // Another session takes the booking, then the tour: the opposite of the cancel's order (tour, then booking). It
+    // waits ten seconds before looking for deadlocks, so the cancel's session (one second) is the one rolled back.
+    const other = await t.deps.database.pool!.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query("SET LOCAL deadlock_timeout = '10s'");
+      await other.query('SELECT id FROM bookings WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenant.tenantId, booking.id]);
+      const cancelling = tenant.admin.post(`/api/hailing/bookings/${booking.id}/cancel`);
+      await waitUntilSomeoneWaitsForALock(t.deps.database.pool!);
+      await other.query('SELECT id FROM tours WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenant.tenantId, tour.id]);
+      await other.query('COMMIT');
+      const cancelled = await cancelling;
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body.booking.status).toBe('cancelled');
+    } finally {
+      other.release();
+    }
+  });
 });
