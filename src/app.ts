@@ -16,6 +16,9 @@ import { healthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { registerEmptyBodies } from './http/empty-body.ts';
+import { registerLazySerializers } from './http/lazy-serializer.ts';
+import { registerRequestLog } from './http/request-log.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
@@ -56,7 +59,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' }),
+    // Fastify's two lines per request are replaced by one (src/http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : newId();
@@ -78,8 +82,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerLazySerializers(app as unknown as FastifyInstance);
   // Bodies are JSON (CONTRACT.md §1): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
   app.removeContentTypeParser('text/plain');
+  registerEmptyBodies(app as unknown as FastifyInstance);
+  registerRequestLog(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
@@ -160,6 +167,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
   });
 
+  // The root has nothing of its own yet: newcomers land on the API reference.
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };

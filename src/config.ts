@@ -17,6 +17,8 @@ export interface Config {
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
+  /** `auto`: human-readable on a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
   operatorToken: string | null;
   bootstrapAdminToken: string | null;
   rateLimit: { perSecond: number; burst: number };
@@ -60,6 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
     throw new ConfigError('REPORTS_MASTER_KEY must be a base64-encoded 256-bit key');
   }
+  const logFormat = str(env, 'LOG_FORMAT') ?? 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'pretty' && logFormat !== 'json') {
+    throw new ConfigError(`LOG_FORMAT must be auto, pretty or json, got "${logFormat}"`);
+  }
   const s3Endpoint = str(env, 'S3_ENDPOINT');
   const config: Config = {
     databaseUrl,
@@ -83,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     osrmUrl: str(env, 'OSRM_URL'),
     webhooksAllowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str(env, 'LOG_LEVEL') ?? 'info',
+    logFormat,
     operatorToken: str(env, 'OPERATOR_TOKEN'),
     bootstrapAdminToken: str(env, 'BOOTSTRAP_ADMIN_TOKEN'),
     rateLimit: {

@@ -33,8 +33,12 @@ export function nulPointer(value: unknown, pointer = ''): string | null {
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/**
+ * Compiled on a route's first request, not at start-up: compiling every route's schemas up front was most of the time
+ * from `listen` to ready (decision 0130). ajv caches by schema, so a route compiles once.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate: Validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+  let validate: Validate | null = null;
   // Refused here with its pointer, not by the database as an internal error.
   const checked: Validate = (data) => {
     const nul = nulPointer(data);
@@ -42,6 +46,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       checked.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '', params: {}, message: 'contains a NUL character (U+0000)' }];
       return false;
     }
+    validate ??= (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
     const valid = validate(data);
     checked.errors = validate.errors ?? null;
     return valid;
