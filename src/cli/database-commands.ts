@@ -20,7 +20,7 @@ export async function migrate(): Promise<void> {
   await withDatabase(true, async ({ deps, migrated }) => {
     const { config } = deps;
     const where = config.databaseUrl ? describeDatabase(config) : `${describeDatabase(config)} (DATA_DIR; set DATABASE_URL to migrate a PostgreSQL server)`;
-    console.log(migrated > 0 ? `Migrated ${where}: ${migrated} migration(s) applied.` : `${where[0]!.toUpperCase()}${where.slice(1)} is up to date: no migration pending.`);
+    console.log(`Migrated ${where}: ${migrated === 0 ? 'nothing was pending' : `${migrated} migration(s) applied`}; it is up to date.`);
   });
 }
 

@@ -11,13 +11,15 @@ export async function serve(values: { role?: string }): Promise<void> {
   // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
   if (config.role !== 'worker') await ensurePortFree(config);
   const log = await createLogger(config);
+  // Loaded while the database opens (PGlite compiles its WebAssembly off the main thread).
+  const appModule = config.role !== 'worker' ? import('../app.ts') : null;
   const runtime = await createRuntime(config, { migrate: !config.databaseUrl, log, announce: true });
   const { deps } = runtime;
   const stops: (() => Promise<void>)[] = [];
 
   let address: string | null = null;
-  if (config.role !== 'worker') {
-    const { buildApp } = await import('../app.ts');
+  if (appModule) {
+    const { buildApp } = await appModule;
     const app = await buildApp(deps);
     try {
       address = await app.listen({ port: config.port, host: config.host });
