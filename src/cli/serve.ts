@@ -38,13 +38,13 @@ export async function serve(values: { role?: string }): Promise<void> {
   // Only once the service listens: a token printed by a process that then dies is lost.
   if ((await countTenants(deps.db)) === 0) {
     const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
-    log.info({ tenant_id: created.tenant.id }, `Created the bootstrap tenant ${created.tenant.id}`);
+    log.info(`Created the bootstrap tenant ${created.tenant.id}`);
     log.info(`Admin token (shown once): ${created.admin_token}`);
     log.info(`Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}`);
   }
   if (address) {
     const base = config.publicUrl ?? address;
-    log.info({ url: base, docs: `${base}/docs` }, `Ready: ${base} (API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
+    log.info(`Ready: ${base} (API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
   } else {
     log.info('Ready: worker running');
   }
