@@ -89,6 +89,14 @@ export async function main(argv: string[]): Promise<void> {
       process.stderr.write(`tourbook ${name}: ${err.message}\n`);
       process.exit(err instanceof CliError ? err.exitCode : 1);
     }
+    // A database server that does not answer is the environment, not a bug: no stack trace.
+    let cause: unknown = err;
+    while (cause instanceof Error && cause.cause && !(cause as NodeJS.ErrnoException).code) cause = cause.cause;
+    const { code, address, port } = cause as NodeJS.ErrnoException & { address?: string; port?: number };
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
+      process.stderr.write(`tourbook ${name}: cannot reach the database server${address ? ` at ${address}:${port}` : ''} (${code}); check DATABASE_URL\n`);
+      process.exit(1);
+    }
     throw err;
   }
 }
