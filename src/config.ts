@@ -13,6 +13,8 @@ export interface Config {
   mailFrom: string;
   reportsMasterKey: string | null;
   reportMaxBytes: number;
+  /** Largest JSON body a route accepts unless it declares its own `bodyLimit` (413 beyond). */
+  bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: str(env, 'MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
     reportsMasterKey: masterKey,
     reportMaxBytes: int(env, 'REPORT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     s3: s3Endpoint
       ? {
           endpoint: s3Endpoint,

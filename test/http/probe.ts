@@ -38,6 +38,8 @@ export async function buildProbe(t: TestApp): Promise<Probe> {
     return reply.status(201).header('location', `/api/probe/${probe.runs}`).send({ run: probe.runs });
   };
   app.post('/api/probe/echo', { schema: { hide: true } }, async (_request, reply) => created(reply));
+  // A route that declares its own, larger body limit, the way the report upload will.
+  app.post('/api/probe/upload', { schema: { hide: true }, bodyLimit: 4 * 1024 * 1024 }, async (_request, reply) => created(reply));
   app.post('/api/probe/slow', { schema: { hide: true } }, async (_request, reply) => {
     await gate;
     gate = new Promise<void>((resolve) => (open = resolve));

@@ -34,6 +34,8 @@ export async function updateTenant(
   tenantId: string,
   patch: Partial<Pick<TenantRow, 'name' | 'extensions' | 'settings'>>,
 ): Promise<void> {
+  // An empty PATCH is a no-op (Drizzle refuses an UPDATE with nothing to set).
+  if (Object.values(patch).every((v) => v === undefined)) return;
   await q.update(tenants).set(patch).where(eq(tenants.id, tenantId));
 }
 
