@@ -44,10 +44,12 @@ const stringProblem = (s: string): string | null =>
   s.includes('\u0000') ? 'contains a NUL character (U+0000)' : isWellFormed(s) ? null : 'contains an unpaired UTF-16 surrogate';
 
 /**
- * The first string (value or key) that cannot be stored, with its JSON pointer. Lone surrogates reached
+ * The first string (value or key) that cannot be stored, or number that is not finite, with its JSON pointer. Lone surrogates reached
  * PostgreSQL's jsonb as a 500 and text columns as a silent U+FFFD: both are refused, wherever they are.
  */
 export function malformedString(value: unknown, pointer = ''): { pointer: string; detail: string } | null {
+  // 1e400 parses to Infinity: no field means that, and a schema without bounds would store it (or fail in SQL).
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { pointer, detail: 'is not a finite number' };
   if (typeof value === 'string') {
     const detail = stringProblem(value);
     return detail ? { pointer, detail } : null;
@@ -89,4 +91,13 @@ export function registerJsonParser(app: FastifyInstance): void {
       done(null, value);
     });
   });
+}
+
+/** 422 for a body sent to a route that takes none: each member as an unknown field, any other value as the wrong type. */
+export function strayBody(body: unknown): AppError {
+  const members = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : null;
+  const errors = members
+    ? members.map((key) => ({ pointer: `/${pointerSegment(key)}`, code: 'unknown_field', detail: 'is not a known field: this request takes no body' }))
+    : [{ pointer: '', code: 'invalid_type', detail: 'this request takes no body' }];
+  return new AppError(422, 'validation_failed', { key: 'error.validation_failed' }, errors);
 }

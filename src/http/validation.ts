@@ -36,6 +36,17 @@ function restrictDateTime(ajv: Ajv): void {
 restrictDateTime(bodyAjv);
 restrictDateTime(queryAjv);
 
+/**
+ * `maxSerializedBytes`: the UTF-8 size of the value as JSON. Free-form values (metadata) are bounded by what they
+ * cost to store and to send back, which maxProperties and maxLength alone cannot bound (decision 0113).
+ */
+bodyAjv.addKeyword({
+  keyword: 'maxSerializedBytes',
+  schemaType: 'number',
+  errors: false,
+  validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max,
+});
+
 /** The pointer of the first string (value or key) that cannot be stored: U+0000 or an unpaired surrogate. */
 export const malformedStringPointer = (value: unknown): string | null => malformedString(value)?.pointer ?? null;
 
@@ -76,6 +87,8 @@ const CODES: Record<string, string> = {
   pattern: 'invalid_format',
   uniqueItems: 'duplicate',
   string: 'invalid_value',
+  maxSerializedBytes: 'too_large',
+  maxProperties: 'too_many',
 };
 
 /** One entry per field, JSON pointer first; the first error of a field wins (unions report many). */
@@ -93,7 +106,9 @@ export function fieldErrors(errors: ErrorObject[]): FieldError[] {
         ? 'is required'
         : error.keyword === 'additionalProperties'
           ? 'is not a known field'
-          : (error.message ?? 'is invalid');
+          : error.keyword === 'maxSerializedBytes'
+            ? 'is too large when serialized as JSON'
+            : (error.message ?? 'is invalid');
     if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail });
   }
   return [...byPointer.values()];

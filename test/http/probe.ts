@@ -33,14 +33,16 @@ export async function buildProbe(t: TestApp): Promise<Probe> {
       return { status: res.statusCode, body: json, headers: res.headers };
     },
   };
+  // Probe writes take any JSON object (routes without a body schema refuse a body, issue 11).
+  const anyBody = { type: 'object' };
   const created = (reply: FastifyReply) => {
     probe.runs += 1;
     return reply.status(201).header('location', `/api/probe/${probe.runs}`).send({ run: probe.runs });
   };
-  app.post('/api/probe/echo', { schema: { hide: true } }, async (_request, reply) => created(reply));
+  app.post('/api/probe/echo', { schema: { hide: true, body: anyBody } }, async (_request, reply) => created(reply));
   // A route that declares its own, larger body limit, the way the report upload will.
-  app.post('/api/probe/upload', { schema: { hide: true }, bodyLimit: 4 * 1024 * 1024 }, async (_request, reply) => created(reply));
-  app.post('/api/probe/slow', { schema: { hide: true } }, async (_request, reply) => {
+  app.post('/api/probe/upload', { schema: { hide: true, body: anyBody }, bodyLimit: 4 * 1024 * 1024 }, async (_request, reply) => created(reply));
+  app.post('/api/probe/slow', { schema: { hide: true, body: anyBody } }, async (_request, reply) => {
     await gate;
     gate = new Promise<void>((resolve) => (open = resolve));
     return created(reply);

@@ -27,6 +27,7 @@ import {
   StopPropertiesBody,
   TipBody,
   ViewQuery,
+  PROOF_BODY_LIMIT,
 } from './schemas.ts';
 
 const tags = ['bookings'];
@@ -128,7 +129,7 @@ export const bookingRoutes =
     }
     app.post(
       '/api/stops/:id/complete',
-      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+      { bodyLimit: PROOF_BODY_LIMIT, preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, 'complete', { packages: request.body.packages ?? [], proof: request.body.proof }) }),
     );
 
@@ -144,7 +145,7 @@ export const bookingRoutes =
     );
     app.post(
       '/api/hailing/packages/:id/force_delivery',
-      { schema: { tags: ['packages'], summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
+      { bodyLimit: PROOF_BODY_LIMIT, schema: { tags: ['packages'], summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
       async (request) => ({ package: await forceDelivery(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.post(

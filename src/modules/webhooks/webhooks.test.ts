@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
-import { createUser, createWebhook, expectOk } from '../../../test/factories.ts';
+import { createServiceArea, createUser, createWebhook, expectOk } from '../../../test/factories.ts';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import type { EventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -138,7 +138,8 @@ describe('webhook delivery', () => {
   it("delivers a tenant's events only to its own subscriptions, by type and filters", async () => {
     const tenant = await t.createTenant();
     const stranger = await t.createTenant();
-    const area = newId();
+    // A filter must name one of the tenant's own service areas (issue 11: unknown_reference otherwise).
+    const area = (await createServiceArea(tenant.admin)).id;
     const all = await subscribe(tenant);
     const tours = await subscribe(tenant, { events: ['tour.created'] });
     const areaOnly = await subscribe(tenant, { filters: { service_area_id: area } });
