@@ -46,6 +46,12 @@ const TRANSACTION_ATTEMPTS = 3;
  * failure) run again: nothing of them was kept, and their side effects (events, jobs) live inside them. Only the
  * outermost transaction is retried; a savepoint's failure reaches it.
  */
+/**
+ * How many transactions of this process ran again after losing a race. A retry hides a deadlock from the caller,
+ * so tests of lock order assert this did not move (a wait on a lock is fine, a deadlock retried is not).
+ */
+export const lostRaces = { retried: 0 };
+
 function retryLostRaces(db: Db): void {
   const transaction = db.transaction.bind(db);
   db.transaction = (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
@@ -54,6 +60,7 @@ function retryLostRaces(db: Db): void {
         return await transaction(fn, config);
       } catch (err) {
         if (attempt >= TRANSACTION_ATTEMPTS || !lostRace(err)) throw err;
+        lostRaces.retried += 1;
       }
     }
   }) as Db['transaction'];

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createWebhook, expectOk } from '../../../test/factories.ts';
 import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
+import { lostRaces } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { EventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -269,6 +270,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a subscription while t
     expect(await deliveriesOf(tenant)).toHaveLength(1);
     // The worker's success statement, step by step: lock the batch's deliveries in key order, then clear the
     // subscription's failure clock.
+    const retriedBefore = lostRaces.retried;
     const worker = await t.deps.database.pool!.connect();
     try {
       await worker.query('BEGIN');
@@ -281,6 +283,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a subscription while t
     } finally {
       worker.release();
     }
+    // The lock order itself: the delete waited for the worker. A deadlock would have been retried (decision 0007)
+    // and still answered 204, so the retry counter is what tells "waited" from "deadlocked and ran again".
+    expect(lostRaces.retried).toBe(retriedBefore);
     expect((await tenant.admin.get(`/api/admin/webhooks/${id}`)).status).toBe(404);
     expect(await deliveriesOf(tenant)).toEqual([]);
   });
