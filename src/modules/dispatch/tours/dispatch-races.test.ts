@@ -2,7 +2,7 @@
 // and a merge racing a cancel. Run with TEST_DATABASE_URL set; on PGlite they are reported as skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, expectOk, mergeIntoTour } from '../../../../test/factories.ts';
+import { createBooking, createOrganization, createService, createUser, driveStop, expectOk, mergeIntoTour, tourEnRoute } from '../../../../test/factories.ts';
 
 const ROUNDS = 5;
 const RACERS = 10;
@@ -111,6 +111,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch of the same
       expect(results.map((r) => r.status).sort()).toEqual([201, 422]);
       expect((await toursOf(a.id)).holding).toHaveLength(1);
       expect((await toursOf(b.id)).holding).toHaveLength(1);
+    }
+  });
+
+  it('lets exactly one of a completion and a failure of the same arrived stop win', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      // A driver has one tour under way at a time, so one driver per round.
+      const driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
+      const b = await booking();
+      await tourEnRoute(tenant.admin, [b.id], driver.id);
+      const pickup = b.stops[0].id;
+      await driveStop(driver.client, pickup, 'arrived');
+      const results = await Promise.all([
+        driver.client.post(`/api/stops/${pickup}/complete`, {}),
+        driver.client.post(`/api/stops/${pickup}/fail`, { outcome: 'skip_recovery' }),
+      ]);
+      // The loser sees the winner's state: completing a failed stop is 409, failing a completed one 422 (not failable).
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(results.find((r) => r.status !== 200)!.status).toBeOneOf([409, 422]);
+      const stop = (await expectOk(tenant.admin.get(`/api/stops/${pickup}`))).stop;
+      expect(stop.status).toBe(results[0]!.status === 200 ? 'completed' : 'failed');
     }
   });
 });
