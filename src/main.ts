@@ -1,7 +1,6 @@
 // The tourbook command: parses the command line, then loads only the chosen command's code (so `--help` is instant).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './cli/cli-error.ts';
-import { ConfigError } from './config.ts';
 
 const USAGE = `Usage: tourbook <command> [options]
 
@@ -81,6 +80,8 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await command.run(values);
   } catch (err) {
+    // Imported here, not at the top: config.ts compiles its schema on load, which `--help` need not pay for.
+    const { ConfigError } = await import('./config.ts');
     if (err instanceof ConfigError) {
       process.stderr.write(`tourbook ${name}: ${err.message}\n`);
       process.exit(2);
