@@ -16,6 +16,8 @@ import { healthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
+import { swaggerOptions } from './http/openapi.ts';
+import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
@@ -142,23 +144,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tourbook API',
-        version: '0.1.0',
-        description: 'Multi-tenant tour and booking logistics: bookings, tours, stops, packages, places and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
-        },
-      },
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.addHook('onRoute', (route) => {
