@@ -222,3 +222,17 @@ describe('Accept-Language', () => {
     expect(en.body.detail).toBe('The request body is not valid.');
   });
 });
+
+describe('query-string problems', () => {
+  it('points at a bad cursor and a bad filter the same way: a JSON pointer with its slash, and the parameter as written', async () => {
+    const tenant = await t.createTenant();
+    const cursor = await tenant.admin.get('/api/places?cursor=not-ours');
+    expect(cursor.status).toBe(400);
+    expect(cursor.body).toMatchObject({ error_code: 'parameter_invalid', parameter: 'cursor', errors: [{ pointer: '/cursor', parameter: 'cursor' }] });
+    const filter = await tenant.admin.get('/api/users?filters[role]=pilot');
+    expect(filter.status).toBe(400);
+    expect(filter.body.errors).toEqual([
+      { pointer: '/filters/role', parameter: 'filters[role]', code: 'invalid_value', detail: 'must be one of: "admin", "manager", "driver", "customer"' },
+    ]);
+  });
+});
