@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import { markDeprecated } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
