@@ -1,8 +1,9 @@
 // Every event type's `data` (CONTRACT.md §9) and the OpenAPI 3.1 `webhooks` section built from them.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { deprecatedItem } from '../http/openapi.ts';
-import { component, StringEnum } from '../http/openapi-components.ts';
+import { component } from '../http/openapi-components.ts';
 import { Nullable } from '../http/schemas.ts';
+import { BookingStatusSchema as BookingStatus, TourStatusSchema as TourStatus } from '../modules/dispatch/index.ts';
 import { FailureOutcomeName } from '../modules/services/index.ts';
 import { EVENT_TYPES, EXTENSION_EVENTS, splitType, type EventType } from './catalog.ts';
 
@@ -18,8 +19,6 @@ const booking = {
 };
 const tour = { tour_id: Id, service_area_id: Id };
 
-const BookingStatus = component('BookingStatus', StringEnum(['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled']));
-const TourStatus = component('TourStatus', StringEnum(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled']));
 const Outcome = FailureOutcomeName;
 
 const unfinishedStops = Type.Array(

@@ -8,6 +8,9 @@ export const COMPONENT_KEY = 'x-component';
 /** Names a schema: the document lists it once under `components.schemas` and refers to it everywhere else. */
 export const component = <T extends TSchema>(name: string, schema: T): T => ({ ...schema, [COMPONENT_KEY]: name });
 
+/** The same enum on a response, typed as the plain string the code renders (rows hold text). */
+export const EnumText = (schema: TSchema) => Type.Unsafe<string>(schema);
+
 /** A closed set of strings: `enum` on the wire (generators make a union type), one component per set when named. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

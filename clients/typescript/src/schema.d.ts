@@ -1672,6 +1672,26 @@ export type webhooks = {
 };
 export type components = {
     schemas: {
+        AdminReason: {
+            applies_to: {
+                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
+                package_interactions: string[];
+                /** @description Stop types the reason applies to; empty means every stop type. */
+                stop_types: string[];
+            };
+            category: "package_failure" | "stop_failure";
+            key: string;
+            /** @description Localized by Accept-Language (en, de). */
+            label: string;
+            labels: {
+                de: string;
+                en: string;
+            };
+            properties: {
+                note_required: boolean;
+                triggers_reattempt: boolean;
+            };
+        };
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -1694,6 +1714,38 @@ export type components = {
             token_prefix: string;
             /** Format: uuid */
             user_id: string;
+        };
+        Booking: {
+            /** Format: date-time */
+            created_at: string;
+            customer_id: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated. Use /api/tours/{tour_id}/compensation instead. Removed on 2026-11-06 for tenants that enforce sunsets.
+             */
+            earnings: components["schemas"]["Money"] | null;
+            external_id: string | null;
+            /** Format: uuid */
+            id: string;
+            managing_organization_ids: string[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            packages?: components["schemas"]["Package"][];
+            preferred_driver_ids: string[];
+            scheduled_at: string | null;
+            /** Format: uuid */
+            service_area_id: string;
+            /** Format: uuid */
+            service_id: string;
+            status: components["schemas"]["BookingStatus"];
+            stops?: components["schemas"]["Stop"][];
+            tip: {
+                amount: number;
+                currency: string;
+            } | null;
+            /** Format: date-time */
+            updated_at: string;
         };
         BookingCreatedEvent: {
             data: {
@@ -1951,8 +2003,22 @@ export type components = {
         EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
         /** @enum {string} */
         Extension: "busyness";
+        FailureOptions: {
+            outcomes: {
+                reattempt_later: components["schemas"]["FailureOutcomeOption"];
+                reattempt_now: components["schemas"]["FailureOutcomeOption"];
+                return_later: components["schemas"]["FailureOutcomeOption"];
+                return_now: components["schemas"]["FailureOutcomeOption"];
+                skip_recovery: components["schemas"]["FailureOutcomeOption"];
+            };
+        };
         /** @enum {string} */
         FailureOutcome: "skip_recovery" | "reattempt_later" | "reattempt_now" | "return_later" | "return_now";
+        FailureOutcomeOption: {
+            allowed: boolean;
+            reason: string | null;
+            reason_key: string | null;
+        };
         FieldError: {
             /** @description What is wrong: `required`, `unknown_field`, `invalid_value`, `unknown_reference`, … */
             code: string;
@@ -1962,6 +2028,38 @@ export type components = {
             /** @description JSON pointer into the body (`/booking/stops/0/type`), or the query parameter as written. */
             pointer: string;
         };
+        LookedUpPackage: {
+            /** Format: uuid */
+            booking_id: string;
+            description: string | null;
+            /** Format: uuid */
+            dropoff_stop_id: string;
+            external_label: string | null;
+            forced_delivery: {
+                /** Format: date-time */
+                at: string;
+                /** Format: uuid */
+                by_user_id: string;
+                proof: {
+                    [key: string]: string;
+                };
+            } | null;
+            history: components["schemas"]["PackageHistoryEntry"][];
+            /** Format: uuid */
+            id: string;
+            permissions: {
+                removable: boolean;
+            };
+            /** Format: uuid */
+            pickup_stop_id: string;
+            shortcode: string;
+            status: components["schemas"]["PackageStatus"];
+            weight_grams: number | null;
+        };
+        Money: {
+            amount: number;
+            currency: string;
+        };
         Organization: {
             /** Format: date-time */
             created_at: string;
@@ -1970,6 +2068,43 @@ export type components = {
             name: string;
             service_area_ids: string[];
         };
+        Package: {
+            /** Format: uuid */
+            booking_id: string;
+            description: string | null;
+            /** Format: uuid */
+            dropoff_stop_id: string;
+            external_label: string | null;
+            forced_delivery: {
+                /** Format: date-time */
+                at: string;
+                /** Format: uuid */
+                by_user_id: string;
+                proof: {
+                    [key: string]: string;
+                };
+            } | null;
+            history: components["schemas"]["PackageHistoryEntry"][];
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            pickup_stop_id: string;
+            shortcode: string;
+            status: components["schemas"]["PackageStatus"];
+            weight_grams: number | null;
+        };
+        PackageHistoryEntry: {
+            actor_id: string | null;
+            /** Format: date-time */
+            at: string;
+            event: string;
+            note: string | null;
+            reason_key: string | null;
+            stop_id: string | null;
+            tour_id: string | null;
+        };
+        /** @enum {string} */
+        PackageStatus: "created" | "awaiting_pickup" | "in_transit" | "delivered" | "failed" | "returned" | "cancelled";
         PageMeta: {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page. */
@@ -2095,6 +2230,24 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        Reason: {
+            applies_to: {
+                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
+                package_interactions: string[];
+                /** @description Stop types the reason applies to; empty means every stop type. */
+                stop_types: string[];
+            };
+            category: "package_failure" | "stop_failure";
+            key: string;
+            /** @description Localized by Accept-Language (en, de). */
+            label: string;
+            properties: {
+                note_required: boolean;
+                triggers_reattempt: boolean;
+            };
+        };
+        /** @enum {string} */
+        RecoveryKind: "return" | "reattempt";
         /** @enum {string} */
         Role: "admin" | "manager" | "driver" | "customer";
         SchedulingConfig: {
@@ -2151,6 +2304,68 @@ export type components = {
             scheduling_config_id: string | null;
             time_zone: string;
         };
+        Stop: {
+            address: {
+                additional_line: string | null;
+                city: string;
+                country: string | null;
+                number: string | null;
+                street: string;
+                zip_code: string | null;
+            };
+            booking_id: string | null;
+            completed_at: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated. Use failure_options instead. Removed on 2026-10-07 for tenants that enforce sunsets.
+             */
+            completion_requirements?: {
+                /** @description failure_options.outcomes.skip_recovery.allowed */
+                fail: boolean;
+            };
+            contact: {
+                email: string | null;
+                name: string | null;
+                phone_number: string | null;
+            } | null;
+            eta: string | null;
+            failed_at: string | null;
+            failure: {
+                note: string | null;
+                outcome: components["schemas"]["FailureOutcome"];
+                reason_key: string | null;
+            } | null;
+            failure_options?: components["schemas"]["FailureOptions"];
+            group: string | null;
+            /** Format: uuid */
+            id: string;
+            location: {
+                lat: number;
+                lng: number;
+            };
+            notes: string | null;
+            package_ids: string[];
+            place_id: string | null;
+            position: number;
+            proof: {
+                [key: string]: string;
+            } | null;
+            recovery_kind: components["schemas"]["RecoveryKind"] | null;
+            recovery_of_stop_id: string | null;
+            service_duration_seconds: number;
+            status: components["schemas"]["StopStatus"];
+            time_window: {
+                /** Format: date-time */
+                ends_at: string;
+                /** Format: date-time */
+                starts_at: string;
+            } | null;
+            tour_id: string | null;
+            tour_position: number | null;
+            type: string;
+        };
+        /** @enum {string} */
+        StopStatus: "to_be_dispatched" | "scheduled" | "approaching" | "arrived" | "completed" | "failed" | "cancelled";
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -2172,6 +2387,32 @@ export type components = {
             refresh_token: string;
             /** @enum {string} */
             token_type: "bearer";
+        };
+        Tour: {
+            claim_expires_at: string | null;
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            driver_id: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated. Use /api/tours/{tour_id}/compensation instead. Removed on 2026-11-06 for tenants that enforce sunsets.
+             */
+            earnings: components["schemas"]["Money"] | null;
+            executing_organization_id: string | null;
+            /** Format: uuid */
+            id: string;
+            managing_organization_ids: string[];
+            optimized: boolean;
+            preferred_driver_ids: string[];
+            scheduled_at: string | null;
+            /** Format: uuid */
+            service_area_id: string;
+            /** Format: uuid */
+            service_id: string;
+            started_at: string | null;
+            status: components["schemas"]["TourStatus"];
+            stops?: components["schemas"]["Stop"][];
         };
         TourActiveStatusChangedEvent: {
             data: {
@@ -2426,6 +2667,8 @@ export type components = {
             phone_number: string | null;
             role: components["schemas"]["Role"];
         };
+        /** @enum {string} */
+        View: "standard" | "compact";
         Webhook: {
             active: boolean;
             /** Format: date-time */
@@ -3362,26 +3605,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
-                        reasons: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            labels: {
-                                de: string;
-                                en: string;
-                            };
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        }[];
+                        reasons: components["schemas"]["AdminReason"][];
                     };
                 };
             };
@@ -3448,26 +3672,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reason: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            labels: {
-                                de: string;
-                                en: string;
-                            };
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        };
+                        reason: components["schemas"]["AdminReason"];
                     };
                 };
             };
@@ -3513,26 +3718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reason: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            labels: {
-                                de: string;
-                                en: string;
-                            };
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        };
+                        reason: components["schemas"]["AdminReason"];
                     };
                 };
             };
@@ -3604,26 +3790,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reason: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            labels: {
-                                de: string;
-                                en: string;
-                            };
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        };
+                        reason: components["schemas"]["AdminReason"];
                     };
                 };
             };
@@ -3734,26 +3901,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        reason: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            labels: {
-                                de: string;
-                                en: string;
-                            };
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        };
+                        reason: components["schemas"]["AdminReason"];
                     };
                 };
             };
@@ -4682,161 +4830,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -4868,11 +4873,12 @@ export interface operations {
                     external_id?: string;
                     /** Format: uuid */
                     service_area_id?: string;
-                    status?: ("to_be_dispatched" | "partially_dispatched" | "dispatched" | "completed" | "cancelled")[];
+                    status?: components["schemas"]["BookingStatus"][];
                 };
                 /** @description Page size (1–100). */
                 limit?: number;
-                view?: "standard" | "compact";
+                /** @description `compact` leaves out stops and packages. */
+                view?: components["schemas"]["View"];
             };
             header?: {
                 /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
@@ -4890,163 +4896,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
                     ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        bookings: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
+                        bookings: components["schemas"]["Booking"][];
                         meta: components["schemas"]["PageMeta"];
                     };
                 };
@@ -5063,6 +4925,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -5144,167 +5007,25 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5316,7 +5037,8 @@ export interface operations {
     getBooking: {
         parameters: {
             query?: {
-                view?: "standard" | "compact";
+                /** @description `compact` leaves out stops and packages. */
+                view?: components["schemas"]["View"];
             };
             header?: {
                 /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
@@ -5337,162 +5059,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -5539,161 +5118,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -5739,161 +5175,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -5969,98 +5262,18 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -6110,161 +5323,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -6314,161 +5384,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        booking: {
-                            /** Format: date-time */
-                            created_at: string;
-                            customer_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            external_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            packages?: {
-                                /** Format: uuid */
-                                booking_id: string;
-                                description: string | null;
-                                /** Format: uuid */
-                                dropoff_stop_id: string;
-                                external_label: string | null;
-                                forced_delivery: {
-                                    /** Format: date-time */
-                                    at: string;
-                                    /** Format: uuid */
-                                    by_user_id: string;
-                                    proof: {
-                                        [key: string]: string;
-                                    };
-                                } | null;
-                                history: {
-                                    actor_id: string | null;
-                                    /** Format: date-time */
-                                    at: string;
-                                    event: string;
-                                    note: string | null;
-                                    reason_key: string | null;
-                                    stop_id: string | null;
-                                    tour_id: string | null;
-                                }[];
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                pickup_stop_id: string;
-                                shortcode: string;
-                                status: string;
-                                weight_grams: number | null;
-                            }[];
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                            tip: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        booking: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -6516,128 +5443,25 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6746,40 +5570,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        package: {
-                            /** Format: uuid */
-                            booking_id: string;
-                            description: string | null;
-                            /** Format: uuid */
-                            dropoff_stop_id: string;
-                            external_label: string | null;
-                            forced_delivery: {
-                                /** Format: date-time */
-                                at: string;
-                                /** Format: uuid */
-                                by_user_id: string;
-                                proof: {
-                                    [key: string]: string;
-                                };
-                            } | null;
-                            history: {
-                                actor_id: string | null;
-                                /** Format: date-time */
-                                at: string;
-                                event: string;
-                                note: string | null;
-                                reason_key: string | null;
-                                stop_id: string | null;
-                                tour_id: string | null;
-                            }[];
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pickup_stop_id: string;
-                            shortcode: string;
-                            status: string;
-                            weight_grams: number | null;
-                        };
+                        package: components["schemas"]["Package"];
                     };
                 };
             };
@@ -6829,40 +5620,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        package: {
-                            /** Format: uuid */
-                            booking_id: string;
-                            description: string | null;
-                            /** Format: uuid */
-                            dropoff_stop_id: string;
-                            external_label: string | null;
-                            forced_delivery: {
-                                /** Format: date-time */
-                                at: string;
-                                /** Format: uuid */
-                                by_user_id: string;
-                                proof: {
-                                    [key: string]: string;
-                                };
-                            } | null;
-                            history: {
-                                actor_id: string | null;
-                                /** Format: date-time */
-                                at: string;
-                                event: string;
-                                note: string | null;
-                                reason_key: string | null;
-                                stop_id: string | null;
-                                tour_id: string | null;
-                            }[];
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pickup_stop_id: string;
-                            shortcode: string;
-                            status: string;
-                            weight_grams: number | null;
-                        };
+                        package: components["schemas"]["Package"];
                     };
                 };
             };
@@ -6914,40 +5672,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        package: {
-                            /** Format: uuid */
-                            booking_id: string;
-                            description: string | null;
-                            /** Format: uuid */
-                            dropoff_stop_id: string;
-                            external_label: string | null;
-                            forced_delivery: {
-                                /** Format: date-time */
-                                at: string;
-                                /** Format: uuid */
-                                by_user_id: string;
-                                proof: {
-                                    [key: string]: string;
-                                };
-                            } | null;
-                            history: {
-                                actor_id: string | null;
-                                /** Format: date-time */
-                                at: string;
-                                event: string;
-                                note: string | null;
-                                reason_key: string | null;
-                                stop_id: string | null;
-                                tour_id: string | null;
-                            }[];
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            pickup_stop_id: string;
-                            shortcode: string;
-                            status: string;
-                            weight_grams: number | null;
-                        };
+                        package: components["schemas"]["Package"];
                     };
                 };
             };
@@ -6998,43 +5723,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        package: {
-                            /** Format: uuid */
-                            booking_id: string;
-                            description: string | null;
-                            /** Format: uuid */
-                            dropoff_stop_id: string;
-                            external_label: string | null;
-                            forced_delivery: {
-                                /** Format: date-time */
-                                at: string;
-                                /** Format: uuid */
-                                by_user_id: string;
-                                proof: {
-                                    [key: string]: string;
-                                };
-                            } | null;
-                            history: {
-                                actor_id: string | null;
-                                /** Format: date-time */
-                                at: string;
-                                event: string;
-                                note: string | null;
-                                reason_key: string | null;
-                                stop_id: string | null;
-                                tour_id: string | null;
-                            }[];
-                            /** Format: uuid */
-                            id: string;
-                            permissions: {
-                                removable: boolean;
-                            };
-                            /** Format: uuid */
-                            pickup_stop_id: string;
-                            shortcode: string;
-                            status: string;
-                            weight_grams: number | null;
-                        };
+                        package: components["schemas"]["LookedUpPackage"];
                     };
                 };
             };
@@ -7057,11 +5746,12 @@ export interface operations {
                 filters?: {
                     /** Format: uuid */
                     service_area_id?: string;
-                    status?: ("to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled")[];
+                    status?: components["schemas"]["TourStatus"][];
                 };
                 /** @description Page size (1–100). */
                 limit?: number;
-                view?: "standard" | "compact";
+                /** @description `compact` leaves out stops and packages. */
+                view?: components["schemas"]["View"];
             };
             header?: {
                 /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
@@ -7079,125 +5769,20 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
                     ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
-                        tours: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        }[];
+                        tours: components["schemas"]["Tour"][];
                     };
                 };
             };
@@ -7213,6 +5798,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -7220,7 +5806,8 @@ export interface operations {
     getTour: {
         parameters: {
             query?: {
-                view?: "standard" | "compact";
+                /** @description `compact` leaves out stops and packages. */
+                view?: components["schemas"]["View"];
             };
             header?: {
                 /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
@@ -7241,123 +5828,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -7404,122 +5887,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -7561,122 +5940,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -7718,122 +5993,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -7879,122 +6050,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8036,122 +6103,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8193,122 +6156,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8350,122 +6209,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8507,122 +6262,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8664,122 +6315,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -8821,122 +6368,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -9011,98 +6454,18 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -9147,122 +6510,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -9304,122 +6563,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
@@ -10217,22 +7372,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
-                        reasons: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        }[];
+                        reasons: components["schemas"]["Reason"][];
                     };
                 };
             };
@@ -10281,22 +7421,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
-                        reasons: {
-                            applies_to: {
-                                /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
-                                package_interactions: string[];
-                                /** @description Stop types the reason applies to; empty means every stop type. */
-                                stop_types: string[];
-                            };
-                            category: "package_failure" | "stop_failure";
-                            key: string;
-                            /** @description Localized by Accept-Language (en, de). */
-                            label: string;
-                            properties: {
-                                note_required: boolean;
-                                triggers_reattempt: boolean;
-                            };
-                        }[];
+                        reasons: components["schemas"]["Reason"][];
                     };
                 };
             };
@@ -10426,99 +7551,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
                     ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -10565,98 +7610,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -10698,98 +7663,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -10846,98 +7731,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -10974,7 +7779,7 @@ export interface operations {
             content: {
                 "application/json": {
                     note?: string | null;
-                    outcome?: "skip_recovery" | "reattempt_later" | "reattempt_now" | "return_later" | "return_now";
+                    outcome?: components["schemas"]["FailureOutcome"];
                     reason_key?: string | null;
                 };
             };
@@ -10983,182 +7788,19 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        recovery_stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        } | null;
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        recovery_stop: components["schemas"]["Stop"] | null;
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -11219,98 +7861,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        stop: {
-                            address: {
-                                additional_line: string | null;
-                                city: string;
-                                country: string | null;
-                                number: string | null;
-                                street: string;
-                                zip_code: string | null;
-                            };
-                            booking_id: string | null;
-                            completed_at: string | null;
-                            completion_requirements?: {
-                                /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                fail: boolean;
-                            };
-                            contact: {
-                                email: string | null;
-                                name: string | null;
-                                phone_number: string | null;
-                            } | null;
-                            eta: string | null;
-                            failed_at: string | null;
-                            failure: {
-                                note: string | null;
-                                outcome: string;
-                                reason_key: string | null;
-                            } | null;
-                            failure_options?: {
-                                outcomes: {
-                                    reattempt_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    reattempt_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_later: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    return_now: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                    skip_recovery: {
-                                        allowed: boolean;
-                                        reason: string | null;
-                                        reason_key: string | null;
-                                    };
-                                };
-                            };
-                            group: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            location: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes: string | null;
-                            package_ids: string[];
-                            place_id: string | null;
-                            position: number;
-                            proof: {
-                                [key: string]: string;
-                            } | null;
-                            recovery_kind: ("return" | "reattempt") | null;
-                            recovery_of_stop_id: string | null;
-                            service_duration_seconds: number;
-                            status: string;
-                            time_window: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            } | null;
-                            tour_id: string | null;
-                            tour_position: number | null;
-                            type: string;
-                        };
+                        stop: components["schemas"]["Stop"];
                     };
                 };
             };
@@ -11357,122 +7919,18 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tour: {
-                            claim_expires_at: string | null;
-                            completed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            driver_id: string | null;
-                            earnings: {
-                                amount: number;
-                                currency: string;
-                            } | null;
-                            executing_organization_id: string | null;
-                            /** Format: uuid */
-                            id: string;
-                            managing_organization_ids: string[];
-                            optimized: boolean;
-                            preferred_driver_ids: string[];
-                            scheduled_at: string | null;
-                            /** Format: uuid */
-                            service_area_id: string;
-                            /** Format: uuid */
-                            service_id: string;
-                            started_at: string | null;
-                            status: string;
-                            stops?: {
-                                address: {
-                                    additional_line: string | null;
-                                    city: string;
-                                    country: string | null;
-                                    number: string | null;
-                                    street: string;
-                                    zip_code: string | null;
-                                };
-                                booking_id: string | null;
-                                completed_at: string | null;
-                                completion_requirements?: {
-                                    /** @description Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed. */
-                                    fail: boolean;
-                                };
-                                contact: {
-                                    email: string | null;
-                                    name: string | null;
-                                    phone_number: string | null;
-                                } | null;
-                                eta: string | null;
-                                failed_at: string | null;
-                                failure: {
-                                    note: string | null;
-                                    outcome: string;
-                                    reason_key: string | null;
-                                } | null;
-                                failure_options?: {
-                                    outcomes: {
-                                        reattempt_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        reattempt_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_later: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        return_now: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                        skip_recovery: {
-                                            allowed: boolean;
-                                            reason: string | null;
-                                            reason_key: string | null;
-                                        };
-                                    };
-                                };
-                                group: string | null;
-                                /** Format: uuid */
-                                id: string;
-                                location: {
-                                    lat: number;
-                                    lng: number;
-                                };
-                                notes: string | null;
-                                package_ids: string[];
-                                place_id: string | null;
-                                position: number;
-                                proof: {
-                                    [key: string]: string;
-                                } | null;
-                                recovery_kind: ("return" | "reattempt") | null;
-                                recovery_of_stop_id: string | null;
-                                service_duration_seconds: number;
-                                status: string;
-                                time_window: {
-                                    /** Format: date-time */
-                                    ends_at: string;
-                                    /** Format: date-time */
-                                    starts_at: string;
-                                } | null;
-                                tour_id: string | null;
-                                tour_position: number | null;
-                                type: string;
-                            }[];
-                        };
+                        tour: components["schemas"]["Tour"];
                     };
                 };
             };
