@@ -145,6 +145,7 @@ function decorate(path: string, method: string, op: Json, routeCompat: CompatKey
   const compat = compatKeysIn(op);
   if (routeCompat) {
     compat.add(routeCompat);
+    op[COMPAT_KEY] = routeCompat;
     op.description = [op.description, deprecatedItem(routeCompat, {}).description].filter(Boolean).join(' ');
   }
   const responses = (op.responses ?? {}) as Record<string, Json>;

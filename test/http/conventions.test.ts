@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_TTL_MS } from '../../src/http/idempotency.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
-import { createPlace } from '../factories.ts';
+import { createBooking, createPlace, createService } from '../factories.ts';
 import { buildProbe, type Probe } from './probe.ts';
 
 let t: TestApp;
@@ -234,5 +234,28 @@ describe('query-string problems', () => {
     expect(filter.body.errors).toEqual([
       { pointer: '/filters/role', parameter: 'filters[role]', code: 'invalid_value', detail: 'must be one of: "admin", "manager", "driver", "customer"' },
     ]);
+  });
+});
+
+describe('validation messages through the API', () => {
+  it('reports one clear entry per real problem, naming allowed values', async () => {
+    const tenant = await t.createTenant();
+    const booking = await createBooking(tenant.admin, { service_id: (await createService(tenant.admin)).id });
+    const errorsOf = async (res: Promise<{ status: number; body: { errors: unknown[] } }>) => {
+      const answer = await res;
+      expect(answer.status).toBe(422);
+      return answer.body.errors;
+    };
+    expect(await errorsOf(tenant.admin.post('/api/hailing/bookings/merge', {}))).toEqual([
+      { pointer: '/stop_ids', code: 'required', detail: 'is required (or send booking_ids instead)' },
+    ]);
+    expect(await errorsOf(tenant.admin.post('/api/hailing/bookings/merge', { stop_ids: ['x'] }))).toEqual([
+      { pointer: '/stop_ids/0', code: 'invalid_format', detail: 'must match format "uuid"' },
+    ]);
+    expect(await errorsOf(tenant.admin.put(`/api/hailing/bookings/${booking.id}/tip`, { tip: { amount: -5, currency: 'EUR' } }))).toEqual([
+      { pointer: '/tip/amount', code: 'too_small', detail: 'must be >= 0' },
+    ]);
+    const outcome = await errorsOf(tenant.admin.post(`/api/stops/${booking.stops[0].id}/fail`, { outcome: 'explode' }));
+    expect(outcome).toEqual([{ pointer: '/outcome', code: 'invalid_value', detail: expect.stringContaining('must be one of: "skip_recovery"') }]);
   });
 });
