@@ -17,6 +17,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { swaggerOptions } from './http/openapi.ts';
+import { apiGuideRoute } from './http/api-guide.ts';
 import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
+  await app.register(apiGuideRoute());
   await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
 
   // The route table, module by module.

@@ -4,7 +4,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPAT_ITEMS } from '../../src/compat/registry.ts';
+import { COMPAT_ITEMS, deprecationHeaders } from '../../src/compat/registry.ts';
 import { EVENT_TYPES } from '../../src/events/catalog.ts';
 import { envelopeOf } from '../../src/events/webhooks-document.ts';
 import { buildTestApp, OPERATOR_TOKEN, type TestApp, type TestTenant } from '../app.ts';
@@ -118,6 +118,16 @@ describe('the OpenAPI document', () => {
     expect(user.properties.active_hailing_booking_ids.deprecated).toBe(true);
     const filters = (operation('get', '/api/users').parameters as Json[]).find((p) => p.name === 'filters');
     expect(filters?.schema.properties.on_active_hailing_booking.deprecated).toBe(true);
+  });
+
+  it('points every successor-version Link at an anchor of the API guide the service serves', async () => {
+    const guide = await t.anonymous.get('/docs/api-guide');
+    expect(guide.status).toBe(200);
+    for (const item of COMPAT_ITEMS.filter((i) => i.status === 'deprecated' && i.successor)) {
+      const link = deprecationHeaders(item.key).link ?? '';
+      expect(link, item.key).toMatch(/^<\/docs\/api-guide#[a-z-]+>; rel="successor-version"$/);
+      expect(guide.text, item.key).toContain(`<a id="${/#([a-z-]+)>/.exec(link)?.[1]}"></a>`);
+    }
   });
 
   it('documents every event type under webhooks with its payload', () => {
