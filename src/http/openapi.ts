@@ -194,5 +194,14 @@ export function contractOf(doc: Json, deprecatedRoutes: ReadonlyMap<string, Comp
   const metrics = paths['/metrics']?.get?.responses as Record<string, Json> | undefined;
   if (metrics?.['200']) metrics['200'].content = { 'text/plain': { schema: { type: 'string' } } };
   hoistComponents(doc);
-  return doc;
+  return vendorKeywords(doc) as Json;
+}
+
+/** Our own validation keywords are not JSON Schema: in the document they become vendor extensions (`x-…`). */
+const OWN_KEYWORDS: Record<string, string> = { maxSerializedBytes: 'x-max-serialized-bytes' };
+
+function vendorKeywords(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(vendorKeywords);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node as Json).map(([key, value]) => [OWN_KEYWORDS[key] ?? key, vendorKeywords(value)]));
 }

@@ -2180,6 +2180,7 @@ export type components = {
                 lat: number;
                 lng: number;
             };
+            /** @description At most 50 keys and 16 KiB serialized as JSON. */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -2206,6 +2207,7 @@ export type components = {
                 lat: number;
                 lng: number;
             };
+            /** @description At most 50 keys and 16 KiB serialized as JSON. */
             metadata?: {
                 [key: string]: unknown;
             };
@@ -4951,6 +4953,7 @@ export interface operations {
                         customer_id?: string | null;
                         external_id?: string | null;
                         managing_organization_ids?: string[];
+                        /** @description At most 50 keys and 16 KiB serialized as JSON. */
                         metadata?: {
                             [key: string]: unknown;
                         };
@@ -7308,6 +7311,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description At most 50 keys and 16 KiB serialized as JSON. */
                     metadata: {
                         [key: string]: unknown;
                     };

@@ -126,7 +126,7 @@ export const identityRoutes =
     app.post(
       '/api/signin',
       { config: { auth: 'public' }, schema: { tags: auth, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: [], body: SignInBody, response: { 200: TokenResponse } } },
-      async (request) => signIn(deps, request.body.user),
+      async (request) => signIn(deps, request.body.user, { address: request.ip }),
     );
 
     app.post(
