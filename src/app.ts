@@ -20,6 +20,9 @@ import { authenticateThrottled, registerRateLimit } from './http/rate-limit.ts';
 import { registerEmptyBodies } from './http/empty-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
+import { swaggerOptions } from './http/openapi.ts';
+import { apiGuideRoute } from './http/api-guide.ts';
+import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
@@ -172,23 +175,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tourbook API',
-        version: '0.1.0',
-        description: 'Multi-tenant tour and booking logistics: bookings, tours, stops, packages, places and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
-        },
-      },
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));
 
   // The root has nothing of its own yet: newcomers land on the API reference.
   app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
@@ -196,6 +183,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
+  await app.register(apiGuideRoute());
   await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
 
   // The route table, module by module.
