@@ -22,6 +22,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
+  live: { maxSpeedKmh: number; positionRetentionDays: number; osrmTimeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -91,6 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     busynessIntervalSeconds: int(env, 'BUSYNESS_INTERVAL_SECONDS', 60, 1, 86_400),
     publicUrl: str(env, 'PUBLIC_URL'),
+    live: {
+      maxSpeedKmh: int(env, 'LIVE_MAX_SPEED_KMH', 200, 1, 2000),
+      positionRetentionDays: int(env, 'POSITION_RETENTION_DAYS', 30, 1, 3650),
+      osrmTimeoutMs: int(env, 'OSRM_TIMEOUT_MS', 2000, 50, 60_000),
+    },
     ...overrides,
   };
   return Object.freeze(config);
