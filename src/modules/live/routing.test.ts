@@ -46,7 +46,7 @@ describe('OSRM routing against a loopback responder', () => {
     const legs = await provider().legSeconds(points, 30);
     expect(legs).toHaveLength(149);
     expect(responder.requests.length - before).toBe(2);
-    expect(legs[120]).toBeCloseTo(haversineMeters(points[120]!, points[121]!) / 10, 3); // eslint-disable-line @typescript-eslint/no-non-null-assertion -- in range
+    expect(legs[120]).toBeCloseTo(haversineMeters(points[120]!, points[121]!) / 10, 3);
   });
 
   it.each([
