@@ -23,7 +23,13 @@ export interface Config {
   busynessIntervalSeconds: number;
   publicUrl: string | null;
   /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
-  live: { maxSpeedKmh: number; positionRetentionDays: number; osrmTimeoutMs: number };
+  live: {
+    maxSpeedKmh: number;
+    positionRetentionDays: number;
+    osrmTimeoutMs: number;
+    /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
+    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +103,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxSpeedKmh: int(env, 'LIVE_MAX_SPEED_KMH', 200, 1, 2000),
       positionRetentionDays: int(env, 'POSITION_RETENTION_DAYS', 30, 1, 3650),
       osrmTimeoutMs: int(env, 'OSRM_TIMEOUT_MS', 2000, 50, 60_000),
+      stream: {
+        pollMs: int(env, 'LIVE_POLL_MS', 200, 10, 10_000),
+        heartbeatMs: 15_000,
+        revalidateMs: int(env, 'LIVE_REVALIDATE_MS', 15_000, 100, 600_000),
+      },
     },
     ...overrides,
   };

@@ -1,0 +1,146 @@
+// Live tracking SQL: positions, the per-tour tracking row (the lock of every ETA update), stop ETAs, tickets.
+import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { queryRows } from '../../db/sql.ts';
+import { driverPositions, liveTickets, stopEtas, tourTracking } from './tables.ts';
+
+export type PositionRow = typeof driverPositions.$inferSelect;
+export type TrackingRow = typeof tourTracking.$inferSelect;
+
+export async function insertPosition(q: Queryable, row: PositionRow): Promise<void> {
+  await q.insert(driverPositions).values(row);
+}
+
+/** A retried upload: the same fix (time and place) already stored for the tour. */
+export async function positionExists(q: Queryable, tenantId: string, tourId: string, fix: { lat: number; lng: number; recordedAt: Date }): Promise<boolean> {
+  const rows = await q
+    .select({ id: driverPositions.id })
+    .from(driverPositions)
+    .where(
+      and(
+        eq(driverPositions.tenantId, tenantId),
+        eq(driverPositions.tourId, tourId),
+        eq(driverPositions.recordedAt, fix.recordedAt),
+        eq(driverPositions.lat, fix.lat),
+        eq(driverPositions.lng, fix.lng),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Newest first; `beforeId` is the cursor (UUIDv7 ids grow with arrival). Fetches `limit + 1` for has_more. */
+export async function listPositions(q: Queryable, tenantId: string, tourId: string, beforeId: string | null, limit: number): Promise<PositionRow[]> {
+  return q
+    .select()
+    .from(driverPositions)
+    .where(and(eq(driverPositions.tenantId, tenantId), eq(driverPositions.tourId, tourId), beforeId ? lt(driverPositions.id, beforeId) : undefined))
+    .orderBy(desc(driverPositions.id))
+    .limit(limit + 1);
+}
+
+/** Deletes up to `limit` positions received before `cutoff`; returns how many went. */
+export async function deletePositionsBefore(q: Queryable, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`DELETE FROM driver_positions WHERE (tenant_id, id) IN (
+          SELECT tenant_id, id FROM driver_positions WHERE received_at < ${cutoff} LIMIT ${limit})
+        RETURNING id`,
+  );
+  return rows.length;
+}
+
+/**
+ * The tour's tracking row, created on first use and locked (FOR UPDATE): positions and stop changes of one tour
+ * serialize here, so the ETAs stored are those of the latest position and stop order.
+ */
+export async function lockTracking(q: Queryable, tenantId: string, tourId: string, init: { serviceAreaId: string; now: Date }): Promise<TrackingRow> {
+  await q
+    .insert(tourTracking)
+    .values({ tenantId, tourId, serviceAreaId: init.serviceAreaId, updatedAt: init.now })
+    .onConflictDoNothing();
+  const [row] = await q
+    .select()
+    .from(tourTracking)
+    .where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)))
+    .for('update');
+  if (!row) throw new Error(`tracking row of tour ${tourId} vanished`);
+  return row;
+}
+
+export async function findTracking(q: Queryable, tenantId: string, tourId: string): Promise<TrackingRow | null> {
+  const [row] = await q.select().from(tourTracking).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
+  return row ?? null;
+}
+
+export async function updateTracking(q: Queryable, tenantId: string, tourId: string, patch: Partial<Omit<TrackingRow, 'tenantId' | 'tourId'>>): Promise<void> {
+  await q.update(tourTracking).set(patch).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
+}
+
+/** The ETAs of the tour's stops as last told in an event (null: never told). */
+export async function notifiedEtasOfTour(q: Queryable, tenantId: string, tourId: string): Promise<Map<string, Date | null>> {
+  const rows = await q
+    .select({ stopId: stopEtas.stopId, notifiedEta: stopEtas.notifiedEta })
+    .from(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId)));
+  return new Map(rows.map((r) => [r.stopId, r.notifiedEta]));
+}
+
+export async function etasOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, Date>> {
+  if (!stopIds.length) return new Map();
+  const rows = await q
+    .select({ stopId: stopEtas.stopId, eta: stopEtas.eta })
+    .from(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.stopId, [...stopIds])));
+  return new Map(rows.map((r) => [r.stopId, r.eta]));
+}
+
+/**
+ * The tour's ETAs become exactly `etas`: stops no longer open lose theirs, a stop moved here from another tour moves
+ * too. With `notified` they are also what was last told; otherwise what was last told stays.
+ */
+export async function replaceEtas(q: Queryable, tenantId: string, tourId: string, etas: ReadonlyMap<string, Date>, now: Date, notified: boolean): Promise<void> {
+  const ids = [...etas.keys()];
+  await q
+    .delete(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId), ids.length ? notInArray(stopEtas.stopId, ids) : undefined));
+  if (!ids.length) return;
+  await q
+    .insert(stopEtas)
+    .values(ids.map((stopId) => ({ tenantId, stopId, tourId, eta: etas.get(stopId) ?? now, notifiedEta: notified ? (etas.get(stopId) ?? now) : null, computedAt: now })))
+    .onConflictDoUpdate({
+      target: [stopEtas.tenantId, stopEtas.stopId],
+      set: {
+        tourId: sql`excluded.tour_id`,
+        eta: sql`excluded.eta`,
+        computedAt: sql`excluded.computed_at`,
+        ...(notified ? { notifiedEta: sql`excluded.notified_eta` } : {}),
+      },
+    });
+}
+
+export async function insertTicket(q: Queryable, row: typeof liveTickets.$inferInsert): Promise<void> {
+  await q.insert(liveTickets).values(row);
+}
+
+/** Marks the ticket used and returns its credential hash, or null when it is unknown, used, expired or forged. */
+export async function redeemTicket(q: Queryable, tenantId: string, id: string, secretHash: string, now: Date): Promise<string | null> {
+  const [row] = await q
+    .update(liveTickets)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(liveTickets.tenantId, tenantId),
+        eq(liveTickets.id, id),
+        eq(liveTickets.secretHash, secretHash),
+        isNull(liveTickets.usedAt),
+        gt(liveTickets.expiresAt, now),
+      ),
+    )
+    .returning({ credentialHash: liveTickets.credentialHash });
+  return row?.credentialHash ?? null;
+}
+
+export async function deleteTicketsExpiredBefore(q: Queryable, cutoff: Date): Promise<void> {
+  await q.delete(liveTickets).where(lt(liveTickets.expiresAt, cutoff));
+}
