@@ -7,7 +7,7 @@ import { forbidden } from '../../../http/errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { sha256Hex } from '../../../shared/secrets.ts';
 import type { Envelope } from '../../../events/outbox.ts';
-import { frameOf, type LiveHub, type Subscriber } from '../hub.ts';
+import { frameOf, uuidFloor, type LiveHub, type Subscriber } from '../hub.ts';
 import { mayOnLive } from '../permissions.ts';
 import type { LiveQueryT } from '../schemas.ts';
 import { redeemLiveTicket } from './tickets.ts';
@@ -42,7 +42,11 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
   });
   res.write('retry: 3000\n\n');
 
-  let replaying: Envelope[] | null = typeof lastEventId === 'string' && isUuid(lastEventId) ? [] : null;
+  const resumeFrom = typeof lastEventId === 'string' && isUuid(lastEventId) ? lastEventId.toLowerCase() : null;
+  let replaying: Envelope[] | null = resumeFrom ? [] : null;
+  // Ids are UUIDv7 (time-ordered): a stream starts after the last id the client saw, or at the moment it opened,
+  // so the hub's look-back over recent commits never hands a new client the past.
+  let after = resumeFrom ?? uuidFloor(Date.now());
   const sent = new Set<string>();
   let closed = false;
   const write = (frame: string): void => {
@@ -56,6 +60,7 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
     credentialHash,
     filters: { tourId: query.filters?.tour_id ?? null, types: types === undefined ? null : new Set([types].flat()) },
     deliver(envelope, frame) {
+      if (envelope.id <= after) return;
       if (replaying) replaying.push(envelope);
       else write(frame);
     },
@@ -69,11 +74,12 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
   };
   res.on('close', () => subscriber.close());
   await hub.add(subscriber);
-  if (replaying && typeof lastEventId === 'string') {
+  if (replaying && resumeFrom) {
     // Live events arriving meanwhile wait, so the client sees the backlog first and nothing twice.
-    for (const envelope of await hub.backlog(subscriber, lastEventId, RESUME_WINDOW_MS)) {
+    for (const envelope of await hub.backlog(subscriber, resumeFrom, RESUME_WINDOW_MS)) {
       sent.add(envelope.id);
       write(frameOf(envelope));
+      if (envelope.id > after) after = envelope.id;
     }
     const waiting = replaying;
     replaying = null;
