@@ -1,6 +1,6 @@
 // Live tracking routes: driver positions in, the position history, stream tickets and the live stream.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { tokenFromRequest } from '../../http/auth.ts';
 import { setNextLink } from '../../http/pagination.ts';
