@@ -17,4 +17,5 @@ export {
 
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
+export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';

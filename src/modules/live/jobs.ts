@@ -1,11 +1,47 @@
-// Live tracking's worker side: the coalesced tour.driver_location_updated payload and the position retention job.
+// Live tracking's worker side: ETAs recomputed after dispatch changes, the coalesced tour.driver_location_updated
+// payload, and the position retention job.
 import type { Deps } from '../../deps.ts';
 import { iso } from '../../shared/time.ts';
 import { NIL_UUID } from '../../shared/ids.ts';
 import { registerDebouncedEvent } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import { registerJob } from '../../worker/registry.ts';
+import { findTourSummary, onTrackedToursChanged, provideStopEtas } from '../dispatch/index.ts';
+import { recomputeEtas } from './operations/recompute-etas.ts';
 import * as repo from './repository.ts';
+
+export const RECOMPUTE_ETAS_JOB = 'live.recompute_etas';
+const TRACKED_STATUSES = ['claimed', 'en_route'];
+
+/**
+ * Dispatch changes of a tour a driver holds (start, a stop completed or failed, stops inserted, moved, optimised)
+ * make its ETAs due again. The recomputation is a job in the change's transaction rather than part of it, so a
+ * routing request never holds the tour's lock (decision 0903); tours nobody holds any more drop their ETAs at once.
+ */
+onTrackedToursChanged(async (tx, change) => {
+  await repo.deleteEtasOfTours(tx, change.tenantId, change.tours.filter((t) => !t.tracked).map((t) => t.id));
+  for (const tour of change.tours.filter((t) => t.tracked)) {
+    await ensureJob(tx, {
+      tenantId: change.tenantId,
+      kind: RECOMPUTE_ETAS_JOB,
+      dedupeKey: tour.id,
+      payload: { tour_id: tour.id, event: change.event },
+      dueAt: change.at,
+      now: change.at,
+    });
+  }
+});
+
+provideStopEtas(repo.etasWithTourOfStops);
+
+registerJob(RECOMPUTE_ETAS_JOB, async (deps, job) => {
+  const tourId = String(job.payload.tour_id);
+  await deps.db.transaction(async (tx) => {
+    const tour = await findTourSummary(tx, job.tenantId, tourId);
+    if (!tour || !TRACKED_STATUSES.includes(tour.status)) return;
+    await recomputeEtas(deps, tx, job.tenantId, tour);
+  });
+});
 
 export const POSITION_RETENTION_JOB = 'live.position_retention';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;

@@ -86,15 +86,6 @@ export async function notifiedEtasOfTour(q: Queryable, tenantId: string, tourId:
   return new Map(rows.map((r) => [r.stopId, r.notifiedEta]));
 }
 
-export async function etasOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, Date>> {
-  if (!stopIds.length) return new Map();
-  const rows = await q
-    .select({ stopId: stopEtas.stopId, eta: stopEtas.eta })
-    .from(stopEtas)
-    .where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.stopId, [...stopIds])));
-  return new Map(rows.map((r) => [r.stopId, r.eta]));
-}
-
 /**
  * The tour's ETAs become exactly `etas`: stops no longer open lose theirs, a stop moved here from another tour moves
  * too. With `notified` they are also what was last told; otherwise what was last told stays.
@@ -143,4 +134,20 @@ export async function redeemTicket(q: Queryable, tenantId: string, id: string, s
 
 export async function deleteTicketsExpiredBefore(q: Queryable, cutoff: Date): Promise<void> {
   await q.delete(liveTickets).where(lt(liveTickets.expiresAt, cutoff));
+}
+
+/** ETAs with the tour they were computed on (what dispatch's stop views render). */
+export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>> {
+  if (!stopIds.length) return new Map();
+  const rows = await q
+    .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta })
+    .from(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.stopId, [...stopIds])));
+  return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta }]));
+}
+
+/** Tours nobody drives any more keep no ETAs (their stops render none). */
+export async function deleteEtasOfTours(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<void> {
+  if (!tourIds.length) return;
+  await q.delete(stopEtas).where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.tourId, [...tourIds])));
 }
