@@ -101,6 +101,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'tenant') return await tenant(rest);
     if (command === 'demo') return await demo(rest);
+    if (command === 'simulate') return await (await import('./simulate/cli.ts')).simulateCommand(rest);
     console.log(USAGE);
     process.exitCode = command ? 2 : 0;
   } catch (err) {
