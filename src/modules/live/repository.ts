@@ -11,24 +11,6 @@ export async function insertPosition(q: Queryable, row: PositionRow): Promise<vo
   await q.insert(driverPositions).values(row);
 }
 
-/** A retried upload: the same fix (time and place) already stored for the tour. */
-export async function positionExists(q: Queryable, tenantId: string, tourId: string, fix: { lat: number; lng: number; recordedAt: Date }): Promise<boolean> {
-  const rows = await q
-    .select({ id: driverPositions.id })
-    .from(driverPositions)
-    .where(
-      and(
-        eq(driverPositions.tenantId, tenantId),
-        eq(driverPositions.tourId, tourId),
-        eq(driverPositions.recordedAt, fix.recordedAt),
-        eq(driverPositions.lat, fix.lat),
-        eq(driverPositions.lng, fix.lng),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
 /** Newest first; `beforeId` is the cursor (UUIDv7 ids grow with arrival). Fetches `limit + 1` for has_more. */
 export async function listPositions(q: Queryable, tenantId: string, tourId: string, beforeId: string | null, limit: number): Promise<PositionRow[]> {
   return q
@@ -55,17 +37,28 @@ export async function deletePositionsBefore(q: Queryable, cutoff: Date, limit: n
  * serialize here, so the ETAs stored are those of the latest position and stop order.
  */
 export async function lockTracking(q: Queryable, tenantId: string, tourId: string, init: { serviceAreaId: string; now: Date }): Promise<TrackingRow> {
-  await q
+  // One round trip: an upsert that always returns the row and, like FOR UPDATE, locks it (waiting for a holder).
+  const [row] = await q
     .insert(tourTracking)
     .values({ tenantId, tourId, serviceAreaId: init.serviceAreaId, updatedAt: init.now })
-    .onConflictDoNothing();
-  const [row] = await q
-    .select()
-    .from(tourTracking)
-    .where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)))
-    .for('update');
+    .onConflictDoUpdate({ target: [tourTracking.tenantId, tourTracking.tourId], set: { tenantId: sql`excluded.tenant_id` } })
+    .returning();
   if (!row) throw new Error(`tracking row of tour ${tourId} vanished`);
   return row;
+}
+
+/** For a new fix, in one round trip after the lock: whether the same fix is stored already, and the ETAs last told. */
+export async function fixContext(q: Queryable, tenantId: string, tourId: string, fix: { lat: number; lng: number; recordedAt: Date }) {
+  const [row] = await queryRows<{ duplicate: boolean; notified: [string, string | null][] | null }>(
+    q,
+    sql`SELECT EXISTS (SELECT 1 FROM driver_positions
+                        WHERE tenant_id = ${tenantId} AND tour_id = ${tourId} AND recorded_at = ${fix.recordedAt}
+                          AND lat = ${fix.lat} AND lng = ${fix.lng}) AS duplicate,
+               (SELECT json_agg(json_build_array(stop_id, notified_eta)) FROM stop_etas
+                 WHERE tenant_id = ${tenantId} AND tour_id = ${tourId}) AS notified`,
+  );
+  const told = new Map<string, Date | null>((row?.notified ?? []).map(([id, at]) => [id, at === null ? null : new Date(at)]));
+  return { duplicate: row?.duplicate === true, told };
 }
 
 export async function findTracking(q: Queryable, tenantId: string, tourId: string): Promise<TrackingRow | null> {
@@ -90,9 +83,19 @@ export async function notifiedEtasOfTour(q: Queryable, tenantId: string, tourId:
  * The tour's ETAs become exactly `etas`: stops no longer open lose theirs, a stop moved here from another tour moves
  * too. With `notified` they are also what was last told; otherwise what was last told stays.
  */
-export async function replaceEtas(q: Queryable, tenantId: string, tourId: string, etas: ReadonlyMap<string, Date>, now: Date, notified: boolean): Promise<void> {
+export async function replaceEtas(
+  q: Queryable,
+  tenantId: string,
+  tourId: string,
+  etas: ReadonlyMap<string, Date>,
+  now: Date,
+  notified: boolean,
+  previousStopIds: Iterable<string>,
+): Promise<void> {
   const ids = [...etas.keys()];
-  await q
+  // Most updates keep the same open stops: the delete is a round trip only when one left.
+  const left = [...previousStopIds].some((id) => !etas.has(id));
+  if (left) await q
     .delete(stopEtas)
     .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId), ids.length ? notInArray(stopEtas.stopId, ids) : undefined));
   if (!ids.length) return;

@@ -14,23 +14,46 @@ export type EtaReason = 'position' | 'started' | 'stop_completed' | 'stop_failed
 
 const DEFAULT_SPEED_KMH = 30;
 
+export interface EtaState {
+  /** The tour's tracking row, locked by the caller (lockTracking), with any changes the caller makes to it. */
+  tracking: repo.TrackingRow;
+  /** The ETAs last told, when the caller read them already. */
+  told?: Map<string, Date | null>;
+}
+
+/** A service area's speed changes rarely; reading it on every position costs a round trip. */
+const SPEED_CACHE_MS = 60_000;
+const speeds = new Map<string, { kmh: number; until: number }>();
+
+async function areaSpeedKmh(tx: Tx, tenantId: string, serviceAreaId: string): Promise<number> {
+  const key = `${tenantId}:${serviceAreaId}`;
+  const cached = speeds.get(key);
+  if (cached && cached.until > Date.now()) return cached.kmh;
+  const kmh = (await findServiceArea(tx, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  if (speeds.size > 10_000) speeds.clear();
+  speeds.set(key, { kmh, until: Date.now() + SPEED_CACHE_MS });
+  return kmh;
+}
+
 /**
- * Recomputes and stores the ETAs of the tour's open stops from its current position (locks the tracking row, so a
- * position and a stop change of the same tour serialize), and records tour.etas_recalculated plus one
- * booking.etas_recalculated per booking on the tour when some ETA moved by ≥ 60 s. Returns whether they moved.
+ * Recomputes and stores the ETAs of the tour's open stops from its current position (under the tracking row's lock,
+ * so a position and a stop change of the same tour serialize), writes the tracking row, and records
+ * tour.etas_recalculated plus one booking.etas_recalculated per booking on the tour when some ETA moved by ≥ 60 s
+ * against what was last told. Returns whether they moved.
  */
-export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, tracking?: repo.TrackingRow): Promise<boolean> {
+export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
   const now = deps.clock.now();
-  const row = tracking ?? (await repo.lockTracking(tx, tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now }));
+  const row = state?.tracking ?? (await repo.lockTracking(tx, tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now }));
   const stops = await openStopsOfTour(tx, tenantId, tour.id);
   const origin: LatLng | null = row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null;
-  const area = await findServiceArea(tx, tenantId, tour.serviceAreaId);
-  const legs = await routingProvider(deps.config).legSeconds(routePoints(origin, stops), area?.averageSpeedKmh ?? DEFAULT_SPEED_KMH);
+  const speedKmh = await areaSpeedKmh(tx, tenantId, tour.serviceAreaId);
+  const legs = await routingProvider(deps.config).legSeconds(routePoints(origin, stops), speedKmh);
   const next = computeEtas(now, origin !== null, stops, legs);
-  const told = await repo.notifiedEtasOfTour(tx, tenantId, tour.id);
+  const told = state?.told ?? (await repo.notifiedEtasOfTour(tx, tenantId, tour.id));
   const moved = etasMoved(told, next);
-  await repo.replaceEtas(tx, tenantId, tour.id, next, now, moved);
-  await repo.updateTracking(tx, tenantId, tour.id, { etasComputedAt: now, updatedAt: now });
+  await repo.replaceEtas(tx, tenantId, tour.id, next, now, moved, told.keys());
+  const { tenantId: _t, tourId: _id, ...fields } = row;
+  await repo.updateTracking(tx, tenantId, tour.id, { ...fields, etasComputedAt: now, updatedAt: now });
   if (!moved) return false;
   await recordEvents(tx, await etaEvents(tx, tenantId, tour, stops, next, now));
   return true;

@@ -14,7 +14,7 @@ import { mayOnLive } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
-import { recomputeEtas } from './recompute-etas.ts';
+import { recomputeEtas, type EtaState } from './recompute-etas.ts';
 
 /** A phone's clock may run a little ahead; beyond this a fix is bad input (issue 15). */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -39,7 +39,7 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
     const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
     const current: Fix | null =
       tracking.lat !== null && tracking.lng !== null && tracking.recordedAt !== null ? { lat: tracking.lat, lng: tracking.lng, recordedAt: tracking.recordedAt } : null;
-    const duplicate = await repo.positionExists(tx, actor.tenantId, tour.id, fix);
+    const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
     const verdict = classifyPosition(fix, current, duplicate, { maxSpeedKmh: deps.config.live.maxSpeedKmh });
     const row: repo.PositionRow = {
       tenantId: actor.tenantId,
@@ -57,13 +57,13 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
       becameCurrent: verdict.becomesCurrent,
     };
     await repo.insertPosition(tx, row);
-    if (verdict.becomesCurrent) await moveCurrentPosition(deps, tx, actor, tour, tracking, row);
+    if (verdict.becomesCurrent) await moveCurrentPosition(deps, tx, actor, tour, { tracking, told }, row);
     return { location: renderPosition(row) };
   });
 }
 
 /** The new current position: tracking row, ETAs, the coalesced webhook and the live stream's notice. */
-async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, tracking: repo.TrackingRow, row: repo.PositionRow): Promise<void> {
+async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
   const patch = {
     driverId: actor.userId,
     // A driver belongs to exactly one organization (identity rule); its managers alone follow the positions.
@@ -77,8 +77,8 @@ async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourS
     recordedAt: row.recordedAt,
     updatedAt: row.receivedAt,
   };
-  await repo.updateTracking(tx, actor.tenantId, tour.id, patch);
-  await recomputeEtas(deps, tx, actor.tenantId, tour, { ...tracking, ...patch });
+  // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
+  await recomputeEtas(deps, tx, actor.tenantId, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
   await scheduleCoalescedEvent(tx, {
     tenantId: actor.tenantId,
     type: 'tour.driver_location_updated',
