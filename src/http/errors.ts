@@ -52,6 +52,7 @@ const TITLES: Record<string, string> = {
   idempotency_key_in_use: 'Idempotency key in use',
   rate_limited: 'Too many requests',
   payload_too_large: 'Payload too large',
+  header_fields_too_large: 'Request header fields too large',
   internal_error: 'Internal error',
 };
 

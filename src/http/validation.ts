@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, type FieldError } from './errors.ts';
+import { malformedString, pointerSegment } from './json-body.ts';
 
 // ajv-formats ships CommonJS with a default export; NodeNext sees the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -16,20 +17,38 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const queryAjv = makeAjv({ coerceTypes: 'array' });
 
-const pointerSegment = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** The pointer of the first string (value or key) holding U+0000, which PostgreSQL text and JSON cannot store. */
-export function nulPointer(value: unknown, pointer = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = `${pointer}/${pointerSegment(key)}`;
-    if (key.includes('\u0000')) return at;
-    const found = nulPointer(inner, at);
-    if (found !== null) return found;
-  }
-  return null;
+/**
+ * RFC 3339 date-times PostgreSQL and JavaScript agree on: 1970-01-01 up to the end of 9999, in UTC. Year 0000
+ * and dates past JavaScript's range were 500s from the database; nothing in a dispatch service is older than
+ * the epoch (decision 0110).
+ */
+const EARLIEST_MS = 0;
+const LATEST_MS = Date.UTC(10000, 0, 1);
+export function isTimestampInRange(value: string): boolean {
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && ms >= EARLIEST_MS && ms < LATEST_MS;
 }
+
+function restrictDateTime(ajv: Ajv): void {
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && isTimestampInRange(s), ...(rfc3339.compare ? { compare: rfc3339.compare } : {}) });
+}
+restrictDateTime(bodyAjv);
+restrictDateTime(queryAjv);
+
+/**
+ * `maxSerializedBytes`: the UTF-8 size of the value as JSON. Free-form values (metadata) are bounded by what they
+ * cost to store and to send back, which maxProperties and maxLength alone cannot bound (decision 0113).
+ */
+bodyAjv.addKeyword({
+  keyword: 'maxSerializedBytes',
+  schemaType: 'number',
+  errors: false,
+  validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max,
+});
+
+/** The pointer of the first string (value or key) that cannot be stored: U+0000 or an unpaired surrogate. */
+export const malformedStringPointer = (value: unknown): string | null => malformedString(value)?.pointer ?? null;
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -37,9 +56,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const validate: Validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
   // Refused here with its pointer, not by the database as an internal error.
   const checked: Validate = (data) => {
-    const nul = nulPointer(data);
-    if (nul !== null) {
-      checked.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '', params: {}, message: 'contains a NUL character (U+0000)' }];
+    // Bodies were checked by the JSON parser (json-body.ts); query strings and path parameters are checked here.
+    const found = httpPart === 'body' ? null : malformedString(data);
+    if (found) {
+      checked.errors = [{ keyword: 'string', instancePath: found.pointer, schemaPath: '', params: {}, message: found.detail }];
       return false;
     }
     const valid = validate(data);
@@ -66,7 +86,9 @@ const CODES: Record<string, string> = {
   exclusiveMaximum: 'too_large',
   pattern: 'invalid_format',
   uniqueItems: 'duplicate',
-  nul: 'invalid_value',
+  string: 'invalid_value',
+  maxSerializedBytes: 'too_large',
+  maxProperties: 'too_many',
 };
 
 /** One entry per field, JSON pointer first; the first error of a field wins (unions report many). */
@@ -75,15 +97,18 @@ export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   for (const error of errors) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     let pointer = error.instancePath;
-    if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
-    if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
+    // Ajv escapes instancePath per RFC 6901 but not the property names it reports: `a/b~c` → `/a~1b~0c`.
+    if (error.keyword === 'required') pointer += `/${pointerSegment(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties') pointer += `/${pointerSegment(String(error.params.additionalProperty))}`;
     const code = CODES[error.keyword] ?? error.keyword;
     const detail =
       error.keyword === 'required'
         ? 'is required'
         : error.keyword === 'additionalProperties'
           ? 'is not a known field'
-          : (error.message ?? 'is invalid');
+          : error.keyword === 'maxSerializedBytes'
+            ? 'is too large when serialized as JSON'
+            : (error.message ?? 'is invalid');
     if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail });
   }
   return [...byPointer.values()];

@@ -58,7 +58,7 @@ describe('Idempotency-Key', () => {
     const tenant = await t.createTenant();
     const k = key('inflight');
     const pending = probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await probe.slowEntered();
     const second = await probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
     expect(second.status).toBe(409);
     expect(second.body.error_code).toBe('idempotency_key_in_use');

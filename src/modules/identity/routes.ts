@@ -118,7 +118,7 @@ export const identityRoutes =
     app.post(
       '/api/signin',
       { config: { auth: 'public' }, schema: { tags: auth, summary: 'Sign in with e-mail and password', security: [], body: SignInBody, response: { 200: TokenResponse } } },
-      async (request) => signIn(deps, request.body.user),
+      async (request) => signIn(deps, request.body.user, { address: request.ip }),
     );
 
     app.post(

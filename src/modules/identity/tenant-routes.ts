@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { checkOperator } from './operator-routes.ts';
 import { getOwnTenant, updateOwnTenant, updateTenantAsOperator } from './tenant-operations.ts';
 import { AdminTenantUpdateBody, OperatorTenantUpdateBody, TenantResponse } from './tenant-schemas.ts';
 
@@ -40,7 +39,6 @@ export const tenantRoutes =
           body: OperatorTenantUpdateBody,
           response: { 200: TenantResponse },
         },
-        preHandler: async (request) => checkOperator(deps, request),
       },
       async (request) => ({ tenant: await updateTenantAsOperator(deps, request.params.id, request.body.tenant) }),
     );

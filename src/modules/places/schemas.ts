@@ -28,7 +28,14 @@ export const ContactInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
+/** Free-form metadata: at most 50 keys and 16 KiB as JSON (decision 0113). */
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_BYTES = 16 * 1024;
+export const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  maxProperties: METADATA_MAX_KEYS,
+  maxSerializedBytes: METADATA_MAX_BYTES,
+  description: `At most ${METADATA_MAX_KEYS} keys and ${METADATA_MAX_BYTES / 1024} KiB serialized as JSON.`,
+});
 
 const placeFields = {
   name: Text(),

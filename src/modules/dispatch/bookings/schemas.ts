@@ -215,6 +215,9 @@ export const PreferredDriversBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** Routes that take a DeliveryProof (two base64 images of up to 7,000,000 characters) declare this body limit (decision 0111). */
+export const PROOF_BODY_LIMIT = 16 * 1024 * 1024;
+
 /** Proof of a handover: of a forced delivery, or of a stop's completion (CONTRACT.md §5). */
 export const DeliveryProof = Type.Object(
   {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody } from '../bookings/schemas.ts';
+import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody, PROOF_BODY_LIMIT } from '../bookings/schemas.ts';
 import { forceDelivery, lookupPackage, removePackageFromTour, transitionPackage } from './operations.ts';
 
 export const packageRoutes =
@@ -21,7 +21,7 @@ export const packageRoutes =
     );
     app.post(
       '/api/hailing/packages/:id/force_delivery',
-      { schema: { tags: ['packages'], summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
+      { bodyLimit: PROOF_BODY_LIMIT, schema: { tags: ['packages'], summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
       async (request) => ({ package: await forceDelivery(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.post(

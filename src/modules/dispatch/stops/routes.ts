@@ -4,7 +4,7 @@ import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import * as ops from '../bookings/operations.ts';
-import { StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
+import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
 import { stopPayloadDeprecation } from './deprecations.ts';
 import { advanceStop, getStop } from './driver-flow.ts';
 
@@ -35,7 +35,7 @@ export const stopRoutes =
     }
     app.post(
       '/api/stops/:id/complete',
-      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+      { bodyLimit: PROOF_BODY_LIMIT, preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, 'complete', { packages: request.body.packages ?? [], proof: request.body.proof }) }),
     );
   };
