@@ -34,6 +34,7 @@ import { checkOperator, operatorRoutes } from './modules/identity/operator-route
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { failureRoutes } from './modules/failures/routes.ts';
 import { dispatchRoutes } from './modules/dispatch/routes.ts';
+import { liveRoutes } from './modules/live/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -198,6 +199,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(webhookRoutes(deps));
   await app.register(failureRoutes(deps));
   await app.register(dispatchRoutes(deps));
+  await app.register(liveRoutes(deps));
 
   return app as unknown as App;
 }

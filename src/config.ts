@@ -32,6 +32,14 @@ export interface Config {
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
+  live: {
+    maxSpeedKmh: number;
+    positionRetentionDays: number;
+    osrmTimeoutMs: number;
+    /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
+    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -80,6 +88,11 @@ const ENV_SCHEMA = {
     PASSWORD_HASH_LOG_N: integer(14, 20),
     BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
     PUBLIC_URL: httpUrl,
+    LIVE_MAX_SPEED_KMH: integer(1, 2000),
+    POSITION_RETENTION_DAYS: integer(1, 3650),
+    OSRM_TIMEOUT_MS: integer(50, 60_000),
+    LIVE_POLL_MS: integer(10, 10_000),
+    LIVE_REVALIDATE_MS: integer(100, 600_000),
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
   dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
@@ -154,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
     publicUrl: str('PUBLIC_URL'),
+    live: {
+      maxSpeedKmh: num('LIVE_MAX_SPEED_KMH', 200),
+      positionRetentionDays: num('POSITION_RETENTION_DAYS', 30),
+      osrmTimeoutMs: num('OSRM_TIMEOUT_MS', 2000),
+      stream: { pollMs: num('LIVE_POLL_MS', 200), heartbeatMs: 15_000, revalidateMs: num('LIVE_REVALIDATE_MS', 15_000) },
+    },
     ...overrides,
   };
   return Object.freeze(config);

@@ -15,6 +15,8 @@ const USAGE = `Usage: tourbook <command> [options]
   demo [--url U] [--token T]             load a small demo data set into a running service (URL from --url,
                                          TOURBOOK_URL, or HOST/PORT; token from --token, TOURBOOK_ADMIN_TOKEN or
                                          BOOTSTRAP_ADMIN_TOKEN)
+  simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K]
+                                         drive a running service with a simulated Berlin (demo and load test)
   --help                                 show this help
 `;
 
@@ -46,6 +48,10 @@ const COMMANDS: Record<string, Command> = {
   demo: {
     options: { url: { type: 'string' }, token: { type: 'string' } },
     run: async (values) => (await import('./cli/demo-command.ts')).demo(values as { url?: string; token?: string }),
+  },
+  simulate: {
+    options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' } },
+    run: async (values) => (await import('./simulate/cli.ts')).simulateCommand(values),
   },
 };
 

@@ -17,3 +17,8 @@ export {
   type StopFailureRecord,
   type StopFailureScene,
 } from './stops/fail-stop-on-tour.ts';
+
+// Live tracking (ETAs, the live stream) reads tours and stops through these.
+export * from './tracking-reads.ts';
+export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
+export { canSeeBooking, canSeeTour } from './visibility.ts';
