@@ -42,6 +42,7 @@ const TAGS = [
   { name: 'operator', description: 'Tenant creation and extensions: the operator token only.' },
   { name: 'webhooks', description: 'Webhook subscriptions, their deliveries, and the events delivered.' },
   { name: 'events', description: 'The event log.' },
+  { name: 'live', description: 'Driver positions, ETAs and the live event stream.' },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
 ];
 
