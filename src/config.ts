@@ -21,6 +21,8 @@ export interface Config {
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
+  /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
+  logFormat: 'auto' | 'pretty' | 'json';
   operatorToken: string | null;
   bootstrapAdminToken: string | null;
   rateLimit: { perSecond: number; burst: number };
@@ -30,6 +32,14 @@ export interface Config {
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
+  live: {
+    maxSpeedKmh: number;
+    positionRetentionDays: number;
+    osrmTimeoutMs: number;
+    /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
+    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +78,7 @@ const ENV_SCHEMA = {
     OSRM_URL: httpUrl,
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
     OPERATOR_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
     BOOTSTRAP_ADMIN_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
     RATE_LIMIT_PER_SECOND: integer(1, 1_000_000),
@@ -77,6 +88,11 @@ const ENV_SCHEMA = {
     PASSWORD_HASH_LOG_N: integer(14, 20),
     BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
     PUBLIC_URL: httpUrl,
+    LIVE_MAX_SPEED_KMH: integer(1, 2000),
+    POSITION_RETENTION_DAYS: integer(1, 3650),
+    OSRM_TIMEOUT_MS: integer(50, 60_000),
+    LIVE_POLL_MS: integer(10, 10_000),
+    LIVE_REVALIDATE_MS: integer(100, 600_000),
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
   dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
@@ -143,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     osrmUrl: str('OSRM_URL'),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
+    logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],
     operatorToken: str('OPERATOR_TOKEN'),
     bootstrapAdminToken: str('BOOTSTRAP_ADMIN_TOKEN'),
     rateLimit: { perSecond: num('RATE_LIMIT_PER_SECOND', 50), burst: num('RATE_LIMIT_BURST', 100) },
@@ -150,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
     publicUrl: str('PUBLIC_URL'),
+    live: {
+      maxSpeedKmh: num('LIVE_MAX_SPEED_KMH', 200),
+      positionRetentionDays: num('POSITION_RETENTION_DAYS', 30),
+      osrmTimeoutMs: num('OSRM_TIMEOUT_MS', 2000),
+      stream: { pollMs: num('LIVE_POLL_MS', 200), heartbeatMs: 15_000, revalidateMs: num('LIVE_REVALIDATE_MS', 15_000) },
+    },
     ...overrides,
   };
   return Object.freeze(config);
