@@ -8,8 +8,9 @@ function requiresNothing(schema: unknown): boolean {
   return type === 'object' && (!Array.isArray(required) || required.length === 0);
 }
 
+/** Only a missing body: a JSON `null` is a body, and validation refuses it. */
 const noBodyIsEmptyObject = async (request: FastifyRequest): Promise<void> => {
-  request.body ??= {};
+  if (request.body === undefined) request.body = {};
 };
 
 /**

@@ -1,14 +1,15 @@
 // createAdminKey (`tourbook admin-key create`): a working admin key for the right tenant, or the reason there is none.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createAdminKey } from './index.ts';
 
+// Each test owns its database: what the command answers depends on every tenant there is (tests run shuffled).
 let t: TestApp;
-beforeAll(async () => {
+beforeEach(async () => {
   t = await buildTestApp();
 });
-afterAll(async () => t.close());
+afterEach(async () => t.close());
 
 describe('admin-key create', () => {
   it('without tenants there is nothing to mint for; with one, it is meant; with several, the caller must choose', async () => {
@@ -37,9 +38,10 @@ describe('admin-key create', () => {
   });
 
   it('an unknown tenant id is refused, naming the tenants there are', async () => {
+    const only = await t.createTenant({ name: 'Only' });
     const result = await createAdminKey(t.deps, '01900000-0000-7000-8000-000000000000');
     expect(result).toMatchObject({ ok: false, reason: 'unknown_tenant' });
-    expect(result.ok ? [] : result.tenants.length).toBeGreaterThan(0);
+    expect(result.ok ? [] : result.tenants).toEqual([{ id: only.tenantId, name: 'Only' }]);
   });
 
   it('a tenant without an active admin gets no key', async () => {
