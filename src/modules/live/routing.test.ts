@@ -21,7 +21,7 @@ describe('straight-line routing', () => {
 describe('OSRM routing against a loopback responder', () => {
   let responder: OsrmResponder;
   const fallbacks: FallbackReason[] = [];
-  const provider = () => osrm({ url: responder.url, timeoutMs: 300, onFallback: (reason) => fallbacks.push(reason) });
+  const provider = () => osrm({ url: responder.url, timeoutMs: 2_000, onFallback: (reason) => fallbacks.push(reason) });
   beforeAll(async () => {
     responder = await startOsrmResponder();
   });
