@@ -17,6 +17,12 @@ import { healthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { authenticateThrottled, registerRateLimit } from './http/rate-limit.ts';
+import { registerEmptyBodies } from './http/empty-body.ts';
+import { registerLazySerializers } from './http/lazy-serializer.ts';
+import { registerRequestLog } from './http/request-log.ts';
+import { swaggerOptions } from './http/openapi.ts';
+import { apiGuideRoute } from './http/api-guide.ts';
+import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
@@ -51,7 +57,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' }),
+    // Fastify's two lines per request are replaced by one (src/http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : newId();
@@ -89,9 +96,12 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerLazySerializers(app as unknown as FastifyInstance);
   // Bodies are JSON (CONTRACT.md §1): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
+  registerEmptyBodies(app as unknown as FastifyInstance);
+  registerRequestLog(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
@@ -166,28 +176,15 @@ export async function buildApp(deps: Deps): Promise<App> {
     return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tourbook API',
-        version: '0.1.0',
-        description: 'Multi-tenant tour and booking logistics: bookings, tours, stops, packages, places and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
-        },
-      },
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));
 
+  // The root has nothing of its own yet: newcomers land on the API reference.
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
+  await app.register(apiGuideRoute());
   await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
 
   // The route table, module by module.

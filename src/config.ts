@@ -21,6 +21,8 @@ export interface Config {
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
+  /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
+  logFormat: 'auto' | 'pretty' | 'json';
   operatorToken: string | null;
   bootstrapAdminToken: string | null;
   rateLimit: { perSecond: number; burst: number };
@@ -76,6 +78,7 @@ const ENV_SCHEMA = {
     OSRM_URL: httpUrl,
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
     OPERATOR_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
     BOOTSTRAP_ADMIN_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
     RATE_LIMIT_PER_SECOND: integer(1, 1_000_000),
@@ -156,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     osrmUrl: str('OSRM_URL'),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
+    logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],
     operatorToken: str('OPERATOR_TOKEN'),
     bootstrapAdminToken: str('BOOTSTRAP_ADMIN_TOKEN'),
     rateLimit: { perSecond: num('RATE_LIMIT_PER_SECOND', 50), burst: num('RATE_LIMIT_BURST', 100) },

@@ -52,8 +52,12 @@ export const malformedStringPointer = (value: unknown): string | null => malform
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/**
+ * Compiled on a route's first request, not at start-up: compiling every route's schemas up front was most of the time
+ * from `listen` to ready (decision 0130). ajv caches by schema, so a route compiles once.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate: Validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+  let validate: Validate | null = null;
   // Refused here with its pointer, not by the database as an internal error.
   const checked: Validate = (data) => {
     // Bodies were checked by the JSON parser (json-body.ts); query strings and path parameters are checked here.
@@ -62,6 +66,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       checked.errors = [{ keyword: 'string', instancePath: found.pointer, schemaPath: '', params: {}, message: found.detail }];
       return false;
     }
+    validate ??= (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
     const valid = validate(data);
     checked.errors = validate.errors ?? null;
     return valid;
@@ -91,25 +96,89 @@ const CODES: Record<string, string> = {
   maxProperties: 'too_many',
 };
 
-/** One entry per field, JSON pointer first; the first error of a field wins (unions report many). */
+/** Keywords that say the value is not of a union branch's shape at all (rather than a bad detail inside it). */
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'const', 'enum']);
+
+type Branch = { index: number; errors: ErrorObject[]; shape: number };
+
+/** One error standing for a whole failed union whose branches all failed the same simple way, or null. */
+function mergedUnionError(union: ErrorObject, tied: Branch[]): ErrorObject | null {
+  const at = (e: ErrorObject) => e.instancePath === union.instancePath;
+  const all = tied.flatMap((b) => b.errors);
+  if (all.every((e) => at(e) && (e.keyword === 'const' || e.keyword === 'enum'))) {
+    const allowed = all.flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : (e.params.allowedValues as unknown[])));
+    return { ...union, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] } };
+  }
+  if (tied.every((b) => b.errors.length === 1) && all.every((e) => at(e) && e.keyword === 'required')) {
+    const [first, ...others] = all.map((e) => String(e.params.missingProperty));
+    return { ...union, keyword: 'required', params: { missingProperty: first, alternatives: others } };
+  }
+  return null;
+}
+
+/**
+ * A value failing a union (`anyOf`: nullable fields, `{stop_ids} | {booking_ids}`, literal unions) gets Ajv's errors
+ * for every branch. Keep only the branch the client evidently meant — the one whose shape fits best, then the one with
+ * fewest errors — so a negative tip is "too small", not also "must be null" (decision 0153).
+ */
+export function pruneUnionErrors(errors: ErrorObject[]): ErrorObject[] {
+  let kept = errors;
+  for (const union of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+    if (!kept.includes(union)) continue;
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<number, Branch>();
+    for (const error of kept) {
+      if (!error.schemaPath.startsWith(prefix)) continue;
+      const index = Number(error.schemaPath.slice(prefix.length).split('/')[0]);
+      const branch = branches.get(index) ?? { index, errors: [], shape: 0 };
+      branch.errors.push(error);
+      if (error.instancePath === union.instancePath && SHAPE_KEYWORDS.has(error.keyword)) branch.shape++;
+      branches.set(index, branch);
+    }
+    const ranked = [...branches.values()].sort((a, b) => a.shape - b.shape || a.errors.length - b.errors.length || a.index - b.index);
+    const best = ranked[0];
+    if (!best) continue;
+    const tied = ranked.filter((b) => b.shape === best.shape && b.errors.length === best.errors.length);
+    const replacement = (tied.length > 1 && mergedUnionError(union, tied)) || null;
+    const keep = new Set(replacement ? [] : best.errors);
+    kept = kept.flatMap((e) => {
+      if (e === union) return replacement ? [replacement] : [];
+      return e.schemaPath.startsWith(prefix) && !keep.has(e) ? [] : [e];
+    });
+  }
+  return kept;
+}
+
+function detailOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required': {
+      const alternatives = (error.params.alternatives as string[] | undefined) ?? [];
+      return alternatives.length ? `is required (or send ${alternatives.join(' or ')} instead)` : 'is required';
+    }
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(error.params.allowedValue)}`;
+    case 'maxSerializedBytes':
+      return 'is too large when serialized as JSON';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** One entry per field, JSON pointer first; the first error of a field wins. */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byPointer = new Map<string, FieldError>();
-  for (const error of errors) {
+  for (const error of pruneUnionErrors(errors)) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     let pointer = error.instancePath;
     // Ajv escapes instancePath per RFC 6901 but not the property names it reports: `a/b~c` → `/a~1b~0c`.
     if (error.keyword === 'required') pointer += `/${pointerSegment(String(error.params.missingProperty))}`;
     if (error.keyword === 'additionalProperties') pointer += `/${pointerSegment(String(error.params.additionalProperty))}`;
     const code = CODES[error.keyword] ?? error.keyword;
-    const detail =
-      error.keyword === 'required'
-        ? 'is required'
-        : error.keyword === 'additionalProperties'
-          ? 'is not a known field'
-          : error.keyword === 'maxSerializedBytes'
-            ? 'is too large when serialized as JSON'
-            : (error.message ?? 'is invalid');
-    if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail });
+    if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail: detailOf(error) });
   }
   return [...byPointer.values()];
 }

@@ -1,5 +1,4 @@
 // The `tourbook simulate` command: parses its flags, runs the city, prints the summary; non-zero exit on any error.
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../config.ts';
 import { runSimulation } from './city.ts';
 
@@ -18,20 +17,21 @@ const number = (value: string | undefined, name: string, fallback: number, min: 
   return n;
 };
 
-export async function simulateCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      url: { type: 'string' },
-      token: { type: 'string' },
-      drivers: { type: 'string' },
-      'bookings-per-minute': { type: 'string' },
-      duration: { type: 'string' },
-      speedup: { type: 'string' },
-      seed: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
+/** The command's flags, for the CLI's parser (src/main.ts). */
+export const SIMULATE_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  drivers: { type: 'string' },
+  'bookings-per-minute': { type: 'string' },
+  duration: { type: 'string' },
+  speedup: { type: 'string' },
+  seed: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+type SimulateFlags = { [K in keyof typeof SIMULATE_OPTIONS]?: (typeof SIMULATE_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export async function simulateCommand(values: SimulateFlags): Promise<void> {
   if (values.help) return void console.log(USAGE);
   const token = values.token ?? process.env.TOURBOOK_ADMIN_TOKEN;
   if (!token) throw new ConfigError(`simulate needs an admin token (--token or TOURBOOK_ADMIN_TOKEN)\n\n${USAGE}`);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../app.ts';
+import { createUser } from '../factories.ts';
 import { buildProbe, type Probe } from './probe.ts';
 
 let t: TestApp;
@@ -58,7 +59,7 @@ describe('deprecated routes and enforce_sunsets', () => {
     expect(res.status).toBe(200);
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
     expect(res.headers.sunset).toBe('Wed, 16 Sep 2026 00:00:00 GMT');
-    expect(res.headers.link).toBe('</api/reasons/package_failure>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/api-guide#package-failure-reasons>; rel="successor-version"');
   });
 
   it('keeps serving past the removal date for tenants that do not enforce sunsets', async () => {
@@ -130,7 +131,34 @@ describe('deprecated query aliases', () => {
     expect(alias.body.users).toEqual(current.body.users);
     expect(current.headers.deprecation).toBeUndefined();
     expect(alias.headers.deprecation).toMatch(/^@\d+$/);
-    expect(alias.headers.link).toBe('<filters[on_active_tour]>; rel="successor-version"');
+    expect(alias.headers.link).toBe('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
     expect(alias.headers.sunset).toBeUndefined();
+  });
+});
+
+describe('deprecation headers on lists and users', () => {
+  it('sends both rel="next" and rel="successor-version" on a page that has a next cursor', async () => {
+    const tenant = await t.createTenant();
+    await createUser(tenant.admin, { role: 'driver' });
+    await createUser(tenant.admin, { role: 'driver' });
+    const page = await tenant.admin.get('/api/users?filters[on_active_hailing_booking]=false&limit=1');
+    expect(page.status).toBe(200);
+    expect(page.body.meta.next_cursor).toBeTruthy();
+    const links = String(page.headers.link).split(/,\s*(?=<)/);
+    expect(links).toContain('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
+    expect(links.find((link) => link.endsWith('rel="next"'))).toMatch(/^<\/api\/users\?.*cursor=/);
+  });
+
+  it('announces the deprecated active_hailing_booking_ids on every response that renders it, and only there', async () => {
+    const tenant = await t.createTenant();
+    const driver = await createUser(tenant.admin, { role: 'driver' });
+    for (const res of [await tenant.admin.get(`/api/users/${driver.id}`), await driver.client.get('/api/user'), await tenant.admin.get('/api/users')]) {
+      expect(JSON.stringify(res.body)).toContain('active_hailing_booking_ids');
+      expect(res.headers.deprecation).toMatch(/^@\d+$/);
+      expect(res.headers.link).toContain('</docs/api-guide#active-tour-id>; rel="successor-version"');
+    }
+    const admin = await tenant.admin.get('/api/user');
+    expect(admin.body.user).not.toHaveProperty('active_hailing_booking_ids');
+    expect(admin.headers.deprecation).toBeUndefined();
   });
 });

@@ -74,7 +74,10 @@ type Schema = { type?: string | string[]; properties?: Record<string, Schema>; a
 
 let t: TestApp;
 let tenant: TestTenant;
-let openapi: { paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: Schema } } } }>> };
+let openapi: {
+  paths: Record<string, Record<string, { requestBody?: { content: { 'application/json': { schema: Schema } } } }>>;
+  components: { schemas: Record<string, Schema> };
+};
 const registered = (route: string) => t.app.routeTable.some((r) => `${r.method} ${r.url}` === route);
 
 /** Ids of existing resources, by the path segment before `:id`: bad input must not reach a 500 deeper down either. */
@@ -117,7 +120,19 @@ const withExistingIds = (url: string) => url.replace(/(\w+)\/:\w+/g, (_, collect
 function bodySchema(route: string): Schema | null {
   const [method, url] = route.split(' ') as [string, string];
   const path = url.replace(/:(\w+)/g, '{$1}');
-  return openapi.paths[path]?.[method.toLowerCase()]?.requestBody?.content['application/json'].schema ?? null;
+  const schema = openapi.paths[path]?.[method.toLowerCase()]?.requestBody?.content['application/json'].schema;
+  return schema ? inlined(schema) : null;
+}
+
+/** The schema with the document's `$ref`s to shared components replaced by the components (two levels are enough here). */
+function inlined(schema: Schema & { $ref?: string }, depth = 0): Schema {
+  const target = schema.$ref ? openapi.components.schemas[schema.$ref.replace('#/components/schemas/', '')] : schema;
+  if (!target || depth > 3) return target ?? schema;
+  return {
+    ...target,
+    ...(target.properties ? { properties: Object.fromEntries(Object.entries(target.properties).map(([k, v]) => [k, inlined(v, depth + 1)])) } : {}),
+    ...(target.anyOf ? { anyOf: target.anyOf.map((v) => inlined(v, depth + 1)) } : {}),
+  };
 }
 
 const typeOf = (schema: Schema): string | undefined => {

@@ -25,7 +25,7 @@ export const operatorRoutes =
       '/api/operator/tenants',
       {
         config: { auth: 'operator' },
-        schema: { tags: ['operator'], summary: 'Create a tenant with its first admin', body: TenantCreateBody, response: { 201: TenantCreated } },
+        schema: { tags: ['operator'], operationId: 'operatorCreateTenant', summary: 'Create a tenant with its first admin', body: TenantCreateBody, response: { 201: TenantCreated } },
       },
       async (request, reply) => reply.status(201).send(await createTenant(deps, request.body.tenant)),
     );

@@ -46,7 +46,7 @@ describe('service areas', () => {
       [{ currency: 'eur' }, '/service_area/currency'],
       [{ currency: 'ABC' }, '/service_area/currency'],
       [{ time_zone: 'Europe/Atlantis' }, '/service_area/time_zone'],
-      [{ boundary: { type: 'Point', coordinates: [13, 52] } }, '/service_area/boundary'],
+      [{ boundary: { type: 'Point', coordinates: [13, 52] } }, '/service_area/boundary/type'],
       [{ boundary: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }, '/service_area/boundary/coordinates/0'],
       [{ boundary: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1]]] } }, '/service_area/boundary/coordinates/0'],
       [{ scheduling_config_id: MISSING }, '/service_area/scheduling_config_id'],

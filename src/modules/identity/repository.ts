@@ -24,6 +24,22 @@ export async function findTenantForUpdate(q: Queryable, tenantId: string): Promi
   return row ?? null;
 }
 
+/** The first tenants by age (for the CLI, which names them when it must ask which one). */
+export async function listTenantsByAge(q: Queryable, limit: number): Promise<Pick<TenantRow, 'id' | 'name'>[]> {
+  return q.select({ id: tenants.id, name: tenants.name }).from(tenants).orderBy(tenants.createdAt, tenants.id).limit(limit);
+}
+
+/** The tenant's longest-serving active admin. */
+export async function findFirstActiveAdmin(q: Queryable, tenantId: string): Promise<UserRow | null> {
+  const [row] = await q
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+    .orderBy(users.createdAt, users.id)
+    .limit(1);
+  return row ?? null;
+}
+
 export async function countTenants(q: Queryable): Promise<number> {
   const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(tenants);
   return row?.n ?? 0;

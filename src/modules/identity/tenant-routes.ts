@@ -11,7 +11,7 @@ export const tenantRoutes =
   async (app) => {
     app.get(
       '/api/admin/tenant',
-      { schema: { tags: ['tenant'], summary: "The caller's tenant with its settings", response: { 200: TenantResponse } } },
+      { schema: { tags: ['tenant'], operationId: 'getTenant', summary: "The caller's tenant with its settings", response: { 200: TenantResponse } } },
       async (request) => ({ tenant: await getOwnTenant(deps, actorOf(request)) }),
     );
 
@@ -20,7 +20,7 @@ export const tenantRoutes =
       {
         schema: {
           tags: ['tenant'],
-          summary: "Change the caller's tenant name or settings (enforce_sunsets)",
+          operationId: 'updateTenant', summary: "Change the caller's tenant name or settings (enforce_sunsets)",
           body: AdminTenantUpdateBody,
           response: { 200: TenantResponse },
         },
@@ -34,7 +34,7 @@ export const tenantRoutes =
         config: { auth: 'operator' },
         schema: {
           tags: ['operator'],
-          summary: "Change a tenant's name, extensions or settings",
+          operationId: 'operatorUpdateTenant', summary: "Change a tenant's name, extensions or settings",
           params: IdParams,
           body: OperatorTenantUpdateBody,
           response: { 200: TenantResponse },

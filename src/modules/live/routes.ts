@@ -24,12 +24,12 @@ export const liveRoutes =
 
     app.post(
       '/api/hailing/tours/:id/driver_location',
-      { schema: { tags, summary: "The tour's driver reports its position", params: IdParams, body: DriverLocationBody, response: { 200: LocationEnvelope } } },
+      { schema: { tags, operationId: 'recordDriverLocation', summary: "The tour's driver reports its position", params: IdParams, body: DriverLocationBody, response: { 200: LocationEnvelope } } },
       async (request) => recordDriverLocation(deps, actorOf(request), request.params.id, request.body),
     );
     app.get(
       '/api/hailing/tours/:id/positions',
-      { schema: { tags, summary: "A tour's position history, newest first", params: IdParams, querystring: PositionListQuery, response: { 200: PositionList } } },
+      { schema: { tags, operationId: 'listTourPositions', summary: "A tour's position history, newest first", params: IdParams, querystring: PositionListQuery, response: { 200: PositionList } } },
       async (request, reply) => {
         const page = await listTourPositions(deps, actorOf(request), request.params.id, request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -38,7 +38,7 @@ export const liveRoutes =
     );
     app.post(
       '/api/live/tickets',
-      { schema: { tags, summary: 'A single-use ticket (60 s) to open the live stream from a browser', body: EmptyBody, response: { 201: TicketEnvelope } }, preValidation: bodyOptional },
+      { schema: { tags, operationId: 'createLiveTicket', summary: 'A single-use ticket (60 s) to open the live stream from a browser', body: EmptyBody, response: { 201: TicketEnvelope } }, preValidation: bodyOptional },
       async (request, reply) => reply.status(201).send(await createLiveTicket(deps, actorOf(request), sha256Hex(tokenFromRequest(request) ?? ''))),
     );
     app.get(
@@ -46,7 +46,7 @@ export const liveRoutes =
       {
         // Authenticated by the operation: a ticket in the query string or the usual headers.
         config: { auth: 'public' },
-        schema: { tags, summary: 'The live stream (text/event-stream) of visible tour and booking events and driver positions', querystring: LiveQuery },
+        schema: { tags, operationId: 'openLiveStream', summary: 'The live stream (text/event-stream) of visible tour and booking events and driver positions', querystring: LiveQuery },
       },
       async (request, reply) => openLiveStream(deps, hub, request, request.query, reply),
     );
