@@ -31,9 +31,9 @@ export interface AlnsParameters {
 export const DEFAULT_PARAMETERS: AlnsParameters = {
   eliminationShare: 0.5,
   minRemove: 4,
-  removeShare: 0.3,
+  removeShare: 0.4,
   maxRemove: 40,
-  startWorse: 0.01,
+  startWorse: 0.05,
   coolTo: 0.01,
   noise: 0.025,
   segment: 100,
