@@ -12,7 +12,7 @@ const USAGE = `Usage: tourbook <command>
   migrate                                apply database migrations (server deployments)
   tenant create --name N [--extension busyness] [--json]
                                          create a tenant with its first admin and API key
-  optimize --instance FILE [--time-limit SECONDS] [--seed K] [--json]
+  optimize --instance FILE [--time-limit SECONDS] [--seed K] [--workers N] [--json]
                                          solve a PDPTW benchmark file (Li & Lim or Sartori & Buriol)
   demo [--url U] [--token T]             load a small demo data set into a running service (default
                                          http://127.0.0.1:3000; token from TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN)
@@ -103,7 +103,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'tenant') return await tenant(rest);
     if (command === 'demo') return await demo(rest);
-    if (command === 'optimize') return (await import('./cli/optimize.ts')).optimizeCommand(rest);
+    if (command === 'optimize') return await (await import('./cli/optimize.ts')).optimizeCommand(rest);
     console.log(USAGE);
     process.exitCode = command ? 2 : 0;
   } catch (err) {

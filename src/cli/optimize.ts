@@ -1,9 +1,10 @@
-// `tourbook optimize --instance FILE [--time-limit SECONDS] [--seed K] [--json]`: solves one PDPTW benchmark file.
+// `tourbook optimize --instance FILE [--time-limit SECONDS] [--seed K] [--workers N] [--json]`: solves one PDPTW benchmark file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../config.ts';
 import { parseBenchmark } from '../optimizer/formats/index.ts';
-import { solve } from '../optimizer/index.ts';
+import { solveParallel } from '../optimizer/index.ts';
 
 export interface OptimizeReport {
   instance: string;
@@ -13,14 +14,12 @@ export interface OptimizeReport {
   seconds: number;
 }
 
-export class UsageError extends Error {}
-
 /** Solves a benchmark file; routes are task ids as in the file, the depot left out. */
-export function optimizeFile(file: string, timeLimitSeconds: number, seed: number): OptimizeReport {
+export async function optimizeFile(file: string, timeLimitSeconds: number, seed: number, workers = 1): Promise<OptimizeReport> {
   const started = performance.now();
   const text = fs.readFileSync(file, 'utf8');
   const bench = parseBenchmark(text, path.basename(file).replace(/\.txt$/, ''));
-  const result = solve(bench.problem, { timeLimitMs: timeLimitSeconds * 1000, seed });
+  const result = await solveParallel(bench.problem, { timeLimitMs: timeLimitSeconds * 1000, seed }, workers);
   if (result.unassigned.length > 0) throw new Error(`${bench.name}: ${result.unassigned.length} requests could not be served`);
   return {
     instance: bench.name,
@@ -31,17 +30,19 @@ export function optimizeFile(file: string, timeLimitSeconds: number, seed: numbe
   };
 }
 
-export function optimizeCommand(argv: string[]): void {
+export async function optimizeCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { instance: { type: 'string' }, 'time-limit': { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } },
+    options: { instance: { type: 'string' }, 'time-limit': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } },
   });
-  if (!values.instance) throw new UsageError('optimize needs --instance FILE');
+  if (!values.instance) throw new ConfigError('optimize needs --instance FILE');
   const seconds = Number(values['time-limit'] ?? 10);
   const seed = Number(values.seed ?? 1);
-  if (!(seconds > 0)) throw new UsageError('--time-limit must be a positive number of seconds');
-  if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
-  const report = optimizeFile(values.instance, seconds, seed);
+  if (!(seconds > 0)) throw new ConfigError('--time-limit must be a positive number of seconds');
+  if (!Number.isInteger(seed)) throw new ConfigError('--seed must be an integer');
+  const workers = Number(values.workers ?? 1);
+  if (!Number.isInteger(workers) || workers < 1) throw new ConfigError('--workers must be a positive integer');
+  const report = await optimizeFile(values.instance, seconds, seed, workers);
   if (values.json) {
     console.log(JSON.stringify(report));
     return;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { evaluate, parseInstance } from '../../test/fixtures/pdptw/verify.mjs';
 import { parseBenchmark } from './formats/index.ts';
-import { solve } from './index.ts';
+import { solve, solveParallel } from './index.ts';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/pdptw');
 
@@ -31,4 +31,16 @@ describe('the solver on benchmark instances (1,200 iterations each: deterministi
       expect(result.distance).toBeLessThanOrEqual(c.distance * 1.1);
     });
   }
+});
+
+it('solveParallel runs searches in worker threads and returns the best of them, checked independently', async () => {
+  const full = path.join(FIXTURES, 'lc101.txt');
+  const bench = parseBenchmark(fs.readFileSync(full, 'utf8'), 'lc101');
+  const result = await solveParallel(bench.problem, { timeLimitMs: 30_000, maxIterations: 300, seed: 5 }, 2);
+  const single = solve(bench.problem, { timeLimitMs: 30_000, maxIterations: 300, seed: 5 });
+  const routes = result.routes.filter((r) => r.length > 0).map((r) => r.map((stop) => bench.taskIds[stop]!));
+  expect(evaluate(parseInstance(full), routes)).toMatchObject({ feasible: true, vehicles: result.vehicles });
+  // Seed 5 runs on this thread, so the best of both is at least as good as it.
+  expect(result.vehicles).toBeLessThanOrEqual(single.vehicles);
+  if (result.vehicles === single.vehicles) expect(result.distance).toBeLessThanOrEqual(single.distance + 1e-9);
 });

@@ -30,3 +30,5 @@ export function solve(problem: Problem, options: SolveOptions, parameters?: Part
     elapsedMs: performance.now() - started,
   };
 }
+
+export { solveParallel } from './parallel.ts';

@@ -1,0 +1,54 @@
+// Uses several cores: independent searches with different seeds in worker threads (plus this thread), best kept.
+// Independent multi-start is the simplest parallel scheme that keeps each search deterministic for its seed.
+import { Worker } from 'node:worker_threads';
+import type { AlnsParameters } from './alns.ts';
+import { solve } from './index.ts';
+import type { Problem, Solution, SolveOptions } from './types.ts';
+
+export interface ParallelJob {
+  problem: Problem;
+  options: SolveOptions;
+  parameters?: Partial<AlnsParameters>;
+  /** Date.now() by which the worker must answer: starting a worker takes a while, and the budget is the caller's. */
+  deadline: number;
+}
+
+// The worker registers tsx's loader first, like bin/tourbook.js (no build step), then loads the worker module.
+const TSX_API = import.meta.resolve('tsx/esm/api');
+const WORKER = new URL('./parallel-worker.ts', import.meta.url).href;
+const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER)}); });`;
+
+/** Fewer unassigned, then fewer vehicles, then less distance (the planning objective). */
+export function betterSolution(a: Solution, b: Solution, objective: SolveOptions['objective']): boolean {
+  if (a.unassigned.length !== b.unassigned.length) return a.unassigned.length < b.unassigned.length;
+  if (objective !== 'distance' && a.vehicles !== b.vehicles) return a.vehicles < b.vehicles;
+  return a.distance < b.distance - 1e-9;
+}
+
+/**
+ * Runs `threads` searches at once (seeds seed, seed+1, …), one of them on the calling thread, and returns the best.
+ * With threads = 1 it is solve().
+ */
+export async function solveParallel(problem: Problem, options: SolveOptions, threads: number, parameters?: Partial<AlnsParameters>): Promise<Solution> {
+  const seed = options.seed ?? 1;
+  const deadline = Date.now() + options.timeLimitMs;
+  const jobs: Promise<Solution>[] = [];
+  for (let k = 1; k < threads; k++) {
+    const job: ParallelJob = { problem, options: { ...options, seed: seed + k }, deadline, ...(parameters ? { parameters } : {}) };
+    jobs.push(
+      new Promise<Solution>((resolve, reject) => {
+        const worker = new Worker(BOOT, { eval: true, workerData: job });
+        worker.once('message', (solution: Solution) => {
+          resolve(solution);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+      }),
+    );
+  }
+  // Let the workers start before this thread blocks on its own search.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  let best = solve(problem, { ...options, seed }, parameters);
+  for (const other of await Promise.all(jobs)) if (betterSolution(other, best, options.objective)) best = other;
+  return best;
+}
