@@ -12,6 +12,8 @@ import { RouteState } from './route-state.ts';
 export interface AlnsParameters {
   /** Share of the budget for route elimination (vehicles objective only). */
   eliminationShare: number;
+  /** Route elimination's perturbation: requests removed per step, uniform in [2, eliminationRemove]. */
+  eliminationRemove: number;
   /** Requests removed per iteration: uniform in [minRemove, max(minRemove, removeShare · requests)], at most maxRemove. */
   minRemove: number;
   removeShare: number;
@@ -30,6 +32,7 @@ export interface AlnsParameters {
 
 export const DEFAULT_PARAMETERS: AlnsParameters = {
   eliminationShare: 0.5,
+  eliminationRemove: 10,
   minRemove: 4,
   removeShare: 0.4,
   maxRemove: 40,
@@ -130,11 +133,8 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
     const ejection = newEjectionBuffers(cur);
     const at = newPlacement();
     const placed = newPlacement();
-    let totalDemand = 0;
-    let maxCap = 1;
-    for (let x = 0; x < inst.stopCount; x++) if (inst.demand[x]! > 0) totalDemand += inst.demand[x]!;
-    for (let v = 0; v < inst.vehicleCount; v++) maxCap = Math.max(maxCap, inst.vehCapacity[v]!);
-    const lowerBound = Math.max(1, Math.ceil(totalDemand / maxCap - 1e-9));
+    // A pickup-and-delivery vehicle frees capacity at each delivery, so there is no useful load bound: stop at one.
+    const lowerBound = 1;
     const eliminationEnds = () => outOfBudget() || progress() >= P.eliminationShare;
     while (!eliminationEnds() && best.usedVehicles() > lowerBound) {
       cur.copyFrom(best);
@@ -152,7 +152,7 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
         // Perturb: LNS on the routes; the bank may not grow.
         cand.copyFrom(cur);
         const before = cand.bankSize;
-        DESTROYS[rng.int(3)]!(cand, removalBuffers, removeCount(requests - before), rng);
+        DESTROYS[rng.int(3)]!(cand, removalBuffers, Math.min(requests - before, 2 + rng.int(Math.max(1, P.eliminationRemove - 1))), rng);
         repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, false);
         if (cand.bankSize <= before) [cur, cand] = [cand, cur];
       }

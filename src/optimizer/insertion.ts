@@ -76,6 +76,8 @@ function insertPairScan(s: RouteState, r: number, p: number, d: number, out: Pla
       if (bk > latest[k]!) break;
       if (load[off + j]! + q > cap) break;
       if (bk < earliest[k]!) bk = earliest[k]!;
+      // The delivery would begin after this node's begin: past its window here, past it for every later j too.
+      if (bk > lD) break;
       const c2 = nodes[off + j + 1]!;
       const tKD = travel[k * n + d]!;
       let bdj = bk + service[k]! + tKD;

@@ -14,9 +14,12 @@ export interface ParallelJob {
 }
 
 // The worker registers tsx's loader first, like bin/tourbook.js (no build step), then loads the worker module.
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const WORKER = new URL('./parallel-worker.ts', import.meta.url).href;
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER)}); });`;
+// Resolved on first use, so importing the optimiser never depends on import.meta.resolve.
+const bootScript = (): string => {
+  const tsxApi = import.meta.resolve('tsx/esm/api');
+  const worker = new URL('./parallel-worker.ts', import.meta.url).href;
+  return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
+};
 
 /** Fewer unassigned, then fewer vehicles, then less distance (the planning objective). */
 export function betterSolution(a: Solution, b: Solution, objective: SolveOptions['objective']): boolean {
@@ -37,7 +40,7 @@ export async function solveParallel(problem: Problem, options: SolveOptions, thr
     const job: ParallelJob = { problem, options: { ...options, seed: seed + k }, deadline, ...(parameters ? { parameters } : {}) };
     jobs.push(
       new Promise<Solution>((resolve, reject) => {
-        const worker = new Worker(BOOT, { eval: true, workerData: job });
+        const worker = new Worker(bootScript(), { eval: true, workerData: job });
         worker.once('message', (solution: Solution) => {
           resolve(solution);
           void worker.terminate();
