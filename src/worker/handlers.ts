@@ -2,5 +2,5 @@
 import '../http/idempotency-purge.ts';
 import '../mail/jobs.ts';
 import '../modules/busyness/jobs.ts';
-import '../modules/tours/jobs.ts';
+import '../modules/dispatch/tours/jobs.ts';
 import './debounce.ts';
