@@ -9,7 +9,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 it('prints {instance, vehicles, distance, routes, seconds} as its last line, routes in the file’s task ids', () => {
   const file = path.join(ROOT, 'test/fixtures/pdptw/lrc206.txt');
-  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/tourbook.js'), 'optimize', '--instance', file, '--time-limit', '1', '--seed', '3', '--json'], { encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [path.join(ROOT, 'bin/tourbook.js'), 'optimize', '--instance', file, '--time-limit', '0.5', '--seed', '3', '--json'], { encoding: 'utf8' });
   const report = JSON.parse(out.trim().split('\n').at(-1)!) as { instance: string; vehicles: number; distance: number; routes: number[][]; seconds: number };
   expect(Object.keys(report)).toEqual(['instance', 'vehicles', 'distance', 'routes', 'seconds']);
   expect(report.instance).toBe('lrc206');
