@@ -1,5 +1,5 @@
 // `tourbook optimize --json` as a user runs it: its last line is the solution, which the data set's checker accepts.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
@@ -17,4 +17,11 @@ it('prints {instance, vehicles, distance, routes, seconds} as its last line, rou
   expect(check).toMatchObject({ feasible: true, vehicles: report.vehicles });
   expect(check.distance).toBeCloseTo(report.distance, 6);
   expect(report.seconds).toBeGreaterThan(0);
+});
+
+it('answers a missing or malformed instance file with a message and exit code 2, not a stack trace', () => {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/tourbook.js'), 'optimize', '--instance', path.join(ROOT, 'package.json')], { encoding: 'utf8' });
+  expect(result.status).toBe(2);
+  expect(result.stderr).toMatch(/^cannot read .*package\.json: /);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
 });

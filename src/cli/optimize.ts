@@ -17,8 +17,13 @@ export interface OptimizeReport {
 /** Solves a benchmark file; routes are task ids as in the file, the depot left out. */
 export async function optimizeFile(file: string, timeLimitSeconds: number, seed: number, workers = 1): Promise<OptimizeReport> {
   const started = performance.now();
-  const text = fs.readFileSync(file, 'utf8');
-  const bench = parseBenchmark(text, path.basename(file).replace(/\.txt$/, ''));
+  let bench;
+  try {
+    bench = parseBenchmark(fs.readFileSync(file, 'utf8'), path.basename(file).replace(/\.txt$/, ''));
+  } catch (err) {
+    // An unreadable or malformed file is the user's input: a message and exit code 2, not a stack trace.
+    throw new ConfigError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const result = await solveParallel(bench.problem, { timeLimitMs: timeLimitSeconds * 1000, seed }, workers);
   if (result.unassigned.length > 0) throw new Error(`${bench.name}: ${result.unassigned.length} requests could not be served`);
   return {
