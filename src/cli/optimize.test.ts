@@ -22,6 +22,6 @@ it('prints {instance, vehicles, distance, routes, seconds} as its last line, rou
 it('answers a missing or malformed instance file with a message and exit code 2, not a stack trace', () => {
   const result = spawnSync(process.execPath, [path.join(ROOT, 'bin/tourbook.js'), 'optimize', '--instance', path.join(ROOT, 'package.json')], { encoding: 'utf8' });
   expect(result.status).toBe(2);
-  expect(result.stderr).toMatch(/^cannot read .*package\.json: /);
+  expect(result.stderr).toMatch(/^tourbook optimize: cannot read .*package\.json: /);
   expect(result.stderr).not.toMatch(/\n\s+at /);
 });

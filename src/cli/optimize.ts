@@ -1,10 +1,9 @@
 // `tourbook optimize --instance FILE [--time-limit SECONDS] [--seed K] [--workers N] [--json]`: solves one PDPTW benchmark file.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { ConfigError } from '../config.ts';
 import { parseBenchmark } from '../optimizer/formats/index.ts';
 import { solveParallel } from '../optimizer/index.ts';
+import { CliError } from './cli-error.ts';
 
 export interface OptimizeReport {
   instance: string;
@@ -14,6 +13,9 @@ export interface OptimizeReport {
   seconds: number;
 }
 
+/** A usage mistake: exit code 2, as main.ts gives for bad options. */
+const usage = (message: string) => new CliError(message, 2);
+
 /** Solves a benchmark file; routes are task ids as in the file, the depot left out. */
 export async function optimizeFile(file: string, timeLimitSeconds: number, seed: number, workers = 1): Promise<OptimizeReport> {
   const started = performance.now();
@@ -22,7 +24,7 @@ export async function optimizeFile(file: string, timeLimitSeconds: number, seed:
     bench = parseBenchmark(fs.readFileSync(file, 'utf8'), path.basename(file).replace(/\.txt$/, ''));
   } catch (err) {
     // An unreadable or malformed file is the user's input: a message and exit code 2, not a stack trace.
-    throw new ConfigError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    throw usage(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
   const result = await solveParallel(bench.problem, { timeLimitMs: timeLimitSeconds * 1000, seed }, workers);
   if (result.unassigned.length > 0) throw new Error(`${bench.name}: ${result.unassigned.length} requests could not be served`);
@@ -35,18 +37,22 @@ export async function optimizeFile(file: string, timeLimitSeconds: number, seed:
   };
 }
 
-export async function optimizeCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { instance: { type: 'string' }, 'time-limit': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } },
-  });
-  if (!values.instance) throw new ConfigError('optimize needs --instance FILE');
+export interface OptimizeOptions {
+  instance?: string;
+  'time-limit'?: string;
+  seed?: string;
+  workers?: string;
+  json?: boolean;
+}
+
+export async function optimizeCommand(values: OptimizeOptions): Promise<void> {
+  if (!values.instance) throw usage('needs --instance FILE');
   const seconds = Number(values['time-limit'] ?? 10);
   const seed = Number(values.seed ?? 1);
-  if (!(seconds > 0)) throw new ConfigError('--time-limit must be a positive number of seconds');
-  if (!Number.isInteger(seed)) throw new ConfigError('--seed must be an integer');
+  if (!(seconds > 0)) throw usage('--time-limit must be a positive number of seconds');
+  if (!Number.isInteger(seed)) throw usage('--seed must be an integer');
   const workers = Number(values.workers ?? 1);
-  if (!Number.isInteger(workers) || workers < 1) throw new ConfigError('--workers must be a positive integer');
+  if (!Number.isInteger(workers) || workers < 1) throw usage('--workers must be a positive integer');
   const report = await optimizeFile(values.instance, seconds, seed, workers);
   if (values.json) {
     console.log(JSON.stringify(report));

@@ -9,6 +9,7 @@ import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+import { trackedToursChanged } from './ports.ts';
 
 export interface Change {
   tenantId: string;
@@ -135,4 +136,8 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     });
     await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
   }
+
+  // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
+  const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
+  await trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
 }

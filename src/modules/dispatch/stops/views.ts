@@ -6,6 +6,8 @@ import type { Clock } from '../../../shared/clock.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import { completionRequirementsFail, failureOptions } from '../../failures/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
+import { isFinalStop } from '../bookings/booking-status.ts';
+import { stopEtas } from '../ports.ts';
 import { tourFacts } from '../settle.ts';
 import { findTours, type TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -23,6 +25,8 @@ export interface StopContext {
   packageIdsByStop: Map<string, string[]>;
   /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
   clock: Clock;
+  /** ETAs of open tour stops, from live tracking (ports.ts), with the tour each was computed on. */
+  etas: Map<string, { tourId: string; eta: Date }>;
 }
 
 /** Rows the caller already holds are passed in `known` and not read again. */
@@ -54,7 +58,10 @@ export async function loadStopContext(
   for (const p of packages) {
     for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
   }
+  const etaStopIds = stops.filter((s) => s.tourId !== null && !isFinalStop(s.status)).map((s) => s.id);
+  const etas = await stopEtas(q, tenantId, etaStopIds);
   return {
+    etas,
     tours: new Map(tours.map((t) => [t.id, t])),
     tourStopCounts,
     bookingStops: byBooking,
@@ -91,6 +98,13 @@ function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: Stop
   );
 }
 
+/** An open stop's ETA, if live tracking computed one on the tour the stop is on now. */
+function etaOf(stop: stopsRepo.StopRow, context: StopContext): Date | null {
+  if (isFinalStop(stop.status)) return null;
+  const known = context.etas.get(stop.id);
+  return known && known.tourId === stop.tourId ? known.eta : stop.eta;
+}
+
 export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopContext) {
   const options = stopFailureOptions(actor, stop, context);
   return {
@@ -111,7 +125,7 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     service_duration_seconds: stop.serviceDurationSeconds,
     notes: stop.notes,
     package_ids: context.packageIdsByStop.get(stop.id) ?? [],
-    eta: isoOrNull(stop.eta),
+    eta: isoOrNull(etaOf(stop, context)),
     completed_at: isoOrNull(stop.completedAt),
     failed_at: isoOrNull(stop.failedAt),
     failure: stop.failure,
