@@ -1,5 +1,8 @@
 // Uses several cores: independent searches with different seeds in worker threads (plus this thread), best kept.
 // Independent multi-start is the simplest parallel scheme that keeps each search deterministic for its seed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AlnsParameters } from './alns.ts';
 import { solve } from './index.ts';
@@ -13,11 +16,23 @@ export interface ParallelJob {
   deadline: number;
 }
 
-// The worker registers tsx's loader first, like bin/tourbook.js (no build step), then loads the worker module.
-// Resolved on first use, so importing the optimiser never depends on import.meta.resolve.
-const bootScript = (): string => {
+/**
+ * The worker module's URL: beside this file when running from source; from the bundled CLI (dist/), the source tree
+ * above it. Null when there is none (a deployment without src/): the search then runs on this thread only.
+ */
+function workerModule(): string | null {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  if (fs.existsSync(path.join(dir, 'parallel-worker.ts'))) return pathToFileURL(path.join(dir, 'parallel-worker.ts')).href;
+  for (let k = 0; k < 4; k++, dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'src/optimizer/parallel-worker.ts');
+    if (fs.existsSync(candidate)) return pathToFileURL(candidate).href;
+  }
+  return null;
+}
+
+// The worker registers tsx's loader first (the worker module is TypeScript), then loads the worker module.
+const bootScript = (worker: string): string => {
   const tsxApi = import.meta.resolve('tsx/esm/api');
-  const worker = new URL('./parallel-worker.ts', import.meta.url).href;
   return `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(worker)}); });`;
 };
 
@@ -36,16 +51,17 @@ export async function solveParallel(problem: Problem, options: SolveOptions, thr
   const seed = options.seed ?? 1;
   const deadline = Date.now() + options.timeLimitMs;
   const jobs: Promise<Solution>[] = [];
-  for (let k = 1; k < threads; k++) {
+  const worker = threads > 1 ? workerModule() : null;
+  for (let k = 1; k < threads && worker; k++) {
     const job: ParallelJob = { problem, options: { ...options, seed: seed + k }, deadline, ...(parameters ? { parameters } : {}) };
     jobs.push(
       new Promise<Solution>((resolve, reject) => {
-        const worker = new Worker(bootScript(), { eval: true, workerData: job });
-        worker.once('message', (solution: Solution) => {
+        const thread = new Worker(bootScript(worker), { eval: true, workerData: job });
+        thread.once('message', (solution: Solution) => {
           resolve(solution);
-          void worker.terminate();
+          void thread.terminate();
         });
-        worker.once('error', reject);
+        thread.once('error', reject);
       }),
     );
   }
