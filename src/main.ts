@@ -12,6 +12,8 @@ const USAGE = `Usage: tourbook <command> [options]
   admin-key create [--tenant ID] [--json]
                                          mint a new admin API key (the way back in when a token is lost; for the
                                          embedded database, stop the service first)
+  optimize --instance FILE [--time-limit SECONDS] [--seed K] [--workers N] [--json]
+                                         solve a PDPTW benchmark file (Li & Lim or Sartori & Buriol)
   demo [--url U] [--token T]             load a small demo data set into a running service (URL from --url,
                                          TOURBOOK_URL, or HOST/PORT; token from --token, TOURBOOK_ADMIN_TOKEN or
                                          BOOTSTRAP_ADMIN_TOKEN)
@@ -48,6 +50,10 @@ const COMMANDS: Record<string, Command> = {
   demo: {
     options: { url: { type: 'string' }, token: { type: 'string' } },
     run: async (values) => (await import('./cli/demo-command.ts')).demo(values as { url?: string; token?: string }),
+  },
+  optimize: {
+    options: { instance: { type: 'string' }, 'time-limit': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string' }, json: { type: 'boolean' } },
+    run: async (values) => (await import('./cli/optimize.ts')).optimizeCommand(values as { instance?: string; json?: boolean }),
   },
   simulate: {
     options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' } },

@@ -1,0 +1,228 @@
+// The search: construction, a route-elimination phase (ejection pool with penalty counters, perturbed by LNS), then
+// adaptive large neighbourhood search with simulated annealing on distance. Anytime: the best is kept throughout.
+import { construct, loadInitial } from './construction.ts';
+import { insertAnywhere, insertWithEjection, newEjectionBuffers } from './ejection.ts';
+import { newPlacement, newRepairBuffers, repair, type Regret } from './insertion.ts';
+import type { Instance } from './instance.ts';
+import { createRng, type Rng } from './prng.ts';
+import { emptyRoute, newRemovalBuffers, removeRandom, removeRoute, removeShaw, removeWorst, type RemovalBuffers } from './removal.ts';
+import { RouteState } from './route-state.ts';
+
+/** Tunables, with the values used unless a caller overrides them (docs/optimizer.md explains each). */
+export interface AlnsParameters {
+  /** Share of the budget for route elimination (vehicles objective only). */
+  eliminationShare: number;
+  /** Route elimination's perturbation: requests removed per step, uniform in [2, eliminationRemove]. */
+  eliminationRemove: number;
+  /** Requests removed per iteration: uniform in [minRemove, max(minRemove, removeShare · requests)], at most maxRemove. */
+  minRemove: number;
+  removeShare: number;
+  maxRemove: number;
+  /** Start temperature: a solution this much worse (relative) is accepted with probability 1/2. */
+  startWorse: number;
+  /** End temperature as a fraction of the start temperature. */
+  coolTo: number;
+  /** Insertion noise as a fraction of the longest travel (Ropke & Pisinger's η). */
+  noise: number;
+  /** Adaptive weights: segment length, reaction factor, scores for new best / better / accepted-new. */
+  segment: number;
+  reaction: number;
+  scores: readonly [number, number, number];
+}
+
+export const DEFAULT_PARAMETERS: AlnsParameters = {
+  eliminationShare: 0.5,
+  eliminationRemove: 10,
+  minRemove: 4,
+  removeShare: 0.4,
+  maxRemove: 40,
+  startWorse: 0.05,
+  coolTo: 0.01,
+  noise: 0.025,
+  segment: 100,
+  reaction: 0.1,
+  scores: [33, 9, 13],
+};
+
+type Destroy = (s: RouteState, b: RemovalBuffers, q: number, rng: Rng) => void;
+const DESTROYS: readonly Destroy[] = [removeRandom, removeWorst, removeShaw, removeRoute];
+const REPAIRS: readonly { regret: Regret; noisy: boolean }[] = [
+  { regret: 1, noisy: false },
+  { regret: 2, noisy: false },
+  { regret: 3, noisy: false },
+  { regret: 0, noisy: false },
+  { regret: 1, noisy: true },
+  { regret: 2, noisy: true },
+];
+
+export interface SearchOptions {
+  timeLimitMs: number;
+  seed: number;
+  vehiclesFirst: boolean;
+  initial?: readonly (readonly number[])[];
+  maxIterations?: number;
+  parameters?: Partial<AlnsParameters>;
+  now?: () => number;
+}
+
+export interface SearchResult {
+  best: RouteState;
+  iterations: number;
+}
+
+/** a is better than b: fewer unassigned requests, then lower cost (vehicles, then distance). */
+const better = (a: RouteState, b: RouteState): boolean =>
+  a.bankSize < b.bankSize || (a.bankSize === b.bankSize && a.cost() < b.cost() - 1e-9);
+
+/** Roulette-wheel choice with adaptive weights (Ropke & Pisinger 2006, §4.3). */
+class Wheel {
+  readonly weights: Float64Array;
+  readonly scores: Float64Array;
+  readonly uses: Float64Array;
+  constructor(size: number) {
+    this.weights = new Float64Array(size).fill(1);
+    this.scores = new Float64Array(size);
+    this.uses = new Float64Array(size);
+  }
+  pick(rng: Rng): number {
+    let total = 0;
+    for (const w of this.weights) total += w;
+    let x = rng.next() * total;
+    for (let k = 0; k < this.weights.length; k++) if ((x -= this.weights[k]!) < 0) return k;
+    return this.weights.length - 1;
+  }
+  update(reaction: number): void {
+    for (let k = 0; k < this.weights.length; k++) {
+      if (this.uses[k]! > 0) this.weights[k] = this.weights[k]! * (1 - reaction) + (reaction * this.scores[k]!) / this.uses[k]!;
+      this.weights[k] = Math.max(this.weights[k]!, 0.05);
+      this.scores[k] = 0;
+      this.uses[k] = 0;
+    }
+  }
+}
+
+export function search(inst: Instance, options: SearchOptions): SearchResult {
+  const P = { ...DEFAULT_PARAMETERS, ...options.parameters };
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const deadline = started + options.timeLimitMs;
+  const maxIter = options.maxIterations ?? Infinity;
+  const rng = createRng(options.seed);
+  const rand = () => rng.next();
+
+  let cur = new RouteState(inst);
+  let cand = new RouteState(inst);
+  const best = new RouteState(inst);
+  const repairBuffers = newRepairBuffers(cur);
+  const removalBuffers = newRemovalBuffers(cur);
+  if (options.initial) loadInitial(cur, options.initial);
+  repair(cur, repairBuffers, 2, 0, rand, true);
+  if (!options.initial) construct(cur, repairBuffers);
+  best.copyFrom(cur);
+  let iterations = 0;
+  // Progress in [0, 1]: by iterations when a cap is given (deterministic), else by the clock.
+  const progress = (): number => (maxIter < Infinity ? iterations / maxIter : (now() - started) / options.timeLimitMs);
+  const outOfBudget = (): boolean => iterations >= maxIter || now() >= deadline;
+  const requests = inst.requestCount;
+  const qMax = Math.max(P.minRemove, Math.min(P.maxRemove, Math.round(P.removeShare * requests)));
+  const removeCount = (assigned: number): number => Math.min(assigned, P.minRemove + rng.int(qMax - P.minRemove + 1));
+
+  // Route elimination: empty a route, then work its requests back in with ejections and LNS perturbation.
+  if (options.vehiclesFirst && best.bankSize === 0) {
+    const penalty = new Float64Array(requests);
+    const ejection = newEjectionBuffers(cur);
+    const at = newPlacement();
+    const placed = newPlacement();
+    // A pickup-and-delivery vehicle frees capacity at each delivery, so there is no useful load bound: stop at one.
+    const lowerBound = 1;
+    const eliminationEnds = () => outOfBudget() || progress() >= P.eliminationShare;
+    while (!eliminationEnds() && best.usedVehicles() > lowerBound) {
+      cur.copyFrom(best);
+      penalty.fill(1);
+      const victim = pickShortRoute(cur, rng);
+      emptyRoute(cur, victim);
+      repair(cur, repairBuffers, 2, 0, rand, false);
+      while (cur.bankSize > 0 && !eliminationEnds()) {
+        iterations++;
+        const u = cur.bank[rng.int(cur.bankSize)]!;
+        if (insertAnywhere(cur, u, at, placed) < 0) {
+          penalty[u] = penalty[u]! + 1;
+          insertWithEjection(cur, u, penalty, ejection, 2);
+        }
+        // Perturb: LNS on the routes; the bank may not grow.
+        cand.copyFrom(cur);
+        const before = cand.bankSize;
+        DESTROYS[rng.int(3)]!(cand, removalBuffers, Math.min(requests - before, 2 + rng.int(Math.max(1, P.eliminationRemove - 1))), rng);
+        repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, false);
+        if (cand.bankSize <= before) [cur, cand] = [cand, cur];
+      }
+      if (cur.bankSize > 0) break;
+      best.copyFrom(cur);
+    }
+  }
+
+  // Distance: ALNS with simulated annealing from the best so far.
+  cur.copyFrom(best);
+  const destroyWheel = new Wheel(DESTROYS.length);
+  const repairWheel = new Wheel(REPAIRS.length);
+  const seen = new Set<number>();
+  const startProgress = progress();
+  const t0 = (P.startWorse * Math.max(1e-9, cur.distance())) / Math.LN2;
+  const allowNew = !options.vehiclesFirst;
+  let curCost = cur.cost();
+  let bestCost = best.cost();
+  while (!outOfBudget()) {
+    iterations++;
+    const span = Math.max(1e-9, 1 - startProgress);
+    const temperature = t0 * Math.pow(P.coolTo, Math.min(1, (progress() - startProgress) / span));
+    cand.copyFrom(cur);
+    const d = destroyWheel.pick(rng);
+    const r = repairWheel.pick(rng);
+    DESTROYS[d]!(cand, removalBuffers, removeCount(requests - cand.bankSize), rng);
+    repair(cand, repairBuffers, REPAIRS[r]!.regret, REPAIRS[r]!.noisy ? P.noise * inst.maxTravel : 0, rand, allowNew);
+    let score = 0;
+    if (cand.bankSize <= cur.bankSize) {
+      const candCost = cand.cost();
+      const accept = cand.bankSize < cur.bankSize || candCost < curCost || rng.next() < Math.exp((curCost - candCost) / temperature);
+      if (accept) {
+        const h = cand.hash();
+        const fresh = !seen.has(h);
+        if (fresh) {
+          if (seen.size > 200_000) seen.clear();
+          seen.add(h);
+        }
+        if (better(cand, best)) {
+          best.copyFrom(cand);
+          bestCost = candCost;
+          score = P.scores[0];
+        } else if (fresh) score = candCost < curCost ? P.scores[1] : P.scores[2];
+        [cur, cand] = [cand, cur];
+        curCost = candCost;
+      }
+    }
+    destroyWheel.scores[d] = destroyWheel.scores[d]! + score;
+    destroyWheel.uses[d] = destroyWheel.uses[d]! + 1;
+    repairWheel.scores[r] = repairWheel.scores[r]! + score;
+    repairWheel.uses[r] = repairWheel.uses[r]! + 1;
+    if (iterations % P.segment === 0) {
+      destroyWheel.update(P.reaction);
+      repairWheel.update(P.reaction);
+    }
+  }
+  void bestCost;
+  return { best, iterations };
+}
+
+function pickShortRoute(s: RouteState, rng: Rng): number {
+  const V = s.inst.vehicleCount;
+  let used = 0;
+  for (let r = 0; r < V; r++) if (s.len[r]! > 0) used++;
+  const pick = (): number => {
+    let k = rng.int(used);
+    for (let r = 0; r < V; r++) if (s.len[r]! > 0 && k-- === 0) return r;
+    return 0;
+  };
+  const a = pick();
+  const b = pick();
+  return s.len[a]! <= s.len[b]! ? a : b;
+}

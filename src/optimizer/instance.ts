@@ -1,0 +1,124 @@
+// Compiles a Problem into the solver's flat, typed form: one node per stop plus a start and an end node per vehicle,
+// a dense travel matrix over those nodes, and per-node windows, demands and request links.
+import type { Problem } from './types.ts';
+
+export interface Instance {
+  /** Nodes: stops are 0..stops-1; vehicle v starts at node stops+2v and ends at stops+2v+1. */
+  nodeCount: number;
+  stopCount: number;
+  vehicleCount: number;
+  requestCount: number;
+  /** travel[a * nodeCount + b]. */
+  travel: Float64Array;
+  earliest: Float64Array;
+  latest: Float64Array;
+  service: Float64Array;
+  demand: Float64Array;
+  /** Request of a stop node, -1 for vehicle nodes. */
+  requestOf: Int32Array;
+  reqPickup: Int32Array;
+  reqDelivery: Int32Array;
+  /** Vehicle a request is bound to, or -1. */
+  reqVehicle: Int32Array;
+  vehCapacity: Float64Array;
+  vehInitialLoad: Float64Array;
+  /** Vehicles with the same class are interchangeable (same start, end, window, capacity, load). */
+  vehClass: Int32Array;
+  maxTravel: number;
+  /** Cost of using one more vehicle: above any total distance, so fewer vehicles always win. */
+  vehicleCost: number;
+}
+
+export class ProblemError extends Error {}
+
+export function compile(problem: Problem, objective: 'vehicles-then-distance' | 'distance'): Instance {
+  const { stops, requests, vehicles, travel } = problem;
+  const stopCount = stops.length;
+  const vehicleCount = vehicles.length;
+  const requestCount = requests.length;
+  const n = stopCount + 2 * vehicleCount;
+  const locationOf = new Int32Array(n);
+  const earliest = new Float64Array(n);
+  const latest = new Float64Array(n);
+  const service = new Float64Array(n);
+  const demand = new Float64Array(n);
+  const requestOf = new Int32Array(n).fill(-1);
+  stops.forEach((s, i) => {
+    locationOf[i] = s.location;
+    earliest[i] = s.earliest;
+    latest[i] = s.latest;
+    service[i] = s.service;
+    demand[i] = s.demand;
+  });
+  const vehCapacity = new Float64Array(vehicleCount);
+  const vehInitialLoad = new Float64Array(vehicleCount);
+  const vehClass = new Int32Array(vehicleCount);
+  const classKeys = new Map<string, number>();
+  vehicles.forEach((v, k) => {
+    const start = stopCount + 2 * k;
+    locationOf[start] = v.start;
+    locationOf[start + 1] = v.end;
+    earliest[start] = earliest[start + 1] = v.earliest;
+    latest[start] = latest[start + 1] = v.latest;
+    vehCapacity[k] = v.capacity;
+    vehInitialLoad[k] = v.initialLoad ?? 0;
+    // A vehicle with requests bound to it is never interchangeable with another.
+    const bound = problem.requests.some((r) => r.vehicle === k);
+    const key = bound ? `bound ${k}` : [v.start, v.end, v.earliest, v.latest, v.capacity, v.initialLoad ?? 0].join(',');
+    vehClass[k] = classKeys.get(key) ?? classKeys.size;
+    classKeys.set(key, vehClass[k]!);
+  });
+
+  const reqPickup = new Int32Array(requestCount).fill(-1);
+  const reqDelivery = new Int32Array(requestCount).fill(-1);
+  const reqVehicle = new Int32Array(requestCount).fill(-1);
+  requests.forEach((r, k) => {
+    if (r.pickup === undefined && r.delivery === undefined) throw new ProblemError(`request ${k} has no stop`);
+    for (const s of [r.pickup, r.delivery]) {
+      if (s === undefined) continue;
+      if (!(s >= 0 && s < stopCount)) throw new ProblemError(`request ${k} names stop ${s}, which does not exist`);
+      if (requestOf[s] !== -1) throw new ProblemError(`stop ${s} belongs to two requests`);
+      requestOf[s] = k;
+    }
+    reqPickup[k] = r.pickup ?? -1;
+    reqDelivery[k] = r.delivery ?? -1;
+    if (r.vehicle !== undefined) {
+      if (!(r.vehicle >= 0 && r.vehicle < vehicleCount)) throw new ProblemError(`request ${k} names vehicle ${r.vehicle}, which does not exist`);
+      reqVehicle[k] = r.vehicle;
+    }
+  });
+  for (let s = 0; s < stopCount; s++) if (requestOf[s] === -1) throw new ProblemError(`stop ${s} belongs to no request`);
+
+  const tt = new Float64Array(n * n);
+  let maxTravel = 0;
+  if (travel.kind === 'euclidean') {
+    const pts = travel.points;
+    for (let a = 0; a < n; a++) {
+      const pa = pts[locationOf[a]!];
+      if (!pa) throw new ProblemError(`location ${locationOf[a]} has no point`);
+      for (let b = 0; b < n; b++) {
+        const pb = pts[locationOf[b]!]!;
+        const d = Math.hypot(pa[0] - pb[0], pa[1] - pb[1]);
+        tt[a * n + b] = d;
+        if (d > maxTravel) maxTravel = d;
+      }
+    }
+  } else {
+    const m = travel.matrix;
+    for (let a = 0; a < n; a++) {
+      const row = m[locationOf[a]!];
+      if (!row) throw new ProblemError(`location ${locationOf[a]} has no matrix row`);
+      for (let b = 0; b < n; b++) {
+        const d = row[locationOf[b]!];
+        if (d === undefined || !(d >= 0)) throw new ProblemError(`travel ${locationOf[a]}→${locationOf[b]} is missing or negative`);
+        tt[a * n + b] = d;
+        if (d > maxTravel) maxTravel = d;
+      }
+    }
+  }
+  const vehicleCost = objective === 'distance' ? 0 : 2 * (n + 1) * Math.max(1, maxTravel);
+  return {
+    nodeCount: n, stopCount, vehicleCount, requestCount, travel: tt, earliest, latest, service, demand, requestOf,
+    reqPickup, reqDelivery, reqVehicle, vehCapacity, vehInitialLoad, vehClass, maxTravel, vehicleCost,
+  };
+}

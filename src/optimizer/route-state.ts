@@ -1,0 +1,219 @@
+// The mutable solution the search works on: every route in flat typed arrays with, per position, the service
+// begin time, the load after service, the latest feasible begin (so an insertion is checked in O(1) at its end)
+// and the suffix maximum of the load; plus the request bank (unassigned requests).
+import type { Instance } from './instance.ts';
+
+/**
+ * A class, unlike the rest of the code base: the state is a dozen typed arrays that are updated in place in the
+ * search's inner loop and copied wholesale on accept/reject, and methods keep that bookkeeping in one place.
+ */
+export class RouteState {
+  readonly inst: Instance;
+  /** Slots per route: every stop could be on one route, plus its start and end nodes. */
+  readonly stride: number;
+  readonly len: Int32Array;
+  readonly nodes: Int32Array;
+  readonly begin: Float64Array;
+  readonly load: Float64Array;
+  /** Latest begin at a position such that the rest of the route stays feasible. */
+  readonly lateBegin: Float64Array;
+  /** Largest load from a position to the route's end. */
+  readonly suffixMaxLoad: Float64Array;
+  readonly routeDist: Float64Array;
+  readonly routeOf: Int32Array;
+  readonly posOf: Int32Array;
+  readonly bank: Int32Array;
+  readonly bankIndex: Int32Array;
+  bankSize = 0;
+
+  constructor(inst: Instance) {
+    this.inst = inst;
+    const V = inst.vehicleCount;
+    this.stride = inst.stopCount + 2;
+    const size = V * this.stride;
+    this.len = new Int32Array(V);
+    this.nodes = new Int32Array(size);
+    this.begin = new Float64Array(size);
+    this.load = new Float64Array(size);
+    this.lateBegin = new Float64Array(size);
+    this.suffixMaxLoad = new Float64Array(size);
+    this.routeDist = new Float64Array(V);
+    this.routeOf = new Int32Array(inst.stopCount).fill(-1);
+    this.posOf = new Int32Array(inst.stopCount).fill(-1);
+    this.bank = new Int32Array(inst.requestCount);
+    this.bankIndex = new Int32Array(inst.requestCount).fill(-1);
+    for (let r = 0; r < V; r++) {
+      const off = r * this.stride;
+      this.nodes[off] = inst.stopCount + 2 * r;
+      this.nodes[off + 1] = inst.stopCount + 2 * r + 1;
+      this.rebuild(r);
+    }
+    for (let u = 0; u < inst.requestCount; u++) this.addToBank(u);
+  }
+
+  /** Recomputes a route's times, loads, slack and distance after its node sequence changed: O(route length). */
+  rebuild(r: number): void {
+    const { travel, earliest, latest, service, demand, nodeCount: n, stopCount } = this.inst;
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    const nodes = this.nodes;
+    const begin = this.begin;
+    const load = this.load;
+    begin[off] = earliest[nodes[off]!]!;
+    load[off] = this.inst.vehInitialLoad[r]!;
+    let dist = 0;
+    for (let k = 1; k <= L + 1; k++) {
+      const a = nodes[off + k - 1]!;
+      const b = nodes[off + k]!;
+      const t = travel[a * n + b]!;
+      dist += t;
+      const arrival = begin[off + k - 1]! + service[a]! + t;
+      const e = earliest[b]!;
+      begin[off + k] = arrival > e ? arrival : e;
+      load[off + k] = load[off + k - 1]! + (b < stopCount ? demand[b]! : 0);
+      if (b < stopCount) {
+        this.routeOf[b] = r;
+        this.posOf[b] = k;
+      }
+    }
+    const late = this.lateBegin;
+    const sml = this.suffixMaxLoad;
+    late[off + L + 1] = latest[nodes[off + L + 1]!]!;
+    sml[off + L + 1] = load[off + L + 1]!;
+    for (let k = L; k >= 0; k--) {
+      const a = nodes[off + k]!;
+      const b = nodes[off + k + 1]!;
+      const viaNext = late[off + k + 1]! - travel[a * n + b]! - service[a]!;
+      const own = latest[a]!;
+      late[off + k] = viaNext < own ? viaNext : own;
+      const l = load[off + k]!;
+      sml[off + k] = l > sml[off + k + 1]! ? l : sml[off + k + 1]!;
+    }
+    this.routeDist[r] = dist;
+  }
+
+  /** Puts pickup after position i and delivery after position j (positions of the route before the insert, j ≥ i). */
+  insertPair(r: number, p: number, d: number, i: number, j: number): void {
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    const nodes = this.nodes;
+    for (let k = L + 1; k > j; k--) nodes[off + k + 2] = nodes[off + k]!;
+    nodes[off + j + 2] = d;
+    for (let k = j; k > i; k--) nodes[off + k + 1] = nodes[off + k]!;
+    nodes[off + i + 1] = p;
+    this.len[r] = L + 2;
+    this.removeFromBank(this.inst.requestOf[p]!);
+    this.rebuild(r);
+  }
+
+  /** Puts a lone stop (a request with only a pickup or only a delivery) after position i. */
+  insertSingle(r: number, s: number, i: number): void {
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    for (let k = L + 1; k > i; k--) this.nodes[off + k + 1] = this.nodes[off + k]!;
+    this.nodes[off + i + 1] = s;
+    this.len[r] = L + 1;
+    this.removeFromBank(this.inst.requestOf[s]!);
+    this.rebuild(r);
+  }
+
+  /** Takes a request's stops off their route and puts the request in the bank. */
+  removeRequest(u: number): void {
+    const { reqPickup, reqDelivery, requestOf, stopCount } = this.inst;
+    const any = reqPickup[u]! >= 0 ? reqPickup[u]! : reqDelivery[u]!;
+    const r = this.routeOf[any]!;
+    if (r < 0) return;
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    let w = 1;
+    for (let k = 1; k <= L + 1; k++) {
+      const node = this.nodes[off + k]!;
+      if (node < stopCount && requestOf[node] === u) {
+        this.routeOf[node] = -1;
+        this.posOf[node] = -1;
+        continue;
+      }
+      this.nodes[off + w++] = node;
+    }
+    this.len[r] = w - 2;
+    this.addToBank(u);
+    this.rebuild(r);
+  }
+
+  /** Route of a request, or -1 when it is in the bank. */
+  routeOfRequest(u: number): number {
+    const p = this.inst.reqPickup[u]!;
+    return this.routeOf[p >= 0 ? p : this.inst.reqDelivery[u]!]!;
+  }
+
+  addToBank(u: number): void {
+    if (this.bankIndex[u] !== -1) return;
+    this.bankIndex[u] = this.bankSize;
+    this.bank[this.bankSize++] = u;
+  }
+
+  removeFromBank(u: number): void {
+    const at = this.bankIndex[u]!;
+    if (at === -1) return;
+    const last = this.bank[--this.bankSize]!;
+    this.bank[at] = last;
+    this.bankIndex[last] = at;
+    this.bankIndex[u] = -1;
+  }
+
+  copyFrom(o: RouteState): void {
+    this.len.set(o.len);
+    this.nodes.set(o.nodes);
+    this.begin.set(o.begin);
+    this.load.set(o.load);
+    this.lateBegin.set(o.lateBegin);
+    this.suffixMaxLoad.set(o.suffixMaxLoad);
+    this.routeDist.set(o.routeDist);
+    this.routeOf.set(o.routeOf);
+    this.posOf.set(o.posOf);
+    this.bank.set(o.bank);
+    this.bankIndex.set(o.bankIndex);
+    this.bankSize = o.bankSize;
+  }
+
+  distance(): number {
+    let d = 0;
+    for (let r = 0; r < this.inst.vehicleCount; r++) if (this.len[r]! > 0) d += this.routeDist[r]!;
+    return d;
+  }
+
+  usedVehicles(): number {
+    let m = 0;
+    for (let r = 0; r < this.inst.vehicleCount; r++) if (this.len[r]! > 0) m++;
+    return m;
+  }
+
+  /** The search's objective: vehicle cost (hierarchical) plus distance; the bank is judged separately. */
+  cost(): number {
+    return this.usedVehicles() * this.inst.vehicleCost + this.distance();
+  }
+
+  /** Stops of route r in order. Allocates: for results and tests, not for the search. */
+  stopsOf(r: number): number[] {
+    const off = r * this.stride;
+    return Array.from(this.nodes.subarray(off + 1, off + 1 + this.len[r]!));
+  }
+
+  /** Order-sensitive fingerprint of the routes, to score solutions the search has not seen before. */
+  hash(): number {
+    const n = this.inst.nodeCount;
+    let h = 0;
+    for (let r = 0; r < this.inst.vehicleCount; r++) {
+      const L = this.len[r]!;
+      if (L === 0) continue;
+      const off = r * this.stride;
+      for (let k = 1; k <= L; k++) {
+        let x = Math.imul(this.nodes[off + k - 1]! * n + this.nodes[off + k]! + 1, 0x9e3779b1);
+        x ^= x >>> 15;
+        x = Math.imul(x, 0x85ebca6b);
+        h = (h + ((x ^ (x >>> 13)) >>> 0)) % 9007199254740881;
+      }
+    }
+    return h;
+  }
+}

@@ -1,0 +1,188 @@
+// Property-based tests on random small instances: every result is feasible (checked here independently of the
+// solver's own bookkeeping), reproducible for a seed, and never worse than the starting solution it was given.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { solve, type Problem, type Request, type Solution, type Stop } from './index.ts';
+
+/** An independent check of one solution: visits, precedence, windows, capacity, distance. */
+function check(problem: Problem, solution: Solution): string | null {
+  const pts = problem.travel.kind === 'euclidean' ? problem.travel.points : null;
+  const travel = (a: number, b: number) =>
+    pts ? Math.hypot(pts[a]![0] - pts[b]![0], pts[a]![1] - pts[b]![1]) : (problem.travel as { matrix: readonly (readonly number[])[] }).matrix[a]![b]!;
+  const requestOf = new Map<number, number>();
+  problem.requests.forEach((r, k) => [r.pickup, r.delivery].forEach((s) => s !== undefined && requestOf.set(s, k)));
+  const visits = new Map<number, [number, number]>();
+  let distance = 0;
+  for (const [v, route] of solution.routes.entries()) {
+    const vehicle = problem.vehicles[v]!;
+    if (route.length === 0) continue;
+    let time = vehicle.earliest;
+    let load = vehicle.initialLoad ?? 0;
+    let at = vehicle.start;
+    for (const [k, s] of route.entries()) {
+      const stop = problem.stops[s]!;
+      if (visits.has(s)) return `stop ${s} visited twice`;
+      visits.set(s, [v, k]);
+      distance += travel(at, stop.location);
+      time = Math.max(time + travel(at, stop.location), stop.earliest);
+      if (time > stop.latest + 1e-9) return `stop ${s} served late`;
+      load += stop.demand;
+      if (load > vehicle.capacity + 1e-9) return `vehicle ${v} over capacity at stop ${s}`;
+      time += stop.service;
+      at = stop.location;
+    }
+    distance += travel(at, vehicle.end);
+    if (time + travel(at, vehicle.end) > vehicle.latest + 1e-9) return `vehicle ${v} back late`;
+  }
+  for (const [k, r] of problem.requests.entries()) {
+    const p = r.pickup !== undefined ? visits.get(r.pickup) : undefined;
+    const d = r.delivery !== undefined ? visits.get(r.delivery) : undefined;
+    const served = (r.pickup === undefined || p) && (r.delivery === undefined || d);
+    if (solution.unassigned.includes(k)) {
+      if (p || d) return `unassigned request ${k} is on a route`;
+      continue;
+    }
+    if (!served) return `request ${k} neither served nor reported unassigned`;
+    if (p && d && (p[0] !== d[0] || p[1] > d[1])) return `request ${k}: delivery before pickup or on another vehicle`;
+    if (r.vehicle !== undefined && (p ?? d)![0] !== r.vehicle) return `request ${k} not on its vehicle`;
+  }
+  if (Math.abs(distance - solution.distance) > 1e-6) return `distance ${solution.distance} reported, ${distance} driven`;
+  if (solution.vehicles !== solution.routes.filter((r) => r.length).length) return 'vehicle count differs from the routes';
+  return null;
+}
+
+const point = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }));
+
+/** Random instances, feasible or not: the solver must stay feasible and report what it cannot place. */
+const anyProblem = fc
+  .record({
+    depot: point,
+    requests: fc.array(
+      fc.record({ from: point, to: point, demand: fc.integer({ min: 1, max: 15 }), open: fc.integer({ min: 0, max: 150 }), width: fc.integer({ min: 5, max: 200 }), service: fc.integer({ min: 0, max: 10 }) }),
+      { minLength: 1, maxLength: 7 },
+    ),
+    vehicles: fc.integer({ min: 1, max: 3 }),
+    capacity: fc.integer({ min: 5, max: 30 }),
+  })
+  .map(({ depot, requests, vehicles, capacity }): Problem => {
+    const points = [depot, ...requests.flatMap((r) => [r.from, r.to])];
+    return {
+      travel: { kind: 'euclidean', points },
+      stops: requests.flatMap((r, k) => [
+        { location: 1 + 2 * k, demand: r.demand, earliest: r.open, latest: r.open + r.width, service: r.service },
+        { location: 2 + 2 * k, demand: -r.demand, earliest: r.open, latest: r.open + 2 * r.width, service: r.service },
+      ]),
+      requests: requests.map((_, k) => ({ pickup: 2 * k, delivery: 2 * k + 1 })),
+      vehicles: Array.from({ length: vehicles }, () => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity })),
+    };
+  });
+
+/**
+ * Instances built around a known feasible solution: random routes are driven first and each window is placed
+ * around the time the stop is reached, so that solution is a valid start. Vehicle 0 may carry goods already on
+ * board (lone deliveries bound to it).
+ */
+const plannedProblem = fc
+  .record({
+    points: fc.array(point, { minLength: 13, maxLength: 13 }),
+    // Per route, per request: when its pickup and its delivery happen (sort keys; the delivery's is larger).
+    routes: fc.array(fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 1, max: 50 })), { maxLength: 4 }), { minLength: 1, maxLength: 3 }),
+    onboard: fc.integer({ min: 0, max: 2 }),
+    slack: fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 })), { minLength: 40, maxLength: 40 }),
+    spare: fc.integer({ min: 0, max: 10 }),
+  })
+  .map(({ points, routes, onboard, slack, spare }) => {
+    const stops: Stop[] = [];
+    const requests: Request[] = [];
+    const initial: number[][] = [];
+    const travel = (a: number, b: number) => Math.hypot(points[a]![0] - points[b]![0], points[a]![1] - points[b]![1]);
+    const initialLoad = 3 * onboard;
+    let maxLoad = initialLoad;
+    let horizon = 0;
+    routes.forEach((pairs, v) => {
+      const keyed: [number, number][] = [];
+      if (v === 0) {
+        for (let k = 0; k < onboard; k++) {
+          requests.push({ delivery: stops.length, vehicle: 0 });
+          keyed.push([k, stops.length]);
+          stops.push({ location: (1 + stops.length) % 13, demand: -3, earliest: 0, latest: 0, service: 2 });
+        }
+      }
+      for (const [at, after] of pairs) {
+        const p = stops.length;
+        requests.push({ pickup: p, delivery: p + 1 });
+        keyed.push([at, p], [at + after + 0.5, p + 1]);
+        stops.push({ location: (1 + p) % 13, demand: 4, earliest: 0, latest: 0, service: 3 });
+        stops.push({ location: (2 + p) % 13, demand: -4, earliest: 0, latest: 0, service: 3 });
+      }
+      const route = keyed.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, s]) => s);
+      // Drive the route; each window is placed around the time its stop is reached.
+      let time = 0;
+      let at = 0;
+      let load = v === 0 ? initialLoad : 0;
+      for (const s of route) {
+        const stop = stops[s]!;
+        time += travel(at, stop.location);
+        const [before, after] = slack[s % 40]!;
+        stops[s] = { ...stop, earliest: Math.max(0, time - before), latest: time + after };
+        load += stop.demand;
+        maxLoad = Math.max(maxLoad, load);
+        time += stop.service;
+        at = stop.location;
+      }
+      horizon = Math.max(horizon, time + travel(at, 0));
+      initial.push(route);
+    });
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points },
+      stops,
+      requests,
+      vehicles: routes.map((_, v) => ({ start: 0, end: 0, earliest: 0, latest: horizon + spare, capacity: maxLoad + spare, initialLoad: v === 0 ? initialLoad : 0 })),
+    };
+    return { problem, initial };
+  });
+
+const FAST = { timeLimitMs: 10_000, maxIterations: 40 };
+
+describe('solver properties on random small instances', () => {
+  it('returns only feasible routes and names every request it could not place', () => {
+    fc.assert(
+      fc.property(anyProblem, fc.integer({ min: 1, max: 1000 }), (problem, seed) => {
+        const solution = solve(problem, { ...FAST, seed });
+        expect(check(problem, solution)).toBeNull();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('is never worse than the starting solution (fewer vehicles, or as many and no more distance)', () => {
+    fc.assert(
+      fc.property(plannedProblem, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ({ problem, initial }, seed, objective) => {
+        if (problem.requests.length === 0) return;
+        const start = solve(problem, { timeLimitMs: 10_000, maxIterations: 0, initial, objective });
+        expect(check(problem, start)).toBeNull();
+        expect(start.unassigned).toEqual([]);
+        const solution = solve(problem, { ...FAST, seed, initial, objective });
+        expect(check(problem, solution)).toBeNull();
+        expect(solution.unassigned).toEqual([]);
+        if (objective === 'distance') expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
+        else {
+          expect(solution.vehicles).toBeLessThanOrEqual(start.vehicles);
+          if (solution.vehicles === start.vehicles) expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('gives the same routes for the same seed and iteration count', () => {
+    fc.assert(
+      fc.property(anyProblem, fc.integer({ min: 1, max: 1000 }), (problem, seed) => {
+        const a = solve(problem, { ...FAST, seed });
+        const b = solve(problem, { ...FAST, seed });
+        expect(b.routes).toEqual(a.routes);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
