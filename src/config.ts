@@ -12,6 +12,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   reportsMasterKey: string | null;
+  /** More master keys that may open (never seal) file keys: during a key rotation (docs/operations.md). */
+  reportsAcceptedMasterKeys: string[];
   reportMaxBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
@@ -60,6 +62,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
     throw new ConfigError('REPORTS_MASTER_KEY must be a base64-encoded 256-bit key');
   }
+  const acceptedKeys = (str(env, 'REPORTS_ACCEPTED_MASTER_KEYS') ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  if (acceptedKeys.some((k) => Buffer.from(k, 'base64').length !== 32)) {
+    throw new ConfigError('REPORTS_ACCEPTED_MASTER_KEYS must be comma-separated base64-encoded 256-bit keys');
+  }
   const s3Endpoint = str(env, 'S3_ENDPOINT');
   const config: Config = {
     databaseUrl,
@@ -70,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: str(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
     reportsMasterKey: masterKey,
+    reportsAcceptedMasterKeys: acceptedKeys,
     reportMaxBytes: int(env, 'REPORT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: s3Endpoint
       ? {
