@@ -15,6 +15,7 @@ export interface Config {
   /** More master keys that may open (never seal) file keys: during a key rotation (docs/operations.md). */
   reportsAcceptedMasterKeys: string[];
   reportMaxBytes: number;
+  reportRetentionDays: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
@@ -78,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     reportsMasterKey: masterKey,
     reportsAcceptedMasterKeys: acceptedKeys,
     reportMaxBytes: int(env, 'REPORT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    reportRetentionDays: int(env, 'REPORT_RETENTION_DAYS', 30, 1, 366),
     s3: s3Endpoint
       ? {
           endpoint: s3Endpoint,
