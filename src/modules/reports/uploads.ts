@@ -36,7 +36,8 @@ const MultipartFile = Type.Object({ file: FileMeta }, { additionalProperties: fa
 
 /** The `file` part (and the fields sent before it) of a multipart request, or null when it has none. */
 async function filePart(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>) {
-  const part = await request.file({ limits: { fileSize: config.reportMaxBytes, files: 1, fields: 1, fieldSize: 1024 * 1024, parts: 2 } });
+  // One byte past the limit reaches sealFile, whose byte counter answers 413 (busboy alone would only truncate).
+  const part = await request.file({ limits: { fileSize: config.reportMaxBytes + 1, files: 1, fields: 1, fieldSize: 1024 * 1024, parts: 2 } });
   if (!part) return null;
   if (part.fieldname !== 'file') throw invalidFields([{ pointer: `/${part.fieldname}`, code: 'unknown_field', detail: 'is not a known part; send `file`' }]);
   const meta = check(MultipartFile, { file: { name: part.filename, content_type: part.mimetype } }).file;

@@ -38,7 +38,7 @@ export async function downloadReport(deps: Deps, actor: Actor, id: string): Prom
   }
   if (status !== 'ready' || !row.blobKey || !row.wrappedKey) {
     await record(deps, actor, id, 'not_ready');
-    throw conflict('report_not_ready', `The report is ${status}; only a ready report can be downloaded.`, { status });
+    throw conflict('report_not_ready', `The report is ${status}; only a ready report can be downloaded.`, { report_status: status });
   }
   const alert = (err: Error, chunk: number) =>
     deps.log.error({ alert: 'report_corrupt', tenant_id: actor.tenantId, report_id: id, chunk, err: err.message }, 'ALERT: a report file failed authentication');
