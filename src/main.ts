@@ -14,6 +14,7 @@ const USAGE = `Usage: tourbook <command>
                                          create a tenant with its first admin and API key
   demo [--url U] [--token T]             load a small demo data set into a running service (default
                                          http://127.0.0.1:3000; token from TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN)
+  keys rotate --new-key K                re-seal report file keys and webhook secrets under a new master key
 `;
 
 async function serve(argv: string[]): Promise<void> {
@@ -101,6 +102,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'migrate') return await migrate();
     if (command === 'tenant') return await tenant(rest);
     if (command === 'demo') return await demo(rest);
+    if (command === 'keys') return await (await import('./keys-command.ts')).keys(rest);
     console.log(USAGE);
     process.exitCode = command ? 2 : 0;
   } catch (err) {

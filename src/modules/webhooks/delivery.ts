@@ -9,6 +9,7 @@ import { postJson, type PostResult } from './http-client.ts';
 import { subscriptionMatches } from './matching.ts';
 import * as repo from './repository.ts';
 import { MAX_ATTEMPTS, nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.ts';
+import { openSecret } from './secret-sealing.ts';
 import { signatureHeader } from './signing.ts';
 
 /** A subscription that has only failed for this long is disabled (CONTRACT.md §9). */
@@ -55,9 +56,10 @@ export const envelopeBody = (row: repo.ClaimedDelivery): string =>
     }),
   );
 
-function signingSecrets(row: repo.ClaimedDelivery, now: Date): string[] {
+function signingSecrets(deps: Deps, row: repo.ClaimedDelivery, now: Date): string[] {
   const previousValid = row.previous_secret && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > now;
-  return previousValid ? [row.secret, row.previous_secret!] : [row.secret];
+  const stored = previousValid ? [row.secret, row.previous_secret!] : [row.secret];
+  return stored.map((value) => openSecret(deps.config, row.tenant_id, row.subscription_id, value));
 }
 
 async function attempt(deps: Deps, row: repo.ClaimedDelivery, timeoutMs: number | undefined): Promise<{ at: Date; result: PostResult }> {
@@ -67,7 +69,7 @@ async function attempt(deps: Deps, row: repo.ClaimedDelivery, timeoutMs: number 
   const headers = {
     'webhook-id': row.event_id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(signingSecrets(row, at), row.event_id, timestamp, body),
+    'webhook-signature': signatureHeader(signingSecrets(deps, row, at), row.event_id, timestamp, body),
   };
   const result = await postJson(row.url, body, headers, { allowPrivate: deps.config.webhooksAllowPrivateTargets, timeoutMs });
   return { at, result };
