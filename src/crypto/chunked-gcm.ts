@@ -44,12 +44,27 @@ class Pending {
     this.parts.push(chunk);
     this.length += chunk.length;
   }
+  /** The first `n` bytes: a view when they lie in one piece (the common case), one copy of `n` bytes otherwise. */
   take(n: number): Buffer {
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.length);
-    const head = all.subarray(0, n);
-    const rest = all.subarray(n);
-    this.parts = rest.length ? [rest] : [];
-    this.length = rest.length;
+    const first = this.parts[0];
+    if (first && first.length >= n) {
+      const head = first.subarray(0, n);
+      if (first.length === n) this.parts.shift();
+      else this.parts[0] = first.subarray(n);
+      this.length -= n;
+      return head;
+    }
+    const head = Buffer.allocUnsafe(n);
+    let filled = 0;
+    while (filled < n) {
+      const part = this.parts[0]!;
+      const used = Math.min(part.length, n - filled);
+      part.copy(head, filled, 0, used);
+      filled += used;
+      if (used === part.length) this.parts.shift();
+      else this.parts[0] = part.subarray(used);
+    }
+    this.length -= n;
     return head;
   }
 }
@@ -74,11 +89,15 @@ export function encryptStream(key: Buffer, context: string): Transform & { resul
     if (!headerSent) stream.push(MAGIC);
     headerSent = true;
   };
-  const seal = (plain: Buffer, final: boolean): Buffer => {
+  // Ciphertext and tag are pushed as they come (no concatenation: copies cost as much as the cipher here).
+  const seal = (stream: Transform, plain: Buffer, final: boolean): void => {
     const cipher = createCipheriv('aes-256-gcm', key, nonceOf(index));
     cipher.setAAD(aadOf(context, index, final));
     index += 1;
-    return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    const body = cipher.update(plain);
+    cipher.final(); // GCM has no block padding: final() yields nothing
+    if (body.length) stream.push(body);
+    stream.push(cipher.getAuthTag());
   };
   const stream = new Transform({
     transform(chunk: Buffer, _enc, callback: TransformCallback) {
@@ -86,12 +105,12 @@ export function encryptStream(key: Buffer, context: string): Transform & { resul
       hash.update(chunk);
       size += chunk.length;
       pending.push(chunk);
-      while (pending.length > CHUNK_BYTES) this.push(seal(pending.take(CHUNK_BYTES), false));
+      while (pending.length > CHUNK_BYTES) seal(this, pending.take(CHUNK_BYTES), false);
       callback();
     },
     flush(callback: TransformCallback) {
       header(this);
-      this.push(seal(pending.take(pending.length), true));
+      seal(this, pending.take(pending.length), true);
       done = { sha256: hash.digest('hex'), size };
       callback();
     },
@@ -118,7 +137,8 @@ export function decryptStream(key: Buffer, context: string): Transform {
       const decipher = createDecipheriv('aes-256-gcm', key, nonceOf(index));
       decipher.setAAD(aadOf(context, index, final));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      const plain = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES)), decipher.final()]);
+      const plain = decipher.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+      decipher.final(); // throws unless the tag checks; GCM yields no further bytes
       index += 1;
       return plain;
     } catch {

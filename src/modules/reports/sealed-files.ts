@@ -82,6 +82,8 @@ export async function openFile(
   if (!blob) throw new CorruptBlobError('the encrypted file is missing from the blob store', 0);
   const plain = blob.pipe(decryptStream(key, fileContext(report.tenantId, report.id)));
   blob.on('error', (err) => plain.destroy(err));
+  // pipe() does not pass a destroy upstream: a client that goes away must release the file handle or socket too.
+  plain.on('close', () => blob.destroy());
   // Wait for the first authenticated bytes (or the end of an empty file) before anything is sent.
   const chunks = plain[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await chunks.next();
