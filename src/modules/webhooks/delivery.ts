@@ -66,10 +66,18 @@ async function attempt(deps: Deps, row: repo.ClaimedDelivery, timeoutMs: number 
   const at = deps.clock.now();
   const timestamp = Math.floor(at.getTime() / 1000);
   const body = envelopeBody(row);
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps, row, at);
+  } catch (err) {
+    // A process without the master key that sealed the secret (decision 0702): a failed attempt in the log, retried.
+    deps.log.error({ err, subscription_id: row.subscription_id }, 'webhook secret cannot be opened: is REPORTS_MASTER_KEY the same on every process?');
+    return { at, result: { statusCode: null, retryAfter: undefined, durationMs: 0, error: 'signing secret unavailable on this worker' } };
+  }
   const headers = {
     'webhook-id': row.event_id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(signingSecrets(deps, row, at), row.event_id, timestamp, body),
+    'webhook-signature': signatureHeader(secrets, row.event_id, timestamp, body),
   };
   const result = await postJson(row.url, body, headers, { allowPrivate: deps.config.webhooksAllowPrivateTargets, timeoutMs });
   return { at, result };
