@@ -98,6 +98,13 @@ describe('files in and out', () => {
     const badReport = multipart({ report: { title: 'x' } }, { name: 'x.txt', contentType: 'text/plain', data: Buffer.from('x') });
     const b = await tenant.admin.post('/api/reports', undefined, { raw: badReport.payload, headers: badReport.headers });
     expect([b.status, b.body.errors[0].pointer]).toEqual([422, '/report/grants']);
+    const boundary = 'b0undary';
+    const badJson = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report"\r\nContent-Type: application/json\r\n\r\n{not json\r\n--${boundary}--\r\n`);
+    const e = await tenant.admin.post('/api/reports', undefined, { raw: badJson, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect([e.status, e.body.error_code]).toEqual([400, 'malformed_request']);
+    const whole = multipart({ report: { title: 'Cut', grants: [{ type: 'all_admins' }] } }, { name: 'x.bin', contentType: 'application/octet-stream', data: Buffer.alloc(100_000) });
+    const cut = await tenant.admin.post('/api/reports', undefined, { raw: whole.payload.subarray(0, 50_000), headers: whole.headers });
+    expect([cut.status, cut.body.error_code]).toEqual([400, 'malformed_request']);
     const c = await tenant.admin.post('/api/reports', reportBody({ file: { name: 'x', content_type: 'text/plain', content_base64: 'abc' } }));
     expect([c.status, c.body.errors[0].pointer]).toEqual([422, '/file/content_base64']);
     const d = await tenant.admin.post('/api/reports', reportBody({ file: { name: '../etc/passwd', content_type: 'text/plain', content_base64: '' } }));

@@ -57,6 +57,10 @@ export async function sealFile(
     await store.delete(blobKey).catch(() => undefined);
     // The multipart parser's own limit (busboy) surfaces as its error class.
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(config.reportMaxBytes);
+    // busboy's words for a multipart body that ends before its closing boundary: the client's fault, not ours.
+    if (err instanceof Error && /Unexpected end of (form|file)|terminated early|Malformed/i.test(err.message)) {
+      throw new AppError(400, 'malformed_request', 'The multipart body ended before its closing boundary.');
+    }
     throw err;
   } finally {
     key.fill(0);

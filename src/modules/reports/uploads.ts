@@ -23,10 +23,16 @@ export function fileFromJson(file: FileInputValue, config: Pick<Config, 'reportM
   return { name: file.name, contentType: file.content_type, stream: Readable.from([bytes]) };
 }
 
+type Validate = ((data: unknown) => boolean) & { errors?: Parameters<typeof validationError>[1] | null };
+const compiled = new Map<TSchema, Validate>();
+
+/** Validates like a route's body schema (same Ajv, same problem+json); each schema is compiled once. */
 function check<T extends TSchema>(schema: T, value: unknown): Static<T> {
-  const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as ((data: unknown) => boolean) & {
-    errors?: Parameters<typeof validationError>[1] | null;
-  };
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as Validate;
+    compiled.set(schema, validate);
+  }
   if (!validate(value)) throw validationError('body', validate.errors ?? []);
   return value as Static<T>;
 }
@@ -36,8 +42,16 @@ const MultipartFile = Type.Object({ file: FileMeta }, { additionalProperties: fa
 
 /** The `file` part (and the fields sent before it) of a multipart request, or null when it has none. */
 async function filePart(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>) {
-  // One byte past the limit reaches sealFile, whose byte counter answers 413 (busboy alone would only truncate).
-  const part = await request.file({ limits: { fileSize: config.reportMaxBytes + 1, files: 1, fields: 1, fieldSize: 1024 * 1024, parts: 2 } });
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    // One byte past the limit reaches sealFile, whose byte counter answers 413 (busboy alone would only truncate).
+    part = await request.file({ limits: { fileSize: config.reportMaxBytes + 1, files: 1, fields: 1, fieldSize: 1024 * 1024, parts: 2 } });
+  } catch (err) {
+    // @fastify/multipart's own refusals (a `report` part declared JSON that is not, too many parts, a broken body).
+    const code = (err as { code?: string }).code ?? '';
+    if (code.startsWith('FST_')) throw new AppError(400, 'malformed_request', 'The multipart body could not be read: send one `report` part (JSON), then one `file` part.');
+    throw err;
+  }
   if (!part) return null;
   if (part.fieldname !== 'file') throw invalidFields([{ pointer: `/${part.fieldname}`, code: 'unknown_field', detail: 'is not a known part; send `file`' }]);
   const meta = check(MultipartFile, { file: { name: part.filename, content_type: part.mimetype } }).file;
