@@ -2,7 +2,6 @@
 // key without touching file bytes; resumable (run it again after an interruption). Operations guide: "Keys".
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
 import { decodeMasterKey, forgetMasterKeys, masterKeyFile, masterKeyRingFor, nextMasterKeyFile } from './crypto/master-key.ts';
 import type { MasterKey } from './crypto/key-wrap.ts';
@@ -10,9 +9,6 @@ import type { Deps } from './deps.ts';
 import { rewrapReportKeys, type RewrapOptions } from './modules/reports/index.ts';
 import { resealWebhookSecrets } from './modules/webhooks/index.ts';
 import { createRuntime } from './runtime.ts';
-
-export const KEYS_USAGE = `  keys rotate --new-key K                re-seal every report file key and webhook secret under the new base64
-                                         256-bit master key K (resumable; see the operations guide)`;
 
 function writeKeyFile(file: string, key: MasterKey): void {
   const temp = `${file}.${process.pid}.tmp`;
@@ -42,10 +38,7 @@ export async function rotateMasterKey(deps: Deps, next: MasterKey, options: Rewr
   return { reports, webhooks, finished: true };
 }
 
-export async function keys(argv: string[]): Promise<void> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'rotate') throw new ConfigError(`Usage:\n${KEYS_USAGE}`);
-  const { values } = parseArgs({ args: rest, options: { 'new-key': { type: 'string' } } });
+export async function keysRotate(values: { 'new-key'?: string }): Promise<void> {
   if (!values['new-key']) throw new ConfigError('keys rotate needs --new-key (a base64-encoded 256-bit key, e.g. `openssl rand -base64 32`)');
   let next: MasterKey;
   try {
