@@ -29,35 +29,35 @@ export const reportRoutes =
 
     app.post(
       '/api/reports',
-      { bodyLimit, schema: { tags, summary: 'Create a report' + multipartNote, body: { content: { 'application/json': { schema: ReportCreateBody } } }, response: { 201: ReportResponse } } },
+      { bodyLimit, schema: { tags, operationId: 'createReport', summary: 'Create a report' + multipartNote, body: { content: { 'application/json': { schema: ReportCreateBody } } }, response: { 201: ReportResponse } } },
       async (request, reply) => reply.status(201).send({ report: await createReport(deps, actorOf(request), ...(await reportUpload(request, deps.config))) }),
     );
 
     app.post(
       '/api/reports/:id/complete',
-      { bodyLimit, schema: { tags, summary: 'Supply the file of a pending report' + multipartNote, params: IdParams, body: { content: { 'application/json': { schema: ReportCompleteBody } } }, response: { 200: ReportResponse } } },
+      { bodyLimit, schema: { tags, operationId: 'completeReport', summary: 'Supply the file of a pending report' + multipartNote, params: IdParams, body: { content: { 'application/json': { schema: ReportCompleteBody } } }, response: { 200: ReportResponse } } },
       async (request) => ({ report: await completeReport(deps, actorOf(request), request.params.id, await completionUpload(request, deps.config)) }),
     );
 
     app.post(
       '/api/reports/:id/fail',
-      { schema: { tags, summary: 'Fail a pending report', params: IdParams, body: ReportFailBody, response: { 200: ReportResponse } }, preValidation: bodyOptional },
+      { schema: { tags, operationId: 'failReport', summary: 'Fail a pending report', params: IdParams, body: ReportFailBody, response: { 200: ReportResponse } }, preValidation: bodyOptional },
       async (request) => ({ report: await failReport(deps, actorOf(request), request.params.id, request.body.reason ?? null) }),
     );
 
-    app.get('/api/reports', { schema: { tags, summary: 'List the reports shared with you (each tag narrows)', querystring: ReportListQuery, response: { 200: ReportList } } }, async (request, reply) => {
+    app.get('/api/reports', { schema: { tags, operationId: 'listReports', summary: 'List the reports shared with you (each tag narrows)', querystring: ReportListQuery, response: { 200: ReportList } } }, async (request, reply) => {
       const page = await listReports(deps, actorOf(request), request.query);
       setNextLink(request, reply, page.meta.next_cursor);
       return { reports: page.items, meta: page.meta };
     });
 
-    app.get('/api/reports/:id', { schema: { tags, summary: 'Show a report', params: IdParams, response: { 200: ReportResponse } } }, async (request) => ({
+    app.get('/api/reports/:id', { schema: { tags, operationId: 'getReport', summary: 'Show a report', params: IdParams, response: { 200: ReportResponse } } }, async (request) => ({
       report: await getReport(deps, actorOf(request), request.params.id),
     }));
 
     app.get(
       '/api/reports/:id/download',
-      { schema: { tags, summary: 'Download the decrypted file', params: IdParams, produces: ['application/octet-stream'], response: { 200: Type.Unsafe({ description: 'The file' }) } } },
+      { schema: { tags, operationId: 'downloadReport', summary: 'Download the decrypted file', params: IdParams, produces: ['application/octet-stream'], response: { 200: Type.Unsafe({ description: 'The file' }) } } },
       async (request, reply) => {
         const download = await downloadReport(deps, actorOf(request), request.params.id);
         return reply.headers(download.headers).send(download.stream);
@@ -66,7 +66,7 @@ export const reportRoutes =
 
     app.get(
       '/api/reports/:id/activity',
-      { schema: { tags, summary: 'Downloads and refused attempts (creator and admins)', params: IdParams, querystring: ActivityQuery, response: { 200: ActivityList } } },
+      { schema: { tags, operationId: 'listReportActivity', summary: 'Downloads and refused attempts (creator and admins)', params: IdParams, querystring: ActivityQuery, response: { 200: ActivityList } } },
       async (request, reply) => {
         const page = await listReportActivity(deps, actorOf(request), request.params.id, request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -74,7 +74,7 @@ export const reportRoutes =
       },
     );
 
-    app.delete('/api/reports/:id/grants/:index', { schema: { tags, summary: 'Revoke one grant (at once)', params: GrantParams, response: { 200: ReportResponse } } }, async (request) => ({
+    app.delete('/api/reports/:id/grants/:index', { schema: { tags, operationId: 'revokeReportGrant', summary: 'Revoke one grant (at once)', params: GrantParams, response: { 200: ReportResponse } } }, async (request) => ({
       report: await revokeReportGrant(deps, actorOf(request), request.params.id, request.params.index),
     }));
   };
