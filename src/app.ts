@@ -35,6 +35,7 @@ import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { failureRoutes } from './modules/failures/routes.ts';
 import { dispatchRoutes } from './modules/dispatch/routes.ts';
 import { liveRoutes } from './modules/live/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -200,6 +201,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(failureRoutes(deps));
   await app.register(dispatchRoutes(deps));
   await app.register(liveRoutes(deps));
+  await app.register(reportRoutes(deps));
 
   return app as unknown as App;
 }

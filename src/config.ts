@@ -14,7 +14,10 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   reportsMasterKey: string | null;
+  /** More master keys that may open (never seal) file keys: during a key rotation (docs/operations.md). */
+  reportsAcceptedMasterKeys: string[];
   reportMaxBytes: number;
+  reportRetentionDays: number;
   /** Largest JSON body a route accepts unless it declares its own `bodyLimit` (413 beyond). */
   bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
@@ -68,7 +71,9 @@ const ENV_SCHEMA = {
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     MAIL_FROM: text,
     REPORTS_MASTER_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
+    REPORTS_ACCEPTED_MASTER_KEYS: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$' },
     REPORT_MAX_BYTES: integer(1, 1024 * 1024 * 1024),
+    REPORT_RETENTION_DAYS: integer(1, 366),
     BODY_LIMIT_BYTES: integer(1024, 1024 * 1024 * 1024),
     S3_ENDPOINT: httpUrl,
     S3_BUCKET: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' },
@@ -145,7 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: str('SMTP_URL'),
     mailFrom: str('MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
     reportsMasterKey: str('REPORTS_MASTER_KEY'),
+    reportsAcceptedMasterKeys: str('REPORTS_ACCEPTED_MASTER_KEYS')?.split(',') ?? [],
     reportMaxBytes: num('REPORT_MAX_BYTES', 50 * 1024 * 1024),
+    reportRetentionDays: num('REPORT_RETENTION_DAYS', 30),
     bodyLimitBytes: num('BODY_LIMIT_BYTES', 1024 * 1024),
     s3: s3Endpoint
       ? {

@@ -19,6 +19,7 @@ const USAGE = `Usage: tourbook <command> [options]
                                          BOOTSTRAP_ADMIN_TOKEN)
   simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K]
                                          drive a running service with a simulated Berlin (demo and load test)
+  keys rotate --new-key K                re-seal report file keys and webhook secrets under a new master key
   --help                                 show this help
 `;
 
@@ -46,6 +47,10 @@ const COMMANDS: Record<string, Command> = {
   'admin-key create': {
     options: { tenant: { type: 'string' }, json: { type: 'boolean' } },
     run: async (values) => (await import('./cli/database-commands.ts')).createAdminKeyCommand(values as { tenant?: string; json?: boolean }),
+  },
+  'keys rotate': {
+    options: { 'new-key': { type: 'string' } },
+    run: async (values) => (await import('./keys-command.ts')).keysRotate(values as { 'new-key'?: string }),
   },
   demo: {
     options: { url: { type: 'string' }, token: { type: 'string' } },

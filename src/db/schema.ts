@@ -11,3 +11,4 @@ export * from '../modules/failures/tables.ts';
 export * from '../modules/dispatch/tables.ts';
 export * from '../modules/dispatch/tables.ts';
 export * from '../modules/live/tables.ts';
+export * from '../modules/reports/tables.ts';

@@ -41,6 +41,7 @@ const TAGS = [
   { name: 'tenant', description: "The tenant's own settings." },
   { name: 'operator', description: 'Tenant creation and extensions: the operator token only.' },
   { name: 'webhooks', description: 'Webhook subscriptions, their deliveries, and the events delivered.' },
+  { name: 'reports', description: 'Generated files shared by visibility grants: encrypted at rest, expiring, downloaded by whoever a grant reaches.' },
   { name: 'events', description: 'The event log.' },
   { name: 'live', description: 'Driver positions, ETAs and the live event stream.' },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },

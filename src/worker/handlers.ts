@@ -5,3 +5,4 @@ import '../modules/busyness/jobs.ts';
 import '../modules/dispatch/tours/jobs.ts';
 import './debounce.ts';
 import '../modules/live/jobs.ts';
+import '../modules/reports/jobs.ts';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,8 +46,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
   let receiver: WebhookReceiver;
   const workers: ChildProcess[] = [];
 
+  // Like a real deployment, the API (here the test app) and the workers share the master key that seals webhook
+  // secrets (decision 0702).
+  const masterKey = randomBytes(32).toString('base64');
+
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ reportsMasterKey: masterKey });
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
@@ -57,7 +62,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
 
   const startWorkerProcess = (databaseUrl: string): ChildProcess => {
     const child = spawn(process.execPath, [BIN, 'serve', '--role', 'worker'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', ROLE: 'worker' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, REPORTS_MASTER_KEY: masterKey, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn', ROLE: 'worker' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     workers.push(child);

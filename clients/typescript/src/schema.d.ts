@@ -1113,6 +1113,126 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the reports shared with you (each tag narrows) */
+        get: operations["listReports"];
+        put?: never;
+        /** Create a report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        post: operations["createReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a report */
+        get: operations["getReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Downloads and refused attempts (creator and admins) */
+        get: operations["listReportActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Supply the file of a pending report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        post: operations["completeReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the decrypted file */
+        get: operations["downloadReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fail a pending report */
+        post: operations["failReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{id}/grants/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one grant (at once) */
+        delete: operations["revokeReportGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signin": {
         parameters: {
             query?: never;
@@ -7797,6 +7917,684 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `meta.next_cursor`. */
+                cursor?: string;
+                filters?: {
+                    tags?: string[];
+                };
+                /** @description Page size (1–100). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: components["schemas"]["PageMeta"];
+                        reports: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    report: {
+                        description?: string | null;
+                        /** Format: date-time */
+                        expires_at?: string;
+                        file?: {
+                            /** @description The file, base64-encoded (or send multipart/form-data). */
+                            content_base64: string;
+                            content_type: string;
+                            name: string;
+                        };
+                        grants: ({
+                            /** @enum {string} */
+                            type: "all_admins";
+                        } | {
+                            /** Format: uuid */
+                            organization_id: string;
+                            /** @enum {string} */
+                            type: "organization_managers";
+                        } | {
+                            /** @enum {string} */
+                            type: "user";
+                            /** Format: uuid */
+                            user_id: string;
+                        })[];
+                        notify_by_email?: boolean;
+                        tags?: string[];
+                        title: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listReportActivity: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `meta.next_cursor`. */
+                cursor?: string;
+                /** @description Page size (1–100). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activity: {
+                            /** @enum {string} */
+                            action: "download";
+                            /** Format: date-time */
+                            at: string;
+                            /** Format: uuid */
+                            id: string;
+                            outcome: "downloaded" | "not_visible" | "not_ready" | "expired" | "corrupt";
+                            /** Format: uuid */
+                            user_id: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    completeReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    file: {
+                        /** @description The file, base64-encoded (or send multipart/form-data). */
+                        content_base64: string;
+                        content_type: string;
+                        name: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    failReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeReportGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+                /** @description Resource id (UUIDv7). */
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: {
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: uuid */
+                            created_by_id: string;
+                            description: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            failure_reason: string | null;
+                            file: {
+                                content_type: string;
+                                name: string;
+                                sha256: string;
+                                size_bytes: number;
+                            } | null;
+                            grants: ({
+                                /** @enum {string} */
+                                type: "all_admins";
+                            } | {
+                                /** Format: uuid */
+                                organization_id: string;
+                                /** @enum {string} */
+                                type: "organization_managers";
+                            } | {
+                                /** @enum {string} */
+                                type: "user";
+                                /** Format: uuid */
+                                user_id: string;
+                            })[];
+                            /** Format: uuid */
+                            id: string;
+                            notify_by_email: boolean;
+                            ready_at: string | null;
+                            status: "pending" | "ready" | "failed" | "expired";
+                            tags: string[];
+                            title: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

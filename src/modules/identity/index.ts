@@ -60,3 +60,27 @@ export async function setActiveTour(q: Queryable, tenantId: string, userId: stri
   );
   return rows.length === 1;
 }
+
+/**
+ * The active people a report's grants name (reports notify them): every admin when `admins`, the managers of
+ * `managerOrganizationIds`, and `userIds` — each person once, with its e-mail address.
+ */
+export async function grantAudience(
+  q: Queryable,
+  tenantId: string,
+  audience: { admins: boolean; managerOrganizationIds: string[]; userIds: string[] },
+): Promise<{ id: string; email: string }[]> {
+  const orgs = audience.managerOrganizationIds;
+  const rows = await queryRows<{ id: string; email: string }>(
+    q,
+    sql`SELECT u.id, u.email FROM users u
+         WHERE u.tenant_id = ${tenantId} AND u.deactivated_at IS NULL
+           AND ((${audience.admins} AND u.role = 'admin')
+             OR u.id = ANY(${`{${audience.userIds.join(',')}}`}::uuid[])
+             OR (u.role = 'manager' AND EXISTS (
+                   SELECT 1 FROM organization_members m
+                    WHERE m.tenant_id = u.tenant_id AND m.user_id = u.id AND m.organization_id = ANY(${`{${orgs.join(',')}}`}::uuid[]))))
+         ORDER BY u.id`,
+  );
+  return rows;
+}

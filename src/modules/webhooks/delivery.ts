@@ -9,6 +9,7 @@ import { postJson, type PostResult } from './http-client.ts';
 import { subscriptionMatches } from './matching.ts';
 import * as repo from './repository.ts';
 import { MAX_ATTEMPTS, nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.ts';
+import { openSecret } from './secret-sealing.ts';
 import { signatureHeader } from './signing.ts';
 
 /** A subscription that has only failed for this long is disabled (CONTRACT.md §9). */
@@ -55,19 +56,28 @@ export const envelopeBody = (row: repo.ClaimedDelivery): string =>
     }),
   );
 
-function signingSecrets(row: repo.ClaimedDelivery, now: Date): string[] {
+function signingSecrets(deps: Deps, row: repo.ClaimedDelivery, now: Date): string[] {
   const previousValid = row.previous_secret && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at) > now;
-  return previousValid ? [row.secret, row.previous_secret!] : [row.secret];
+  const stored = previousValid ? [row.secret, row.previous_secret!] : [row.secret];
+  return stored.map((value) => openSecret(deps.config, row.tenant_id, row.subscription_id, value));
 }
 
 async function attempt(deps: Deps, row: repo.ClaimedDelivery, timeoutMs: number | undefined): Promise<{ at: Date; result: PostResult }> {
   const at = deps.clock.now();
   const timestamp = Math.floor(at.getTime() / 1000);
   const body = envelopeBody(row);
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(deps, row, at);
+  } catch (err) {
+    // A process without the master key that sealed the secret (decision 0702): a failed attempt in the log, retried.
+    deps.log.error({ err, subscription_id: row.subscription_id }, 'webhook secret cannot be opened: is REPORTS_MASTER_KEY the same on every process?');
+    return { at, result: { statusCode: null, retryAfter: undefined, durationMs: 0, error: 'signing secret unavailable on this worker' } };
+  }
   const headers = {
     'webhook-id': row.event_id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(signingSecrets(row, at), row.event_id, timestamp, body),
+    'webhook-signature': signatureHeader(secrets, row.event_id, timestamp, body),
   };
   const result = await postJson(row.url, body, headers, { allowPrivate: deps.config.webhooksAllowPrivateTargets, timeoutMs });
   return { at, result };

@@ -11,6 +11,7 @@ import { iso, isoOrNull } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListInput, WebhookCreateInput, WebhookUpdateInput } from './schemas.ts';
+import { sealSecret } from './secret-sealing.ts';
 import { generateSecret } from './signing.ts';
 import { checkTarget, type TargetProblem } from './targets.ts';
 
@@ -81,15 +82,16 @@ export async function createWebhook(deps: Deps, actor: Actor, input: WebhookCrea
   await validateSubscription(deps, actor, input);
   const now = deps.clock.now();
   const secret = generateSecret();
+  const id = newId();
   const row = {
     tenantId: actor.tenantId,
-    id: newId(),
+    id,
     url: input.url,
     events: input.events,
     active: input.active ?? true,
     description: input.description ?? null,
     filters: input.filters ?? {},
-    secret,
+    secret: sealSecret(deps.config, actor.tenantId, id, secret),
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
@@ -161,14 +163,16 @@ export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) 
     const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
     if (!row) throw notFound('webhook');
     const now = deps.clock.now();
+    const secret = generateSecret();
     const patch = {
-      secret: generateSecret(),
+      secret: sealSecret(deps.config, actor.tenantId, id, secret),
+      // Sealed values share one context per subscription, so the old value moves over as it is.
       previousSecret: row.secret,
       previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS),
       updatedAt: now,
     };
     await repo.updateSubscription(tx, actor.tenantId, id, patch);
-    return { ...toWebhookView({ ...row, ...patch }), secret: patch.secret };
+    return { ...toWebhookView({ ...row, ...patch }), secret };
   });
 }
 

@@ -317,3 +317,16 @@ export async function insertAttempts(q: Queryable, rows: (typeof webhookAttempts
 export async function updateDelivery(q: Queryable, tenantId: string, id: string, patch: Partial<DeliveryRow>): Promise<void> {
   await q.update(webhookDeliveries).set(patch).where(deliveryKey(tenantId, id));
 }
+
+/** Subscriptions (every tenant) with a secret not sealed under `keyId` (null: with a plain secret), after a key. */
+export async function subscriptionsToReseal(q: Queryable, keyId: string | null, after: { tenantId: string; id: string } | null, limit: number) {
+  const sealed = keyId ? `tbk1.${keyId}.%` : 'tbk1.%';
+  return queryRows<{ tenant_id: string; id: string }>(
+    q,
+    sql`SELECT tenant_id, id FROM webhook_subscriptions
+         WHERE (secret NOT LIKE ${sealed} OR (previous_secret IS NOT NULL AND previous_secret NOT LIKE ${sealed}))
+           ${after ? sql`AND (tenant_id, id) > (${after.tenantId}::uuid, ${after.id}::uuid)` : sql``}
+         ORDER BY tenant_id, id
+         LIMIT ${limit}`,
+  );
+}

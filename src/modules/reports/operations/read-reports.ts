@@ -1,0 +1,39 @@
+// listReports, getReport, listReportActivity: what the caller's grants show (no implicit access, CONTRACT.md §8).
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { grantProbes } from '../access.ts';
+import * as repo from '../repository.ts';
+import type { ReportListFilters } from '../schemas.ts';
+import { toActivityView, toReportView, type ReportView } from '../views.ts';
+import { authorize, manageableOr404, visibleOr404 } from './common.ts';
+
+export async function listReports(deps: Deps, actor: Actor, query: { filters?: ReportListFilters; limit?: number; cursor?: string }): Promise<Page<ReportView>> {
+  authorize(deps, actor, 'index');
+  const limit = query.limit ?? 25;
+  const [afterId] = decodeCursor(query.cursor) ?? [null];
+  const rows = await repo.listReports(deps.db, actor.tenantId, {
+    probes: grantProbes(actor),
+    tags: [...new Set(query.filters?.tags ?? [])],
+    afterId: typeof afterId === 'string' ? afterId : null,
+    limit,
+  });
+  const page = toPage(rows, limit, (row) => [row.id]);
+  const now = deps.clock.now();
+  return { items: page.items.map((row) => toReportView(row, now)), meta: page.meta };
+}
+
+export async function getReport(deps: Deps, actor: Actor, id: string): Promise<ReportView> {
+  authorize(deps, actor, 'show');
+  return toReportView(visibleOr404(actor, await repo.findReport(deps.db, actor.tenantId, id)), deps.clock.now());
+}
+
+export async function listReportActivity(deps: Deps, actor: Actor, id: string, query: { limit?: number; cursor?: string }) {
+  authorize(deps, actor, 'activity');
+  manageableOr404(actor, await repo.findReport(deps.db, actor.tenantId, id));
+  const limit = query.limit ?? 25;
+  const [afterId] = decodeCursor(query.cursor) ?? [null];
+  const rows = await repo.listActivity(deps.db, actor.tenantId, id, typeof afterId === 'string' ? afterId : null, limit);
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { items: page.items.map(toActivityView), meta: page.meta };
+}
