@@ -71,7 +71,7 @@ describe('tip distribution (property)', () => {
       fc.property(world, ({ w, order, tipChanges, tipAt }) => {
         const tourIds = [...Array(w.tourCount).keys()].map((i) => `T${i}`);
         const stops = w.bookings.flatMap((b, bi) => b.dropoffs.map((dr) => ({ booking: bi, tourId: tourIds[dr.tour % w.tourCount]!, result: dr.result, status: 'scheduled' })));
-        const tips = w.bookings.map((b) => b.tip);
+        const tips: TipBooking['tip'][] = w.bookings.map((b) => b.tip);
         const tourState = new Map(tourIds.map((id, i) => [id, tour(id, { status: 'en_route', currency: w.mismatchTour === i ? 'USD' : 'EUR' })]));
         const bookingOf = (bi: number): TipBooking => ({ id: `B${bi}`, tip: tips[bi] ?? null, dropoffs: stops.filter((s) => s.booking === bi).map((s) => d(s.status, s.tourId)) });
         const stored = new Map<string, TipOutcome>();
