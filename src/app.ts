@@ -28,6 +28,7 @@ import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { failureRoutes } from './modules/failures/routes.ts';
 import { bookingRoutes } from './modules/bookings/routes.ts';
 import { tourRoutes } from './modules/tours/routes.ts';
+import { compensationRoutes } from './modules/compensation/routes.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -179,6 +180,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(failureRoutes(deps));
   await app.register(bookingRoutes(deps));
   await app.register(tourRoutes(deps));
+  await app.register(compensationRoutes(deps));
 
   return app as unknown as App;
 }

@@ -10,3 +10,4 @@ export * from '../modules/busyness/tables.ts';
 export * from '../modules/failures/tables.ts';
 export * from '../modules/bookings/tables.ts';
 export * from '../modules/tours/tables.ts';
+export * from '../modules/compensation/tables.ts';

@@ -1,0 +1,48 @@
+// Compensation routes (SPEC.md Compensation): read, base earnings, bonuses, history, tip resume.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../app.ts';
+import type { Deps } from '../../deps.ts';
+import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
+import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistory, setBaseEarnings, setBonus } from './operations.ts';
+import { BonusParams, CompensationEnvelope, ComponentBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
+import { resumeTips } from './tip-distribution.ts';
+
+const tags = ['compensation'];
+
+export const compensationRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get('/api/tours/:id/compensation', { schema: { tags, summary: "A tour's compensation", params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+      compensation: await getCompensation(deps, actorOf(request), request.params.id),
+    }));
+
+    app.put(
+      '/api/tours/:id/compensation/base',
+      { schema: { tags, summary: 'Set the base earnings', params: TourIdParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
+      async (request) => ({ compensation: await setBaseEarnings(deps, actorOf(request), request.params.id, request.body) }),
+    );
+
+    app.delete('/api/tours/:id/compensation/base', { schema: { tags, summary: 'Remove the base earnings', params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+      compensation: await deleteBaseEarnings(deps, actorOf(request), request.params.id),
+    }));
+
+    app.put(
+      '/api/tours/:id/compensation/bonus/:key',
+      { schema: { tags, summary: 'Set (or replace) a bonus', params: BonusParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
+      async (request) => ({ compensation: await setBonus(deps, actorOf(request), request.params.id, request.params.key, request.body) }),
+    );
+
+    app.delete('/api/tours/:id/compensation/bonus/:key', { schema: { tags, summary: 'Remove a bonus', params: BonusParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+      compensation: await deleteBonus(deps, actorOf(request), request.params.id, request.params.key),
+    }));
+
+    app.get('/api/tours/:id/compensation/history', { schema: { tags, summary: "Every change of a tour's compensation, oldest first", params: TourIdParams, response: { 200: HistoryEnvelope } } }, async (request) => ({
+      history: await getCompensationHistory(deps, actorOf(request), request.params.id),
+    }));
+
+    app.post(
+      '/api/tours/:id/compensation/tips/resume',
+      { schema: { tags, summary: "Re-evaluate a tour's tip distribution", params: TourIdParams, body: EmptyBody, response: { 200: CompensationEnvelope } }, preValidation: bodyOptional },
+      async (request) => ({ compensation: await resumeTips(deps, actorOf(request), request.params.id) }),
+    );
+  };
