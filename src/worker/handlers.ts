@@ -4,4 +4,4 @@ import '../mail/jobs.ts';
 import '../modules/busyness/jobs.ts';
 import '../modules/tours/jobs.ts';
 import './debounce.ts';
-import '../modules/compensation/store.ts';
+import '../modules/compensation/jobs.ts';

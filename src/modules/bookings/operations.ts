@@ -13,6 +13,7 @@ import { getSchedulingConfig, getService, type ServiceConfig } from '../services
 import { createTour, compactTour } from '../tours/dispatch.ts';
 import { bookingEventData, settle, tourEventData } from '../tours/settle.ts';
 import * as toursRepo from '../tours/repository.ts';
+import { dispatchChanged } from '../tours/hooks.ts';
 import { canSee, requireDispatcher, visibleBooking } from './access.ts';
 import { isFinalStop } from './booking-status.ts';
 import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grouping.ts';
@@ -261,6 +262,7 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordModified(tx, actor.tenantId, at, booking);
+    await dispatchChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
 }
 

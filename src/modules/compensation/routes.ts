@@ -6,6 +6,8 @@ import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistory, setBaseEarnings, setBonus } from './operations.ts';
 import { BonusParams, CompensationEnvelope, ComponentBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
 import { resumeTips } from './tip-distribution.ts';
+// Dispatch changes schedule tip distribution wherever the API runs.
+import './jobs.ts';
 
 const tags = ['compensation'];
 

@@ -6,3 +6,4 @@ export { settle, bookingEventData, tourEventData, type Change } from './settle.t
 export { canSeeBooking, canSeeTour, bookingOrganizations, tourOrganizations, isEligibleDriver } from './visibility.ts';
 export { isOpenTour, OPEN_TOUR_STATUSES } from './tour-machine.ts';
 export { getTour, renderTour, visibleTour } from './operations.ts';
+export { onDispatchChange, type DispatchChange } from './hooks.ts';

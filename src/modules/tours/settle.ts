@@ -5,6 +5,7 @@ import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.
 import { setActiveTour } from '../identity/index.ts';
 import { deriveBookingStatus, isFinalStop } from '../bookings/booking-status.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
+import { dispatchChanged } from './hooks.ts';
 import * as repo from './repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
 
@@ -67,6 +68,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
 
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const tours = await repo.findTours(tx, tenantId, tourIds);
+  const completedTourIds: string[] = [];
   const tourStops = await bookingsRepo.findStopsOfTours(tx, tenantId, tourIds);
   for (const tour of tours) {
     const stops = tourStops.filter((s) => s.tourId === tour.id);
@@ -81,6 +83,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
       affectedUserIds: tour.driverId ? [tour.driverId] : [],
     });
     tour.status = 'completed';
+    completedTourIds.push(tour.id);
   }
 
   const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
@@ -101,6 +104,8 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     booking.updatedAt = at;
   }
   await recordEvents(tx, transitions);
+  const finished = transitions.filter((e) => e.data.to === 'completed' || e.data.to === 'cancelled').map((e) => e.resourceId!);
+  await dispatchChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
 
   // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
   // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
