@@ -26,8 +26,7 @@ import { serviceRoutes } from './modules/services/routes.ts';
 import { operatorRoutes } from './modules/identity/operator-routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { failureRoutes } from './modules/failures/routes.ts';
-import { bookingRoutes } from './modules/bookings/routes.ts';
-import { tourRoutes } from './modules/tours/routes.ts';
+import { dispatchRoutes } from './modules/dispatch/routes.ts';
 import { compensationRoutes } from './modules/compensation/routes.ts';
 
 declare module 'fastify' {
@@ -45,12 +44,6 @@ declare module 'fastify' {
 }
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
-
-/** The actor of an authenticated route (every route but `public`/`operator` ones). */
-export function actorOf(request: FastifyRequest): Actor {
-  if (!request.actor) throw new AppError(401, 'unauthenticated', { key: 'error.unauthenticated' });
-  return request.actor;
-}
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -178,8 +171,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(serviceRoutes(deps));
   await app.register(webhookRoutes(deps));
   await app.register(failureRoutes(deps));
-  await app.register(bookingRoutes(deps));
-  await app.register(tourRoutes(deps));
+  await app.register(dispatchRoutes(deps));
   await app.register(compensationRoutes(deps));
 
   return app as unknown as App;

@@ -8,6 +8,5 @@ export * from '../http/tables.ts';
 export * from '../modules/webhooks/tables.ts';
 export * from '../modules/busyness/tables.ts';
 export * from '../modules/failures/tables.ts';
-export * from '../modules/bookings/tables.ts';
-export * from '../modules/tours/tables.ts';
+export * from '../modules/dispatch/tables.ts';
 export * from '../modules/compensation/tables.ts';

@@ -1,6 +1,6 @@
 // Event log routes: GET /api/admin/events (admin), newest first, cursor-paginated.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf } from '../app.ts';
+import { actorOf } from '../http/actor.ts';
 import type { Deps } from '../deps.ts';
 import { setNextLink } from '../http/pagination.ts';
 import { listEventLog } from './operations.ts';

@@ -1,4 +1,6 @@
 // The actor: who is calling (tenant, user, role, organizations), resolved from the credential.
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
 import type { Lang } from './i18n.ts';
 
 export type UserRole = 'admin' | 'manager' | 'driver' | 'customer';
@@ -16,3 +18,9 @@ export interface Actor {
 }
 
 export const isAdmin = (actor: Actor): boolean => actor.role === 'admin';
+
+/** The actor of an authenticated route (every route but `public`/`operator` ones). */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError(401, 'unauthenticated', { key: 'error.unauthenticated' });
+  return request.actor;
+}

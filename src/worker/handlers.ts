@@ -2,6 +2,6 @@
 import '../http/idempotency-purge.ts';
 import '../mail/jobs.ts';
 import '../modules/busyness/jobs.ts';
-import '../modules/tours/jobs.ts';
+import '../modules/dispatch/tours/jobs.ts';
 import './debounce.ts';
 import '../modules/compensation/jobs.ts';

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { tenantsWithExtension } from '../identity/index.ts';
 import { placeIdsInServiceArea } from '../places/index.ts';
-import { countOpenToursAndBusyDrivers } from '../tours/index.ts';
+import { countOpenToursAndBusyDrivers } from '../dispatch/index.ts';
 import { iso } from '../../shared/time.ts';
 import { changedAreas } from './busyness.ts';
 import * as repo from './repository.ts';

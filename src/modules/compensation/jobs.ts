@@ -2,7 +2,7 @@
 // dispatch hook; the worker evaluates in a transaction of its own (decision 0604).
 import { scheduleJob } from '../../worker/jobs.ts';
 import { registerJob } from '../../worker/registry.ts';
-import { onDispatchChange } from '../tours/index.ts';
+import { onDispatchChange } from '../dispatch/index.ts';
 import { distributeTips } from './tip-distribution.ts';
 
 export const DISTRIBUTE_TIPS_JOB = 'compensation.distribute_tips';

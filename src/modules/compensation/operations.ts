@@ -6,7 +6,7 @@ import { forbidden, invalidFields, notFound, unprocessable } from '../../http/er
 import { defineMessages } from '../../http/i18n.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea } from '../identity/index.ts';
-import { visibleTour, type TourRow } from '../tours/index.ts';
+import { visibleTour, type TourRow } from '../dispatch/index.ts';
 import * as rules from './compensation-total.ts';
 import { mayOnCompensation, ownToursOnly, type CompensationAction } from './permissions.ts';
 import * as repo from './repository.ts';

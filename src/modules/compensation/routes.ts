@@ -1,6 +1,6 @@
 // Compensation routes (SPEC.md Compensation): read, base earnings, bonuses, history, tip resume.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistory, setBaseEarnings, setBonus } from './operations.ts';

@@ -1,4 +1,4 @@
-// What other modules may use of failures: seeding reasons, failure_options for stop payloads, package failures at completion.
+// What other modules may use of failures: seeding reasons, failure_options for stop payloads, the rules package failures follow.
 export { seedPackageFailureReasons } from './operations/reasons.ts';
 export {
   FAILURE_OUTCOMES,
@@ -9,5 +9,6 @@ export {
   type FailureOutcome,
 } from './failure-options.ts';
 export { FailureOptions as FailureOptionsSchema, CompletionRequirements as CompletionRequirementsSchema } from './schemas.ts';
-export { appendPackageReattempts, checkPackageFailures, type PackageReattempts } from './operations/package-failures.ts';
-export { stopPayloadDeprecation } from './deprecations.ts';
+export { reasonUseProblem } from './reasons.ts';
+export { reattemptStop, recoveryPlan } from './recovery.ts';
+export { listPackageFailureReasons as packageFailureReasons } from './repository.ts';

@@ -1,12 +1,12 @@
 // Failures routes: reasons (current, legacy, stop failure catalogue, admin management) and fail-stop.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import { deprecatedRoute } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
-import { StopSchema } from '../bookings/index.ts';
-import { stopPayloadDeprecation } from './deprecations.ts';
+import { StopSchema } from '../dispatch/index.ts';
+import { stopPayloadDeprecation } from '../dispatch/stops/deprecations.ts';
 import { failStop } from './operations/fail-stop.ts';
 import {
   createPackageFailureReason,

@@ -1,7 +1,7 @@
 // Identity routes: the caller and its permissions, users, API keys, sign-in, organizations, service areas.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import { markDeprecated } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';

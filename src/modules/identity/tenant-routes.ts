@@ -1,6 +1,6 @@
 // Tenant settings routes: GET/PATCH /api/admin/tenant (admins) and PATCH /api/operator/tenants/{id} (OPERATOR_TOKEN).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { checkOperator } from './operator-routes.ts';

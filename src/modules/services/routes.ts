@@ -1,7 +1,7 @@
 // Tour service and scheduling config routes under /api/admin/hailing (CONTRACT.md §5).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import { markDeprecated, stillServed } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';

@@ -1,7 +1,7 @@
 // Webhook routes (admin): subscriptions, secret rotation, the delivery log, redelivery, recovery, test pings.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { actorOf } from '../../app.ts';
+import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { bodyOptional, EmptyBody } from '../../http/schemas.ts';

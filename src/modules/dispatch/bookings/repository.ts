@@ -1,0 +1,192 @@
+// Bookings SQL: bookings, a new booking with everything it brings, a booking's children, booking visibility. Handle and tenant id first.
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { isTransaction, type Queryable } from '../../../db/client.ts';
+import { insertAll, rowsOf, type TableRows } from '../../../db/json-insert.ts';
+import { readTogether, rowFromJson } from '../../../db/json-read.ts';
+import { insertAllBatched } from '../../../db/write-batch.ts';
+import { runPrepared } from '../../../db/prepared.ts';
+import { placesRead } from '../../places/index.ts';
+import { serviceRead } from '../../services/index.ts';
+import type { PackageHistoryRow, PackageRow } from '../packages/repository.ts';
+import type { StopRow } from '../stops/repository.ts';
+import { bookings, bookingVisibility, packageHistory, packages, stops } from '../tables.ts';
+
+export type BookingRow = typeof bookings.$inferSelect;
+
+// --- bookings
+
+/** A new booking with everything it brings, written together. */
+export interface NewBooking {
+  booking: BookingRow;
+  stops: StopRow[];
+  packages: PackageRow[];
+  history: PackageHistoryRow[];
+  /** The organizations that see the booking (none stored yet). */
+  visibleTo: string[];
+}
+
+/**
+ * One statement for the booking, its stops, packages, history, visibility and `events` (the outbox's rows): atomic
+ * on its own, so a create needs no transaction around it (one round trip instead of eight). Outside a transaction,
+ * creates started at the same moment share the statement (db/write-batch.ts).
+ */
+export async function insertNewBooking(q: Queryable, created: NewBooking, events: TableRows): Promise<void> {
+  const { tenantId, id: bookingId } = created.booking;
+  const parts = [
+    rowsOf(bookings, [created.booking]),
+    rowsOf(stops, created.stops),
+    rowsOf(packages, created.packages),
+    rowsOf(packageHistory, created.history),
+    rowsOf(bookingVisibility, created.visibleTo.map((organizationId) => ({ tenantId, organizationId, bookingId }))),
+    events,
+  ];
+  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts);
+  else await insertAllBatched(q, 'insert_new_booking', parts);
+}
+
+/** What a new booking refers to, read in one statement: its service and the places its stops are built from. */
+export async function findBookingReferences(q: Queryable, tenantId: string, serviceId: string, placeIds: string[]) {
+  return readTogether(
+    q,
+    'find_booking_references',
+    { service: serviceRead(sql.placeholder('tenantId'), sql.placeholder('serviceId')), places: placesRead(sql.placeholder('tenantId'), sql.placeholder('placeIds')) },
+    { tenantId, serviceId, placeIds },
+  );
+}
+
+export async function findBooking(q: Queryable, tenantId: string, id: string): Promise<BookingRow | null> {
+  const [row] = await q.select().from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+  return row ?? null;
+}
+
+export async function findBookings(q: Queryable, tenantId: string, ids: string[]): Promise<BookingRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(bookings).where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)));
+}
+
+/** Locks in id order so that two writers touching the same bookings never deadlock. */
+export async function findBookingsForUpdate(q: Queryable, tenantId: string, ids: string[]): Promise<BookingRow[]> {
+  if (!ids.length) return [];
+  return q
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)))
+    .orderBy(asc(bookings.id))
+    .for('update');
+}
+
+export async function updateBooking(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<BookingRow, 'tenantId' | 'id'>>): Promise<void> {
+  await q.update(bookings).set(patch).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
+}
+
+/** What rendering a booking needs: its stops (by position), packages (by id) and their history (by id). */
+export interface BookingChildren {
+  stops: StopRow[];
+  packages: PackageRow[];
+  history: PackageHistoryRow[];
+}
+
+
+// Rendering is bound by round trips, not by the database's work: a booking's children come as json_agg
+// sub-selects of the statement that reads the booking (one statement per read). The outer columns are written
+// qualified by hand: Drizzle leaves its own unqualified, and inside the sub-selects they would mean the inner table.
+const childColumns = {
+  stops: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json) FROM stops s
+    WHERE s.tenant_id = "bookings"."tenant_id" AND s.booking_id = "bookings"."id")`,
+  packages: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(p ORDER BY p.id), '[]'::json) FROM packages p
+    WHERE p.tenant_id = "bookings"."tenant_id" AND p.booking_id = "bookings"."id")`,
+  history: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM package_history h
+    WHERE h.tenant_id = "bookings"."tenant_id"
+      AND h.package_id IN (SELECT p.id FROM packages p WHERE p.tenant_id = "bookings"."tenant_id" AND p.booking_id = "bookings"."id"))`,
+};
+
+const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[] }): BookingChildren => ({
+  stops: row.stops.map((s) => rowFromJson(stops, s)),
+  packages: row.packages.map((p) => rowFromJson(packages, p)),
+  history: row.history.map((h) => rowFromJson(packageHistory, h)),
+});
+
+/** The booking with its children, in one statement. */
+export async function findBookingWithChildren(q: Queryable, tenantId: string, id: string): Promise<{ booking: BookingRow; children: BookingChildren } | null> {
+  const [row] = await runPrepared(
+    q,
+    'booking_with_children',
+    (q) =>
+      q
+        .select({ ...getTableColumns(bookings), ...childColumns })
+        .from(bookings)
+        .where(and(eq(bookings.tenantId, sql.placeholder('tenantId')), eq(bookings.id, sql.placeholder('id'))))
+        .prepare('booking_with_children'),
+    { tenantId, id },
+  );
+  if (!row) return null;
+  const { stops: stopsJson, packages: packagesJson, history: historyJson, ...booking } = row;
+  return { booking, children: toChildren({ stops: stopsJson, packages: packagesJson, history: historyJson }) };
+}
+
+/** The children of several bookings, in one statement. */
+export async function findChildrenOfBookings(q: Queryable, tenantId: string, ids: string[]): Promise<Map<string, BookingChildren>> {
+  if (!ids.length) return new Map();
+  const rows = await q
+    .select({ id: bookings.id, ...childColumns })
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), inArray(bookings.id, ids)));
+  return new Map(rows.map((row) => [row.id, toChildren(row)]));
+}
+
+export interface BookingListQuery {
+  /** Managers: only bookings one of these organizations sees (booking_visibility). */
+  visibleToOrganizationIds?: string[];
+  /** Drivers: only bookings with a stop on one of the driver's tours. */
+  onToursOfDriver?: string;
+  customerId?: string;
+  statuses?: string[];
+  externalId?: string;
+  serviceAreaId?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  beforeId: string | null;
+  limit: number;
+}
+
+/** Newest first on the UUIDv7 id (keyset); fetches limit + 1 rows. */
+export async function listBookings(q: Queryable, tenantId: string, query: BookingListQuery): Promise<BookingRow[]> {
+  const conditions: SQL[] = [eq(bookings.tenantId, tenantId)];
+  if (query.visibleToOrganizationIds) {
+    if (!query.visibleToOrganizationIds.length) return [];
+    // Probed per booking on the visibility primary key while the bookings index is walked newest first, so the
+    // first page costs the same at 10,000 and at 200,000 bookings.
+    const orgs = sql.join(query.visibleToOrganizationIds.map((id) => sql`${id}::uuid`), sql`, `);
+    conditions.push(sql`EXISTS (SELECT 1 FROM booking_visibility v WHERE v.tenant_id = ${bookings.tenantId}
+                                   AND v.organization_id IN (${orgs}) AND v.booking_id = ${bookings.id})`);
+  }
+  if (query.onToursOfDriver) {
+    conditions.push(sql`${bookings.id} IN (SELECT s.booking_id FROM stops s JOIN tours t ON t.tenant_id = s.tenant_id AND t.id = s.tour_id
+                                            WHERE s.tenant_id = ${tenantId} AND t.driver_id = ${query.onToursOfDriver})`);
+  }
+  if (query.customerId) conditions.push(eq(bookings.customerId, query.customerId));
+  if (query.statuses?.length) conditions.push(inArray(bookings.status, query.statuses as BookingRow['status'][]));
+  if (query.externalId) conditions.push(eq(bookings.externalId, query.externalId));
+  if (query.serviceAreaId) conditions.push(eq(bookings.serviceAreaId, query.serviceAreaId));
+  if (query.createdAfter) conditions.push(gte(bookings.createdAt, query.createdAfter));
+  if (query.createdBefore) conditions.push(lte(bookings.createdAt, query.createdBefore));
+  if (query.beforeId) conditions.push(lt(bookings.id, query.beforeId));
+  return q
+    .select()
+    .from(bookings)
+    .where(and(...conditions))
+    .orderBy(desc(bookings.id))
+    .limit(query.limit + 1);
+}
+
+export async function replaceBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
+  await q.delete(bookingVisibility).where(and(eq(bookingVisibility.tenantId, tenantId), eq(bookingVisibility.bookingId, bookingId)));
+  await insertBookingVisibility(q, tenantId, bookingId, organizationIds);
+}
+
+/** For a booking that has no visibility rows yet. */
+export async function insertBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
+  if (organizationIds.length) {
+    await q.insert(bookingVisibility).values(organizationIds.map((organizationId) => ({ tenantId, organizationId, bookingId })));
+  }
+}

@@ -1,0 +1,100 @@
+// Bookings routes: bookings, their custom stops and groups, tip, managing organizations, preferred drivers.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../http/actor.ts';
+import type { Deps } from '../../../deps.ts';
+import { setNextLink } from '../../../http/pagination.ts';
+import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
+import { stopPayloadDeprecation } from '../stops/deprecations.ts';
+import { getStop } from '../stops/driver-flow.ts';
+import * as ops from './operations.ts';
+import {
+  BookingCreateBody,
+  BookingEnvelope,
+  BookingList,
+  BookingListQuery,
+  CustomStopBody,
+  GroupsBody,
+  ManagingOrganizationsBody,
+  PreferredDriversBody,
+  StopEnvelope,
+  TipBody,
+  ViewQuery,
+} from './schemas.ts';
+
+const tags = ['bookings'];
+
+export const bookingRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    // Every route here renders stops, with the deprecated completion_requirements.fail.
+    const rendersStops = stopPayloadDeprecation(deps);
+    const show = (request: { actor: unknown }, id: string) => ops.getBooking(deps, actorOf(request as never), id);
+
+    app.post(
+      '/api/hailing/bookings',
+      { preHandler: rendersStops, schema: { tags, summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
+      async (request, reply) => reply.status(201).send({ booking: await ops.createBooking(deps, actorOf(request), request.body.booking) }),
+    );
+    app.get(
+      '/api/hailing/bookings',
+      { preHandler: rendersStops, schema: { tags, summary: 'List visible bookings, newest first', querystring: BookingListQuery, response: { 200: BookingList } } },
+      async (request, reply) => {
+        const page = await ops.listBookings(deps, actorOf(request), request.query);
+        setNextLink(request, reply, page.meta.next_cursor);
+        return page;
+      },
+    );
+    app.get(
+      '/api/hailing/bookings/:id',
+      { preHandler: rendersStops, schema: { tags, summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
+      async (request) => ({ booking: await ops.getBooking(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.post(
+      '/api/hailing/bookings/:id/cancel',
+      { preHandler: rendersStops, schema: { tags, summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
+      async (request) => {
+        await ops.cancelBooking(deps, actorOf(request), request.params.id);
+        return { booking: await show(request, request.params.id) };
+      },
+    );
+    app.put(
+      '/api/hailing/bookings/:id/tip',
+      { preHandler: rendersStops, schema: { tags, summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
+      async (request) => {
+        await ops.setTip(deps, actorOf(request), request.params.id, request.body.tip);
+        return { booking: await show(request, request.params.id) };
+      },
+    );
+    app.post(
+      '/api/hailing/bookings/:id/stops',
+      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      async (request, reply) => {
+        const stopId = await ops.addBookingStop(deps, actorOf(request), request.params.id, request.body);
+        return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
+      },
+    );
+    app.put(
+      '/api/hailing/bookings/:id/stops/groups',
+      { preHandler: rendersStops, schema: { tags, summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
+      async (request) => {
+        await ops.updateStopGroups(deps, actorOf(request), request.params.id, request.body);
+        return { booking: await show(request, request.params.id) };
+      },
+    );
+    app.put(
+      '/api/hailing/bookings/:id/managing_organizations',
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
+      async (request) => {
+        await ops.setManagingOrganizations(deps, actorOf(request), request.params.id, request.body.managing_organization_ids);
+        return { booking: await show(request, request.params.id) };
+      },
+    );
+    app.put(
+      '/api/bookings/:id/preferred_drivers',
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
+      async (request) => {
+        await ops.setBookingPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids);
+        return { booking: await show(request, request.params.id) };
+      },
+    );
+  };

@@ -1,0 +1,264 @@
+// Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
+import { Type, type Static } from '@sinclair/typebox';
+import { PaginationQuery } from '../../../http/pagination.ts';
+import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
+import { CompletionRequirementsSchema, FailureOptionsSchema } from '../../failures/index.ts';
+import { AddressInput, ContactInput, Location, Metadata } from '../../places/schemas.ts';
+
+const Address = Type.Object({
+  street: Type.String(),
+  number: Nullable(Type.String()),
+  zip_code: Nullable(Type.String()),
+  city: Type.String(),
+  country: Nullable(Type.String()),
+  additional_line: Nullable(Type.String()),
+});
+const Contact = Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()) });
+export const Money = Type.Object({ amount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) }, { additionalProperties: false });
+const TimeWindow = Type.Object({ starts_at: Timestamp, ends_at: Timestamp }, { additionalProperties: false });
+
+export const StopStatus = Type.Union(
+  ['to_be_dispatched', 'scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
+);
+
+export const Stop = Type.Object({
+  id: Uuid,
+  booking_id: Nullable(Uuid),
+  tour_id: Nullable(Uuid),
+  type: Type.String(),
+  status: Type.String(),
+  position: Type.Integer(),
+  tour_position: Nullable(Type.Integer()),
+  place_id: Nullable(Uuid),
+  location: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
+  address: Address,
+  contact: Nullable(Contact),
+  group: Nullable(Type.String()),
+  time_window: Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp })),
+  service_duration_seconds: Type.Integer(),
+  notes: Nullable(Type.String()),
+  package_ids: Type.Array(Uuid),
+  eta: Nullable(Timestamp),
+  completed_at: Nullable(Timestamp),
+  failed_at: Nullable(Timestamp),
+  failure: Nullable(Type.Object({ outcome: Type.String(), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),
+  recovery_of_stop_id: Nullable(Uuid),
+  recovery_kind: Nullable(Type.Union([Type.Literal('return'), Type.Literal('reattempt')])),
+  /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
+  proof: Nullable(Type.Record(Type.String(), Type.String())),
+  // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
+  completion_requirements: Type.Optional(CompletionRequirementsSchema),
+  failure_options: Type.Optional(FailureOptionsSchema),
+});
+
+export const PackageHistoryEntry = Type.Object({
+  at: Timestamp,
+  event: Type.String(),
+  stop_id: Nullable(Uuid),
+  tour_id: Nullable(Uuid),
+  actor_id: Nullable(Uuid),
+  reason_key: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+});
+
+export const Package = Type.Object({
+  id: Uuid,
+  booking_id: Uuid,
+  shortcode: Type.String(),
+  external_label: Nullable(Type.String()),
+  status: Type.String(),
+  pickup_stop_id: Uuid,
+  dropoff_stop_id: Uuid,
+  description: Nullable(Type.String()),
+  weight_grams: Nullable(Type.Integer()),
+  forced_delivery: Nullable(Type.Object({ at: Timestamp, by_user_id: Uuid, proof: Type.Record(Type.String(), Type.String()) })),
+  history: Type.Array(PackageHistoryEntry),
+});
+
+export const LookedUpPackage = Type.Composite([Package, Type.Object({ permissions: Type.Object({ removable: Type.Boolean() }) })]);
+
+export const Booking = Type.Object({
+  id: Uuid,
+  external_id: Nullable(Type.String()),
+  service_id: Uuid,
+  service_area_id: Uuid,
+  customer_id: Nullable(Uuid),
+  status: Type.String(),
+  scheduled_at: Nullable(Timestamp),
+  managing_organization_ids: Type.Array(Uuid),
+  preferred_driver_ids: Type.Array(Uuid),
+  tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  stops: Type.Optional(Type.Array(Stop)),
+  packages: Type.Optional(Type.Array(Package)),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const StopTypeSlug = Type.String({ pattern: '^[a-z_]{1,11}$' });
+/** Length and prefix of groups are domain rules (422 group_too_long / reserved_group_prefix), checked after the schema. */
+const GroupInput = Type.String({ minLength: 1, maxLength: 1000 });
+
+export const StopInput = Type.Object(
+  {
+    type: StopTypeSlug,
+    place_id: Type.Optional(Uuid),
+    location: Type.Optional(Location),
+    address: Type.Optional(AddressInput),
+    contact: Type.Optional(ContactInput),
+    group: Type.Optional(GroupInput),
+    time_window: Type.Optional(TimeWindow),
+    service_duration_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+export type StopInputT = Static<typeof StopInput>;
+
+const PackageInput = Type.Object(
+  {
+    external_label: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    weight_grams: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000_000 }))),
+    pickup_stop_index: Type.Integer({ minimum: 0 }),
+    dropoff_stop_index: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+export const BookingCreate = Type.Object(
+    {
+      service_id: Uuid,
+      external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+      scheduled_at: Type.Optional(Nullable(Timestamp)),
+      customer_id: Type.Optional(Nullable(Uuid)),
+      managing_organization_ids: Type.Optional(Type.Array(Uuid, { uniqueItems: true, maxItems: 50 })),
+      tip: Type.Optional(Nullable(Money)),
+      metadata: Type.Optional(Metadata),
+      stops: Type.Array(StopInput, { minItems: 1, maxItems: 1000 }),
+      packages: Type.Optional(Type.Array(PackageInput, { maxItems: 1000 })),
+    },
+    { additionalProperties: false },
+);
+export const BookingCreateBody = Type.Object({ booking: BookingCreate }, { additionalProperties: false });
+export type BookingCreateInput = Static<typeof BookingCreate>;
+
+export const BookingEnvelope = Type.Object({ booking: Booking });
+export const BookingList = ListOf('bookings', Booking);
+
+export const BookingListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])),
+    filters: Type.Optional(
+      Type.Object(
+        {
+          status: Type.Optional(Type.Array(Type.Union(['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled'].map((s) => Type.Literal(s))))),
+          external_id: Type.Optional(Type.String({ maxLength: 255 })),
+          service_area_id: Type.Optional(Uuid),
+          customer_id: Type.Optional(Uuid),
+          created_after: Type.Optional(Timestamp),
+          created_before: Type.Optional(Timestamp),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BookingListQueryT = Static<typeof BookingListQuery>;
+
+export const ViewQuery = Type.Object(
+  { view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])) },
+  { additionalProperties: false },
+);
+
+export const TipBody = Type.Object({ tip: Nullable(Money) }, { additionalProperties: false });
+
+export const CustomStopBody = Type.Object(
+  { stop: StopInput, position: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+export type CustomStopInput = Static<typeof CustomStopBody>;
+
+export const StopEnvelope = Type.Object({ stop: Stop });
+
+export const GroupsBody = Type.Object(
+  {
+    stops: Type.Array(Type.Object({ id: Uuid, group: Nullable(GroupInput) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
+  },
+  { additionalProperties: false },
+);
+export type GroupsInput = Static<typeof GroupsBody>;
+
+export const StopProperties = Type.Object(
+    {
+      type: Type.Optional(StopTypeSlug),
+      contact: Type.Optional(Nullable(ContactInput)),
+      time_window: Type.Optional(Nullable(TimeWindow)),
+      service_duration_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+      notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    },
+    { additionalProperties: false },
+);
+export const StopPropertiesBody = Type.Object({ stop: StopProperties }, { additionalProperties: false });
+export type StopPropertiesInput = Static<typeof StopProperties>;
+
+export const ManagingOrganizationsBody = Type.Object(
+  { managing_organization_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 50 }) },
+  { additionalProperties: false },
+);
+
+export const PreferredDriversBody = Type.Object(
+  { preferred_driver_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }) },
+  { additionalProperties: false },
+);
+
+/** Proof of a handover: of a forced delivery, or of a stop's completion (CONTRACT.md §5). */
+export const DeliveryProof = Type.Object(
+  {
+    signature: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000 })),
+    photo: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000, description: 'base64, at most 5 MiB decoded' })),
+    recipient_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryProofInput = Static<typeof DeliveryProof>;
+
+export const StopCompleteBody = Type.Object(
+  {
+    packages: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: Uuid,
+            result: Type.Union([Type.Literal('picked_up'), Type.Literal('delivered'), Type.Literal('failed')]),
+            reason_key: Type.Optional(Type.String({ maxLength: 64 })),
+            note: Type.Optional(Type.String({ maxLength: 2000 })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 1000 },
+      ),
+    ),
+    proof: Type.Optional(DeliveryProof),
+  },
+  { additionalProperties: false },
+);
+export type StopCompleteInput = Static<typeof StopCompleteBody>;
+
+export const PackageLookupBody = Type.Union(
+  [
+    Type.Object({ shortcode: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false }),
+    Type.Object({ external_label: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
+  ],
+);
+export const PackageEnvelope = Type.Object({ package: Package });
+export const LookedUpPackageEnvelope = Type.Object({ package: LookedUpPackage });
+
+export const ForceDeliveryBody = Type.Object({ proof: Type.Optional(DeliveryProof) }, { additionalProperties: false });
+export type ForceDeliveryInput = Static<typeof ForceDeliveryBody>;
+
+export const PackageTransitionBody = Type.Object({ event: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false });

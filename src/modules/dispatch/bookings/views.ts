@@ -1,0 +1,53 @@
+// Rendering bookings for a caller: compact, or with their stops and packages read in one statement.
+import type { Queryable } from '../../../db/client.ts';
+import type { Actor } from '../../../http/actor.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { iso, isoOrNull } from '../../../shared/time.ts';
+import type { PackageHistoryRow } from '../packages/repository.ts';
+import { toPackageView } from '../packages/views.ts';
+import { loadStopContext, toStopView } from '../stops/views.ts';
+import * as repo from './repository.ts';
+
+const bookingFields = (row: repo.BookingRow) => ({
+  id: row.id,
+  external_id: row.externalId,
+  service_id: row.serviceId,
+  service_area_id: row.serviceAreaId,
+  customer_id: row.customerId,
+  status: row.status,
+  scheduled_at: isoOrNull(row.scheduledAt),
+  managing_organization_ids: row.managingOrganizationIds,
+  preferred_driver_ids: row.preferredDriverIds,
+  tip: row.tip,
+  earnings: row.earnings,
+  metadata: row.metadata,
+  created_at: iso(row.createdAt),
+  updated_at: iso(row.updatedAt),
+});
+
+/**
+ * Bookings with their stops and packages (standard view), or without them (compact). Children the caller already
+ * holds (`known`, by booking id) are not read again; the others come from one statement.
+ */
+export async function renderBookings(
+  q: Queryable,
+  clock: Clock,
+  actor: Actor,
+  rows: repo.BookingRow[],
+  view: 'standard' | 'compact' = 'standard',
+  known?: Map<string, repo.BookingChildren>,
+) {
+  if (view === 'compact' || !rows.length) return rows.map(bookingFields);
+  const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
+  const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
+  const stops = rows.flatMap((row) => ofBooking(row.id).stops);
+  const packages = rows.flatMap((row) => ofBooking(row.id).packages);
+  const context = await loadStopContext(q, clock, actor.tenantId, stops, { bookingStops: stops, packages });
+  const historyByPackage = new Map<string, PackageHistoryRow[]>();
+  for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
+  return rows.map((row) => ({
+    ...bookingFields(row),
+    stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
+    packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
+  }));
+}

@@ -1,0 +1,23 @@
+// What other modules may use of dispatch (bookings, stops, packages, tours): named operations and read helpers,
+// never a repository.
+export { automaticGroup } from './stops/grouping.ts';
+export { Stop as StopSchema } from './bookings/schemas.ts';
+export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
+
+// Failing a stop (the failures module's failStop): lock, write through these, render.
+export {
+  appendRecoveryStop,
+  failStopOnTour,
+  lockStopForFailure,
+  renderFailedStop,
+  type RecoveryStop,
+  type StopFailureRecord,
+  type StopFailureScene,
+} from './stops/fail-stop-on-tour.ts';
+
+// Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
+// facts tip distribution decides on.
+export { visibleTour } from './tours/operations.ts';
+export type { TourRow } from './tours/repository.ts';
+export { onDispatchChange, type DispatchChange } from './hooks.ts';
+export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';

@@ -1,0 +1,143 @@
+// After every dispatch change, in the same transaction: completes finished tours, derives booking statuses
+// (booking.transition), refreshes each tour's managing organizations and the stored visibility of both.
+// The one place for what every change shares: event payload builders and a tour's visibility facts.
+import type { Tx } from '../../db/client.ts';
+import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
+import { setActiveTour } from '../identity/index.ts';
+import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
+import * as bookingsRepo from './bookings/repository.ts';
+import * as stopsRepo from './stops/repository.ts';
+import * as repo from './tours/repository.ts';
+import { dispatchChanged } from './hooks.ts';
+import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+
+export interface Change {
+  tenantId: string;
+  at: Date;
+  bookingIds: string[];
+  tourIds: string[];
+  /** What caused the change, carried by booking.transition and tour.active_status_changed as `event`. */
+  event: string;
+}
+
+export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
+  booking_id: b.id,
+  customer_id: b.customerId,
+  external_id: b.externalId,
+  service_area_id: b.serviceAreaId,
+});
+
+export const tourEventData = (t: Pick<repo.TourRow, 'id' | 'serviceAreaId'>) => ({ tour_id: t.id, service_area_id: t.serviceAreaId });
+
+/** What the visibility rules need of a tour. */
+export const tourFacts = (t: repo.TourRow): TourFacts => ({
+  status: t.status,
+  driverId: t.driverId,
+  executingOrganizationId: t.executingOrganizationId,
+  managingOrganizationIds: t.managingOrganizationIds,
+  preferredDriverIds: t.preferredDriverIds,
+});
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))].sort();
+
+export async function recordActiveStatusChange(
+  tx: Tx,
+  tenantId: string,
+  at: Date,
+  tour: Pick<repo.TourRow, 'id' | 'serviceAreaId'>,
+  change: { from: string; to: string; event: string; driverId: string | null; affectedUserIds: string[] },
+): Promise<void> {
+  await recordEvent(tx, {
+    tenantId,
+    type: 'tour.active_status_changed',
+    resourceId: tour.id,
+    at,
+    data: {
+      ...tourEventData(tour),
+      from: change.from,
+      to: change.to,
+      event: change.event,
+      driver_id: change.driverId,
+      affected_user_ids: unique(change.affectedUserIds),
+    },
+  });
+}
+
+export async function settle(tx: Tx, change: Change): Promise<void> {
+  const { tenantId, at } = change;
+  const tourIds = unique([...change.tourIds, ...(await stopsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
+  const bookingIds = unique([...change.bookingIds, ...(await stopsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
+
+  // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
+  const tours = await repo.findTours(tx, tenantId, tourIds);
+  const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, tourIds);
+  const completedTourIds: string[] = [];
+  for (const tour of tours) {
+    const stops = tourStops.filter((s) => s.tourId === tour.id);
+    if (tour.status !== 'en_route' || !stops.length || stops.some((s) => !isFinalStop(s.status))) continue;
+    await repo.updateTour(tx, tenantId, tour.id, { status: 'completed', completedAt: at, updatedAt: at });
+    if (tour.driverId) await setActiveTour(tx, tenantId, tour.driverId, null);
+    await recordActiveStatusChange(tx, tenantId, at, tour, {
+      from: 'en_route',
+      to: 'completed',
+      event: 'complete',
+      driverId: tour.driverId,
+      affectedUserIds: tour.driverId ? [tour.driverId] : [],
+    });
+    tour.status = 'completed';
+    completedTourIds.push(tour.id);
+  }
+
+  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
+  const bookingStops = await stopsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
+  const transitions: EventInput[] = [];
+  for (const booking of bookings) {
+    const to = deriveBookingStatus(booking.status, bookingStops.filter((s) => s.bookingId === booking.id));
+    if (to === booking.status) continue;
+    await bookingsRepo.updateBooking(tx, tenantId, booking.id, { status: to, updatedAt: at });
+    transitions.push({
+      tenantId,
+      type: 'booking.transition',
+      resourceId: booking.id,
+      at,
+      data: { ...bookingEventData(booking), from: booking.status, to, event: change.event },
+    });
+    booking.status = to;
+    booking.updatedAt = at;
+  }
+  await recordEvents(tx, transitions);
+  const finished = transitions.filter((e) => e.data.to === 'completed' || e.data.to === 'cancelled').map((e) => e.resourceId!);
+  await dispatchChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
+
+  // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
+  // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
+  // stop, so the tours' stops read above are still current.
+  const bookingById = new Map(bookings.map((b) => [b.id, b]));
+  for (const tour of tours) {
+    const ofTour = tourStops.filter((s) => s.tourId === tour.id && s.bookingId);
+    const managing = unique(ofTour.flatMap((s) => bookingById.get(s.bookingId ?? '')?.managingOrganizationIds ?? []));
+    if (ofTour.length && !sameSet(managing, tour.managingOrganizationIds)) {
+      await repo.updateTour(tx, tenantId, tour.id, { managingOrganizationIds: managing });
+      tour.managingOrganizationIds = managing;
+    }
+    await repo.replaceTourVisibility(tx, tenantId, tour.id, tourOrganizations(tourFacts(tour)).organizationIds);
+  }
+
+  // Tours already in hand (updated in place above) are not read again.
+  const tourById = new Map(tours.map((t) => [t.id, t]));
+  const otherTourIds = unique(bookingStops.map((s) => s.tourId)).filter((id) => !tourById.has(id));
+  for (const tour of await repo.findTours(tx, tenantId, otherTourIds)) tourById.set(tour.id, tour);
+  for (const booking of bookings) {
+    const ofBooking = unique(bookingStops.filter((s) => s.bookingId === booking.id).map((s) => s.tourId)).flatMap((id) => {
+      const tour = tourById.get(id);
+      return tour ? [tourFacts(tour)] : [];
+    });
+    const { organizationIds } = bookingOrganizations({
+      customerId: booking.customerId,
+      managingOrganizationIds: booking.managingOrganizationIds,
+      tours: ofBooking,
+    });
+    await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
+  }
+}

@@ -1,0 +1,93 @@
+// The driver's stop flow on an en_route tour: approach, arrive, complete (with package results and groups).
+import type { Tx } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { conflict, forbidden, invalidTransition, notFound } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { recordEvent } from '../../../events/outbox.ts';
+import { canSee } from '../access.ts';
+import { isFinalStop } from '../bookings/booking-status.ts';
+import { applyPackageResults, storableProof, type PackageResult } from '../packages/operations.ts';
+import type { DeliveryProofInput } from '../bookings/schemas.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import * as stopsRepo from './repository.ts';
+import type { StopStatus } from '../tables.ts';
+import { renderStop } from './views.ts';
+import * as repo from '../tours/repository.ts';
+import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { canSeeTour } from '../visibility.ts';
+
+defineMessages({
+  'stop.another_in_progress': {
+    en: 'Another stop of this tour is under way; finish it first.',
+    de: 'Ein anderer Stopp dieser Tour ist in Bearbeitung; schließen Sie ihn zuerst ab.',
+  },
+});
+
+const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly StopStatus[]; to: StopStatus }> = {
+  approach: { from: ['scheduled'], to: 'approaching' },
+  arrive: { from: ['scheduled', 'approaching'], to: 'arrived' },
+  complete: { from: ['approaching', 'arrived'], to: 'completed' },
+};
+
+/** GET /api/stops/{id}: visible through its booking, or through its tour for a tour-only stop. */
+export async function getStop(deps: Deps, actor: Actor, stopId: string) {
+  const stop = await stopsRepo.findStop(deps.db, actor.tenantId, stopId);
+  if (!stop) throw notFound('stop');
+  const booking = stop.bookingId ? await bookingsRepo.findBooking(deps.db, actor.tenantId, stop.bookingId) : null;
+  const tour = stop.tourId ? await repo.findTour(deps.db, actor.tenantId, stop.tourId) : null;
+  const visible = booking ? await canSee(deps.db, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
+  if (!visible) throw notFound('stop');
+  return renderStop(deps.db, deps.clock, actor, stop);
+}
+
+/** Locks the stop's tour, then reloads the stop: the tour row serializes the driver and the dispatcher. */
+async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
+  const preview = await stopsRepo.findStop(tx, actor.tenantId, stopId);
+  const tour = preview?.tourId ? await repo.findTourForUpdate(tx, actor.tenantId, preview.tourId) : null;
+  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('stop');
+  if (tour.driverId !== actor.userId) throw forbidden();
+  const stop = await stopsRepo.findStop(tx, actor.tenantId, stopId);
+  // The stop moved to another tour between the two reads: treat as not found rather than act on a stale tour.
+  if (!stop || stop.tourId !== tour.id) throw notFound('stop');
+  if (tour.status !== 'en_route') throw invalidTransition('tour', tour.status, 'en_route');
+  return { stop, tour };
+}
+
+export async function advanceStop(
+  deps: Deps,
+  actor: Actor,
+  stopId: string,
+  step: 'approach' | 'arrive' | 'complete',
+  input: { packages?: PackageResult[]; proof?: DeliveryProofInput | undefined } = {},
+) {
+  const at = deps.clock.now();
+  // Checked before anything is read or written; a completed stop (and its group) keeps the proof it was given.
+  const proof = input.proof ? { proof: storableProof(input.proof) } : {};
+  return deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const { stop, tour } = await lockStopOnDriversTour(tx, actor, stopId);
+    const { from, to } = STOP_STEPS[step];
+    if (!from.includes(stop.status)) throw invalidTransition('stop', stop.status, to);
+    const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, [tour.id]);
+    // One stop (or one group of stops) of a tour is under way at a time.
+    const busy = tourStops.find((s) => s.id !== stop.id && (s.status === 'approaching' || s.status === 'arrived') && (s.group === null || s.group !== stop.group));
+    if (busy && step !== 'complete') throw conflict('another_stop_in_progress', { key: 'stop.another_in_progress' }, { stop_id: busy.id });
+    // Completing the first stop of a group on the tour completes the rest of the group there (SPEC.md Stop).
+    const affected =
+      step === 'complete' && stop.group
+        ? tourStops.filter((s) => s.id === stop.id || (s.group === stop.group && !isFinalStop(s.status)))
+        : [stop];
+    const bookingIds = [...new Set(affected.map((s) => s.bookingId).filter((id): id is string => !!id))];
+    const bookings = await bookingsRepo.findBookingsForUpdate(tx, tenantId, bookingIds);
+    const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
+    for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, ...proof, updatedAt: at });
+    if (step === 'complete') await applyPackageResults(tx, actor, affected, input.packages ?? [], at);
+    for (const booking of bookings) {
+      await recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
+    }
+    await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+    await settle(tx, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
+    return renderStop(tx, deps.clock, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
+  });
+}

@@ -1,0 +1,73 @@
+// Stops SQL: stops of bookings and tours, and which tours and bookings they join. Handle and tenant id first.
+import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Queryable } from '../../../db/client.ts';
+import { stops } from '../tables.ts';
+
+export type StopRow = typeof stops.$inferSelect;
+
+export async function insertStops(q: Queryable, rows: (typeof stops.$inferInsert)[]): Promise<StopRow[]> {
+  return rows.length ? q.insert(stops).values(rows).returning() : [];
+}
+
+export async function findStop(q: Queryable, tenantId: string, id: string): Promise<StopRow | null> {
+  const [row] = await q.select().from(stops).where(and(eq(stops.tenantId, tenantId), eq(stops.id, id)));
+  return row ?? null;
+}
+
+export async function findStops(q: Queryable, tenantId: string, ids: string[]): Promise<StopRow[]> {
+  if (!ids.length) return [];
+  return q.select().from(stops).where(and(eq(stops.tenantId, tenantId), inArray(stops.id, ids)));
+}
+
+export async function findStopsOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<StopRow[]> {
+  if (!bookingIds.length) return [];
+  return q
+    .select()
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.bookingId, bookingIds)))
+    .orderBy(asc(stops.bookingId), asc(stops.position));
+}
+
+export async function findStopsOfTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<StopRow[]> {
+  if (!tourIds.length) return [];
+  return q
+    .select()
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.tourId, tourIds)))
+    .orderBy(asc(stops.tourId), asc(stops.tourPosition));
+}
+
+export async function updateStop(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<StopRow, 'tenantId' | 'id'>>): Promise<void> {
+  await q.update(stops).set(patch).where(and(eq(stops.tenantId, tenantId), eq(stops.id, id)));
+}
+
+/**
+ * Makes room on a tour: every stop at `fromPosition` or later moves one place back, in one statement. The one
+ * place tour positions shift (a custom tour stop, a recovery stop right after the failed one); `updated_at`
+ * moves with the position, as when dispatch lays a tour out.
+ */
+export async function shiftStopsOnTour(q: Queryable, tenantId: string, tourId: string, fromPosition: number, at: Date): Promise<void> {
+  await q
+    .update(stops)
+    .set({ tourPosition: sql`${stops.tourPosition} + 1`, updatedAt: at })
+    .where(and(eq(stops.tenantId, tenantId), eq(stops.tourId, tourId), gte(stops.tourPosition, fromPosition)));
+}
+
+/** Tour ids holding stops of these bookings. */
+export async function tourIdsOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<string[]> {
+  if (!bookingIds.length) return [];
+  const rows = await q
+    .selectDistinct({ tourId: stops.tourId })
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.bookingId, bookingIds), isNotNull(stops.tourId)));
+  return rows.map((r) => r.tourId).filter((id): id is string => id !== null);
+}
+
+export async function bookingIdsOfTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<string[]> {
+  if (!tourIds.length) return [];
+  const rows = await q
+    .selectDistinct({ bookingId: stops.bookingId })
+    .from(stops)
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.tourId, tourIds), isNotNull(stops.bookingId)));
+  return rows.map((r) => r.bookingId).filter((id): id is string => id !== null);
+}

@@ -1,0 +1,93 @@
+// Building stop rows from request input: copied from a place (keeping place_id) or from a raw location + address.
+import type { Queryable } from '../../../db/client.ts';
+import { invalidFields, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { newId } from '../../../shared/ids.ts';
+import { getPlaces, type PlaceRow } from '../../places/index.ts';
+import type { ServiceConfig } from '../../services/index.ts';
+import { groupForNewStop } from './grouping.ts';
+import type { StopInputT } from '../bookings/schemas.ts';
+import type { stops } from '../tables.ts';
+
+export type NewStopRow = typeof stops.$inferInsert;
+
+const DEFAULT_SERVICE_DURATION_SECONDS = 120;
+
+defineMessages({
+  'stop.limit_reached': { en: 'This would exceed the service’s limit of {limit} stops per {scope}.', de: 'Damit würde die Höchstzahl von {limit} Stopps pro {scope} des Service überschritten.' },
+});
+
+export const stopLimitReached = (limit: number, scope: 'booking' | 'tour') =>
+  unprocessable('stop_limit_reached', { key: 'stop.limit_reached', params: { limit, scope } }, [], { limit });
+
+/** The places `inputs` are built from, for one batch look-up. */
+export const placeIdsOf = (inputs: StopInputT[]): string[] => [...new Set(inputs.map((s) => s.place_id).filter((id): id is string => !!id))];
+
+/**
+ * Stop rows for `inputs` (not yet positioned on a booking or tour). `pointerOf(i)` names input i in the body.
+ * Places come from one batch look-up, or from `knownPlaces` when the caller read them already (every place of
+ * `placeIdsOf(inputs)` that exists); every bad field is reported at once.
+ */
+export async function buildStops(
+  q: Queryable,
+  tenantId: string,
+  service: ServiceConfig,
+  inputs: StopInputT[],
+  pointerOf: (i: number) => string,
+  at: Date,
+  knownPlaces?: PlaceRow[],
+): Promise<NewStopRow[]> {
+  const places = new Map((knownPlaces ?? (await getPlaces(q, tenantId, placeIdsOf(inputs)))).map((p) => [p.id, p]));
+  const errors: FieldError[] = [];
+  inputs.forEach((input, i) => {
+    const pointer = pointerOf(i);
+    if (input.place_id && !places.has(input.place_id)) throw unknownReference(`${pointer}/place_id`, 'place');
+    if (!input.place_id && (!input.location || !input.address)) {
+      errors.push({ pointer, code: 'required', detail: 'needs place_id, or location and address' });
+    }
+    if (!service.stopTypes.includes(input.type)) {
+      errors.push({ pointer: `${pointer}/type`, code: 'invalid_value', detail: `is not a stop type of the service (${service.stopTypes.join(', ')})` });
+    }
+    if (input.time_window && Date.parse(input.time_window.ends_at) < Date.parse(input.time_window.starts_at)) {
+      errors.push({ pointer: `${pointer}/time_window/ends_at`, code: 'invalid_value', detail: 'is before starts_at' });
+    }
+  });
+  if (errors.length) throw invalidFields(errors);
+  return inputs.map((input, i) => {
+    const place = input.place_id ? places.get(input.place_id) : undefined;
+    const address = input.address ?? place?.address;
+    const location = input.location ?? (place ? { lat: place.lat, lng: place.lng } : undefined);
+    if (!address || !location) throw new Error('unreachable: checked above');
+    return {
+      tenantId,
+      id: newId(),
+      bookingId: null,
+      tourId: null,
+      type: input.type,
+      status: 'to_be_dispatched' as const,
+      position: 0,
+      tourPosition: null,
+      placeId: place?.id ?? null,
+      lat: location.lat,
+      lng: location.lng,
+      address: {
+        street: address.street,
+        number: address.number ?? null,
+        zip_code: address.zip_code ?? null,
+        city: address.city,
+        country: address.country ?? null,
+        additional_line: address.additional_line ?? null,
+      },
+      contact: input.contact
+        ? { name: input.contact.name ?? null, phone_number: input.contact.phone_number ?? null, email: input.contact.email ?? null }
+        : (place?.contact ?? null),
+      group: groupForNewStop(input.group, input.type, place?.id ?? null, `${pointerOf(i)}/group`),
+      timeWindowStartsAt: input.time_window ? new Date(input.time_window.starts_at) : null,
+      timeWindowEndsAt: input.time_window ? new Date(input.time_window.ends_at) : null,
+      serviceDurationSeconds: input.service_duration_seconds ?? DEFAULT_SERVICE_DURATION_SECONDS,
+      notes: input.notes ?? null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+}

@@ -1,0 +1,207 @@
+// Dispatch tables: bookings, their stops (tour-only stops too), packages and the append-only package history, tours,
+// and the organizations that may see each booking and tour (kept by the visibility rule, read by list queries).
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { PlaceAddress, PlaceContact } from '../places/tables.ts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export type BookingStatus = 'to_be_dispatched' | 'partially_dispatched' | 'dispatched' | 'completed' | 'cancelled';
+export type StopStatus = 'to_be_dispatched' | 'scheduled' | 'approaching' | 'arrived' | 'completed' | 'failed' | 'cancelled';
+export type PackageStatus = 'created' | 'awaiting_pickup' | 'in_transit' | 'delivered' | 'failed' | 'returned' | 'cancelled';
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface StopFailure {
+  outcome: string;
+  reason_key: string | null;
+  note: string | null;
+}
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    externalId: text('external_id'),
+    serviceId: uuid('service_id').notNull(),
+    serviceAreaId: uuid('service_area_id').notNull(),
+    customerId: uuid('customer_id'),
+    status: text('status').$type<BookingStatus>().notNull(),
+    scheduledAt: ts('scheduled_at'),
+    managingOrganizationIds: uuid('managing_organization_ids').array().notNull().default([]),
+    preferredDriverIds: uuid('preferred_driver_ids').array().notNull().default([]),
+    tip: jsonb('tip').$type<Money>(),
+    /** Deprecated legacy earnings, written only by the compensation module's legacy endpoint. */
+    earnings: jsonb('earnings').$type<Money>(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('bookings_status_idx').on(t.tenantId, t.status, t.id),
+    index('bookings_external_id_idx').on(t.tenantId, t.externalId),
+    index('bookings_customer_idx').on(t.tenantId, t.customerId, t.id),
+    index('bookings_service_area_idx').on(t.tenantId, t.serviceAreaId, t.id),
+  ],
+);
+
+export const stops = pgTable(
+  'stops',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    /** Null for a tour-only stop. */
+    bookingId: uuid('booking_id'),
+    tourId: uuid('tour_id'),
+    type: text('type').notNull(),
+    status: text('status').$type<StopStatus>().notNull(),
+    /** Order within the booking (tour-only stops: 0). */
+    position: integer('position').notNull(),
+    /** Order within the tour; null while not on a tour. */
+    tourPosition: integer('tour_position'),
+    placeId: uuid('place_id'),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    address: jsonb('address').$type<PlaceAddress>().notNull(),
+    contact: jsonb('contact').$type<PlaceContact>(),
+    group: text('group'),
+    timeWindowStartsAt: ts('time_window_starts_at'),
+    timeWindowEndsAt: ts('time_window_ends_at'),
+    serviceDurationSeconds: integer('service_duration_seconds').notNull(),
+    notes: text('notes'),
+    eta: ts('eta'),
+    approachedAt: ts('approached_at'),
+    arrivedAt: ts('arrived_at'),
+    completedAt: ts('completed_at'),
+    failedAt: ts('failed_at'),
+    cancelledAt: ts('cancelled_at'),
+    failure: jsonb('failure').$type<StopFailure>(),
+    recoveryOfStopId: uuid('recovery_of_stop_id'),
+    recoveryKind: text('recovery_kind').$type<'return' | 'reattempt'>(),
+    /** Proof given at completion (photo as its fingerprint): evidence of the handover, kept with the stop. */
+    proof: jsonb('proof').$type<Record<string, string>>(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('stops_booking_idx').on(t.tenantId, t.bookingId, t.position),
+    index('stops_tour_idx').on(t.tenantId, t.tourId, t.tourPosition),
+  ],
+);
+
+export const packages = pgTable(
+  'packages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    bookingId: uuid('booking_id').notNull(),
+    shortcode: text('shortcode').notNull(),
+    externalLabel: text('external_label'),
+    status: text('status').$type<PackageStatus>().notNull(),
+    pickupStopId: uuid('pickup_stop_id').notNull(),
+    dropoffStopId: uuid('dropoff_stop_id').notNull(),
+    description: text('description'),
+    weightGrams: integer('weight_grams'),
+    forcedDelivery: jsonb('forced_delivery').$type<{ at: string; by_user_id: string; proof: Record<string, string> }>(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('packages_shortcode_key').on(t.tenantId, t.shortcode),
+    // External labels are reused by carriers once a parcel is done: unique among open packages only.
+    uniqueIndex('packages_open_external_label_key')
+      .on(t.tenantId, t.externalLabel)
+      .where(sql`external_label IS NOT NULL AND status IN ('created', 'awaiting_pickup', 'in_transit')`),
+    index('packages_booking_idx').on(t.tenantId, t.bookingId),
+    index('packages_pickup_stop_idx').on(t.tenantId, t.pickupStopId),
+    index('packages_dropoff_stop_idx').on(t.tenantId, t.dropoffStopId),
+  ],
+);
+
+/** Append-only: one row per thing that happened to a package, across tours. */
+export const packageHistory = pgTable(
+  'package_history',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    packageId: uuid('package_id').notNull(),
+    at: ts('at').notNull(),
+    event: text('event').notNull(),
+    stopId: uuid('stop_id'),
+    tourId: uuid('tour_id'),
+    actorId: uuid('actor_id'),
+    reasonKey: text('reason_key'),
+    note: text('note'),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('package_history_package_idx').on(t.tenantId, t.packageId, t.id)],
+);
+
+/**
+ * The organizations whose managers see a booking, as decided by bookingVisibility (visibility.ts) after every
+ * change; list queries join it so the rule runs in SQL on an index instead of per row.
+ */
+export const bookingVisibility = pgTable(
+  'booking_visibility',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    bookingId: uuid('booking_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.organizationId, t.bookingId] }),
+    index('booking_visibility_booking_idx').on(t.tenantId, t.bookingId),
+  ],
+);
+
+// --- tours
+
+export type TourStatus = 'to_be_dispatched' | 'scheduled' | 'pickable' | 'claimed' | 'en_route' | 'completed' | 'cancelled';
+
+export const tours = pgTable(
+  'tours',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    serviceId: uuid('service_id').notNull(),
+    serviceAreaId: uuid('service_area_id').notNull(),
+    status: text('status').$type<TourStatus>().notNull(),
+    driverId: uuid('driver_id'),
+    /** The driver's organization while it executes the tour; kept after completion or cancellation (SPEC visibility). */
+    executingOrganizationId: uuid('executing_organization_id'),
+    scheduledAt: ts('scheduled_at'),
+    claimExpiresAt: ts('claim_expires_at'),
+    optimized: boolean('optimized').notNull().default(false),
+    preferredDriverIds: uuid('preferred_driver_ids').array().notNull().default([]),
+    /** Union of the managing organizations of its bookings, refreshed whenever its stops or their bookings change. */
+    managingOrganizationIds: uuid('managing_organization_ids').array().notNull().default([]),
+    /** Deprecated legacy earnings, written only by the compensation module's legacy endpoint. */
+    earnings: jsonb('earnings').$type<Money>(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    startedAt: ts('started_at'),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('tours_status_idx').on(t.tenantId, t.status, t.id),
+    index('tours_driver_idx').on(t.tenantId, t.driverId, t.id),
+  ],
+);
+
+/** The organizations whose managers see a tour, as decided by tourVisibility after every change. */
+export const tourVisibility = pgTable(
+  'tour_visibility',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    organizationId: uuid('organization_id').notNull(),
+    tourId: uuid('tour_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.organizationId, t.tourId] }), index('tour_visibility_tour_idx').on(t.tenantId, t.tourId)],
+);

@@ -1,0 +1,221 @@
+// Dispatch: putting booking stops into a new tour (merge, auto dispatch) or into an existing one (insert, move).
+import type { Tx } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { recordEvent } from '../../../events/outbox.ts';
+import { newId } from '../../../shared/ids.ts';
+import { canSee, requireDispatcher } from '../access.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import * as stopsRepo from '../stops/repository.ts';
+import * as packagesRepo from '../packages/repository.ts';
+import { stopLimitReached } from '../stops/stop-input.ts';
+import { dropoffsBeforePickups } from '../stops/tour-order.ts';
+import { getService, type ServiceConfig } from '../../services/index.ts';
+import * as repo from './repository.ts';
+import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { canSeeTour } from '../visibility.ts';
+import { isOpenTour } from './tour-machine.ts';
+import type { TourStatus } from '../tables.ts';
+import type { InsertStopsInput, MergeInput } from './schemas.ts';
+
+defineMessages({
+  'dispatch.failed_stops': { en: 'Failed stops cannot be dispatched.', de: 'Fehlgeschlagene Stopps können nicht disponiert werden.' },
+  'dispatch.not_dispatchable': { en: 'Some stops cannot be dispatched in their current state.', de: 'Einige Stopps können in ihrem aktuellen Zustand nicht disponiert werden.' },
+  'dispatch.mixed_services': { en: 'All stops of a tour belong to one tour service.', de: 'Alle Stopps einer Tour gehören zu einem Service.' },
+  'dispatch.pickup_after_dropoff': { en: 'A pickup must come before its drop-off on a tour.', de: 'Eine Abholung muss auf einer Tour vor ihrer Zustellung liegen.' },
+  'dispatch.tour_closed': { en: 'Stops can only be added to an open tour.', de: 'Stopps können nur zu einer offenen Tour hinzugefügt werden.' },
+});
+
+/** Where the client named the stop at `index` of the stop ids: `/stop_ids/i`, or the `/booking_ids/j` it came from. */
+type PointerOf = (index: number) => string;
+
+const stopErrors = (pointerOf: PointerOf, ids: string[], all: string[], code: string, detail: string): FieldError[] =>
+  ids.map((id) => ({ pointer: pointerOf(all.indexOf(id)), code, detail, stop_id: id }) as FieldError);
+
+/** The stops a dispatcher names, each visible through its booking; any other id is a 422 unknown_reference. */
+async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointerOf: PointerOf, movableFromTour: boolean) {
+  const stops = await stopsRepo.findStops(tx, actor.tenantId, stopIds);
+  const byId = new Map(stops.map((s) => [s.id, s]));
+  const bookings = new Map((await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => !!id))])).map((b) => [b.id, b]));
+  for (const [i, id] of stopIds.entries()) {
+    const stop = byId.get(id);
+    const booking = stop?.bookingId ? bookings.get(stop.bookingId) : undefined;
+    if (!stop || !booking || !(await canSee(tx, actor, booking))) throw unknownReference(pointerOf(i), 'stop');
+  }
+  const ordered = stopIds.map((id) => byId.get(id)!);
+  const failed = ordered.filter((s) => s.status === 'failed').map((s) => s.id);
+  if (failed.length) {
+    throw unprocessable('failed_stops', { key: 'dispatch.failed_stops' }, stopErrors(pointerOf, failed, stopIds, 'failed_stop', 'is failed'), { stop_ids: failed });
+  }
+  const allowed = movableFromTour ? ['to_be_dispatched', 'scheduled'] : ['to_be_dispatched'];
+  const stuck = ordered.filter((s) => !allowed.includes(s.status)).map((s) => s.id);
+  if (stuck.length) {
+    throw unprocessable('stops_not_dispatchable', { key: 'dispatch.not_dispatchable' }, stopErrors(pointerOf, stuck, stopIds, 'not_dispatchable', 'is not waiting for dispatch'));
+  }
+  const serviceIds = new Set([...bookings.values()].map((b) => b.serviceId));
+  if (serviceIds.size > 1) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
+  return { stops: ordered, bookings: [...bookings.values()] };
+}
+
+/** Puts `orderedIds` on the tour at positions 0…n-1; stops arriving from elsewhere become `scheduled`. */
+async function layOut(tx: Tx, tenantId: string, tourId: string, ordered: stopsRepo.StopRow[], at: Date): Promise<void> {
+  for (const [i, stop] of ordered.entries()) {
+    if (stop.tourId === tourId && stop.tourPosition === i) continue;
+    await stopsRepo.updateStop(tx, tenantId, stop.id, {
+      tourId,
+      tourPosition: i,
+      status: stop.status === 'to_be_dispatched' ? 'scheduled' : stop.status,
+      updatedAt: at,
+    });
+  }
+}
+
+function checkOrder(ordered: stopsRepo.StopRow[], links: packagesRepo.PackageRow[]): void {
+  const bad = dropoffsBeforePickups(ordered, links);
+  if (bad.length) {
+    throw unprocessable(
+      'pickup_after_dropoff',
+      { key: 'dispatch.pickup_after_dropoff' },
+      bad.map((id) => ({ pointer: '/stop_ids', code: 'pickup_after_dropoff', detail: `stop ${id} comes before its pickup` })),
+    );
+  }
+}
+
+export interface NewTour {
+  service: ServiceConfig;
+  status: TourStatus;
+  scheduledAt: Date | null;
+  optimized: boolean;
+  bookings: bookingsRepo.BookingRow[];
+  stops: stopsRepo.StopRow[];
+}
+
+/** Creates a tour holding `stops` in order, with tour.created; the caller settles. */
+export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewTour): Promise<string> {
+  if (input.stops.length > input.service.maxStopsPerTour) throw stopLimitReached(input.service.maxStopsPerTour, 'tour');
+  checkOrder(input.stops, await packagesRepo.findPackagesOfStops(tx, tenantId, input.stops.map((s) => s.id)));
+  const id = newId();
+  await repo.insertTour(tx, {
+    tenantId,
+    id,
+    serviceId: input.service.id,
+    serviceAreaId: input.service.serviceAreaId,
+    status: input.status,
+    scheduledAt: input.scheduledAt,
+    optimized: input.optimized,
+    preferredDriverIds: [...new Set(input.bookings.flatMap((b) => b.preferredDriverIds))],
+    managingOrganizationIds: [...new Set(input.bookings.flatMap((b) => b.managingOrganizationIds))].sort(),
+    createdAt: at,
+    updatedAt: at,
+  });
+  await layOut(tx, tenantId, id, input.stops, at);
+  await recordEvent(tx, {
+    tenantId,
+    type: 'tour.created',
+    resourceId: id,
+    at,
+    data: { ...tourEventData({ id, serviceAreaId: input.service.serviceAreaId }), status: input.status, dispatched_booking_ids: input.bookings.map((b) => b.id).sort() },
+  });
+  for (const booking of input.bookings) {
+    await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: id } });
+  }
+  return id;
+}
+
+/** POST /api/hailing/bookings/merge: the named stops (or every waiting stop of the named bookings) into a new tour. */
+export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: MergeInput): Promise<string> {
+  requireDispatcher(actor);
+  const at = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    let stopIds: string[];
+    let pointerOf: PointerOf;
+    if ('stop_ids' in input) {
+      stopIds = input.stop_ids;
+      pointerOf = (i) => `/stop_ids/${i}`;
+    } else {
+      const bookings = await bookingsRepo.findBookings(tx, actor.tenantId, input.booking_ids);
+      for (const [i, id] of input.booking_ids.entries()) {
+        const booking = bookings.find((b) => b.id === id);
+        if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
+      }
+      const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
+      const ordered = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id));
+      // Only what awaits dispatch: a failed stop stays on the tour it failed on, and its recovery stop (if any)
+      // is the booking's stop to dispatch now. Naming a failed stop in stop_ids is the 422 failed_stops case.
+      const waiting = ordered.filter((s) => s.status === 'to_be_dispatched');
+      if (!waiting.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
+      stopIds = waiting.map((s) => s.id);
+      const bookingIds = input.booking_ids;
+      pointerOf = (i) => `/booking_ids/${bookingIds.indexOf(waiting[i]!.bookingId!)}`;
+    }
+    const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointerOf, false);
+    const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
+    if (!service) throw new Error('booking without its service');
+    // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
+    const ordered = [...stops].sort((a, b) => (a.bookingId === b.bookingId ? a.position - b.position : 0));
+    const tourId = await createTour(tx, actor.tenantId, at, {
+      service,
+      status: 'to_be_dispatched',
+      scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null),
+      optimized: false,
+      bookings,
+      stops: ordered,
+    });
+    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: bookings.map((b) => b.id), tourIds: [tourId], event: 'dispatch' });
+    return tourId;
+  });
+}
+
+/** Locks the tour (404 unless the caller sees it) and checks it can take stops. */
+export async function openTourForUpdate(tx: Tx, actor: Actor, tourId: string): Promise<repo.TourRow> {
+  const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
+  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+  if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
+  return tour;
+}
+
+/** Renumbers a tour's stops 0…n-1 in their current order (after stops left it). */
+export async function compactTour(tx: Tx, tenantId: string, tourId: string, at: Date): Promise<void> {
+  const stops = (await stopsRepo.findStopsOfTours(tx, tenantId, [tourId])).filter((s) => s.tourId === tourId);
+  await layOut(tx, tenantId, tourId, stops, at);
+}
+
+/** POST /api/hailing/tours/{id}/stops/insert: dispatches waiting stops into the tour or moves scheduled stops. */
+export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput): Promise<void> {
+  requireDispatcher(actor);
+  const at = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    // Lock order everywhere: tours (by id), then bookings (by id); the source tours of moved stops are locked too.
+    const preview = await stopsRepo.findStops(tx, actor.tenantId, input.stop_ids);
+    const sourceTourIds = [...new Set(preview.map((s) => s.tourId).filter((id): id is string => !!id && id !== tourId))];
+    const tourLocks = await repo.findToursForUpdate(tx, actor.tenantId, [...new Set([tourId, ...sourceTourIds])]);
+    const tour = tourLocks.find((t) => t.id === tourId);
+    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+    if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
+    const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
+    if (bookings[0] && bookings[0].serviceId !== tour.serviceId) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
+    const service = await getService(tx, actor.tenantId, tour.serviceId);
+    if (!service) throw new Error('tour without its service');
+    const moving = new Set(stops.map((s) => s.id));
+    const staying = (await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tourId])).filter((s) => !moving.has(s.id));
+    const liveCount = staying.filter((s) => s.status !== 'cancelled').length + stops.length;
+    if (liveCount > service.maxStopsPerTour) throw stopLimitReached(service.maxStopsPerTour, 'tour');
+    const position = Math.min(input.position ?? staying.length, staying.length);
+    const ordered = [...staying.slice(0, position), ...stops, ...staying.slice(position)];
+    const affected = [...new Set([...ordered, ...stops].map((s) => s.bookingId).filter((id): id is string => !!id))];
+    checkOrder(ordered, await packagesRepo.findPackagesOfStops(tx, actor.tenantId, ordered.map((s) => s.id)));
+    await layOut(tx, actor.tenantId, tourId, ordered, at);
+    for (const sourceId of sourceTourIds) {
+      await compactTour(tx, actor.tenantId, sourceId, at);
+      const source = tourLocks.find((t) => t.id === sourceId);
+      if (source) await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: sourceId, at, data: tourEventData(source) });
+    }
+    await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    for (const booking of bookings) {
+      await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
+    }
+    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch' });
+  });
+}

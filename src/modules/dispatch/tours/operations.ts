@@ -1,0 +1,292 @@
+// Tour operations: reading, the state machine's actions, preferred drivers, custom tour stops, visibility explained.
+import type { Tx } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import type { Clock } from '../../../shared/clock.ts';
+import { badParameter, conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { recordEvent } from '../../../events/outbox.ts';
+import { iso, isoOrNull } from '../../../shared/time.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { decodeCursor, toPage } from '../../../http/pagination.ts';
+import type { TourListQueryT } from './schemas.ts';
+import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
+import { getSchedulingConfig, getService } from '../../services/index.ts';
+import { scheduleJob } from '../../../worker/jobs.ts';
+import { checkPreferredDrivers } from '../bookings/operations.ts';
+import { isFinalStop } from '../bookings/booking-status.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import * as stopsRepo from '../stops/repository.ts';
+import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
+import type { CustomStopInput } from '../bookings/schemas.ts';
+import { loadStopContext, toStopView } from '../stops/views.ts';
+import { openTourForUpdate } from './dispatch.ts';
+import * as repo from './repository.ts';
+import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
+import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
+import { canSeeTour, isEligibleDriver, tourOrganizations } from '../visibility.ts';
+
+export const CLAIM_EXPIRY_JOB = 'tours.expire_claim';
+const DEFAULT_CLAIM_WINDOW_SECONDS = 900;
+
+defineMessages({
+  'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
+});
+
+export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
+  const fields = {
+    id: tour.id,
+    service_id: tour.serviceId,
+    service_area_id: tour.serviceAreaId,
+    status: tour.status,
+    driver_id: tour.driverId,
+    executing_organization_id: tour.executingOrganizationId,
+    scheduled_at: isoOrNull(tour.scheduledAt),
+    claim_expires_at: isoOrNull(tour.claimExpiresAt),
+    optimized: tour.optimized,
+    managing_organization_ids: tour.managingOrganizationIds,
+    preferred_driver_ids: tour.preferredDriverIds,
+    earnings: tour.earnings,
+    created_at: iso(tour.createdAt),
+    started_at: isoOrNull(tour.startedAt),
+    completed_at: isoOrNull(tour.completedAt),
+  };
+  if (view === 'compact') return fields;
+  const stops = await stopsRepo.findStopsOfTours(q, actor.tenantId, [tour.id]);
+  const context = await loadStopContext(q, clock, actor.tenantId, stops);
+  return { ...fields, stops: stops.map((s) => toStopView(actor, s, context)) };
+}
+
+export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string): Promise<repo.TourRow> {
+  const tour = await repo.findTour(q, actor.tenantId, id);
+  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+  return tour;
+}
+
+/** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
+export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
+  if (actor.role === 'customer') throw forbidden();
+  const limit = query.limit ?? 25;
+  const [beforeId] = decodeCursor(query.cursor) ?? [null];
+  if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
+    throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
+  }
+  const rows = await repo.listTours(deps.db, actor.tenantId, {
+    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
+    ...(actor.role === 'driver' ? { driver: { id: actor.userId, organizationIds: actor.organizationIds } } : {}),
+    ...(query.filters?.status ? { statuses: query.filters.status } : {}),
+    ...(query.filters?.service_area_id ? { serviceAreaId: query.filters.service_area_id } : {}),
+    beforeId,
+    limit,
+  });
+  const page = toPage(rows, limit, (row) => [row.id]);
+  const tours = [];
+  for (const tour of page.items) tours.push(await renderTour(deps.db, deps.clock, actor, tour, query.view ?? 'standard'));
+  return { tours, meta: page.meta };
+}
+
+export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
+  return renderTour(deps.db, deps.clock, actor, await visibleTour(deps.db, actor, id), view);
+}
+
+async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
+  const service = await getService(tx, tenantId, serviceId);
+  const config = service?.schedulingConfigId ? await getSchedulingConfig(tx, tenantId, service.schedulingConfigId) : null;
+  return config?.claimWindowSeconds ?? DEFAULT_CLAIM_WINDOW_SECONDS;
+}
+
+/** How the caller takes part in an action on this tour, or the error that refuses it. */
+function actorKind(actor: Actor, tour: repo.TourRow, action: TourAction): TourActor {
+  const by = TOUR_TRANSITIONS[action].by;
+  if (actor.role === 'admin' || actor.role === 'manager') {
+    if (by !== 'dispatcher') throw forbidden();
+    return 'dispatcher';
+  }
+  if (actor.role !== 'driver' || by === 'dispatcher' || by === 'system') throw forbidden();
+  return tour.driverId === actor.userId ? 'own_driver' : 'eligible_driver';
+}
+
+/**
+ * A driver may address a tour it sees, and a tour it would be eligible to take: two drivers racing to claim
+ * one tour both address it, and the loser learns it is taken (409) rather than that it never existed.
+ */
+function addressable(actor: Actor, tour: repo.TourRow, action: TourAction): boolean {
+  if (canSeeTour(actor, tourFacts(tour))) return true;
+  return (action === 'claim' || action === 'pick') && isEligibleDriver(actor, tourFacts(tour));
+}
+
+export interface TransitionOptions {
+  driverId?: string;
+  start?: boolean;
+}
+
+/** Applies one action of the tour machine as `by`, with all its effects; used by routes and by the worker. */
+async function applyTransition(
+  tx: Tx,
+  tenantId: string,
+  at: Date,
+  tour: repo.TourRow,
+  action: TourAction,
+  by: TourActor,
+  assignee: { driverId: string; organizationId: string | null } | null,
+  actorId: string | null,
+): Promise<void> {
+  const step = tourTransition(tour.status, action, by);
+  // Wrong actor (a driver on a tour it sees but does not hold) is 403 and says nothing of the state (decision 0301).
+  if (!step.ok) throw step.reason === 'not_allowed' ? forbidden() : invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
+  const previousDriver = tour.driverId;
+  const patch: Partial<repo.TourRow> = { status: step.to, updatedAt: at };
+  if (step.driver === 'assign' && assignee) {
+    Object.assign(patch, { driverId: assignee.driverId, executingOrganizationId: assignee.organizationId });
+  }
+  if (step.driver === 'release') Object.assign(patch, { driverId: null, executingOrganizationId: null, claimExpiresAt: null });
+  const driverId = patch.driverId !== undefined ? patch.driverId : tour.driverId;
+  if (action === 'claim') {
+    const base = tour.scheduledAt && tour.scheduledAt > at ? tour.scheduledAt : at;
+    patch.claimExpiresAt = new Date(base.getTime() + (await claimWindowSeconds(tx, tenantId, tour.serviceId)) * 1000);
+    await scheduleJob(tx, { tenantId, kind: CLAIM_EXPIRY_JOB, payload: { tour_id: tour.id }, dueAt: patch.claimExpiresAt, now: at, dedupeKey: tour.id });
+  }
+  if (step.to === 'en_route') {
+    patch.claimExpiresAt = null;
+    patch.startedAt = tour.startedAt ?? at;
+    if (!driverId || !(await setActiveTour(tx, tenantId, driverId, tour.id))) throw conflict('driver_busy', { key: 'tour.driver_busy' });
+  }
+  if (tour.status === 'en_route' && previousDriver) await setActiveTour(tx, tenantId, previousDriver, null);
+  if (step.to === 'completed') patch.completedAt = at;
+  await repo.updateTour(tx, tenantId, tour.id, patch);
+
+  // Stops follow the tour: a driver leaving puts stops under way back to scheduled; a cancelled tour hands its
+  // open booking stops back to their bookings and cancels its tour-only stops.
+  const stops = await stopsRepo.findStopsOfTours(tx, tenantId, [tour.id]);
+  if (step.driver === 'release') {
+    for (const s of stops.filter((s) => s.status === 'approaching' || s.status === 'arrived')) {
+      await stopsRepo.updateStop(tx, tenantId, s.id, { status: 'scheduled', updatedAt: at });
+    }
+  }
+  if (action === 'cancel') {
+    const open = stops.filter((s) => !isFinalStop(s.status));
+    // Stops leaving the tour change the route of the bookings that get them back (as removal from a tour does).
+    const handedBack = await bookingsRepo.findBookingsForUpdate(tx, tenantId, [...new Set(open.map((s) => s.bookingId).filter((id): id is string => !!id))]);
+    for (const s of open) {
+      await stopsRepo.updateStop(
+        tx,
+        tenantId,
+        s.id,
+        s.bookingId
+          ? { status: 'to_be_dispatched', tourId: null, tourPosition: null, updatedAt: at }
+          : { status: 'cancelled', cancelledAt: at, updatedAt: at },
+      );
+    }
+    for (const booking of handedBack) {
+      await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: bookingEventData(booking) });
+    }
+    if (open.length) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+  }
+  await recordActiveStatusChange(tx, tenantId, at, tour, {
+    from: tour.status,
+    to: step.to,
+    event: action,
+    driverId: driverId ?? previousDriver,
+    affectedUserIds: [previousDriver, driverId ?? null, actorId].filter((id): id is string => !!id),
+  });
+  if (action === 'force_assign') {
+    await recordEvent(tx, { tenantId, type: 'tour.force_assigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: driverId } });
+  }
+  if (action === 'force_unassign') {
+    await recordEvent(tx, { tenantId, type: 'tour.force_unassigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: previousDriver } });
+  }
+  Object.assign(tour, patch);
+}
+
+async function driverOrganization(tx: Tx, tenantId: string, driverId: string): Promise<string | null> {
+  return (await membershipsOf(tx, tenantId, [driverId])).get(driverId)?.[0] ?? null;
+}
+
+/** POST /api/hailing/tours/{id}/<action>. */
+export async function transitionTour(deps: Deps, actor: Actor, tourId: string, action: TourAction, options: TransitionOptions = {}) {
+  const at = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
+    if (!tour || !addressable(actor, tour, action)) throw notFound('tour');
+    const by = actorKind(actor, tour, action);
+    let assignee: { driverId: string; organizationId: string | null } | null = null;
+    if (action === 'claim' || action === 'pick') assignee = { driverId: actor.userId, organizationId: actor.organizationIds[0] ?? null };
+    if (action === 'force_assign') {
+      const driverId = options.driverId ?? '';
+      const driver = await findUser(tx, tenantId, driverId);
+      if (!driver || driver.role !== 'driver' || driver.deactivatedAt) throw unknownReference('/driver_id', 'driver');
+      const organizationId = await driverOrganization(tx, tenantId, driverId);
+      if (tour.managingOrganizationIds.length && !(organizationId && tour.managingOrganizationIds.includes(organizationId))) {
+        throw invalidFields([{ pointer: '/driver_id', code: 'driver_not_eligible', detail: 'is not a driver of a managing organization' }]);
+      }
+      assignee = { driverId, organizationId };
+    }
+    // Taken before the change: a cancelled tour hands its stops back, and their bookings must still be settled.
+    const bookingIds = await stopsRepo.bookingIdsOfTours(tx, tenantId, [tourId]);
+    await applyTransition(tx, tenantId, at, tour, action, by, assignee, actor.userId);
+    if (action === 'force_assign' && options.start) await applyTransition(tx, tenantId, at, tour, 'start', 'own_driver', null, actor.userId);
+    await settle(tx, { tenantId, at, bookingIds, tourIds: [tourId], event: action });
+    const fresh = (await repo.findTour(tx, tenantId, tourId))!;
+    // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
+    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps.clock, actor, fresh) : renderTour(tx, deps.clock, actor, fresh, 'compact');
+  });
+}
+
+/** The worker's claim-window expiry: a claimed tour whose window passed goes back to scheduled. */
+export async function expireClaim(deps: Deps, tenantId: string, tourId: string): Promise<void> {
+  const at = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
+    if (!tour || tour.status !== 'claimed' || !tour.claimExpiresAt || tour.claimExpiresAt > at) return;
+    await applyTransition(tx, tenantId, at, tour, 'expire_claim', 'system', null, null);
+    await settle(tx, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'expire_claim' });
+  });
+}
+
+export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: string, driverIds: string[]) {
+  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
+  const at = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
+    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+    await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
+    await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
+    await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    return renderTour(tx, deps.clock, actor, { ...tour, preferredDriverIds: driverIds });
+  });
+}
+
+/** POST /api/hailing/tours/{id}/stops: a tour-only custom stop (no booking) at `position` (default: last). */
+export async function addTourStop(deps: Deps, actor: Actor, tourId: string, input: CustomStopInput): Promise<string> {
+  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
+  const at = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const tour = await openTourForUpdate(tx, actor, tourId);
+    const service = await getService(tx, tenantId, tour.serviceId);
+    if (!service) throw new Error('tour without its service');
+    const existing = await stopsRepo.findStopsOfTours(tx, tenantId, [tourId]);
+    if (existing.filter((s) => s.status !== 'cancelled').length + 1 > service.maxStopsPerTour) throw stopLimitReached(service.maxStopsPerTour, 'tour');
+    const [row] = await buildStops(tx, tenantId, service, [input.stop], () => '/stop', at);
+    const position = Math.min(input.position ?? existing.length, existing.length);
+    await stopsRepo.shiftStopsOnTour(tx, tenantId, tourId, position, at);
+    await stopsRepo.insertStops(tx, [{ ...row!, tourId, tourPosition: position, status: 'scheduled' }]);
+    await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    await settle(tx, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'stop_added' });
+    return row!.id;
+  });
+}
+
+/** GET /api/hailing/tours/{id}/visibility (admins): which organizations see the tour and why. */
+export async function explainTourVisibility(deps: Deps, actor: Actor, tourId: string) {
+  if (actor.role !== 'admin') throw forbidden();
+  const tour = await visibleTour(deps.db, actor, tourId);
+  const { organizationIds, reason } = tourOrganizations(tourFacts(tour));
+  return {
+    tour_id: tour.id,
+    reason,
+    organizations: organizationIds.map((id) => ({ organization_id: id, reason })),
+    drivers_of_all_organizations: reason === 'no_managing_organizations',
+  };
+}

@@ -1,0 +1,84 @@
+// Tours routes: dispatch (merge, insert), custom tour stops, the tour machine's actions, preferred drivers, visibility.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../../http/actor.ts';
+import type { Deps } from '../../../deps.ts';
+import { setNextLink } from '../../../http/pagination.ts';
+import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
+import { stopPayloadDeprecation } from '../stops/deprecations.ts';
+import { getStop } from '../stops/driver-flow.ts';
+import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
+import { dispatchIntoNewTour, insertStopsIntoTour } from './dispatch.ts';
+import { addTourStop, explainTourVisibility, getTour, listTours, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
+import type { TourAction } from './tour-machine.ts';
+
+const tags = ['tours'];
+const SIMPLE_ACTIONS: TourAction[] = ['schedule', 'ready_to_pick', 'hold', 'claim', 'unclaim', 'start', 'pick', 'ditch', 'force_unassign', 'cancel'];
+
+export const tourRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    // Every route here but visibility renders stops, with the deprecated completion_requirements.fail.
+    const rendersStops = stopPayloadDeprecation(deps);
+    app.post(
+      '/api/hailing/bookings/merge',
+      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
+      async (request, reply) => {
+        const tourId = await dispatchIntoNewTour(deps, actorOf(request), request.body);
+        return reply.status(201).send({ tour: await getTour(deps, actorOf(request), tourId) });
+      },
+    );
+    app.get(
+      '/api/hailing/tours',
+      { preHandler: rendersStops, schema: { tags, summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
+      async (request, reply) => {
+        const page = await listTours(deps, actorOf(request), request.query);
+        setNextLink(request, reply, page.meta.next_cursor);
+        return page;
+      },
+    );
+    app.get(
+      '/api/hailing/tours/:id',
+      { preHandler: rendersStops, schema: { tags, summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
+      async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.post(
+      '/api/hailing/tours/:id/stops/insert',
+      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
+      async (request) => {
+        await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body);
+        return { tour: await getTour(deps, actorOf(request), request.params.id) };
+      },
+    );
+    app.post(
+      '/api/hailing/tours/:id/stops',
+      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      async (request, reply) => {
+        const stopId = await addTourStop(deps, actorOf(request), request.params.id, request.body);
+        return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
+      },
+    );
+    for (const action of SIMPLE_ACTIONS) {
+      app.post(
+        `/api/hailing/tours/:id/${action}`,
+        { preHandler: rendersStops, schema: { tags, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
+        async (request) => ({ tour: await transitionTour(deps, actorOf(request), request.params.id, action) }),
+      );
+    }
+    app.post(
+      '/api/hailing/tours/:id/force_assign',
+      { preHandler: rendersStops, schema: { tags, summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
+      async (request) =>
+        ({ tour: await transitionTour(deps, actorOf(request), request.params.id, 'force_assign', { driverId: request.body.driver_id, start: request.body.start ?? false }) }),
+    );
+    app.put(
+      '/api/tours/:id/preferred_drivers',
+      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
+      async (request) => ({ tour: await setTourPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
+    );
+    app.get(
+      '/api/hailing/tours/:id/visibility',
+      { schema: { tags, summary: 'Admins: which organizations see the tour, and why', params: IdParams, response: { 200: TourVisibilityEnvelope } } },
+      async (request) => ({ visibility: await explainTourVisibility(deps, actorOf(request), request.params.id) }),
+    );
+  };
