@@ -2,3 +2,4 @@
 // tip distribution outcome for booking responses.
 export { distributeTips, type TipTrigger } from './tip-distribution.ts';
 export { tipDistributionOfBookings } from './views.ts';
+export { DISTRIBUTE_TIPS_JOB } from './dispatch-hooks.ts';

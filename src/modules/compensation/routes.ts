@@ -7,7 +7,7 @@ import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistor
 import { BonusParams, CompensationEnvelope, ComponentBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
 import { resumeTips } from './tip-distribution.ts';
 // Dispatch changes schedule tip distribution wherever the API runs.
-import './jobs.ts';
+import './dispatch-hooks.ts';
 
 const tags = ['compensation'];
 

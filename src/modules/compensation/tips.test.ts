@@ -29,6 +29,7 @@ afterAll(async () => {
 });
 
 const newDriver = (): Promise<CreatedUser> => createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
+const tipDistribution = async (bookingId: string) => (await expectOk(tenant.admin.get(`/api/hailing/bookings/${bookingId}`))).booking.tip_distribution;
 const compensation = async (tourId: string) => (await expectOk(tenant.admin.get(`/api/tours/${tourId}/compensation`))).compensation;
 const eur = (amount: number) => ({ amount, currency: 'EUR' });
 /** Messages as received, with folded header lines and soft line breaks undone. */
@@ -59,10 +60,12 @@ async function tippedTour(serviceId: string, tip: { amount: number; currency: st
 
 describe('tip distribution (completed_dropoffs_on_tour)', () => {
   it('awards a booking’s tip to the tour its drop-offs were completed on when the tour completes, as the system', async () => {
-    const { tour } = await tippedTour(tipping.id, eur(300));
+    const { booking, tour } = await tippedTour(tipping.id, eur(300));
+    expect(booking.tip_distribution).toEqual({ tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' });
     await expectOk(tenant.admin.put(`/api/tours/${tour.id}/compensation/base`, eur(4000)));
     await driveTour(tour.id);
     await worker.drain();
+    expect(await tipDistribution(booking.id)).toEqual({ tour_id: tour.id, status: 'awarded', reason: 'completed_dropoffs_on_tour' });
     expect(await compensation(tour.id)).toMatchObject({ total_amount: 4300, breakdown: { tips: { amount: 300 } }, tip_distribution: { status: 'active' } });
     const { history } = await expectOk(tenant.admin.get(`/api/tours/${tour.id}/compensation/history`));
     expect(history.at(-1)).toMatchObject({ actor_id: null, component: 'tips', key: null, from: { amount: 0, label: null }, to: { amount: 300, label: null } });
@@ -73,9 +76,10 @@ describe('tip distribution (completed_dropoffs_on_tour)', () => {
   });
 
   it('changes nothing for a noop service', async () => {
-    const { tour } = await tippedTour(noop.id, eur(300));
+    const { booking, tour } = await tippedTour(noop.id, eur(300));
     await driveTour(tour.id);
     await worker.drain();
+    expect(await tipDistribution(booking.id)).toEqual({ tour_id: tour.id, status: 'not_eligible', reason: 'distribution_off' });
     expect((await compensation(tour.id)).breakdown.tips.amount).toBe(0);
   });
 
@@ -89,6 +93,7 @@ describe('tip distribution (completed_dropoffs_on_tour)', () => {
     await expectOk(tenant.admin.put(`/api/hailing/bookings/${booking.id}/tip`, { tip: null }));
     await worker.drain();
     expect((await compensation(tour.id)).total_amount).toBe(0);
+    expect(await tipDistribution(booking.id)).toEqual({ tour_id: null, status: 'not_eligible', reason: 'no_tip' });
   });
 
   it('awards nothing when the completed drop-offs are split across tours', async () => {
@@ -110,6 +115,7 @@ describe('tip distribution (completed_dropoffs_on_tour)', () => {
     await worker.drain();
     expect((await compensation(t1.id)).breakdown.tips.amount).toBe(0);
     expect((await compensation(t2.id)).breakdown.tips.amount).toBe(0);
+    expect(await tipDistribution(booking.id)).toEqual({ tour_id: null, status: 'not_eligible', reason: 'dropoffs_split_across_tours' });
   });
 
   it('awards the tip to the first tour once the booking’s last drop-off fails on a later tour', async () => {
@@ -129,6 +135,7 @@ describe('tip distribution (completed_dropoffs_on_tour)', () => {
     await driveTour(t1.id);
     await worker.drain();
     expect((await compensation(t1.id)).breakdown.tips.amount).toBe(0);
+    expect(await tipDistribution(booking.id)).toMatchObject({ status: 'pending', reason: 'dropoffs_unresolved' });
     await driveTour(t2.id, { fail: [second.id] });
     await worker.drain();
     expect((await compensation(t1.id)).breakdown.tips.amount).toBe(120);
@@ -144,6 +151,7 @@ describe('tip distribution (completed_dropoffs_on_tour)', () => {
     await worker.drain();
     expect(await compensation(tour.id)).toMatchObject({ breakdown: { tips: { amount: 0 } }, tip_distribution: { status: 'paused', paused_reason: 'currency_mismatch' } });
     expect((await compensation(other.tour.id)).tip_distribution.status).toBe('active');
+    expect(await tipDistribution(booking.id)).toEqual({ tour_id: tour.id, status: 'paused', reason: 'currency_mismatch' });
     await worker.drain();
     const mails = pauseMails(tour.id);
     expect(mails).toHaveLength(1);

@@ -17,8 +17,10 @@ export async function tipDistributionOfBookings(
   q: Queryable,
   tenantId: string,
   bookings: { id: string; tip: { amount: number } | null }[],
+  options: { fresh: boolean } = { fresh: false },
 ): Promise<Map<string, TipDistributionView>> {
-  const rows = new Map((await repo.findTipOutcomes(q, tenantId, bookings.map((b) => b.id))).map((r) => [r.bookingId, r]));
+  const found = options.fresh ? [] : await repo.findTipOutcomes(q, tenantId, bookings.map((b) => b.id));
+  const rows = new Map(found.map((r) => [r.bookingId, r]));
   return new Map(
     bookings.map((b) => {
       const row = rows.get(b.id);

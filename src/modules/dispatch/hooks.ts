@@ -1,6 +1,6 @@
-// In-transaction hooks: modules that react to dispatch changes (compensation's tip distribution) register here, so
-// dispatch calls them without importing them.
-import type { Tx } from '../../db/client.ts';
+// Hooks: modules that react to dispatch changes in their transaction (compensation's tip distribution) or add to its
+// responses (a booking's tip_distribution) register here, so dispatch calls them without importing them.
+import type { Queryable, Tx } from '../../db/client.ts';
 
 export interface DispatchChange {
   tenantId: string;
@@ -21,4 +21,33 @@ export function onDispatchChange(hook: Hook): void {
 export async function dispatchChanged(tx: Tx, change: DispatchChange): Promise<void> {
   if (!change.completedTourIds.length && !change.bookingIds.length) return;
   for (const hook of hooks) await hook(tx, change);
+}
+
+/** A booking's `tip_distribution` (CONTRACT.md §7), decided and stored by the compensation module. */
+export interface BookingTipDistribution {
+  tour_id: string | null;
+  status: string;
+  reason: string;
+}
+
+/** `fresh`: the bookings were just created, so nothing was evaluated for them yet and nothing needs reading. */
+type TipDistributionReader = (
+  q: Queryable,
+  tenantId: string,
+  bookings: { id: string; tip: { amount: number } | null }[],
+  options: { fresh: boolean },
+) => Promise<Map<string, BookingTipDistribution>>;
+let tipDistributionReader: TipDistributionReader | null = null;
+
+export function provideTipDistribution(reader: TipDistributionReader): void {
+  tipDistributionReader = reader;
+}
+
+export async function tipDistributionOf(
+  q: Queryable,
+  tenantId: string,
+  bookings: { id: string; tip: { amount: number } | null }[],
+  options: { fresh: boolean },
+): Promise<Map<string, BookingTipDistribution>> {
+  return tipDistributionReader ? tipDistributionReader(q, tenantId, bookings, options) : new Map();
 }

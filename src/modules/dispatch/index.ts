@@ -19,5 +19,5 @@ export {
 // facts tip distribution decides on.
 export { visibleTour } from './tours/operations.ts';
 export type { TourRow } from './tours/repository.ts';
-export { onDispatchChange, type DispatchChange } from './hooks.ts';
+export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './hooks.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';

@@ -178,7 +178,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   await writeNewBooking(db, created, events, packageInputs);
   if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
+  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]), { fresh: true });
   return rendered!;
 }
 

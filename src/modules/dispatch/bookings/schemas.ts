@@ -88,6 +88,8 @@ export const Booking = Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  /** Why the tip was or was not distributed (CONTRACT.md §7), from the compensation module. */
+  tip_distribution: Type.Object({ tour_id: Nullable(Uuid), status: Type.String(), reason: Type.String() }),
   earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
