@@ -1,7 +1,7 @@
 // The compensation permission matrix (CONTRACT.md §7): one table, checked at the top of every operation.
 import type { Actor, UserRole } from '../../http/actor.ts';
 
-export const COMPENSATION_ACTIONS = ['show', 'write', 'history', 'resume_tips'] as const;
+export const COMPENSATION_ACTIONS = ['show', 'write', 'history', 'resume_tips', 'legacy_earnings'] as const;
 export type CompensationAction = (typeof COMPENSATION_ACTIONS)[number];
 export type CompensationPermissions = Record<CompensationAction, boolean>;
 

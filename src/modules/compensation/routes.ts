@@ -1,10 +1,14 @@
 // Compensation routes (SPEC.md Compensation): read, base earnings, bonuses, history, tip resume.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { deprecatedRoute } from '../../compat/http.ts';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistory, setBaseEarnings, setBonus } from './operations.ts';
-import { BonusParams, CompensationEnvelope, ComponentBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
+import { BookingEnvelope, earningsDeprecation, TourEnvelope } from '../dispatch/index.ts';
+import { setEarnings } from './legacy-earnings.ts';
+import { BonusParams, CompensationEnvelope, ComponentBody, EarningsBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
 import { resumeTips } from './tip-distribution.ts';
 // Dispatch changes schedule tip distribution wherever the API runs.
 import './dispatch-hooks.ts';
@@ -46,5 +50,23 @@ export const compensationRoutes =
       '/api/tours/:id/compensation/tips/resume',
       { schema: { tags, summary: "Re-evaluate a tour's tip distribution", params: TourIdParams, body: EmptyBody, response: { 200: CompensationEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ compensation: await resumeTips(deps, actorOf(request), request.params.id) }),
+    );
+
+    // Deprecated: 404 `removed` once the tenant enforces the sunset (2026-11-06); the id is a booking's or a tour's.
+    app.put(
+      '/api/hailing/bookings/:id/earnings',
+      {
+        onRequest: deprecatedRoute(deps, 'legacy_earnings'),
+        preHandler: earningsDeprecation(deps),
+        schema: {
+          tags,
+          summary: 'Deprecated: set the legacy earnings of a booking or a tour',
+          deprecated: true,
+          params: TourIdParams,
+          body: EarningsBody,
+          response: { 200: Type.Union([BookingEnvelope, TourEnvelope]) },
+        },
+      },
+      async (request) => setEarnings(deps, actorOf(request), request.params.id, request.body.earnings),
     );
   };

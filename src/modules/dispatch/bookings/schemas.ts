@@ -90,7 +90,8 @@ export const Booking = Type.Object({
   tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
   /** Why the tip was or was not distributed (CONTRACT.md §7), from the compensation module. */
   tip_distribution: Type.Object({ tour_id: Nullable(Uuid), status: Type.String(), reason: Type.String() }),
-  earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  /** Deprecated (legacy earnings, SPEC.md Versioning); omitted once the tenant enforces its sunset. */
+  earnings: Type.Optional(Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() }))),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
   packages: Type.Optional(Type.Array(Package)),

@@ -6,12 +6,13 @@ import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
 import { loadStopContext, toStopView } from '../stops/views.ts';
+import { earningsField } from '../earnings.ts';
 import { tipDistributionOf, type BookingTipDistribution } from '../hooks.ts';
 import * as repo from './repository.ts';
 
 const NOT_EVALUATED: BookingTipDistribution = { tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' };
 
-const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistribution>) => ({
+const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistribution>, earnings: (money: repo.BookingRow['earnings']) => object) => ({
   id: row.id,
   external_id: row.externalId,
   service_id: row.serviceId,
@@ -23,7 +24,7 @@ const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistrib
   preferred_driver_ids: row.preferredDriverIds,
   tip: row.tip,
   tip_distribution: tips.get(row.id) ?? NOT_EVALUATED,
-  earnings: row.earnings,
+  ...earnings(row.earnings),
   metadata: row.metadata,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
@@ -43,7 +44,8 @@ export async function renderBookings(
   options: { fresh?: boolean } = {},
 ) {
   const tips = await tipDistributionOf(q, actor.tenantId, rows, { fresh: options.fresh ?? false });
-  if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips));
+  const earnings = (money: repo.BookingRow['earnings']) => earningsField(clock, actor, money);
+  if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
@@ -52,7 +54,7 @@ export async function renderBookings(
   const historyByPackage = new Map<string, PackageHistoryRow[]>();
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({
-    ...bookingFields(row, tips),
+    ...bookingFields(row, tips, earnings),
     stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
     packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
   }));

@@ -17,7 +17,8 @@ export const Tour = Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   stops: Type.Optional(Type.Array(Stop)),
-  earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  /** Deprecated (legacy earnings, SPEC.md Versioning); omitted once the tenant enforces its sunset. */
+  earnings: Type.Optional(Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() }))),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
