@@ -63,8 +63,10 @@ async function writeComponent(
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const tour = await authorizedTour(tx, actor, tourId, 'write');
-    const expected = await areaCurrency(tx, actor.tenantId, tour.serviceAreaId);
-    const [row] = await repo.lockCompensations(tx, actor.tenantId, [{ tourId, serviceAreaId: tour.serviceAreaId, currency: expected, now: at }]);
+    // The row exists after the first write: lock it; only the first write reads the area's currency to make it.
+    const row =
+      (await repo.findCompensationForUpdate(tx, actor.tenantId, tourId)) ??
+      (await repo.lockCompensations(tx, actor.tenantId, [{ tourId, serviceAreaId: tour.serviceAreaId, currency: await areaCurrency(tx, actor.tenantId, tour.serviceAreaId), now: at }]))[0];
     if (currency !== null && currency !== row!.currency) {
       throw unprocessable('currency_mismatch', { key: 'compensation.currency_mismatch', params: { currency: row!.currency } }, [
         { pointer: '/currency', code: 'currency_mismatch', detail: `must be ${row!.currency}` },

@@ -12,6 +12,16 @@ export async function findCompensation(q: Queryable, tenantId: string, tourId: s
   return row ?? null;
 }
 
+/** The tour's compensation row, locked; null when the tour was never written to. */
+export async function findCompensationForUpdate(q: Queryable, tenantId: string, tourId: string): Promise<CompensationRow | null> {
+  const [row] = await q
+    .select()
+    .from(tourCompensations)
+    .where(and(eq(tourCompensations.tenantId, tenantId), eq(tourCompensations.tourId, tourId)))
+    .for('update');
+  return row ?? null;
+}
+
 export interface NewCompensation {
   tourId: string;
   serviceAreaId: string;
