@@ -31,6 +31,8 @@ export interface Database {
   /** The PGlite instance (embedded only), for dumps in tests. */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** Transactions run again since open because PostgreSQL rolled them back to break a deadlock (decision 0007). */
+  lostRaces(): number;
 }
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
@@ -46,17 +48,21 @@ const TRANSACTION_ATTEMPTS = 3;
  * failure) run again: nothing of them was kept, and their side effects (events, jobs) live inside them. Only the
  * outermost transaction is retried; a savepoint's failure reaches it.
  */
-function retryLostRaces(db: Db): void {
+function retryLostRaces(db: Db): () => number {
   const transaction = db.transaction.bind(db);
+  // Counted so that tests can tell "waited for the lock" from "deadlocked and ran again".
+  let lost = 0;
   db.transaction = (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await transaction(fn, config);
       } catch (err) {
         if (attempt >= TRANSACTION_ATTEMPTS || !lostRace(err)) throw err;
+        lost++;
       }
     }
   }) as Db['transaction'];
+  return () => lost;
 }
 
 export function openPostgres(url: string, poolSize = 20): Database {
@@ -64,8 +70,9 @@ export function openPostgres(url: string, poolSize = 20): Database {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  retryLostRaces(db);
+  const lostRaces = retryLostRaces(db);
   return {
+    lostRaces,
     db,
     kind: 'postgres',
     pool,
@@ -97,6 +104,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   return {
     db,
     kind: 'pglite',
+    // One session: nothing ever deadlocks.
+    lostRaces: () => 0,
     pglite: client,
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
