@@ -12,6 +12,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('tourbook demo', () => {
+  // Some forty requests over about twenty routes, each compiling its schemas on first use (decision 0130): on a busy
+  // machine that takes longer than the default 30 s.
   it('loads bookings, a tour in progress and working API keys into a running service over HTTP', async () => {
     const tenant = await t.createTenant();
     const lines: string[] = [];
@@ -28,5 +30,5 @@ describe('tourbook demo', () => {
     expect(compensation).toMatchObject({ total_amount: 4700, breakdown: { bonuses: [{ key: 'rush_hour', amount: 500 }] } });
     const services = await expectOk(tenant.admin.get('/api/admin/hailing/services'));
     expect(services.services.map((s: { tip_distribution_strategy: string }) => s.tip_distribution_strategy)).toContain('completed_dropoffs_on_tour');
-  });
+  }, 90_000);
 });

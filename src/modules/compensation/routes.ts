@@ -18,37 +18,37 @@ const tags = ['compensation'];
 export const compensationRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/tours/:id/compensation', { schema: { tags, summary: "A tour's compensation", params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+    app.get('/api/tours/:id/compensation', { schema: { tags, operationId: 'getCompensation', summary: "A tour's compensation", params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
       compensation: await getCompensation(deps, actorOf(request), request.params.id),
     }));
 
     app.put(
       '/api/tours/:id/compensation/base',
-      { schema: { tags, summary: 'Set the base earnings', params: TourIdParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
+      { schema: { tags, operationId: 'setBaseEarnings', summary: 'Set the base earnings', params: TourIdParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
       async (request) => ({ compensation: await setBaseEarnings(deps, actorOf(request), request.params.id, request.body) }),
     );
 
-    app.delete('/api/tours/:id/compensation/base', { schema: { tags, summary: 'Remove the base earnings', params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+    app.delete('/api/tours/:id/compensation/base', { schema: { tags, operationId: 'deleteBaseEarnings', summary: 'Remove the base earnings', params: TourIdParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
       compensation: await deleteBaseEarnings(deps, actorOf(request), request.params.id),
     }));
 
     app.put(
       '/api/tours/:id/compensation/bonus/:key',
-      { schema: { tags, summary: 'Set (or replace) a bonus', params: BonusParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
+      { schema: { tags, operationId: 'setBonus', summary: 'Set (or replace) a bonus', params: BonusParams, body: ComponentBody, response: { 200: CompensationEnvelope } } },
       async (request) => ({ compensation: await setBonus(deps, actorOf(request), request.params.id, request.params.key, request.body) }),
     );
 
-    app.delete('/api/tours/:id/compensation/bonus/:key', { schema: { tags, summary: 'Remove a bonus', params: BonusParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
+    app.delete('/api/tours/:id/compensation/bonus/:key', { schema: { tags, operationId: 'deleteBonus', summary: 'Remove a bonus', params: BonusParams, response: { 200: CompensationEnvelope } } }, async (request) => ({
       compensation: await deleteBonus(deps, actorOf(request), request.params.id, request.params.key),
     }));
 
-    app.get('/api/tours/:id/compensation/history', { schema: { tags, summary: "Every change of a tour's compensation, oldest first", params: TourIdParams, response: { 200: HistoryEnvelope } } }, async (request) => ({
+    app.get('/api/tours/:id/compensation/history', { schema: { tags, operationId: 'getCompensationHistory', summary: "Every change of a tour's compensation, oldest first", params: TourIdParams, response: { 200: HistoryEnvelope } } }, async (request) => ({
       history: await getCompensationHistory(deps, actorOf(request), request.params.id),
     }));
 
     app.post(
       '/api/tours/:id/compensation/tips/resume',
-      { schema: { tags, summary: "Re-evaluate a tour's tip distribution", params: TourIdParams, body: EmptyBody, response: { 200: CompensationEnvelope } }, preValidation: bodyOptional },
+      { schema: { tags, operationId: 'resumeTipDistribution', summary: "Re-evaluate a tour's tip distribution", params: TourIdParams, body: EmptyBody, response: { 200: CompensationEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ compensation: await resumeTips(deps, actorOf(request), request.params.id) }),
     );
 
@@ -60,7 +60,7 @@ export const compensationRoutes =
         preHandler: earningsDeprecation(deps),
         schema: {
           tags,
-          summary: 'Deprecated: set the legacy earnings of a booking or a tour',
+          operationId: 'setLegacyEarnings', summary: 'Deprecated: set the legacy earnings of a booking or a tour',
           deprecated: true,
           params: TourIdParams,
           body: EarningsBody,

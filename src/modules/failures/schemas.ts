@@ -1,4 +1,6 @@
 // Failures wire schemas: reasons (current, legacy and admin shapes), failure_options, fail-stop.
+import { component } from '../../http/openapi-components.ts';
+import { FailureOutcomeName } from '../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PageMeta } from '../../http/pagination.ts';
 import { Nullable } from '../../http/schemas.ts';
@@ -9,7 +11,7 @@ const PackageInteraction = Type.Union([Type.Literal('pickup'), Type.Literal('del
 export const ReasonKey = Type.String({ pattern: '^[a-z0-9_]{1,64}$' });
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 
-export const Reason = Type.Object({
+export const Reason = component('Reason', Type.Object({
   category: Type.Union([Type.Literal('package_failure'), Type.Literal('stop_failure')]),
   key: Type.String(),
   label: Type.String({ description: 'Localized by Accept-Language (en, de).' }),
@@ -18,10 +20,10 @@ export const Reason = Type.Object({
     package_interactions: Type.Array(Type.String(), { description: '`pickup` and/or `delivery`; empty for stop failure reasons.' }),
   }),
   properties: Type.Object({ note_required: Type.Boolean(), triggers_reattempt: Type.Boolean() }),
-});
+}));
 
 /** The admin view also carries both labels, which is what an admin edits. */
-export const AdminReason = Type.Composite([Reason, Type.Object({ labels: Type.Object({ en: Type.String(), de: Type.String() }) })]);
+export const AdminReason = component('AdminReason', Type.Composite([Reason, Type.Object({ labels: Type.Object({ en: Type.String(), de: Type.String() }) })]));
 
 export const ReasonList = Type.Object({ reasons: Type.Array(Reason), meta: PageMeta });
 export const AdminReasonList = Type.Object({ reasons: Type.Array(AdminReason), meta: PageMeta });
@@ -81,23 +83,23 @@ export type ReasonUpdateInput = Static<typeof ReasonUpdateBody>['reason'];
 
 export const ReasonKeyParams = Type.Object({ key: ReasonKey });
 
-const OutcomeOption = Type.Object({
+const OutcomeOption = component('FailureOutcomeOption', Type.Object({
   allowed: Type.Boolean(),
   reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
   reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
-});
+}));
 
-export const FailureOptions = Type.Object({
+export const FailureOptions = component('FailureOptions', Type.Object({
   outcomes: Type.Object(Object.fromEntries(FAILURE_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<(typeof FAILURE_OUTCOMES)[number], typeof OutcomeOption>),
-});
+}));
 
 export const CompletionRequirements = Type.Object({
-  fail: Type.Boolean({ description: 'Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed.' }),
+  fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
 });
 
 export const FailStopBody = Type.Object(
   {
-    outcome: Type.Optional(Type.Union(FAILURE_OUTCOMES.map((outcome) => Type.Literal(outcome)))),
+    outcome: Type.Optional(FailureOutcomeName),
     reason_key: Type.Optional(Nullable(ReasonKey)),
     note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   },

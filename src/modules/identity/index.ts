@@ -8,6 +8,10 @@ import { tenants, users } from './tables.ts';
 
 export { findUser, membershipsOf, findTenant, findOrganization, findOrganizations, findServiceArea, findServiceAreas } from './repository.ts';
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
+// For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
+export { countTenants } from './repository.ts';
+export { createTenant } from './operations.ts';
+export { createAdminKey, type AdminKeyResult } from './tenant-operations.ts';
 
 /** E-mail addresses of the tenant's active admins (for notices such as a disabled webhook). */
 export async function adminEmails(q: Queryable, tenantId: string): Promise<string[]> {

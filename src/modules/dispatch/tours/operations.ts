@@ -137,7 +137,7 @@ async function applyTransition(
   actorId: string | null,
 ): Promise<void> {
   const step = tourTransition(tour.status, action, by);
-  // Wrong actor (a driver on a tour it sees but does not hold) is 403 and says nothing of the state (decision 0301).
+  // A role that may never do this is 403; a driver's action that does not fit the tour's state is 409 (decision 0154).
   if (!step.ok) throw step.reason === 'not_allowed' ? forbidden() : invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
   const previousDriver = tour.driverId;
   const patch: Partial<repo.TourRow> = { status: step.to, updatedAt: at };
