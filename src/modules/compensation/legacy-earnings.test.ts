@@ -1,6 +1,7 @@
 // The deprecated legacy earnings surface (SPEC.md Versioning, CONTRACT.md §7): booking or tour id, the event, the
 // headers, enforce_sunsets; independent of the compensation in both directions.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deprecationHeaders } from '../../compat/registry.ts';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createService, createUser, eventsOf, expectOk, mergeIntoTour, tourEnRoute } from '../../../test/factories.ts';
 
@@ -25,7 +26,7 @@ const earnings = (amount: number, currency = 'EUR') => ({ earnings: { amount, cu
 function expectDeprecated(headers: Record<string, unknown>, sunset = true) {
   expect(headers.deprecation).toMatch(/^@\d+$/);
   if (sunset) expect(headers.sunset).toBe('Fri, 06 Nov 2026 00:00:00 GMT');
-  expect(String(headers.link)).toContain('</api/tours/{tour_id}/compensation>; rel="successor-version"');
+  expect(String(headers.link)).toContain(deprecationHeaders('legacy_earnings').link);
 }
 
 describe('legacy earnings', () => {
