@@ -36,6 +36,7 @@ import { failureRoutes } from './modules/failures/routes.ts';
 import { dispatchRoutes } from './modules/dispatch/routes.ts';
 import { liveRoutes } from './modules/live/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { compensationRoutes } from './modules/compensation/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -202,6 +203,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(dispatchRoutes(deps));
   await app.register(liveRoutes(deps));
   await app.register(reportRoutes(deps));
+  await app.register(compensationRoutes(deps));
 
   return app as unknown as App;
 }

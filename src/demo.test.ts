@@ -26,5 +26,9 @@ describe('tourbook demo', () => {
     const list = await expectOk(manager.get('/api/hailing/bookings'));
     expect(list.bookings).toHaveLength(4);
     expect(lines.join('\n')).toContain('en route with Carla Weber');
+    const { compensation } = await expectOk(tenant.admin.get(`/api/tours/${result.tourInProgressId}/compensation`));
+    expect(compensation).toMatchObject({ total_amount: 4700, breakdown: { bonuses: [{ key: 'rush_hour', amount: 500 }] } });
+    const services = await expectOk(tenant.admin.get('/api/admin/hailing/services'));
+    expect(services.services.map((s: { tip_distribution_strategy: string }) => s.tip_distribution_strategy)).toContain('completed_dropoffs_on_tour');
   }, 90_000);
 });

@@ -75,7 +75,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     places.push((await admin('POST', '/api/places', { place: body })).place);
   }
   const config = (await admin('POST', '/api/admin/hailing/scheduling_configs', { scheduling_config: { name: 'Same day', mode: 'instant' } })).scheduling_config;
-  const service = (await admin('POST', '/api/admin/hailing/services', { service: { name: 'Same-day parcels', service_area_id: area.id, scheduling_config_id: config.id } })).service;
+  const service = (await admin('POST', '/api/admin/hailing/services', {
+      // Tips go to the tour whose driver completed the booking's drop-offs (SPEC.md Tip distribution).
+      service: { name: 'Same-day parcels', service_area_id: area.id, scheduling_config_id: config.id, tip_distribution_strategy: 'completed_dropoffs_on_tour' },
+    })).service;
 
   const anna = client(options.baseUrl, people.anna!.token);
   const bookingIds: string[] = [];
@@ -110,9 +113,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // A second tour waiting for a driver.
   const waiting = (await anna('POST', '/api/hailing/bookings/merge', { booking_ids: [bookingIds[2]] })).tour;
   await anna('POST', `/api/hailing/tours/${waiting.id}/schedule`);
+  // What the drivers earn: base earnings and a bonus; the booking tipped 3 € adds its tip once the tour completes.
+  await anna('PUT', `/api/tours/${tour.id}/compensation/base`, { amount: 4200, currency: 'EUR', label: 'Day rate' });
+  await anna('PUT', `/api/tours/${tour.id}/compensation/bonus/rush_hour`, { amount: 500, currency: 'EUR', label: 'Rush hour' });
+  await anna('PUT', `/api/tours/${waiting.id}/compensation/base`, { amount: 2500, currency: 'EUR', label: 'Half day' });
 
   log(`Loaded the demo into ${options.baseUrl}: service area Berlin, ${orgs.length} organizations, ${places.length} places,`);
   log(`${bookingIds.length} bookings, tour ${tour.id} en route with Carla Weber, tour ${waiting.id} waiting for a claim.`);
+  log(`Compensations: GET /api/tours/${tour.id}/compensation (42 € + 5 € bonus, tips on completion), /api/tours/${waiting.id}/compensation.`);
   log('API keys (shown once):');
   for (const [who, token] of Object.entries(tokens)) log(`  ${who.padEnd(24)} ${token}`);
   const url = options.baseUrl.replace(/\/$/, '');

@@ -9,6 +9,6 @@ export * from '../modules/webhooks/tables.ts';
 export * from '../modules/busyness/tables.ts';
 export * from '../modules/failures/tables.ts';
 export * from '../modules/dispatch/tables.ts';
-export * from '../modules/dispatch/tables.ts';
 export * from '../modules/live/tables.ts';
 export * from '../modules/reports/tables.ts';
+export * from '../modules/compensation/tables.ts';

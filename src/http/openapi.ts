@@ -44,6 +44,7 @@ const TAGS = [
   { name: 'reports', description: 'Generated files shared by visibility grants: encrypted at rest, expiring, downloaded by whoever a grant reaches.' },
   { name: 'events', description: 'The event log.' },
   { name: 'live', description: 'Driver positions, ETAs and the live event stream.' },
+  { name: 'compensation', description: "Tour compensation: base earnings, bonuses, tips, history; legacy earnings." },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
 ];
 
@@ -96,7 +97,7 @@ export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {
 
 /** `deprecatedRoute(deps, key)` tags its preHandler with the key it guards. */
 function compatKeyOfRoute(route: RouteOptions): CompatKey | null {
-  for (const hook of [route.preHandler ?? []].flat()) {
+  for (const hook of [route.preHandler ?? [], route.onRequest ?? []].flat()) {
     const key = (hook as { compatKey?: CompatKey }).compatKey;
     if (key) return key;
   }

@@ -6,3 +6,4 @@ import '../modules/dispatch/tours/jobs.ts';
 import './debounce.ts';
 import '../modules/live/jobs.ts';
 import '../modules/reports/jobs.ts';
+import '../modules/compensation/jobs.ts';

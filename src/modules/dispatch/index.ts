@@ -22,3 +22,15 @@ export {
 export * from './tracking-reads.ts';
 export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
+// Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
+// facts tip distribution decides on.
+export { visibleTour } from './tours/operations.ts';
+export type { TourRow } from './tours/repository.ts';
+export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './hooks.ts';
+export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
+export { setLegacyEarnings, type EarningsTarget } from './earnings.ts';
+export { getBooking } from './bookings/operations.ts';
+export { getTour } from './tours/operations.ts';
+export { BookingEnvelope } from './bookings/schemas.ts';
+export { TourEnvelope } from './tours/schemas.ts';
+export { earningsDeprecation } from './earnings.ts';

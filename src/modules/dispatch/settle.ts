@@ -8,6 +8,7 @@ import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
+import { dispatchChanged } from './hooks.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
 import { trackedToursChanged } from './ports.ts';
 
@@ -72,6 +73,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const tours = await repo.findTours(tx, tenantId, tourIds);
   const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, tourIds);
+  const completedTourIds: string[] = [];
   for (const tour of tours) {
     const stops = tourStops.filter((s) => s.tourId === tour.id);
     if (tour.status !== 'en_route' || !stops.length || stops.some((s) => !isFinalStop(s.status))) continue;
@@ -85,6 +87,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
       affectedUserIds: tour.driverId ? [tour.driverId] : [],
     });
     tour.status = 'completed';
+    completedTourIds.push(tour.id);
   }
 
   const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
@@ -105,6 +108,8 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     booking.updatedAt = at;
   }
   await recordEvents(tx, transitions);
+  const finished = transitions.filter((e) => e.data.to === 'completed' || e.data.to === 'cancelled').map((e) => e.resourceId!);
+  await dispatchChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
 
   // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
   // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no

@@ -13,6 +13,7 @@ import { getSchedulingConfig, getService, type ServiceConfig } from '../../servi
 import { createTour, compactTour } from '../tours/dispatch.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import * as toursRepo from '../tours/repository.ts';
+import { dispatchChanged } from '../hooks.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
 import { isFinalStop } from './booking-status.ts';
 import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from '../stops/grouping.ts';
@@ -177,7 +178,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   await writeNewBooking(db, created, events, packageInputs);
   if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
+  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]), { fresh: true });
   return rendered!;
 }
 
@@ -263,6 +264,7 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordModified(tx, actor.tenantId, at, booking);
+    await dispatchChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
 }
 

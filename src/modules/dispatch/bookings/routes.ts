@@ -4,6 +4,7 @@ import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { setNextLink } from '../../../http/pagination.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
+import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import { getStop } from '../stops/driver-flow.ts';
 import * as ops from './operations.ts';
@@ -27,7 +28,8 @@ export const bookingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     // Every route here renders stops, with the deprecated completion_requirements.fail.
-    const rendersStops = stopPayloadDeprecation(deps);
+    // Tours and bookings carry two deprecated items: completion_requirements.fail on their stops, and earnings.
+    const rendersStops = [stopPayloadDeprecation(deps), earningsDeprecation(deps)];
     const show = (request: { actor: unknown }, id: string) => ops.getBooking(deps, actorOf(request as never), id);
 
     app.post(

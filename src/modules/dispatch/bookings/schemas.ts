@@ -94,7 +94,10 @@ export const Booking = component('Booking', Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
-  earnings: LegacyEarnings,
+  /** Why the tip was or was not distributed (CONTRACT.md §7), from the compensation module. */
+  tip_distribution: Type.Object({ tour_id: Nullable(Uuid), status: Type.String(), reason: Type.String() }),
+  /** Deprecated (legacy earnings, SPEC.md Versioning); omitted once the tenant enforces its sunset. */
+  earnings: Type.Optional(LegacyEarnings),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
   packages: Type.Optional(Type.Array(Package)),

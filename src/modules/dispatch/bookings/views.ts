@@ -6,9 +6,13 @@ import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
 import { loadStopContext, toStopView } from '../stops/views.ts';
+import { earningsField } from '../earnings.ts';
+import { tipDistributionOf, type BookingTipDistribution } from '../hooks.ts';
 import * as repo from './repository.ts';
 
-const bookingFields = (row: repo.BookingRow) => ({
+const NOT_EVALUATED: BookingTipDistribution = { tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' };
+
+const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistribution>, earnings: (money: repo.BookingRow['earnings']) => object) => ({
   id: row.id,
   external_id: row.externalId,
   service_id: row.serviceId,
@@ -19,7 +23,8 @@ const bookingFields = (row: repo.BookingRow) => ({
   managing_organization_ids: row.managingOrganizationIds,
   preferred_driver_ids: row.preferredDriverIds,
   tip: row.tip,
-  earnings: row.earnings,
+  tip_distribution: tips.get(row.id) ?? NOT_EVALUATED,
+  ...earnings(row.earnings),
   metadata: row.metadata,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
@@ -36,8 +41,11 @@ export async function renderBookings(
   rows: repo.BookingRow[],
   view: 'standard' | 'compact' = 'standard',
   known?: Map<string, repo.BookingChildren>,
+  options: { fresh?: boolean } = {},
 ) {
-  if (view === 'compact' || !rows.length) return rows.map(bookingFields);
+  const tips = await tipDistributionOf(q, actor.tenantId, rows, { fresh: options.fresh ?? false });
+  const earnings = (money: repo.BookingRow['earnings']) => earningsField(clock, actor, money);
+  if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
@@ -46,7 +54,7 @@ export async function renderBookings(
   const historyByPackage = new Map<string, PackageHistoryRow[]>();
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({
-    ...bookingFields(row),
+    ...bookingFields(row, tips, earnings),
     stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
     packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
   }));

@@ -21,6 +21,7 @@ import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
 import type { CustomStopInput } from '../bookings/schemas.ts';
 import { loadStopContext, toStopView } from '../stops/views.ts';
 import { openTourForUpdate } from './dispatch.ts';
+import { earningsField } from '../earnings.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
@@ -46,7 +47,7 @@ export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor,
     optimized: tour.optimized,
     managing_organization_ids: tour.managingOrganizationIds,
     preferred_driver_ids: tour.preferredDriverIds,
-    earnings: tour.earnings,
+    ...earningsField(clock, actor, tour.earnings),
     created_at: iso(tour.createdAt),
     started_at: isoOrNull(tour.startedAt),
     completed_at: isoOrNull(tour.completedAt),

@@ -4,6 +4,7 @@ import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { setNextLink } from '../../../http/pagination.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
+import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import { getStop } from '../stops/driver-flow.ts';
 import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
@@ -19,7 +20,8 @@ export const tourRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     // Every route here but visibility renders stops, with the deprecated completion_requirements.fail.
-    const rendersStops = stopPayloadDeprecation(deps);
+    // Tours and bookings carry two deprecated items: completion_requirements.fail on their stops, and earnings.
+    const rendersStops = [stopPayloadDeprecation(deps), earningsDeprecation(deps)];
     app.post(
       '/api/hailing/bookings/merge',
       { preHandler: rendersStops, schema: { tags, operationId: 'mergeIntoTour', summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },

@@ -21,7 +21,7 @@ export const Tour = component('Tour', Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   stops: Type.Optional(Type.Array(Stop)),
-  earnings: deprecatedItem('legacy_earnings', Nullable(component('Money', Type.Object({ amount: Type.Integer(), currency: Type.String() })))),
+  earnings: Type.Optional(deprecatedItem('legacy_earnings', Nullable(component('Money', Type.Object({ amount: Type.Integer(), currency: Type.String() }))))),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),

@@ -1,0 +1,22 @@
+// Compensation's part in dispatch: every dispatch change that may move a tip (a tour completed, a booking finished,
+// a tip changed) schedules tip distribution in its transaction (decision 0604); booking responses render each
+// booking's tip_distribution from here.
+import { onDispatchChange, provideTipDistribution } from '../dispatch/index.ts';
+import { scheduleJob } from '../../worker/jobs.ts';
+import { declareJobKind } from '../../worker/registry.ts';
+import { tipDistributionOfBookings } from './views.ts';
+
+export const DISTRIBUTE_TIPS_JOB = 'compensation.distribute_tips';
+declareJobKind(DISTRIBUTE_TIPS_JOB);
+
+onDispatchChange(async (tx, change) => {
+  await scheduleJob(tx, {
+    tenantId: change.tenantId,
+    kind: DISTRIBUTE_TIPS_JOB,
+    payload: { tour_ids: change.completedTourIds, booking_ids: change.bookingIds },
+    dueAt: change.at,
+    now: change.at,
+  });
+});
+
+provideTipDistribution(tipDistributionOfBookings);

@@ -1,0 +1,84 @@
+// The one way a compensation row changes: apply a pure write, append its history entry, move the debounced
+// `tour.compensation_updated` — all in the caller's transaction. Rendering of the row for the API and the webhook.
+import type { Queryable, Tx } from '../../db/client.ts';
+import { newId } from '../../shared/ids.ts';
+import { isoOrNull } from '../../shared/time.ts';
+import { registerDebouncedEvent, scheduleDebouncedEvent } from '../../worker/debounce.ts';
+import { compensationTotal, type Components, type WriteResult } from './compensation-total.ts';
+import * as repo from './repository.ts';
+
+/** SPEC.md Limits: the compensation webhook's quiet window. */
+export const COMPENSATION_QUIET_WINDOW_SECONDS = 120;
+
+export const componentsOf = (row: repo.CompensationRow | null): Components => ({
+  base: row && row.baseAmount !== null ? { amount: row.baseAmount, label: row.baseLabel } : null,
+  bonuses: row?.bonuses ?? [],
+  tips: row?.tipsAmount ?? 0,
+});
+
+/** The compensation object of CONTRACT.md §7; a tour never written to renders zeros in its area's currency. */
+export function toCompensationView(tourId: string, currency: string, row: repo.CompensationRow | null) {
+  const c = componentsOf(row);
+  return {
+    tour_id: tourId,
+    currency: row?.currency ?? currency,
+    total_amount: compensationTotal(c),
+    breakdown: {
+      base_earnings: c.base ?? { amount: 0, label: null },
+      bonuses: c.bonuses.map((b) => ({ key: b.key, amount: b.amount, label: b.label })),
+      tips: { amount: c.tips },
+    },
+    tip_distribution: { status: row?.tipsPaused ? ('paused' as const) : ('active' as const), paused_reason: row?.tipsPaused ? row.tipsPausedReason : null },
+    compensation_updated_at: isoOrNull(row?.updatedAt),
+  };
+}
+export type CompensationView = ReturnType<typeof toCompensationView>;
+
+/**
+ * Writes the outcome of a pure write to the locked row. A write that changes nothing leaves the row, the history and
+ * the webhook alone. Returns the row as it now is.
+ */
+export async function recordWrite(
+  tx: Tx,
+  row: repo.CompensationRow,
+  result: Extract<WriteResult, { ok: true }>,
+  actorId: string | null,
+  at: Date,
+): Promise<repo.CompensationRow> {
+  if (!result.change) return row;
+  const c = result.components;
+  const patch = { baseAmount: c.base?.amount ?? null, baseLabel: c.base?.label ?? null, bonuses: c.bonuses, tipsAmount: c.tips, updatedAt: at };
+  await repo.updateCompensation(tx, row.tenantId, row.tourId, patch);
+  const { component, key, from, to } = result.change;
+  await repo.insertHistory(tx, [{ tenantId: row.tenantId, id: newId(), tourId: row.tourId, at, actorId, component, key, from, to }]);
+  // Every change, tips included, moves the tour's quiet window (CONTRACT.md §7).
+  await scheduleDebouncedEvent(tx, {
+    tenantId: row.tenantId,
+    type: 'tour.compensation_updated',
+    resourceId: row.tourId,
+    windowSeconds: COMPENSATION_QUIET_WINDOW_SECONDS,
+    now: at,
+  });
+  return { ...row, ...patch };
+}
+
+/** SPEC.md Events: the payload is built from the state at send time; no labels, no metadata. */
+export async function compensationUpdatedData(q: Queryable, tenantId: string, tourId: string): Promise<Record<string, unknown> | null> {
+  const row = await repo.findCompensation(q, tenantId, tourId);
+  if (!row) return null;
+  const c = componentsOf(row);
+  return {
+    tour_id: row.tourId,
+    service_area_id: row.serviceAreaId,
+    currency: row.currency,
+    total_amount: compensationTotal(c),
+    breakdown: {
+      base_earnings: { amount: c.base?.amount ?? 0 },
+      bonuses: c.bonuses.map((b) => ({ key: b.key, amount: b.amount })),
+      tips: { amount: c.tips },
+    },
+    compensation_updated_at: isoOrNull(row.updatedAt),
+  };
+}
+
+registerDebouncedEvent('tour.compensation_updated', (q, tenantId, tourId) => compensationUpdatedData(q, tenantId, tourId));
