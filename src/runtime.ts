@@ -3,6 +3,7 @@ import path from 'node:path';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { acquireDataDirLock, openPglite, openPostgres, type Database } from './db/client.ts';
+import { wireHooks } from './hooks.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
 import { systemClock } from './shared/clock.ts';
@@ -33,7 +34,7 @@ export async function openDatabase(config: Config, options: { migrate: boolean }
 export async function createRuntime(config: Config, options: { migrate: boolean; clock?: Clock }): Promise<Runtime> {
   const log = pino({ level: config.logLevel });
   const { database, release } = await openDatabase(config, options);
-  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log };
+  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks() };
   return {
     deps,
     close: async () => {

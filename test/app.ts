@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
+import { wireHooks } from '../src/hooks.ts';
 import type { Deps } from '../src/deps.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { randomBase62 } from '../src/shared/secrets.ts';
@@ -123,7 +124,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}): Promise<Tes
   );
   const clock = new ManualClock();
   const log = pino({ level: config.logLevel });
-  const deps: Deps = { db: database.db, database, clock, config, log };
+  const deps: Deps = { db: database.db, database, clock, config, log, hooks: wireHooks() };
   const app = await buildApp(deps);
   await app.ready();
 

@@ -1,4 +1,4 @@
-// Failures wire schemas: reasons (current, legacy and admin shapes), failure_options, fail-stop.
+// Failures wire schemas: reasons (current, legacy and admin shapes), fail-stop (failure_options render with stops: dispatch).
 import { Type, type Static } from '@sinclair/typebox';
 import { PageMeta } from '../../http/pagination.ts';
 import { Nullable } from '../../http/schemas.ts';
@@ -80,20 +80,6 @@ export const ReasonUpdateBody = Type.Object(
 export type ReasonUpdateInput = Static<typeof ReasonUpdateBody>['reason'];
 
 export const ReasonKeyParams = Type.Object({ key: ReasonKey });
-
-const OutcomeOption = Type.Object({
-  allowed: Type.Boolean(),
-  reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
-  reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
-});
-
-export const FailureOptions = Type.Object({
-  outcomes: Type.Object(Object.fromEntries(FAILURE_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<(typeof FAILURE_OUTCOMES)[number], typeof OutcomeOption>),
-});
-
-export const CompletionRequirements = Type.Object({
-  fail: Type.Boolean({ description: 'Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed.' }),
-});
 
 export const FailStopBody = Type.Object(
   {

@@ -1,5 +1,5 @@
 // What other modules may use of identity: credential resolution, user and organization look-ups.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -8,6 +8,7 @@ import { tenants, users } from './tables.ts';
 
 export { findUser, membershipsOf, findTenant, findOrganization, findOrganizations, findServiceArea, findServiceAreas } from './repository.ts';
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
+export type { IdentityHooks } from './hooks.ts';
 
 /** E-mail addresses of the tenant's active admins (for notices such as a disabled webhook). */
 export async function adminEmails(q: Queryable, tenantId: string): Promise<string[]> {
@@ -18,6 +19,12 @@ export async function adminEmails(q: Queryable, tenantId: string): Promise<strin
     .orderBy(users.email);
   return rows.map((row) => row.email);
 }
+
+/**
+ * The id and extensions of the tenants `ids` (a sub-select) names, as one part of another module's statement: the
+ * webhook fan-out reads them with the events it claims, in one round trip.
+ */
+export const tenantExtensionsRead = (ids: SQL): SQL => sql`SELECT id, extensions FROM tenants WHERE id IN (${ids})`;
 
 /** Ids of the tenants that have a paid extension enabled (the busyness tick visits only these). */
 export async function tenantsWithExtension(q: Queryable, extension: string): Promise<string[]> {

@@ -18,7 +18,6 @@ import {
   updateOrganization,
   updateServiceArea,
 } from './organization-operations.ts';
-import { getPermissions } from './permission-operations.ts';
 import {
   ApiKeyCreateBody,
   ApiKeyCreated,
@@ -29,8 +28,6 @@ import {
   OrganizationList,
   OrganizationResponse,
   OrganizationUpdateBody,
-  PermissionsQuery,
-  PermissionsResponse,
   RefreshTokenBody,
   ServiceAreaCreateBody,
   ServiceAreaList,
@@ -54,16 +51,6 @@ export const identityRoutes =
       '/api/user',
       { schema: { tags: ['identity'], summary: 'The calling user', response: { 200: Type.Object({ user: User }) } } },
       async (request) => ({ user: await getCurrentUser(deps, actorOf(request)) }),
-    );
-
-    app.get(
-      '/api/user/permissions',
-      { schema: { tags: ['identity'], summary: "The caller's permissions", querystring: PermissionsQuery, response: { 200: PermissionsResponse } } },
-      async (request, reply) => {
-        const { permissions, servesDeprecated } = getPermissions(deps, actorOf(request), request.query.view ?? 'standard');
-        if (servesDeprecated) markDeprecated(reply, 'admin.places');
-        return { permissions };
-      },
     );
 
     // ── Users ──

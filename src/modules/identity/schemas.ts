@@ -195,24 +195,3 @@ export const ServiceAreaResponse = Type.Object({ service_area: ServiceArea });
 export const ServiceAreaList = ListOf('service_areas', ServiceArea);
 
 export const ListQuery = Type.Object({ ...PaginationQuery }, strict);
-
-// ── Permissions of the caller ────────────────────────────────────────────────────────────────────────────────────
-const PlaceActions = Type.Object({
-  index: Type.Boolean(),
-  show: Type.Boolean(),
-  create: Type.Boolean(),
-  update: Type.Boolean(),
-  destroy: Type.Boolean(),
-  fork: Type.Boolean(),
-  metadata: Type.Boolean(),
-});
-export const PermissionsQuery = Type.Object(
-  { view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('detailed')], { default: 'standard' })) },
-  strict,
-);
-export const PermissionsResponse = Type.Object({
-  permissions: Type.Object({
-    places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
-    admin: Type.Optional(Type.Object({ places: PlaceActions }, { deprecated: true, description: 'Deprecated: use places.' })),
-  }),
-});

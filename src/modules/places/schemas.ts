@@ -100,3 +100,24 @@ export const PlaceListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type PlaceListFilters = NonNullable<Static<typeof PlaceListQuery>['filters']>;
+
+// GET /api/user/permissions: the caller's permissions, which are the places permission matrix (CONTRACT.md §4).
+const PlaceActions = Type.Object({
+  index: Type.Boolean(),
+  show: Type.Boolean(),
+  create: Type.Boolean(),
+  update: Type.Boolean(),
+  destroy: Type.Boolean(),
+  fork: Type.Boolean(),
+  metadata: Type.Boolean(),
+});
+export const PermissionsQuery = Type.Object(
+  { view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('detailed')], { default: 'standard' })) },
+  strict,
+);
+export const PermissionsResponse = Type.Object({
+  permissions: Type.Object({
+    places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
+    admin: Type.Optional(Type.Object({ places: PlaceActions }, { deprecated: true, description: 'Deprecated: use places.' })),
+  }),
+});

@@ -177,19 +177,19 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   await writeNewBooking(db, created, events, packageInputs);
   if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(db, deps.clock, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
+  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
   return rendered!;
 }
 
 export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
   if (view === 'compact') {
     const booking = await visibleBooking(deps.db, actor, id);
-    return (await renderBookings(deps.db, deps.clock, actor, [booking], view))[0]!;
+    return (await renderBookings(deps.db, deps, actor, [booking], view))[0]!;
   }
   // One statement for the booking and its children; visibility is decided from the stops it brought.
   const found = await repo.findBookingWithChildren(deps.db, actor.tenantId, id);
   if (!found || !(await canSee(deps.db, actor, found.booking, found.children.stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(deps.db, deps.clock, actor, [found.booking], view, new Map([[id, found.children]]));
+  const [rendered] = await renderBookings(deps.db, deps, actor, [found.booking], view, new Map([[id, found.children]]));
   return rendered!;
 }
 
@@ -213,7 +213,7 @@ export async function listBookings(deps: Deps, actor: Actor, query: BookingListQ
     limit,
   });
   const page = toPage(rows, limit, (row) => [row.id]);
-  return { bookings: await renderBookings(deps.db, deps.clock, actor, page.items, query.view ?? 'standard'), meta: page.meta };
+  return { bookings: await renderBookings(deps.db, deps, actor, page.items, query.view ?? 'standard'), meta: page.meta };
 }
 
 /**

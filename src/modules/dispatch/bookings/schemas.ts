@@ -2,8 +2,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { CompletionRequirementsSchema, FailureOptionsSchema } from '../../failures/index.ts';
-import { AddressInput, ContactInput, Location, Metadata } from '../../places/schemas.ts';
+import { ALL_OUTCOMES, type FailureOutcome } from '../../services/index.ts';
+import { AddressInput, ContactInput, Location, Metadata } from '../../places/index.ts';
 
 const Address = Type.Object({
   street: Type.String(),
@@ -20,6 +20,21 @@ const TimeWindow = Type.Object({ starts_at: Timestamp, ends_at: Timestamp }, { a
 export const StopStatus = Type.Union(
   ['to_be_dispatched', 'scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
 );
+
+const OutcomeOption = Type.Object({
+  allowed: Type.Boolean(),
+  reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
+  reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
+});
+
+/** failure_options of a stop under way: decided by the failures module (hooks.ts FailureRules), rendered here. */
+export const FailureOptions = Type.Object({
+  outcomes: Type.Object(Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<FailureOutcome, typeof OutcomeOption>),
+});
+
+export const CompletionRequirements = Type.Object({
+  fail: Type.Boolean({ description: 'Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed.' }),
+});
 
 export const Stop = Type.Object({
   id: Uuid,
@@ -47,8 +62,8 @@ export const Stop = Type.Object({
   /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
   proof: Nullable(Type.Record(Type.String(), Type.String())),
   // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
-  completion_requirements: Type.Optional(CompletionRequirementsSchema),
-  failure_options: Type.Optional(FailureOptionsSchema),
+  completion_requirements: Type.Optional(CompletionRequirements),
+  failure_options: Type.Optional(FailureOptions),
 });
 
 export const PackageHistoryEntry = Type.Object({

@@ -1,11 +1,10 @@
 // Rendering bookings for a caller: compact, or with their stops and packages read in one statement.
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { Clock } from '../../../shared/clock.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
-import { loadStopContext, toStopView } from '../stops/views.ts';
+import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
 import * as repo from './repository.ts';
 
 const bookingFields = (row: repo.BookingRow) => ({
@@ -31,7 +30,7 @@ const bookingFields = (row: repo.BookingRow) => ({
  */
 export async function renderBookings(
   q: Queryable,
-  clock: Clock,
+  render: RenderDeps,
   actor: Actor,
   rows: repo.BookingRow[],
   view: 'standard' | 'compact' = 'standard',
@@ -42,7 +41,7 @@ export async function renderBookings(
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
   const packages = rows.flatMap((row) => ofBooking(row.id).packages);
-  const context = await loadStopContext(q, clock, actor.tenantId, stops, { bookingStops: stops, packages });
+  const context = await loadStopContext(q, render, actor.tenantId, stops, { bookingStops: stops, packages });
   const historyByPackage = new Map<string, PackageHistoryRow[]>();
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({

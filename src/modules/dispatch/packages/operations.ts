@@ -12,6 +12,7 @@ import { getService } from '../../services/index.ts';
 import { compactTour } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import type { FailureRules } from '../hooks.ts';
 import { appendPackageReattempts, checkPackageFailures } from './package-failures.ts';
 import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -259,7 +260,7 @@ export interface PackageResult {
  * Package outcomes when stops complete: what the driver reported, else picked up at a pickup and delivered at a
  * drop-off. Results naming packages that are not handled at `stops` are a 422 on their pointer.
  */
-export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo.StopRow[], results: PackageResult[], at: Date): Promise<void> {
+export async function applyPackageResults(tx: Tx, actor: Actor, rules: FailureRules, stops: stopsRepo.StopRow[], results: PackageResult[], at: Date): Promise<void> {
   const packages = await packagesRepo.findPackagesOfStops(tx, actor.tenantId, stops.map((s) => s.id));
   const errors: FieldError[] = [];
   results.forEach((r, i) => {
@@ -270,7 +271,7 @@ export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo
   });
   if (errors.length) throw invalidFields(errors);
   // Failure reasons (package-failures.ts): checked before any write; their reattempts are appended below.
-  const reattempts = await checkPackageFailures(tx, actor, stops, packages, results);
+  const reattempts = await checkPackageFailures(tx, actor, rules, stops, packages, results);
   for (const pkg of packages) {
     if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) continue;
     const stop = stops.find((s) => s.id === pkg.pickupStopId || s.id === pkg.dropoffStopId)!;
@@ -284,5 +285,5 @@ export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo
     await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status, updatedAt: at });
     await appendHistory(tx, actor, pkg, at, { event: result, stopId: stop.id, tourId: stop.tourId, reasonKey: reported?.reason_key ?? null, note: reported?.note ?? null });
   }
-  await appendPackageReattempts(tx, actor, reattempts, at);
+  await appendPackageReattempts(tx, actor, rules, reattempts, at);
 }

@@ -38,7 +38,7 @@ export async function getStop(deps: Deps, actor: Actor, stopId: string) {
   const tour = stop.tourId ? await repo.findTour(deps.db, actor.tenantId, stop.tourId) : null;
   const visible = booking ? await canSee(deps.db, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
   if (!visible) throw notFound('stop');
-  return renderStop(deps.db, deps.clock, actor, stop);
+  return renderStop(deps.db, deps, actor, stop);
 }
 
 /** Locks the stop's tour, then reloads the stop: the tour row serializes the driver and the dispatcher. */
@@ -82,12 +82,12 @@ export async function advanceStop(
     const bookings = await bookingsRepo.findBookingsForUpdate(tx, tenantId, bookingIds);
     const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
     for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, ...proof, updatedAt: at });
-    if (step === 'complete') await applyPackageResults(tx, actor, affected, input.packages ?? [], at);
+    if (step === 'complete') await applyPackageResults(tx, actor, deps.hooks.failureRules, affected, input.packages ?? [], at);
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     }
     await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
     await settle(tx, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
-    return renderStop(tx, deps.clock, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
+    return renderStop(tx, deps, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
   });
 }

@@ -2,7 +2,6 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { Clock } from '../../../shared/clock.ts';
 import { badParameter, conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
@@ -19,7 +18,7 @@ import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
 import type { CustomStopInput } from '../bookings/schemas.ts';
-import { loadStopContext, toStopView } from '../stops/views.ts';
+import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
 import { openTourForUpdate } from './dispatch.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
@@ -33,7 +32,7 @@ defineMessages({
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
 });
 
-export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
+export async function renderTour(q: Tx | Deps['db'], render: RenderDeps, actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
   const fields = {
     id: tour.id,
     service_id: tour.serviceId,
@@ -53,7 +52,7 @@ export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor,
   };
   if (view === 'compact') return fields;
   const stops = await stopsRepo.findStopsOfTours(q, actor.tenantId, [tour.id]);
-  const context = await loadStopContext(q, clock, actor.tenantId, stops);
+  const context = await loadStopContext(q, render, actor.tenantId, stops);
   return { ...fields, stops: stops.map((s) => toStopView(actor, s, context)) };
 }
 
@@ -81,12 +80,12 @@ export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT)
   });
   const page = toPage(rows, limit, (row) => [row.id]);
   const tours = [];
-  for (const tour of page.items) tours.push(await renderTour(deps.db, deps.clock, actor, tour, query.view ?? 'standard'));
+  for (const tour of page.items) tours.push(await renderTour(deps.db, deps, actor, tour, query.view ?? 'standard'));
   return { tours, meta: page.meta };
 }
 
 export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
-  return renderTour(deps.db, deps.clock, actor, await visibleTour(deps.db, actor, id), view);
+  return renderTour(deps.db, deps, actor, await visibleTour(deps.db, actor, id), view);
 }
 
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
@@ -229,7 +228,7 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     await settle(tx, { tenantId, at, bookingIds, tourIds: [tourId], event: action });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
-    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps.clock, actor, fresh) : renderTour(tx, deps.clock, actor, fresh, 'compact');
+    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
   });
 }
 
@@ -253,7 +252,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    return renderTour(tx, deps.clock, actor, { ...tour, preferredDriverIds: driverIds });
+    return renderTour(tx, deps, actor, { ...tour, preferredDriverIds: driverIds });
   });
 }
 
