@@ -10,8 +10,12 @@ import type { StopRow } from './stops/repository.ts';
 import type { RecoveryStop } from './stops/fail-stop-on-tour.ts';
 import type { TourRow } from './tours/repository.ts';
 
-/** Why a tour's stops changed (`tourStopsChanged`). */
-export type TourStopsChange = 'stops_inserted' | 'stops_moved' | 'stop_completed' | 'stop_failed' | 'tour_started';
+/**
+ * Why a tour's stops changed (`tourStopsChanged`): stops dispatched or added onto it, reordered on it, taken off it
+ * (moved to another tour, removal of a package, cancellation of a booking or of the tour), a stop completed or failed
+ * on it (a `*_now` recovery stop joins it then), or the tour started.
+ */
+export type TourStopsChange = 'stops_inserted' | 'stops_moved' | 'stops_removed' | 'stop_completed' | 'stop_failed' | 'tour_started';
 
 /**
  * Called inside the transaction of the dispatch write that caused them, after its rows and events are written and

@@ -1,9 +1,15 @@
 // What other modules may use of dispatch (bookings, stops, packages, tours): named operations and read helpers,
 // never a repository.
+// Reading tours (compensation, live tracking, the optimiser): facts behind the caller's visibility, stops in order.
+export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads.ts';
+export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';
+
 export { automaticGroup } from './stops/grouping.ts';
 export { Stop as StopSchema } from './bookings/schemas.ts';
 export { stopPayloadDeprecation } from './stops/deprecations.ts';
 export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
+/** The worker's handler of `tours.expire_claim` (worker/handlers.ts). */
+export { expireClaimJob } from './tours/jobs.ts';
 
 // Failing a stop (the failures module's failStop): lock, write through these, render.
 export {

@@ -4,6 +4,7 @@
 import type { Tx } from '../../db/client.ts';
 import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
+import type { DispatchHooks, TourStopsChange } from './hooks.ts';
 import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
@@ -17,6 +18,8 @@ export interface Change {
   tourIds: string[];
   /** What caused the change, carried by booking.transition and tour.active_status_changed as `event`. */
   event: string;
+  /** Tours whose stops this change inserted, moved, removed, completed or failed, or that it started (DispatchHooks). */
+  stopsChanged?: { tourId: string; reason: TourStopsChange }[];
 }
 
 export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
@@ -27,6 +30,13 @@ export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
 });
 
 export const tourEventData = (t: Pick<repo.TourRow, 'id' | 'serviceAreaId'>) => ({ tour_id: t.id, service_area_id: t.serviceAreaId });
+
+/** booking.modified for a changed booking, with booking.route_changed when its stops' route changed too. */
+export const recordBookingModified = (tx: Tx, tenantId: string, at: Date, booking: bookingsRepo.BookingRow, route = false) =>
+  recordEvents(tx, [
+    { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) },
+    ...(route ? [{ tenantId, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
+  ]);
 
 /** What the visibility rules need of a tour. */
 export const tourFacts = (t: repo.TourRow): TourFacts => ({
@@ -63,7 +73,11 @@ export async function recordActiveStatusChange(
   });
 }
 
-export async function settle(tx: Tx, change: Change): Promise<void> {
+/**
+ * Settles a change and then lets other modules react (DispatchHooks), all in the caller's transaction: tours that
+ * completed, tours whose stops changed.
+ */
+export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<void> {
   const { tenantId, at } = change;
   const tourIds = unique([...change.tourIds, ...(await stopsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
   const bookingIds = unique([...change.bookingIds, ...(await stopsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
@@ -71,6 +85,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const tours = await repo.findTours(tx, tenantId, tourIds);
   const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, tourIds);
+  const completed: string[] = [];
   for (const tour of tours) {
     const stops = tourStops.filter((s) => s.tourId === tour.id);
     if (tour.status !== 'en_route' || !stops.length || stops.some((s) => !isFinalStop(s.status))) continue;
@@ -84,6 +99,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
       affectedUserIds: tour.driverId ? [tour.driverId] : [],
     });
     tour.status = 'completed';
+    completed.push(tour.id);
   }
 
   const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
@@ -135,4 +151,7 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
     });
     await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
   }
+
+  for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
+  for (const tourId of completed) await hooks.tourCompleted(tx, tenantId, tourId);
 }

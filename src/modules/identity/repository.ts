@@ -300,3 +300,41 @@ export async function updateServiceArea(
   if (!Object.keys(patch).length) return;
   await q.update(serviceAreas).set(patch).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));
 }
+
+// --- read by other modules (through index.ts)
+
+/** E-mail addresses of the tenant's active admins (for notices such as a disabled webhook). */
+export async function adminEmails(q: Queryable, tenantId: string): Promise<string[]> {
+  const rows = await q
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+    .orderBy(users.email);
+  return rows.map((row) => row.email);
+}
+
+/**
+ * The id and extensions of the tenants `ids` (a sub-select) names, as one part of another module's statement: the
+ * webhook fan-out reads them with the events it claims, in one round trip.
+ */
+export const tenantExtensionsRead = (ids: SQL): SQL => sql`SELECT id, extensions FROM tenants WHERE id IN (${ids})`;
+
+/** Ids of the tenants that have a paid extension enabled (the busyness tick visits only these). */
+export async function tenantsWithExtension(q: Queryable, extension: string): Promise<string[]> {
+  const rows = await q.select({ id: tenants.id }).from(tenants).where(sql`${extension} = ANY(${tenants.extensions})`).orderBy(tenants.id);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Points a driver's active_tour_id at its en_route tour (or clears it), in the caller's transaction. Taking a tour
+ * succeeds only while the driver has none or already has this one: the row update is the lock that keeps a
+ * driver on at most one en_route tour. Returns false when the driver is busy with another tour.
+ */
+export async function setActiveTour(q: Queryable, tenantId: string, userId: string, tourId: string | null): Promise<boolean> {
+  const busyElsewhere = tourId ? sql`AND (active_tour_id IS NULL OR active_tour_id = ${tourId})` : sql``;
+  const rows = await queryRows(
+    q,
+    sql`UPDATE users SET active_tour_id = ${tourId} WHERE tenant_id = ${tenantId} AND id = ${userId} ${busyElsewhere} RETURNING id`,
+  );
+  return rows.length === 1;
+}

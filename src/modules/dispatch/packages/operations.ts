@@ -1,6 +1,5 @@
 // Packages: allocation with shortcodes, lookup, removal from a tour, forced delivery, announce/cancel, history.
 import type { Queryable, Tx } from '../../../db/client.ts';
-import { completeRow } from '../../../db/json-insert.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, invalidTransition, notFound, unprocessable, type FieldError } from '../../../http/errors.ts';
@@ -23,7 +22,8 @@ import * as packagesRepo from './repository.ts';
 import type { DeliveryProofInput, ForceDeliveryInput } from '../bookings/schemas.ts';
 import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from '../stops/stop-input.ts';
-import { packageHistory, packages as packagesTable, type PackageStatus } from '../tables.ts';
+import type { packageHistory, packages as packagesTable} from '../tables.ts';
+import { type PackageStatus } from '../tables.ts';
 import { renderPackages } from './views.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
@@ -46,6 +46,9 @@ interface PackageInput {
   dropoff_stop_index: number;
 }
 
+type NewPackageRow = typeof packagesTable.$inferInsert & { id: string };
+type NewPackageHistoryRow = typeof packageHistory.$inferInsert;
+
 /**
  * The booking's packages with their first history entries, checked and ready to insert with the booking. Each draws a
  * random shortcode; the unique index decides at the insert (no read first), and `redrawShortcodes` draws again in the
@@ -58,7 +61,7 @@ export async function preparePackages(
   stops: NewStopRow[],
   inputs: PackageInput[],
   at: Date,
-): Promise<{ packages: packagesRepo.PackageRow[]; history: packagesRepo.PackageHistoryRow[] }> {
+): Promise<{ packages: NewPackageRow[]; history: NewPackageHistoryRow[] }> {
   if (!inputs.length) return { packages: [], history: [] };
   const errors: FieldError[] = [];
   inputs.forEach((p, i) => {
@@ -70,8 +73,8 @@ export async function preparePackages(
   });
   errors.push(...(await externalLabelErrors(q, booking.tenantId, inputs)));
   if (errors.length) throw invalidFields(errors);
-  const packages = inputs.map((p) =>
-    completeRow(packagesTable, {
+  const packages = inputs.map(
+    (p): NewPackageRow => ({
       tenantId: booking.tenantId,
       id: newId(),
       bookingId: booking.id,
@@ -86,9 +89,7 @@ export async function preparePackages(
       updatedAt: at,
     }),
   );
-  const history = packages.map((r) =>
-    completeRow(packageHistory, { tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId }),
-  );
+  const history = packages.map((r): NewPackageHistoryRow => ({ tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId }));
   return { packages, history };
 }
 
@@ -102,11 +103,6 @@ export async function externalLabelErrors(q: Queryable, tenantId: string, inputs
       ? [{ pointer: `/booking/packages/${i}/external_label`, code: 'taken', detail: 'is already used by an open package' }]
       : [];
   });
-}
-
-/** After a shortcode collision at the insert: every package draws again. */
-export function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
-  for (const pkg of packages) pkg.shortcode = newShortcode();
 }
 
 /** The package if the caller sees its booking; 404 otherwise. */
@@ -171,7 +167,14 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
       await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
     }
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: preview.booking.id, at, data: bookingEventData(preview.booking) });
-    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: [preview.booking.id], tourIds: tours.map((t) => t.id), event: 'package_removed' });
+    await settle(tx, deps.hooks.dispatch, {
+      tenantId: actor.tenantId,
+      at,
+      bookingIds: [preview.booking.id],
+      tourIds: tours.map((t) => t.id),
+      event: 'package_removed',
+      stopsChanged: tours.map((t) => ({ tourId: t.id, reason: 'stops_removed' as const })),
+    });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;
   });

@@ -8,7 +8,7 @@ import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
 import { canSee } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
-import type { StopFailureFacts } from '../hooks.ts';
+import type { DispatchHooks, StopFailureFacts } from '../hooks.ts';
 import { moveFailedStopPackages } from '../packages/package-failures.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import * as toursRepo from '../tours/repository.ts';
@@ -70,6 +70,7 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
  */
 export async function failStopOnTour(
   tx: Tx,
+  hooks: DispatchHooks,
   actor: Actor,
   scene: StopFailureScene,
   failure: StopFailureRecord,
@@ -101,7 +102,8 @@ export async function failStopOnTour(
   }
   if (tour) event('tour.modified', tour.id, tourEventData(tour));
   await recordEvents(tx, events);
-  await settle(tx, { tenantId, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop' });
+  const stopsChanged = tour ? [{ tourId: tour.id, reason: 'stop_failed' as const }] : [];
+  await settle(tx, hooks, { tenantId, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop', stopsChanged });
   return recoveryId;
 }
 

@@ -52,7 +52,7 @@ export async function failStop(deps: Deps, actor: Actor, stopId: string, input: 
     const plan = recoveryPlan(outcome, scene.stop, pickup, scene.service.returnStopType, automaticGroup);
     // Events are language-neutral: the English label, as the reason read at the time.
     const failure = { outcome, reason: reason ? { key: reason.key, label: reason.labels.en } : null, note };
-    const recoveryId = await failStopOnTour(tx, actor, scene, failure, plan, at);
+    const recoveryId = await failStopOnTour(tx, deps.hooks.dispatch, actor, scene, failure, plan, at);
     return { failedId: scene.stop.id, recoveryId };
   });
 
