@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PGlite instances are large (~700 MiB while migrating): two files at a time on two cores.
     maxWorkers: 2,
+    // Tests run in random order (files and tests within them) so order dependence shows up; vitest prints the seed
+    // ("Running tests with seed …"), and `--sequence.seed=<seed>` replays a failing order.
+    sequence: { shuffle: true, seed: Number(process.env.VITEST_SEED) || Date.now() % 1_000_000 },
   },
 });

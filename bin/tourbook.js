@@ -1,6 +1,35 @@
 #!/usr/bin/env node
-// The tourbook command: runs the TypeScript sources through tsx's loader (no build step).
-import { register } from 'tsx/esm/api';
+// The tourbook command: runs the JavaScript build in dist/ (made at install by `npm run build`, see decision 0130).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-register();
-await import('../src/main.ts');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const entry = path.join(root, 'dist', 'main.js');
+
+const fail = (message) => {
+  process.stderr.write(`tourbook: ${message}\n`);
+  process.exit(1);
+};
+
+/** The newest file under dir (sources and migrations; a deployment without src/ skips the check). */
+function newest(dir, found = { file: null, mtime: 0 }) {
+  if (!fs.existsSync(dir)) return found;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest(full, found);
+    else if (!entry.name.endsWith('.test.ts')) {
+      const mtime = fs.statSync(full).mtimeMs;
+      if (mtime > found.mtime) Object.assign(found, { file: full, mtime });
+    }
+  }
+  return found;
+}
+
+if (!fs.existsSync(entry)) fail('dist/ is missing: run `npm install` (or `npm run build`) in the project first.');
+const built = fs.statSync(entry).mtimeMs;
+const changed = newest(path.join(root, 'src'), newest(path.join(root, 'migrations')));
+if (changed.mtime > built) {
+  fail(`dist/ is older than ${path.relative(root, changed.file)}: run \`npm run build\` (about a second) and try again.`);
+}
+await import(pathToFileURL(entry).href);

@@ -11,11 +11,18 @@ import { authenticate } from './http/auth.ts';
 import { AppError, toProblem } from './http/errors.ts';
 import { pickLang } from './http/i18n.ts';
 import { validationError, validatorCompiler } from './http/validation.ts';
+import { registerJsonParser, strayBody } from './http/json-body.ts';
 import { registerEtags } from './http/etag.ts';
 import { healthRoutes } from './http/health.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { authenticateThrottled, registerRateLimit } from './http/rate-limit.ts';
+import { registerEmptyBodies } from './http/empty-body.ts';
+import { registerLazySerializers } from './http/lazy-serializer.ts';
+import { registerRequestLog } from './http/request-log.ts';
+import { swaggerOptions } from './http/openapi.ts';
+import { apiGuideRoute } from './http/api-guide.ts';
+import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
@@ -23,10 +30,11 @@ import { newId } from './shared/ids.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
 import { placeRoutes } from './modules/places/routes.ts';
 import { serviceRoutes } from './modules/services/routes.ts';
-import { operatorRoutes } from './modules/identity/operator-routes.ts';
+import { checkOperator, operatorRoutes } from './modules/identity/operator-routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { failureRoutes } from './modules/failures/routes.ts';
 import { dispatchRoutes } from './modules/dispatch/routes.ts';
+import { liveRoutes } from './modules/live/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,16 +57,33 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log,
-    logController: new LogController({ disableRequestLogging: deps.config.logLevel !== 'debug' }),
+    // Fastify's two lines per request are replaced by one (src/http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_RE.test(incoming) ? incoming : newId();
     },
-    bodyLimit: Math.max(deps.config.reportMaxBytes * 1.4, 1024 * 1024),
+    // 1 MiB by default for every route, unauthenticated ones included (decision 0111). A route that takes more
+    // (the report upload) says so in one line of its options: `{ bodyLimit: deps.config.reportMaxBytes, … }`.
+    bodyLimit: deps.config.bodyLimitBytes,
     routerOptions: {
       querystringParser: (str: string) => qs.parse(str, { depth: 2, arrayLimit: 100, parameterLimit: 200 }),
     },
     ajv: { customOptions: { removeAdditional: false } },
+    // Requests Node's HTTP parser refuses (431 header fields too large, 400 garbage) never reach Fastify's
+    // handlers: answered here, as problem+json like every other error.
+    clientErrorHandler: (err, socket) => {
+      if (socket.destroyed || !socket.writable) return;
+      const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+      const problem = tooLarge
+        ? new AppError(431, 'header_fields_too_large', 'The request header fields are too large.')
+        : new AppError(400, 'malformed_request', 'The request could not be read.');
+      const body = JSON.stringify(toProblem(problem, 'en'));
+      const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+      socket.end(
+        `HTTP/1.1 ${problem.status} ${reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    },
     // URLs the router cannot even match (bad percent-encoding, over-long path segments) name no resource: 404 problem+json.
     frameworkErrors: (error, request, reply) => {
       const lang = pickLang(request.headers['accept-language']);
@@ -71,8 +96,12 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  registerLazySerializers(app as unknown as FastifyInstance);
   // Bodies are JSON (CONTRACT.md §1): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
+  registerEmptyBodies(app as unknown as FastifyInstance);
+  registerRequestLog(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
@@ -93,7 +122,19 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'user';
     if (!request.routeOptions.url) return; // unknown route: the 404 handler answers
-    if (mode === 'user') request.actor = await authenticate(deps, request as FastifyRequest);
+    // Before the body is even parsed: unauthenticated callers learn nothing from validation (401 before 422).
+    // Failures count against the caller's address (decision 0113).
+    if (mode === 'user') request.actor = await authenticateThrottled(deps, request, () => authenticate(deps, request as FastifyRequest));
+    if (mode === 'operator') await authenticateThrottled(deps, request, async () => checkOperator(deps, request));
+  });
+
+  // Routes without a body schema (DELETE, bodiless GET-like actions) take no body: none, `{}` or an empty JSON body
+  // are the same; anything else is refused like an unknown member of any other body (422), never ignored.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.routeOptions.schema?.body) return;
+    const body: unknown = request.body;
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0) return;
+    throw strayBody(body);
   });
 
   // API conventions (CONTRACT.md §1), in hook order: rate limit after auth, idempotency claim, If-Match, ETag, metrics.
@@ -135,28 +176,15 @@ export async function buildApp(deps: Deps): Promise<App> {
     return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
   });
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Tourbook API',
-        version: '0.1.0',
-        description: 'Multi-tenant tour and booking logistics: bookings, tours, stops, packages, places and webhooks.',
-      },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
-        },
-      },
-      security: [{ bearer: [] }, { apiKey: [] }],
-    },
-  });
+  await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));
 
+  // The root has nothing of its own yet: newcomers land on the API reference.
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
+  await app.register(apiGuideRoute());
   await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
 
   // The route table, module by module.
@@ -171,6 +199,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(webhookRoutes(deps));
   await app.register(failureRoutes(deps));
   await app.register(dispatchRoutes(deps));
+  await app.register(liveRoutes(deps));
 
   return app as unknown as App;
 }

@@ -1,5 +1,7 @@
-// Configuration: environment variables parsed once into a typed, frozen Config; bad values stop the process.
+// Configuration: environment variables checked against one schema, then parsed into a typed, frozen Config; bad values stop the process.
 import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -13,84 +15,164 @@ export interface Config {
   mailFrom: string;
   reportsMasterKey: string | null;
   reportMaxBytes: number;
+  /** Largest JSON body a route accepts unless it declares its own `bodyLimit` (413 beyond). */
+  bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
+  /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
+  logFormat: 'auto' | 'pretty' | 'json';
   operatorToken: string | null;
   bootstrapAdminToken: string | null;
   rateLimit: { perSecond: number; burst: number };
+  /** Failed authentications (invalid tokens, failed sign-ins) per client address (decision 0113). */
+  authFailureLimit: { perSecond: number; burst: number };
+  /** scrypt cost of new password hashes: N = 2^logN (decision 0113). */
+  passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
+  live: {
+    maxSpeedKmh: number;
+    positionRetentionDays: number;
+    osrmTimeoutMs: number;
+    /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
+    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number };
+  };
 }
 
 export class ConfigError extends Error {}
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+// ajv-formats ships CommonJS with a default export; NodeNext sees the module object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const integer = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
+const number = (exclusiveMinimum: number, maximum: number) => ({ type: 'number', exclusiveMinimum, maximum });
+const boolean = { type: 'string', enum: ['true', 'false', '1', '0'] };
+const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://' };
+const text = { type: 'string', minLength: 1, maxLength: 4096 };
+
+/**
+ * Every variable Tourbook reads (decision 0113). Values arrive as strings; numbers are coerced. An unset or empty
+ * variable takes its default; a set one must be valid, so a typo fails at start instead of at the first request.
+ */
+const ENV_SCHEMA = {
+  type: 'object',
+  properties: {
+    DATABASE_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
+    DATA_DIR: text,
+    PORT: integer(0, 65535),
+    HOST: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { format: 'hostname' }] },
+    ROLE: { type: 'string', enum: ['api', 'worker', 'all'] },
+    SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
+    MAIL_FROM: text,
+    REPORTS_MASTER_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
+    REPORT_MAX_BYTES: integer(1, 1024 * 1024 * 1024),
+    BODY_LIMIT_BYTES: integer(1024, 1024 * 1024 * 1024),
+    S3_ENDPOINT: httpUrl,
+    S3_BUCKET: { type: 'string', pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' },
+    S3_REGION: { type: 'string', pattern: '^[a-z0-9-]{1,64}$' },
+    S3_ACCESS_KEY_ID: text,
+    S3_SECRET_ACCESS_KEY: text,
+    OSRM_URL: httpUrl,
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
+    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
+    OPERATOR_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
+    BOOTSTRAP_ADMIN_TOKEN: { type: 'string', minLength: 16, maxLength: 512 },
+    RATE_LIMIT_PER_SECOND: integer(1, 1_000_000),
+    RATE_LIMIT_BURST: integer(1, 1_000_000),
+    AUTH_FAILURES_PER_SECOND: number(0, 1_000_000),
+    AUTH_FAILURES_BURST: integer(1, 1_000_000),
+    PASSWORD_HASH_LOG_N: integer(14, 20),
+    BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
+    PUBLIC_URL: httpUrl,
+    LIVE_MAX_SPEED_KMH: integer(1, 2000),
+    POSITION_RETENTION_DAYS: integer(1, 3650),
+    OSRM_TIMEOUT_MS: integer(50, 60_000),
+    LIVE_POLL_MS: integer(10, 10_000),
+    LIVE_REVALIDATE_MS: integer(100, 600_000),
+  },
+  // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
+  dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
+} as const;
+
+const envAjv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
+addFormats(envAjv);
+const validateEnv = envAjv.compile<Record<string, string | number | undefined>>(ENV_SCHEMA);
+
+const variableOf = (error: ErrorObject): string =>
+  error.keyword === 'dependencies' ? String(error.params.missingProperty) : error.instancePath.split('/')[1] ?? '';
+
+function describe(error: ErrorObject, raw: NodeJS.ProcessEnv): string {
+  const name = variableOf(error);
+  if (error.keyword === 'dependencies') return `${name} is required when ${String(error.params.property)} is set`;
+  const value = raw[name] ?? '';
+  const shown = /TOKEN|SECRET|KEY/.test(name) ? `${value.length} characters` : `"${value.slice(0, 100)}"`;
+  const allowed = error.keyword === 'enum' ? `one of ${(error.params.allowedValues as string[]).join(', ')}` : error.message;
+  return `${name} must be ${allowed?.replace(/^must (be )?/, '')}, got ${shown}`;
+}
+
+/** Known, non-empty variables only (empty means unset), checked against ENV_SCHEMA; every problem in one message. */
+function checkedEnv(env: NodeJS.ProcessEnv): Record<string, string | number | undefined> {
+  const values: Record<string, string | number | undefined> = {};
+  for (const name of Object.keys(ENV_SCHEMA.properties)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') values[name] = raw;
   }
-  return value;
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function str(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? null : raw;
+  if (!validateEnv(values)) {
+    const seen = new Set<string>();
+    const problems = (validateEnv.errors ?? []).filter((e) => e.keyword !== 'anyOf' || !seen.has(variableOf(e)));
+    const lines = [...new Set(problems.map((e) => (seen.add(variableOf(e)), describe(e, env))))];
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return values;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const role = (str(env, 'ROLE') ?? 'all') as Role;
-  if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError(`ROLE must be api, worker or all, got "${role}"`);
-  const databaseUrl = str(env, 'DATABASE_URL');
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
-  }
-  const masterKey = str(env, 'REPORTS_MASTER_KEY');
-  if (masterKey && Buffer.from(masterKey, 'base64').length !== 32) {
-    throw new ConfigError('REPORTS_MASTER_KEY must be a base64-encoded 256-bit key');
-  }
-  const s3Endpoint = str(env, 'S3_ENDPOINT');
+  const v = checkedEnv(env);
+  const str = (name: string): string | null => (v[name] === undefined ? null : String(v[name]));
+  const num = (name: string, fallback: number): number => (v[name] === undefined ? fallback : Number(v[name]));
+  const bool = (name: string, fallback: boolean): boolean => (v[name] === undefined ? fallback : v[name] === 'true' || v[name] === '1');
+  const s3Endpoint = str('S3_ENDPOINT');
   const config: Config = {
-    databaseUrl,
-    dataDir: path.resolve(str(env, 'DATA_DIR') ?? './data'),
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: str(env, 'HOST') ?? '127.0.0.1',
-    role,
-    smtpUrl: str(env, 'SMTP_URL'),
-    mailFrom: str(env, 'MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
-    reportsMasterKey: masterKey,
-    reportMaxBytes: int(env, 'REPORT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    databaseUrl: str('DATABASE_URL'),
+    dataDir: path.resolve(str('DATA_DIR') ?? './data'),
+    port: num('PORT', 3000),
+    host: str('HOST') ?? '127.0.0.1',
+    role: (str('ROLE') ?? 'all') as Role,
+    smtpUrl: str('SMTP_URL'),
+    mailFrom: str('MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
+    reportsMasterKey: str('REPORTS_MASTER_KEY'),
+    reportMaxBytes: num('REPORT_MAX_BYTES', 50 * 1024 * 1024),
+    bodyLimitBytes: num('BODY_LIMIT_BYTES', 1024 * 1024),
     s3: s3Endpoint
       ? {
           endpoint: s3Endpoint,
-          bucket: str(env, 'S3_BUCKET') ?? 'tourbook',
-          region: str(env, 'S3_REGION') ?? 'us-east-1',
-          accessKeyId: str(env, 'S3_ACCESS_KEY_ID') ?? '',
-          secretAccessKey: str(env, 'S3_SECRET_ACCESS_KEY') ?? '',
+          bucket: str('S3_BUCKET') ?? 'tourbook',
+          region: str('S3_REGION') ?? 'us-east-1',
+          accessKeyId: str('S3_ACCESS_KEY_ID')!,
+          secretAccessKey: str('S3_SECRET_ACCESS_KEY')!,
         }
       : null,
-    osrmUrl: str(env, 'OSRM_URL'),
-    webhooksAllowPrivateTargets: bool(env, 'WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
-    logLevel: str(env, 'LOG_LEVEL') ?? 'info',
-    operatorToken: str(env, 'OPERATOR_TOKEN'),
-    bootstrapAdminToken: str(env, 'BOOTSTRAP_ADMIN_TOKEN'),
-    rateLimit: {
-      perSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
-      burst: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    osrmUrl: str('OSRM_URL'),
+    webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
+    logLevel: str('LOG_LEVEL') ?? 'info',
+    logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],
+    operatorToken: str('OPERATOR_TOKEN'),
+    bootstrapAdminToken: str('BOOTSTRAP_ADMIN_TOKEN'),
+    rateLimit: { perSecond: num('RATE_LIMIT_PER_SECOND', 50), burst: num('RATE_LIMIT_BURST', 100) },
+    authFailureLimit: { perSecond: num('AUTH_FAILURES_PER_SECOND', 0.5), burst: num('AUTH_FAILURES_BURST', 60) },
+    passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
+    busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
+    publicUrl: str('PUBLIC_URL'),
+    live: {
+      maxSpeedKmh: num('LIVE_MAX_SPEED_KMH', 200),
+      positionRetentionDays: num('POSITION_RETENTION_DAYS', 30),
+      osrmTimeoutMs: num('OSRM_TIMEOUT_MS', 2000),
+      stream: { pollMs: num('LIVE_POLL_MS', 200), heartbeatMs: 15_000, revalidateMs: num('LIVE_REVALIDATE_MS', 15_000) },
     },
-    busynessIntervalSeconds: int(env, 'BUSYNESS_INTERVAL_SECONDS', 60, 1, 86_400),
-    publicUrl: str(env, 'PUBLIC_URL'),
     ...overrides,
   };
   return Object.freeze(config);

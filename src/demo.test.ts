@@ -12,6 +12,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 describe('tourbook demo', () => {
+  // Some forty requests over about twenty routes, each compiling its schemas on first use (decision 0130): on a busy
+  // machine that takes longer than the default 30 s.
   it('loads bookings, a tour in progress and working API keys into a running service over HTTP', async () => {
     const tenant = await t.createTenant();
     const lines: string[] = [];
@@ -24,5 +26,5 @@ describe('tourbook demo', () => {
     const list = await expectOk(manager.get('/api/hailing/bookings'));
     expect(list.bookings).toHaveLength(4);
     expect(lines.join('\n')).toContain('en route with Carla Weber');
-  });
+  }, 90_000);
 });

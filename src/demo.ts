@@ -115,5 +115,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   log(`${bookingIds.length} bookings, tour ${tour.id} en route with Carla Weber, tour ${waiting.id} waiting for a claim.`);
   log('API keys (shown once):');
   for (const [who, token] of Object.entries(tokens)) log(`  ${who.padEnd(24)} ${token}`);
+  const url = options.baseUrl.replace(/\/$/, '');
+  const as = (token: string) => `-H "Authorization: Bearer ${token}"`;
+  log('');
+  log('Try next (copy and paste):');
+  log(`  # Anna (manager) lists her organization's bookings`);
+  log(`  curl -s ${as(people.anna!.token)} ${url}/api/hailing/bookings`);
+  log(`  # Carla (driver) reads her tour in progress`);
+  log(`  curl -s ${as(people.carla!.token)} ${url}/api/hailing/tours/${tour.id}`);
+  log(`  # Carla arrives at the stop she is approaching`);
+  log(`  curl -s -X POST ${as(people.carla!.token)} ${url}/api/stops/${tour.stops[1].id}/arrive`);
   return { serviceAreaId: area.id, organizationIds: orgs.map((o) => o.id), tokens, bookingIds, tourInProgressId: tour.id };
 }

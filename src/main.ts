@@ -1,112 +1,108 @@
-// The tourbook command: serve | migrate | tenant create | demo — the composition root.
-import { parseArgs } from 'node:util';
-import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Role } from './config.ts';
-import { countTenants } from './modules/identity/repository.ts';
-import { createTenant } from './modules/identity/operations.ts';
-import { createRuntime } from './runtime.ts';
+// The tourbook command: parses the command line, then loads only the chosen command's code (so `--help` is instant).
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError } from './cli/cli-error.ts';
 
-const USAGE = `Usage: tourbook <command>
+const USAGE = `Usage: tourbook <command> [options]
 
-  serve [--role all|api|worker]          start the service (embedded database unless DATABASE_URL is set)
-  migrate                                apply database migrations (server deployments)
+  serve [--role all|api|worker]          start the service (embedded database in DATA_DIR unless DATABASE_URL is set;
+                                         PORT and HOST choose where it listens, default 127.0.0.1:3000)
+  migrate                                apply database migrations (DATABASE_URL, or the embedded one in DATA_DIR)
   tenant create --name N [--extension busyness] [--json]
                                          create a tenant with its first admin and API key
-  demo [--url U] [--token T]             load a small demo data set into a running service (default
-                                         http://127.0.0.1:3000; token from TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN)
+  admin-key create [--tenant ID] [--json]
+                                         mint a new admin API key (the way back in when a token is lost; for the
+                                         embedded database, stop the service first)
+  demo [--url U] [--token T]             load a small demo data set into a running service (URL from --url,
+                                         TOURBOOK_URL, or HOST/PORT; token from --token, TOURBOOK_ADMIN_TOKEN or
+                                         BOOTSTRAP_ADMIN_TOKEN)
+  simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K]
+                                         drive a running service with a simulated Berlin (demo and load test)
+  --help                                 show this help
 `;
 
-async function serve(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { role: { type: 'string' } } });
-  const config = loadConfig(process.env, values.role ? { role: values.role as Role } : {});
-  if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
-  const runtime = await createRuntime(config, { migrate: !config.databaseUrl });
-  const { deps } = runtime;
-  const stops: (() => Promise<void>)[] = [];
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-  if ((await countTenants(deps.db)) === 0) {
-    const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
-    console.log(`Created the bootstrap tenant ${created.tenant.id}.`);
-    console.log(`Admin token (shown once): ${created.admin_token}`);
-  }
-
-  if (config.role !== 'worker') {
-    const app = await buildApp(deps);
-    const address = await app.listen({ port: config.port, host: config.host });
-    console.log(`Tourbook API on ${address} — reference at ${address}/docs, OpenAPI at ${address}/openapi.json`);
-    stops.push(() => app.close());
-  }
-  if (config.role !== 'api') {
-    const { startWorker } = await import('./worker/loop.ts');
-    const worker = startWorker(deps);
-    stops.push(() => worker.stop());
-  }
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.log.info({ signal }, 'shutting down');
-    for (const stop of stops) await stop();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+interface Command {
+  options: Options;
+  run(values: Values): Promise<void>;
 }
 
-async function migrate(): Promise<void> {
-  const config = loadConfig();
-  const runtime = await createRuntime(config, { migrate: true });
-  await runtime.close();
-  console.log('Migrations applied.');
-}
-
-async function tenant(argv: string[]): Promise<void> {
-  const [sub, ...rest] = argv;
-  if (sub !== 'create') throw new ConfigError(USAGE);
-  const { values } = parseArgs({
-    args: rest,
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    options: { role: { type: 'string' } },
+    run: async (values) => (await import('./cli/serve.ts')).serve(values as { role?: string }),
+  },
+  migrate: {
+    options: {},
+    run: async () => (await import('./cli/database-commands.ts')).migrate(),
+  },
+  'tenant create': {
     options: { name: { type: 'string' }, extension: { type: 'string', multiple: true }, json: { type: 'boolean' } },
-  });
-  if (!values.name) throw new ConfigError('tenant create needs --name');
-  for (const ext of values.extension ?? []) if (ext !== 'busyness') throw new ConfigError(`unknown extension ${ext}`);
-  const config = loadConfig();
-  const runtime = await createRuntime(config, { migrate: !config.databaseUrl });
-  try {
-    const created = await createTenant(runtime.deps, { name: values.name, extensions: (values.extension ?? []) as 'busyness'[] });
-    if (values.json) {
-      console.log(JSON.stringify({ tenant_id: created.tenant.id, admin_user_id: created.admin_user_id, admin_token: created.admin_token }));
-    } else {
-      console.log(`Tenant ${created.tenant.id} (${created.tenant.name}); admin user ${created.admin_user_id}`);
-      console.log(`Admin token (shown once): ${created.admin_token}`);
-    }
-  } finally {
-    await runtime.close();
-  }
+    run: async (values) => (await import('./cli/database-commands.ts')).createTenantCommand(values as { name?: string; extension?: string[]; json?: boolean }),
+  },
+  'admin-key create': {
+    options: { tenant: { type: 'string' }, json: { type: 'boolean' } },
+    run: async (values) => (await import('./cli/database-commands.ts')).createAdminKeyCommand(values as { tenant?: string; json?: boolean }),
+  },
+  demo: {
+    options: { url: { type: 'string' }, token: { type: 'string' } },
+    run: async (values) => (await import('./cli/demo-command.ts')).demo(values as { url?: string; token?: string }),
+  },
+  simulate: {
+    options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' } },
+    run: async (values) => (await import('./simulate/cli.ts')).simulateCommand(values),
+  },
+};
+
+/** A usage mistake: one line saying what is wrong, then the usage, on stderr; exit 2. */
+function usageError(message: string): never {
+  process.stderr.write(`tourbook: ${message}\n\n${USAGE}`);
+  process.exit(2);
 }
 
-async function demo(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { url: { type: 'string' }, token: { type: 'string' } } });
-  const adminToken = values.token ?? process.env.TOURBOOK_ADMIN_TOKEN ?? process.env.BOOTSTRAP_ADMIN_TOKEN;
-  if (!adminToken) throw new ConfigError('demo needs an admin token: --token, TOURBOOK_ADMIN_TOKEN or BOOTSTRAP_ADMIN_TOKEN');
-  const { runDemo } = await import('./demo.ts');
-  await runDemo({ baseUrl: values.url ?? process.env.TOURBOOK_URL ?? 'http://127.0.0.1:3000', adminToken, log: (line) => console.log(line) });
-}
+/** parseArgs' messages add advice about `--` that does not apply here: keep the first sentence. */
+const firstSentence = (message: string) => message.split(/\.\s/)[0]!.replace(/\.$/, '');
 
 export async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const [first, second] = argv;
+  const name = COMMANDS[first!] ? first! : COMMANDS[`${first} ${second}`] ? `${first} ${second}` : null;
+  if (!name) {
+    const group = Object.keys(COMMANDS).find((key) => key.startsWith(`${first} `));
+    usageError(group ? `${first} needs a sub-command: ${group}` : `unknown command "${first}"`);
+  }
+  const command = COMMANDS[name]!;
+  let values: Values;
   try {
-    if (command === 'serve') return await serve(rest);
-    if (command === 'migrate') return await migrate();
-    if (command === 'tenant') return await tenant(rest);
-    if (command === 'demo') return await demo(rest);
-    console.log(USAGE);
-    process.exitCode = command ? 2 : 0;
+    values = parseArgs({ args: argv.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    if (err instanceof ConfigError || (err instanceof Error && err.message.includes('Another Tourbook process'))) {
-      console.error(err.message);
+    if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) usageError(`${name}: ${firstSentence((err as Error).message)}`);
+    throw err;
+  }
+  try {
+    await command.run(values);
+  } catch (err) {
+    // Imported here, not at the top: config.ts compiles its schema on load, which `--help` need not pay for.
+    const { ConfigError } = await import('./config.ts');
+    if (err instanceof ConfigError) {
+      process.stderr.write(`tourbook ${name}: ${err.message}\n`);
       process.exit(2);
+    }
+    if (err instanceof CliError || (err instanceof Error && err.message.startsWith('Another Tourbook process'))) {
+      process.stderr.write(`tourbook ${name}: ${err.message}\n`);
+      process.exit(err instanceof CliError ? err.exitCode : 1);
+    }
+    // A database server that does not answer is the environment, not a bug: no stack trace.
+    let cause: unknown = err;
+    while (cause instanceof Error && cause.cause && !(cause as NodeJS.ErrnoException).code) cause = cause.cause;
+    const { code, address, port } = cause as NodeJS.ErrnoException & { address?: string; port?: number };
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') {
+      process.stderr.write(`tourbook ${name}: cannot reach the database server${address ? ` at ${address}:${port}` : ''} (${code}); check DATABASE_URL\n`);
+      process.exit(1);
     }
     throw err;
   }

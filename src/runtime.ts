@@ -1,8 +1,10 @@
-// Runtime assembly: opens the configured database, applies migrations, and builds the Deps object.
+// Runtime assembly: the logger, the configured database (opened, seeded and migrated), and the Deps object.
+import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
+import { pino, type LoggerOptions } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import { acquireDataDirLock, openPglite, openPostgres, type Database } from './db/client.ts';
+import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
 import { wireHooks } from './hooks.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
@@ -10,33 +12,103 @@ import { systemClock } from './shared/clock.ts';
 
 export interface Runtime {
   deps: Deps;
+  /** How many migrations this start applied. */
+  migrated: number;
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: Config, options: { migrate: boolean }): Promise<{ database: Database; release: () => void }> {
+/** Fields a terminal reader does not need: the request line's fields are in its message already. */
+const PRETTY_HIDDEN = 'pid,hostname,reqId,method,route,status,ms,request_id';
+
+/**
+ * Human-readable lines on a terminal, JSON lines otherwise (LOG_FORMAT overrides). pino-pretty is loaded only for a
+ * terminal and runs in this thread, so nothing is lost when the process exits at once.
+ */
+export async function createLogger(config: Config, fd: 1 | 2 = 1): Promise<FastifyBaseLogger> {
+  const tty = fd === 1 ? process.stdout.isTTY : process.stderr.isTTY;
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && tty);
+  const options: LoggerOptions<never> = { level: config.logLevel };
+  if (!pretty) return pino(options, pino.destination({ fd, sync: true }));
+  const { default: pinoPretty } = await import('pino-pretty');
+  const stream = pinoPretty({ destination: fd, sync: true, colorize: tty, translateTime: 'SYS:HH:MM:ss', ignore: PRETTY_HIDDEN });
+  return pino(options, stream);
+}
+
+/** Where the embedded database lives, for messages. */
+export const describeDatabase = (config: Config): string =>
+  config.databaseUrl ? `the PostgreSQL database at ${redactUrl(config.databaseUrl)}` : `the embedded database in ${path.join(config.dataDir, 'pglite')}`;
+
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+/**
+ * The embedded database prepared at build time (dist/pglite-seed.tar.gz, every migration applied). A new data directory
+ * starts from it instead of running initdb, the slowest part of a first start. It is used only when its migrations are
+ * a prefix of the checked-in ones; later migrations are applied on top as usual.
+ */
+function preparedSeed(): Blob | null {
+  const dist = path.join(path.dirname(MIGRATIONS_DIR), 'dist');
+  try {
+    const stamp = JSON.parse(fs.readFileSync(path.join(dist, 'pglite-seed.json'), 'utf8')) as { tags?: string[] };
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+    const tags = stamp.tags ?? [];
+    if (tags.length > journal.entries.length || tags.some((tag, i) => journal.entries[i]?.tag !== tag)) return null;
+    return new Blob([fs.readFileSync(path.join(dist, 'pglite-seed.tar.gz'))]);
+  } catch {
+    return null;
+  }
+}
+
+const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
+
+export async function openDatabase(
+  config: Config,
+  options: { migrate: boolean; log?: FastifyBaseLogger },
+): Promise<{ database: Database; release: () => void; migrated: number }> {
+  const started = performance.now();
+  const log = options.log;
+  const migrate = async (database: Database) => {
+    const applied = await database.migrate((pending, total) =>
+      log?.info(`Migrating: ${pending.length} of ${total} migrations to apply (${pending.join(', ')})`),
+    );
+    if (applied > 0) log?.info(`Migrated: ${applied}/${applied} applied`);
+    return applied;
+  };
   if (config.databaseUrl) {
+    log?.info(`Opening ${describeDatabase(config)}`);
     const database = openPostgres(config.databaseUrl);
-    if (options.migrate) await database.migrate();
-    return { database, release: () => undefined };
+    const migrated = options.migrate ? await migrate(database) : 0;
+    return { database, release: () => undefined, migrated };
   }
   const release = acquireDataDirLock(config.dataDir);
   try {
-    const database = await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+    const dataDir = path.join(config.dataDir, 'pglite');
+    const seed = isEmptyDir(dataDir) ? preparedSeed() : null;
+    log?.info(`Opening ${describeDatabase(config)}${isEmptyDir(dataDir) ? (seed ? ' (new: from the prepared database)' : ' (new: initialising)') : ''}`);
+    const database = await openPglite({ dataDir, ...(seed ? { loadDataDir: seed } : {}) });
     // The embedded database is always migrated on start: there is no separate deploy step.
-    await database.migrate();
-    return { database, release };
+    const migrated = await migrate(database);
+    log?.info(`Database open (${Math.round(performance.now() - started)} ms)`);
+    return { database, release, migrated };
   } catch (err) {
     release();
     throw err;
   }
 }
 
-export async function createRuntime(config: Config, options: { migrate: boolean; clock?: Clock }): Promise<Runtime> {
-  const log = pino({ level: config.logLevel });
-  const { database, release } = await openDatabase(config, options);
+export async function createRuntime(
+  config: Config,
+  options: { migrate: boolean; clock?: Clock; log?: FastifyBaseLogger; announce?: boolean },
+): Promise<Runtime> {
+  const log = options.log ?? pino({ level: config.logLevel });
+  const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
   const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks() };
   return {
     deps,
+    migrated,
     close: async () => {
       await database.close();
       release();

@@ -120,6 +120,9 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: { h
       logLevel: process.env.LOG_LEVEL ?? 'silent',
       // Tests send many requests per second from one credential; the rate-limit test sets its own.
       rateLimit: { perSecond: 100_000, burst: 100_000 },
+      authFailureLimit: { perSecond: 100_000, burst: 100_000 },
+      // The cheapest cost hashParams accepts: tests hash many passwords; credentials.test.ts checks the real default.
+      passwordHash: { logN: 10, r: 8, p: 1 },
       ...overrides,
     },
   );

@@ -7,6 +7,8 @@ export interface ReceivedWebhook {
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The sender's TCP port: with /proc, which process sent it (src/worker/workers.test.ts). */
+  remotePort: number;
   /** The parsed envelope. */
   json: { id: string; type: string; resource_type: string; event: string; timestamp: string; data: Record<string, unknown> };
 }
@@ -35,7 +37,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ path: req.url ?? '/', headers: req.headers, body, json: JSON.parse(body) });
+      received.push({ path: req.url ?? '/', headers: req.headers, body, remotePort: req.socket.remotePort ?? 0, json: JSON.parse(body) });
       for (const waiter of waiters.filter((w) => received.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();

@@ -47,10 +47,12 @@ export function removedError(key: CompatKey): AppError {
  * once the tenant enforces sunsets and the removal date has passed. Usage: `{ preHandler: deprecatedRoute(deps, key) }`.
  */
 export function deprecatedRoute(deps: Pick<Deps, 'clock'>, key: CompatKey) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const hook = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.actor && !stillServed(deps, request.actor, key)) throw removedError(key);
     markDeprecated(reply, key);
   };
+  // The OpenAPI pass reads the key to mark the operation deprecated (src/http/openapi.ts).
+  return Object.assign(hook, { compatKey: key });
 }
 
 /** The removed surface: every method, any auth, answers 404 `removed` before the body is even read. */

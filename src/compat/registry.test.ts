@@ -45,7 +45,7 @@ describe('compat registry', () => {
     expect(deprecationHeaders('hailing_failure_reasons')).toEqual({
       deprecation: `@${Date.parse('2026-01-01T00:00:00Z') / 1000}`,
       sunset: 'Wed, 16 Sep 2026 00:00:00 GMT',
-      link: '</api/reasons/package_failure>; rel="successor-version"',
+      link: '</docs/api-guide#package-failure-reasons>; rel="successor-version"',
     });
     expect(deprecationHeaders('gradual_rollout_frequency_seconds')).toEqual({ deprecation: `@${Date.parse('2026-01-01T00:00:00Z') / 1000}` });
   });

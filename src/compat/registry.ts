@@ -11,6 +11,8 @@ export interface CompatItem {
   /** Removal date; null when SPEC.md states none ("a future release"). */
   removalOn: string | null;
   successor: string | null;
+  /** Where the API guide explains the successor: the anchor of `Link: </docs/api-guide#…>; rel="successor-version"`. */
+  guideAnchor?: string;
 }
 
 /** SPEC.md gives no announcement dates; deprecations are dated from the first Tourbook release of the contract. */
@@ -25,6 +27,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: '2026-10-07',
     successor: 'failure_options',
+    guideAnchor: 'failure-options',
   },
   {
     key: 'admin.places',
@@ -34,6 +37,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: '2026-09-30',
     successor: 'places',
+    guideAnchor: 'permissions-places',
   },
   {
     key: 'legacy_earnings',
@@ -43,6 +47,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: '2026-11-06',
     successor: '/api/tours/{tour_id}/compensation',
+    guideAnchor: 'compensation',
   },
   {
     key: 'hailing_failure_reasons',
@@ -52,6 +57,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: '2026-09-16',
     successor: '/api/reasons/package_failure',
+    guideAnchor: 'package-failure-reasons',
   },
   {
     key: 'active_hailing_booking_ids',
@@ -61,6 +67,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: null,
     successor: 'active_tour_id',
+    guideAnchor: 'active-tour-id',
   },
   {
     key: 'filters.on_active_hailing_booking',
@@ -70,6 +77,7 @@ export const COMPAT_ITEMS = [
     deprecatedOn: ANNOUNCED,
     removalOn: null,
     successor: 'filters[on_active_tour]',
+    guideAnchor: 'filters-on-active-tour',
   },
   {
     key: 'gradual_rollout_frequency_seconds',
@@ -162,6 +170,7 @@ export function deprecationHeaders(key: CompatKey): Record<string, string> {
     deprecation: `@${Math.floor(Date.parse(`${item.deprecatedOn}T00:00:00Z`) / 1000)}`,
   };
   if (item.removalOn) headers.sunset = new Date(`${item.removalOn}T00:00:00Z`).toUTCString();
-  if (item.successor) headers.link = `<${item.successor}>; rel="successor-version"`;
+  // A URI reference (RFC 8288): the guide's section on the successor, not the successor's bare name.
+  if (item.successor && item.guideAnchor) headers.link = `</docs/api-guide#${item.guideAnchor}>; rel="successor-version"`;
   return headers;
 }

@@ -10,8 +10,10 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { lostRace } from './errors.ts';
 import { preparedStatements } from './pglite-statements.ts';
+import { queryRows } from './sql.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -23,17 +25,55 @@ export type Queryable = Db | Tx;
 /** A transaction has rollback(); the database handle does not. */
 export const isTransaction = (q: Queryable): q is Tx => 'rollback' in q;
 
+/** What a migration run reports before it starts: `pending` of `total` migrations, by tag. */
+export type MigrationProgress = (pending: string[], total: number) => void;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  migrate(): Promise<void>;
+  /** Applies the pending migrations (drizzle runs them in one transaction); returns how many it applied. */
+  migrate(onStart?: MigrationProgress): Promise<number>;
   close(): Promise<void>;
   /** The PGlite instance (embedded only), for dumps in tests. */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** Transactions run again since open because PostgreSQL rolled them back to break a deadlock (decision 0007). */
+  lostRaces(): number;
 }
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+/** The checked-in migrations, found upwards from this file: src/db/ when run from source, dist/chunks/ when built. */
+export const MIGRATIONS_DIR = findMigrationsDir(path.dirname(fileURLToPath(import.meta.url)));
+
+function findMigrationsDir(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'migrations');
+    if (fs.existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`No migrations/ folder above ${from}`);
+  }
+}
+
+/**
+ * The tags of the migrations the database still lacks. Drizzle applies every migration newer than the last one it
+ * recorded, so the same rule counts them here (for start-up progress).
+ */
+async function pendingMigrations(db: Db): Promise<{ pending: string[]; total: number }> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string; when: number }[] };
+  const [exists] = await queryRows<{ present: boolean }>(db, sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`);
+  let last = -Infinity;
+  if (exists?.present) {
+    const [row] = await queryRows<{ at: string | number | null }>(db, sql`SELECT max(created_at) AS at FROM drizzle.__drizzle_migrations`);
+    if (row?.at !== null && row?.at !== undefined) last = Number(row.at);
+  }
+  return { pending: journal.entries.filter((entry) => entry.when > last).map((entry) => entry.tag), total: journal.entries.length };
+}
+
+async function runMigrations(db: Db, apply: () => Promise<void>, onStart?: MigrationProgress): Promise<number> {
+  const { pending, total } = await pendingMigrations(db);
+  if (pending.length === 0) return 0;
+  onStart?.(pending, total);
+  await apply();
+  return pending.length;
+}
 
 // Timestamps and bigints come back as JS values the same way on both drivers.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -46,17 +86,21 @@ const TRANSACTION_ATTEMPTS = 3;
  * failure) run again: nothing of them was kept, and their side effects (events, jobs) live inside them. Only the
  * outermost transaction is retried; a savepoint's failure reaches it.
  */
-function retryLostRaces(db: Db): void {
+function retryLostRaces(db: Db): () => number {
   const transaction = db.transaction.bind(db);
+  // Counted so that tests can tell "waited for the lock" from "deadlocked and ran again".
+  let lost = 0;
   db.transaction = (async (fn: Parameters<Db['transaction']>[0], config?: Parameters<Db['transaction']>[1]) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await transaction(fn, config);
       } catch (err) {
         if (attempt >= TRANSACTION_ATTEMPTS || !lostRace(err)) throw err;
+        lost++;
       }
     }
   }) as Db['transaction'];
+  return () => lost;
 }
 
 export function openPostgres(url: string, poolSize = 20): Database {
@@ -64,14 +108,13 @@ export function openPostgres(url: string, poolSize = 20): Database {
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  retryLostRaces(db);
+  const lostRaces = retryLostRaces(db);
   return {
+    lostRaces,
     db,
     kind: 'postgres',
     pool,
-    migrate: async () => {
-      await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    },
+    migrate: (onStart) => runMigrations(db, () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }), onStart),
     close: () => pool.end(),
   };
 }
@@ -97,10 +140,10 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   return {
     db,
     kind: 'pglite',
+    // One session: nothing ever deadlocks.
+    lostRaces: () => 0,
     pglite: client,
-    migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-    },
+    migrate: (onStart) => runMigrations(db, () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }), onStart),
     close: () => client.close(),
   };
 }

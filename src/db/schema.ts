@@ -10,3 +10,4 @@ export * from '../modules/busyness/tables.ts';
 export * from '../modules/failures/tables.ts';
 export * from '../modules/dispatch/tables.ts';
 export * from '../modules/dispatch/tables.ts';
+export * from '../modules/live/tables.ts';

@@ -14,7 +14,7 @@ export const eventRoutes =
       {
         schema: {
           tags: ['events'],
-          summary: 'The event log: every event recorded for the tenant, newest first',
+          operationId: 'listEvents', summary: 'The event log: every event recorded for the tenant, newest first',
           querystring: EventLogQuery,
           response: { 200: EventList },
         },

@@ -1,19 +1,22 @@
 // Event log wire schemas: the envelope of CONTRACT.md §9 and the GET /api/admin/events query.
+import { component, StringEnum } from '../http/openapi-components.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../http/pagination.ts';
 import { ListOf, Timestamp, Uuid } from '../http/schemas.ts';
 import { EVENT_TYPES } from './catalog.ts';
 
-export const EventTypeName = Type.Union(EVENT_TYPES.map((type) => Type.Literal(type)));
+export const EventTypeName = component('EventType', StringEnum(EVENT_TYPES));
+/** The same enum on responses, typed as the plain string the event log stores. */
+export const EventTypeText = Type.Unsafe<string>(EventTypeName);
 
-export const EventEnvelope = Type.Object({
+export const EventEnvelope = component('Event', Type.Object({
   id: Uuid,
-  type: Type.String(),
+  type: EventTypeText,
   resource_type: Type.String(),
   event: Type.String(),
   timestamp: Timestamp,
-  data: Type.Record(Type.String(), Type.Unknown()),
-});
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The payload of the type: see the `webhooks` section.' }),
+}));
 
 export const EventLogQuery = Type.Object(
   {

@@ -52,6 +52,7 @@ const TITLES: Record<string, string> = {
   idempotency_key_in_use: 'Idempotency key in use',
   rate_limited: 'Too many requests',
   payload_too_large: 'Payload too large',
+  header_fields_too_large: 'Request header fields too large',
   internal_error: 'Internal error',
 };
 
@@ -104,7 +105,18 @@ export const conflict = (code: string, detail: Detail, extensions: Record<string
 export const invalidTransition = (resource: string, from: string, to: string): AppError =>
   new AppError(409, 'invalid_transition', { key: 'error.invalid_transition', params: { resource, from, to } }, [], { from, to });
 
-export const badParameter = (code: 'parameter_unknown' | 'parameter_invalid', parameter: string, detail: string): AppError =>
-  new AppError(400, code, detail, [{ pointer: parameter, code, detail }], { parameter });
+/** `filters[role]` → `/filters/role`: a query parameter's pointer, like the ones query-string validation reports. */
+const queryPointer = (parameter: string): string => `/${parameter.replace(/\[([^\]]*)\]/g, '/$1')}`;
+
+/** 400 for a query parameter (pointer `/cursor`, `/filters/role`) or, with `in: 'header'`, a request header (its name). */
+export const badParameter = (
+  code: 'parameter_unknown' | 'parameter_invalid',
+  parameter: string,
+  detail: string,
+  where: { in: 'query' | 'header' } = { in: 'query' },
+): AppError => {
+  const pointer = where.in === 'query' ? queryPointer(parameter) : parameter;
+  return new AppError(400, code, detail, [{ pointer, code, detail, parameter }], { parameter });
+};
 
 export { hasMessage };

@@ -54,7 +54,7 @@ export const healthRoutes =
 
     app.get(
       '/healthz',
-      { config: publicRoute, schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+      { config: publicRoute, schema: { tags: ['operations'], operationId: 'getHealth', summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
       async () => ({ status: 'ok' as const }),
     );
 
@@ -62,7 +62,7 @@ export const healthRoutes =
       '/readyz',
       {
         config: publicRoute,
-        schema: { tags: ['operations'], summary: 'Database reachable and migrations current', response: { 200: Readiness, 503: Readiness } },
+        schema: { tags: ['operations'], operationId: 'getReadiness', summary: 'Database reachable and migrations current', response: { 200: Readiness, 503: Readiness } },
       },
       async (_request, reply) => {
         const checks = await readiness(deps, shipped);
@@ -74,7 +74,7 @@ export const healthRoutes =
     // Public like /healthz; operators firewall it (docs/decisions/0103).
     app.get(
       '/metrics',
-      { config: publicRoute, schema: { tags: ['operations'], summary: 'Prometheus metrics (text exposition format)', response: { 200: Type.String() } } },
+      { config: publicRoute, schema: { tags: ['operations'], operationId: 'getMetrics', summary: 'Prometheus metrics (text exposition format)', response: { 200: Type.String() } } },
       async (_request, reply) => {
         const { contentType, body } = await metrics.scrape();
         return reply.type(contentType).send(body);

@@ -53,7 +53,7 @@ function keyOf(request: FastifyRequest): string | null {
   if (header === undefined) return null;
   const key = Array.isArray(header) ? header.join(',') : header;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw badParameter('parameter_invalid', 'Idempotency-Key', `The Idempotency-Key header must be 1–${MAX_KEY_LENGTH} characters.`);
+    throw badParameter('parameter_invalid', 'Idempotency-Key', `The Idempotency-Key header must be 1–${MAX_KEY_LENGTH} characters.`, { in: 'header' });
   }
   return key;
 }

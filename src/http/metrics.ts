@@ -22,6 +22,18 @@ export function recordDeliveryOutcome(outcome: 'succeeded' | 'failed' | 'exhaust
   deliveries.inc({ outcome });
 }
 
+const routingFallbacks = new Counter({
+  name: 'tourbook_routing_fallbacks_total',
+  help: 'Routing requests answered by the straight-line fallback because the provider failed (timeout, error, bad_response).',
+  labelNames: ['provider', 'reason'] as const,
+  registers: [processRegistry],
+});
+
+/** The hook for the routing providers: count one fallback to straight-line routing. */
+export function recordRoutingFallback(provider: string, reason: string): void {
+  routingFallbacks.inc({ provider, reason });
+}
+
 /** Route label: the route pattern, never the raw URL (ids would explode the series count). */
 const routeLabel = (url: string | undefined): string => url ?? 'unmatched';
 

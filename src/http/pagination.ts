@@ -1,4 +1,5 @@
 // Keyset pagination: opaque cursors, `meta {next_cursor, has_more}` and the Link rel="next" header.
+import { component } from './openapi-components.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badParameter } from './errors.ts';
@@ -8,10 +9,13 @@ export const PaginationQuery = {
   cursor: Type.Optional(Type.String({ maxLength: 512, description: 'Opaque cursor from `meta.next_cursor`.' })),
 };
 
-export const PageMeta = Type.Object({
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
-  has_more: Type.Boolean(),
-});
+export const PageMeta = component(
+  'PageMeta',
+  Type.Object({
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    has_more: Type.Boolean(),
+  }),
+);
 
 /** A cursor carries the sort key of the last row seen: `[value…, id]`. */
 export type CursorKey = (string | number | null)[];
@@ -46,10 +50,15 @@ export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => CursorKey
   return { items, meta: { next_cursor: hasMore && last ? encodeCursor(keyOf(last)) : null, has_more: hasMore } };
 }
 
-/** Sets `Link: <…>; rel="next"` with the request's own query and the next cursor. */
+/**
+ * Adds `Link: <…>; rel="next"` with the request's own query and the next cursor, keeping any link already set (a
+ * deprecated item's `rel="successor-version"` must survive on a page that has a next one).
+ */
 export function setNextLink(request: FastifyRequest, reply: FastifyReply, nextCursor: string | null): void {
   if (!nextCursor) return;
   const url = new URL(request.url, 'http://placeholder');
   url.searchParams.set('cursor', nextCursor);
-  reply.header('link', `<${url.pathname}${url.search}>; rel="next"`);
+  const next = `<${url.pathname}${url.search}>; rel="next"`;
+  const existing = reply.getHeader('link');
+  reply.header('link', existing === undefined ? next : `${[existing].flat().join(', ')}, ${next}`);
 }

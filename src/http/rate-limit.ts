@@ -1,5 +1,6 @@
 // Per-credential token buckets (in-process): RateLimit-* headers on every authenticated response, 429 when empty.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.ts';
 import { AppError } from './errors.ts';
 import { defineMessages } from './i18n.ts';
@@ -65,4 +66,68 @@ export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
       });
     }
   });
+}
+
+defineMessages({
+  'error.auth_failures': {
+    en: 'Too many failed authentications from your address; retry after {seconds} s.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen von Ihrer Adresse; erneut versuchen in {seconds} s.',
+  },
+});
+
+/**
+ * Token buckets of failures keyed by something an attacker controls (a client address, an e-mail), kept in an
+ * LRU: spraying keys evicts the least recently failed ones instead of wiping every lockout at once (the Map this
+ * replaces was cleared at 100k entries). Only failures take tokens; an empty bucket refuses before any work.
+ */
+export interface FailureThrottle {
+  /** Throws 429 (`messageKey`) when `key` has no failures left; otherwise returns how to record one. */
+  check(key: string, nowMs: number, messageKey: string): { recordFailure: () => void };
+}
+
+export function failureThrottle(limit: () => TokenBucketLimit, max = 100_000): FailureThrottle {
+  const buckets = new LRUCache<string, Bucket>({ max });
+  return {
+    check(key, nowMs, messageKey) {
+      const current = limit();
+      const attempt = take(buckets.get(key) ?? { tokens: current.burst, at: nowMs }, current, nowMs);
+      if (!attempt.allowed) {
+        buckets.set(key, attempt.bucket);
+        const { retryAfter } = waits(attempt.bucket, current);
+        throw new AppError(429, 'rate_limited', { key: messageKey, params: { seconds: retryAfter } }, [], {}, { 'retry-after': String(retryAfter) });
+      }
+      return { recordFailure: () => void buckets.set(key, attempt.bucket) };
+    },
+  };
+}
+
+/**
+ * Failed authentications per client address, shared by the token check and sign-in (decision 0113): invalid
+ * tokens cost a database lookup each and sign-in a scrypt hash, so a sprayer is slowed down per address.
+ * `request.ip` is the socket's peer: behind a proxy every client shares the proxy's bucket.
+ */
+export const authFailuresByAddress = (deps: Deps): FailureThrottle => {
+  let throttle = throttles.get(deps);
+  if (!throttle) {
+    throttle = failureThrottle(() => deps.config.authFailureLimit);
+    throttles.set(deps, throttle);
+  }
+  return throttle;
+};
+const throttles = new WeakMap<Deps, FailureThrottle>();
+
+/**
+ * Authenticates with `authenticate`; a 401 counts against the caller's address and becomes 429 once the address
+ * has no failures left. Valid credentials are never refused here: a neighbour behind the same address guessing
+ * tokens does not lock out the honest clients there.
+ */
+export async function authenticateThrottled<T>(deps: Deps, request: FastifyRequest, authenticate: () => Promise<T>): Promise<T> {
+  try {
+    return await authenticate();
+  } catch (err) {
+    if (err instanceof AppError && err.status === 401) {
+      authFailuresByAddress(deps).check(request.ip, deps.clock.now().getTime(), 'error.auth_failures').recordFailure();
+    }
+    throw err;
+  }
 }

@@ -18,7 +18,7 @@ export const Wrapped = <T extends TSchema>(singular: string, inner: T) =>
 /** The body of an action that takes none: a stray member is refused (422 `unknown_field`), like any other body's. */
 export const EmptyBody = Type.Object({}, { additionalProperties: false });
 
-/** Action routes take an optional body: a request without one is validated as `{}`. */
+/** Action routes take an optional body: a request without one is validated as `{}` (`null` is not "no body": refused). */
 export const bodyOptional = async (request: { body: unknown }): Promise<void> => {
-  request.body ??= {};
+  if (request.body === undefined) request.body = {};
 };

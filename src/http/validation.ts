@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, type FieldError } from './errors.ts';
+import { malformedString, pointerSegment } from './json-body.ts';
 
 // ajv-formats ships CommonJS with a default export; NodeNext sees the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -16,32 +17,56 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const queryAjv = makeAjv({ coerceTypes: 'array' });
 
-const pointerSegment = (key: string | number) => String(key).replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** The pointer of the first string (value or key) holding U+0000, which PostgreSQL text and JSON cannot store. */
-export function nulPointer(value: unknown, pointer = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = `${pointer}/${pointerSegment(key)}`;
-    if (key.includes('\u0000')) return at;
-    const found = nulPointer(inner, at);
-    if (found !== null) return found;
-  }
-  return null;
+/**
+ * RFC 3339 date-times PostgreSQL and JavaScript agree on: 1970-01-01 up to the end of 9999, in UTC. Year 0000
+ * and dates past JavaScript's range were 500s from the database; nothing in a dispatch service is older than
+ * the epoch (decision 0110).
+ */
+const EARLIEST_MS = 0;
+const LATEST_MS = Date.UTC(10000, 0, 1);
+export function isTimestampInRange(value: string): boolean {
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && ms >= EARLIEST_MS && ms < LATEST_MS;
 }
+
+function restrictDateTime(ajv: Ajv): void {
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare?: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => rfc3339.validate(s) && isTimestampInRange(s), ...(rfc3339.compare ? { compare: rfc3339.compare } : {}) });
+}
+restrictDateTime(bodyAjv);
+restrictDateTime(queryAjv);
+
+/**
+ * `maxSerializedBytes`: the UTF-8 size of the value as JSON. Free-form values (metadata) are bounded by what they
+ * cost to store and to send back, which maxProperties and maxLength alone cannot bound (decision 0113).
+ */
+bodyAjv.addKeyword({
+  keyword: 'maxSerializedBytes',
+  schemaType: 'number',
+  errors: false,
+  validate: (max: number, data: unknown) => Buffer.byteLength(JSON.stringify(data) ?? '') <= max,
+});
+
+/** The pointer of the first string (value or key) that cannot be stored: U+0000 or an unpaired surrogate. */
+export const malformedStringPointer = (value: unknown): string | null => malformedString(value)?.pointer ?? null;
 
 type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
+/**
+ * Compiled on a route's first request, not at start-up: compiling every route's schemas up front was most of the time
+ * from `listen` to ready (decision 0130). ajv caches by schema, so a route compiles once.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate: Validate = (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
+  let validate: Validate | null = null;
   // Refused here with its pointer, not by the database as an internal error.
   const checked: Validate = (data) => {
-    const nul = nulPointer(data);
-    if (nul !== null) {
-      checked.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '', params: {}, message: 'contains a NUL character (U+0000)' }];
+    // Bodies were checked by the JSON parser (json-body.ts); query strings and path parameters are checked here.
+    const found = httpPart === 'body' ? null : malformedString(data);
+    if (found) {
+      checked.errors = [{ keyword: 'string', instancePath: found.pointer, schemaPath: '', params: {}, message: found.detail }];
       return false;
     }
+    validate ??= (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema as object);
     const valid = validate(data);
     checked.errors = validate.errors ?? null;
     return valid;
@@ -66,25 +91,94 @@ const CODES: Record<string, string> = {
   exclusiveMaximum: 'too_large',
   pattern: 'invalid_format',
   uniqueItems: 'duplicate',
-  nul: 'invalid_value',
+  string: 'invalid_value',
+  maxSerializedBytes: 'too_large',
+  maxProperties: 'too_many',
 };
 
-/** One entry per field, JSON pointer first; the first error of a field wins (unions report many). */
+/** Keywords that say the value is not of a union branch's shape at all (rather than a bad detail inside it). */
+const SHAPE_KEYWORDS = new Set(['type', 'required', 'additionalProperties', 'const', 'enum']);
+
+type Branch = { index: number; errors: ErrorObject[]; shape: number };
+
+/** One error standing for a whole failed union whose branches all failed the same simple way, or null. */
+function mergedUnionError(union: ErrorObject, tied: Branch[]): ErrorObject | null {
+  const at = (e: ErrorObject) => e.instancePath === union.instancePath;
+  const all = tied.flatMap((b) => b.errors);
+  if (all.every((e) => at(e) && (e.keyword === 'const' || e.keyword === 'enum'))) {
+    const allowed = all.flatMap((e) => (e.keyword === 'const' ? [e.params.allowedValue] : (e.params.allowedValues as unknown[])));
+    return { ...union, keyword: 'enum', params: { allowedValues: [...new Set(allowed)] } };
+  }
+  if (tied.every((b) => b.errors.length === 1) && all.every((e) => at(e) && e.keyword === 'required')) {
+    const [first, ...others] = all.map((e) => String(e.params.missingProperty));
+    return { ...union, keyword: 'required', params: { missingProperty: first, alternatives: others } };
+  }
+  return null;
+}
+
+/**
+ * A value failing a union (`anyOf`: nullable fields, `{stop_ids} | {booking_ids}`, literal unions) gets Ajv's errors
+ * for every branch. Keep only the branch the client evidently meant — the one whose shape fits best, then the one with
+ * fewest errors — so a negative tip is "too small", not also "must be null" (decision 0153).
+ */
+export function pruneUnionErrors(errors: ErrorObject[]): ErrorObject[] {
+  let kept = errors;
+  for (const union of errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')) {
+    if (!kept.includes(union)) continue;
+    const prefix = `${union.schemaPath}/`;
+    const branches = new Map<number, Branch>();
+    for (const error of kept) {
+      if (!error.schemaPath.startsWith(prefix)) continue;
+      const index = Number(error.schemaPath.slice(prefix.length).split('/')[0]);
+      const branch = branches.get(index) ?? { index, errors: [], shape: 0 };
+      branch.errors.push(error);
+      if (error.instancePath === union.instancePath && SHAPE_KEYWORDS.has(error.keyword)) branch.shape++;
+      branches.set(index, branch);
+    }
+    const ranked = [...branches.values()].sort((a, b) => a.shape - b.shape || a.errors.length - b.errors.length || a.index - b.index);
+    const best = ranked[0];
+    if (!best) continue;
+    const tied = ranked.filter((b) => b.shape === best.shape && b.errors.length === best.errors.length);
+    const replacement = (tied.length > 1 && mergedUnionError(union, tied)) || null;
+    const keep = new Set(replacement ? [] : best.errors);
+    kept = kept.flatMap((e) => {
+      if (e === union) return replacement ? [replacement] : [];
+      return e.schemaPath.startsWith(prefix) && !keep.has(e) ? [] : [e];
+    });
+  }
+  return kept;
+}
+
+function detailOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required': {
+      const alternatives = (error.params.alternatives as string[] | undefined) ?? [];
+      return alternatives.length ? `is required (or send ${alternatives.join(' or ')} instead)` : 'is required';
+    }
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(error.params.allowedValue)}`;
+    case 'maxSerializedBytes':
+      return 'is too large when serialized as JSON';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** One entry per field, JSON pointer first; the first error of a field wins. */
 export function fieldErrors(errors: ErrorObject[]): FieldError[] {
   const byPointer = new Map<string, FieldError>();
-  for (const error of errors) {
+  for (const error of pruneUnionErrors(errors)) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     let pointer = error.instancePath;
-    if (error.keyword === 'required') pointer += `/${String(error.params.missingProperty)}`;
-    if (error.keyword === 'additionalProperties') pointer += `/${String(error.params.additionalProperty)}`;
+    // Ajv escapes instancePath per RFC 6901 but not the property names it reports: `a/b~c` → `/a~1b~0c`.
+    if (error.keyword === 'required') pointer += `/${pointerSegment(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties') pointer += `/${pointerSegment(String(error.params.additionalProperty))}`;
     const code = CODES[error.keyword] ?? error.keyword;
-    const detail =
-      error.keyword === 'required'
-        ? 'is required'
-        : error.keyword === 'additionalProperties'
-          ? 'is not a known field'
-          : (error.message ?? 'is invalid');
-    if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail });
+    if (!byPointer.has(pointer || '/')) byPointer.set(pointer || '/', { pointer: pointer || '', code, detail: detailOf(error) });
   }
   return [...byPointer.values()];
 }

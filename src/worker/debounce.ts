@@ -3,7 +3,7 @@
 import type { Queryable, Tx } from '../db/client.ts';
 import type { EventType } from '../events/catalog.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { scheduleJob } from './jobs.ts';
+import { ensureJob, scheduleJob } from './jobs.ts';
 import type { JobKind } from './job-kinds.ts';
 import type { JobHandler } from './registry.ts';
 
@@ -31,6 +31,23 @@ export interface DebouncedEventInput {
 export async function scheduleDebouncedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
   if (!builders.has(input.type)) throw new Error(`no payload builder registered for debounced event ${input.type}`);
   await scheduleJob(tx, {
+    tenantId: input.tenantId,
+    kind: DEBOUNCED_EVENT_JOB,
+    dedupeKey: `${input.type}:${input.resourceId}`,
+    payload: { type: input.type, resource_id: input.resourceId },
+    dueAt: new Date(input.now.getTime() + input.windowSeconds * 1000),
+    now: input.now,
+  });
+}
+
+/**
+ * Call in the transaction of every change: the first change of a quiet tour opens a window, changes while it is
+ * pending join it (its due time stays), and the event goes out when the window ends with the state of that
+ * moment — at most one event per window, none held back longer than one window (tour.driver_location_updated).
+ */
+export async function scheduleCoalescedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
+  if (!builders.has(input.type)) throw new Error(`no payload builder registered for coalesced event ${input.type}`);
+  await ensureJob(tx, {
     tenantId: input.tenantId,
     kind: DEBOUNCED_EVENT_JOB,
     dedupeKey: `${input.type}:${input.resourceId}`,

@@ -4,6 +4,7 @@ import { busynessTickJob } from '../modules/busyness/index.ts';
 import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
 import { sendMailJob } from '../mail/jobs.ts';
 import { debouncedEventJob } from './debounce.ts';
+import { purgeOldPositionsJob, recomputeEtasJob } from '../modules/live/index.ts';
 import type { JobHandlers } from './registry.ts';
 
 export const JOB_HANDLERS: JobHandlers = {
@@ -12,4 +13,6 @@ export const JOB_HANDLERS: JobHandlers = {
   'busyness.tick': busynessTickJob,
   'idempotency.purge': purgeIdempotencyKeysJob,
   'event.debounced': debouncedEventJob,
+  'live.recompute_etas': recomputeEtasJob,
+  'live.position_retention': purgeOldPositionsJob,
 };

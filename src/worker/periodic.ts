@@ -2,8 +2,10 @@
 import type { Deps } from '../deps.ts';
 import { ensureIdempotencyPurge } from '../http/idempotency-purge.ts';
 import { ensureBusynessTick } from '../modules/busyness/index.ts';
+import { ensurePositionRetention } from '../modules/live/index.ts';
 
 export async function ensurePeriodicJobs(deps: Deps): Promise<void> {
   await ensureBusynessTick(deps);
   await ensureIdempotencyPurge(deps);
+  await ensurePositionRetention(deps);
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -10,6 +11,30 @@ import { queryRows } from '../db/sql.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { newId } from '../shared/ids.ts';
 import { systemClock } from '../shared/clock.ts';
+
+/** The local TCP ports of a process's sockets, from /proc (Linux, where CI's PostgreSQL run happens). */
+function localPortsOf(pid: number): Set<number> {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const link = (() => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    })();
+    const match = /^socket:\[(\d+)\]$/.exec(link);
+    if (match) inodes.add(match[1]!);
+  }
+  const ports = new Set<number>();
+  for (const table of ['tcp', 'tcp6']) {
+    for (const line of fs.readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length > 9 && inodes.has(fields[9]!)) ports.add(parseInt(fields[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/tourbook.js');
 const EVENTS = 1_000;
@@ -63,7 +88,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
     const second = startWorkerProcess(databaseUrl);
     const expected = EVENTS + EVENTS / 2;
     await receiver.waitFor(expected, 90_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a duplicate to show up
+    // Both processes delivered: the ports their keep-alive sockets hold are among the ports the receiver saw.
+    const senders = new Set(receiver.received.map((r) => r.remotePort));
+    for (const worker of [first, second]) expect([...localPortsOf(worker.pid!)].some((port) => senders.has(port)), `worker ${worker.pid} delivered`).toBe(true);
+
+    // Stopped before counting (instead of sleeping): a duplicate would have been sent before the processes exited.
+    const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+    const exits = [exited(first), exited(second)];
+    first.kill('SIGTERM');
+    second.kill('SIGTERM');
+    expect(await Promise.all(exits)).toEqual([0, 0]);
 
     const byPath = (p: string) => receiver.received.filter((r) => r.path === `/hooks/${p}`).map((r) => String(r.headers['webhook-id']));
     expect(byPath('all')).toHaveLength(EVENTS);
@@ -79,11 +113,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
             FROM webhook_deliveries WHERE tenant_id = ${tenant.tenantId}`,
     );
     expect(counts).toEqual({ deliveries: expected, succeeded: expected, attempts: expected });
-
-    const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const exits = [exited(first), exited(second)];
-    first.kill('SIGTERM');
-    second.kill('SIGTERM');
-    expect(await Promise.all(exits)).toEqual([0, 0]);
   });
 });

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../app.ts';
+import { createUser } from '../factories.ts';
 import { buildProbe, type Probe } from './probe.ts';
 
 let t: TestApp;
@@ -12,6 +13,12 @@ afterAll(async () => {
   await probe.app.close();
   await t.close();
 });
+// Tests move the shared clock to removal dates: each starts from the same instant, whatever ran before it.
+let start: Date;
+beforeEach(() => {
+  start = t.clock.now();
+});
+afterEach(() => t.clock.set(start));
 
 const REMOVAL = Date.parse('2026-09-16T00:00:00Z'); // hailing_failure_reasons, the route the probe marks deprecated
 
@@ -52,7 +59,7 @@ describe('deprecated routes and enforce_sunsets', () => {
     expect(res.status).toBe(200);
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
     expect(res.headers.sunset).toBe('Wed, 16 Sep 2026 00:00:00 GMT');
-    expect(res.headers.link).toBe('</api/reasons/package_failure>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/api-guide#package-failure-reasons>; rel="successor-version"');
   });
 
   it('keeps serving past the removal date for tenants that do not enforce sunsets', async () => {
@@ -83,7 +90,8 @@ describe('sunsets of real routes and fields', () => {
   const dayOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
   it('serves GET /api/hailing/failure_reasons until 2026-09-16 and removes it from that day for enforcing tenants', async () => {
-    if (!t.app.routeTable.some((r) => r.url === '/api/hailing/failure_reasons')) return;
+    // The route must exist: a route that disappears fails here instead of passing silently.
+    expect(t.app.routeTable.some((r) => r.url === '/api/hailing/failure_reasons')).toBe(true);
     const tenant = await t.createTenant();
     await tenant.admin.patch('/api/admin/tenant', { tenant: { settings: { enforce_sunsets: true } } });
     t.clock.set(new Date(dayOf('2026-09-16') - 1));
@@ -97,7 +105,8 @@ describe('sunsets of real routes and fields', () => {
   });
 
   it('renders admin.places on permissions until 2026-09-30 and omits it from that day for enforcing tenants', async () => {
-    if (!t.app.routeTable.some((r) => r.url === '/api/user/permissions')) return;
+    // The route must exist: a route that disappears fails here instead of passing silently.
+    expect(t.app.routeTable.some((r) => r.url === '/api/user/permissions')).toBe(true);
     const tenant = await t.createTenant();
     await tenant.admin.patch('/api/admin/tenant', { tenant: { settings: { enforce_sunsets: true } } });
     t.clock.set(new Date(dayOf('2026-09-30') - 1));
@@ -113,7 +122,8 @@ describe('sunsets of real routes and fields', () => {
 
 describe('deprecated query aliases', () => {
   it('answers filters[on_active_hailing_booking] like filters[on_active_tour], with deprecation headers', async () => {
-    if (!t.app.routeTable.some((r) => r.url === '/api/users')) return;
+    // The route must exist: a route that disappears fails here instead of passing silently.
+    expect(t.app.routeTable.some((r) => r.url === '/api/users')).toBe(true);
     const tenant = await t.createTenant();
     const current = await tenant.admin.get('/api/users?filters[on_active_tour]=false');
     const alias = await tenant.admin.get('/api/users?filters[on_active_hailing_booking]=false');
@@ -121,7 +131,34 @@ describe('deprecated query aliases', () => {
     expect(alias.body.users).toEqual(current.body.users);
     expect(current.headers.deprecation).toBeUndefined();
     expect(alias.headers.deprecation).toMatch(/^@\d+$/);
-    expect(alias.headers.link).toBe('<filters[on_active_tour]>; rel="successor-version"');
+    expect(alias.headers.link).toBe('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
     expect(alias.headers.sunset).toBeUndefined();
+  });
+});
+
+describe('deprecation headers on lists and users', () => {
+  it('sends both rel="next" and rel="successor-version" on a page that has a next cursor', async () => {
+    const tenant = await t.createTenant();
+    await createUser(tenant.admin, { role: 'driver' });
+    await createUser(tenant.admin, { role: 'driver' });
+    const page = await tenant.admin.get('/api/users?filters[on_active_hailing_booking]=false&limit=1');
+    expect(page.status).toBe(200);
+    expect(page.body.meta.next_cursor).toBeTruthy();
+    const links = String(page.headers.link).split(/,\s*(?=<)/);
+    expect(links).toContain('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
+    expect(links.find((link) => link.endsWith('rel="next"'))).toMatch(/^<\/api\/users\?.*cursor=/);
+  });
+
+  it('announces the deprecated active_hailing_booking_ids on every response that renders it, and only there', async () => {
+    const tenant = await t.createTenant();
+    const driver = await createUser(tenant.admin, { role: 'driver' });
+    for (const res of [await tenant.admin.get(`/api/users/${driver.id}`), await driver.client.get('/api/user'), await tenant.admin.get('/api/users')]) {
+      expect(JSON.stringify(res.body)).toContain('active_hailing_booking_ids');
+      expect(res.headers.deprecation).toMatch(/^@\d+$/);
+      expect(res.headers.link).toContain('</docs/api-guide#active-tour-id>; rel="successor-version"');
+    }
+    const admin = await tenant.admin.get('/api/user');
+    expect(admin.body.user).not.toHaveProperty('active_hailing_booking_ids');
+    expect(admin.headers.deprecation).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_TTL_MS } from '../../src/http/idempotency.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
-import { createPlace } from '../factories.ts';
+import { createBooking, createPlace, createService } from '../factories.ts';
 import { buildProbe, type Probe } from './probe.ts';
 
 let t: TestApp;
@@ -58,7 +58,7 @@ describe('Idempotency-Key', () => {
     const tenant = await t.createTenant();
     const k = key('inflight');
     const pending = probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await probe.slowEntered();
     const second = await probe.request('POST', '/api/probe/slow', tenant.adminToken, {}, { 'idempotency-key': k });
     expect(second.status).toBe(409);
     expect(second.body.error_code).toBe('idempotency_key_in_use');
@@ -220,5 +220,42 @@ describe('Accept-Language', () => {
     expect(res.body.detail).toBe('Der Anfragetext ist ungültig.');
     const en = await tenant.admin.patch('/api/admin/tenant', { tenant: { nope: 1 } });
     expect(en.body.detail).toBe('The request body is not valid.');
+  });
+});
+
+describe('query-string problems', () => {
+  it('points at a bad cursor and a bad filter the same way: a JSON pointer with its slash, and the parameter as written', async () => {
+    const tenant = await t.createTenant();
+    const cursor = await tenant.admin.get('/api/places?cursor=not-ours');
+    expect(cursor.status).toBe(400);
+    expect(cursor.body).toMatchObject({ error_code: 'parameter_invalid', parameter: 'cursor', errors: [{ pointer: '/cursor', parameter: 'cursor' }] });
+    const filter = await tenant.admin.get('/api/users?filters[role]=pilot');
+    expect(filter.status).toBe(400);
+    expect(filter.body.errors).toEqual([
+      { pointer: '/filters/role', parameter: 'filters[role]', code: 'invalid_value', detail: 'must be one of: "admin", "manager", "driver", "customer"' },
+    ]);
+  });
+});
+
+describe('validation messages through the API', () => {
+  it('reports one clear entry per real problem, naming allowed values', async () => {
+    const tenant = await t.createTenant();
+    const booking = await createBooking(tenant.admin, { service_id: (await createService(tenant.admin)).id });
+    const errorsOf = async (res: Promise<{ status: number; body: { errors: unknown[] } }>) => {
+      const answer = await res;
+      expect(answer.status).toBe(422);
+      return answer.body.errors;
+    };
+    expect(await errorsOf(tenant.admin.post('/api/hailing/bookings/merge', {}))).toEqual([
+      { pointer: '/stop_ids', code: 'required', detail: 'is required (or send booking_ids instead)' },
+    ]);
+    expect(await errorsOf(tenant.admin.post('/api/hailing/bookings/merge', { stop_ids: ['x'] }))).toEqual([
+      { pointer: '/stop_ids/0', code: 'invalid_format', detail: 'must match format "uuid"' },
+    ]);
+    expect(await errorsOf(tenant.admin.put(`/api/hailing/bookings/${booking.id}/tip`, { tip: { amount: -5, currency: 'EUR' } }))).toEqual([
+      { pointer: '/tip/amount', code: 'too_small', detail: 'must be >= 0' },
+    ]);
+    const outcome = await errorsOf(tenant.admin.post(`/api/stops/${booking.stops[0].id}/fail`, { outcome: 'explode' }));
+    expect(outcome).toEqual([{ pointer: '/outcome', code: 'invalid_value', detail: expect.stringContaining('must be one of: "skip_recovery"') }]);
   });
 });

@@ -11,6 +11,8 @@ export interface Probe {
   runs: number;
   /** Lets the pending /api/probe/slow request finish. */
   release(): void;
+  /** Resolves once a /api/probe/slow request is inside its handler (holding its idempotency key). */
+  slowEntered(): Promise<void>;
   request(method: string, url: string, token: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown> }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON
 }
 
@@ -18,10 +20,13 @@ export async function buildProbe(t: TestApp): Promise<Probe> {
   const app = await buildApp(t.deps);
   let open: () => void = () => undefined;
   let gate = new Promise<void>((resolve) => (open = resolve));
+  let entered: () => void = () => undefined;
+  let inside = new Promise<void>((resolve) => (entered = resolve));
   const probe: Probe = {
     app,
     runs: 0,
     release: () => open(),
+    slowEntered: () => inside,
     async request(method, url, token, body, headers = {}) {
       const res = await app.inject({
         method: method as 'POST',
@@ -33,13 +38,19 @@ export async function buildProbe(t: TestApp): Promise<Probe> {
       return { status: res.statusCode, body: json, headers: res.headers };
     },
   };
+  // Probe writes take any JSON object (routes without a body schema refuse a body, issue 11).
+  const anyBody = { type: 'object' };
   const created = (reply: FastifyReply) => {
     probe.runs += 1;
     return reply.status(201).header('location', `/api/probe/${probe.runs}`).send({ run: probe.runs });
   };
-  app.post('/api/probe/echo', { schema: { hide: true } }, async (_request, reply) => created(reply));
-  app.post('/api/probe/slow', { schema: { hide: true } }, async (_request, reply) => {
+  app.post('/api/probe/echo', { schema: { hide: true, body: anyBody } }, async (_request, reply) => created(reply));
+  // A route that declares its own, larger body limit, the way the report upload will.
+  app.post('/api/probe/upload', { schema: { hide: true, body: anyBody }, bodyLimit: 4 * 1024 * 1024 }, async (_request, reply) => created(reply));
+  app.post('/api/probe/slow', { schema: { hide: true, body: anyBody } }, async (_request, reply) => {
+    entered();
     await gate;
+    inside = new Promise<void>((resolve) => (entered = resolve));
     gate = new Promise<void>((resolve) => (open = resolve));
     return created(reply);
   });

@@ -100,7 +100,7 @@ describe('a driver acting on a tour that is not its own', () => {
     return tour.id as string;
   }
 
-  it('gets 403 on a waiting tour it can see, whatever the tour’s state', async () => {
+  it('gets 409 invalid_transition for a driver action that does not fit a waiting tour it can see', async () => {
     const driver = await newDriver();
     const scheduled = await waitingTour('schedule');
     const pickable = await waitingTour('ready_to_pick');
@@ -113,8 +113,19 @@ describe('a driver acting on a tour that is not its own', () => {
       [pickable, 'ditch'],
     ] as const) {
       const res = await driver.client.post(`/api/hailing/tours/${tourId}/${action}`);
-      expect({ action, status: res.status, error_code: res.body.error_code }).toEqual({ action, status: 403, error_code: 'forbidden' });
+      expect({ action, status: res.status, error_code: res.body.error_code }).toEqual({ action, status: 409, error_code: 'invalid_transition' });
     }
+  });
+
+  it('gets 409 invalid_transition claiming or picking the tour it already holds, and 403 for a dispatcher action', async () => {
+    const driver = await newDriver();
+    const tourId = await waitingTour('schedule');
+    await expectOk(driver.client.post(`/api/hailing/tours/${tourId}/claim`));
+    for (const action of ['claim', 'pick']) {
+      const res = await driver.client.post(`/api/hailing/tours/${tourId}/${action}`);
+      expect({ action, status: res.status, body: res.body }).toMatchObject({ action, status: 409, body: { error_code: 'invalid_transition', from: 'claimed' } });
+    }
+    expect((await driver.client.post(`/api/hailing/tours/${tourId}/cancel`)).body.error_code).toBe('forbidden');
   });
 
   it('gets 404 on another driver’s tour it cannot see', async () => {

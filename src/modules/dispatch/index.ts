@@ -7,6 +7,9 @@ export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';
 export { automaticGroup } from './stops/grouping.ts';
 export { Stop as StopSchema } from './bookings/schemas.ts';
 export { stopPayloadDeprecation } from './stops/deprecations.ts';
+/** Wire enums shared with the event payloads of the OpenAPI `webhooks` section. */
+export { BookingStatus as BookingStatusSchema } from './bookings/schemas.ts';
+export { TourStatus as TourStatusSchema } from './tours/schemas.ts';
 export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
 /** The worker's handler of `tours.expire_claim` (worker/handlers.ts). */
 export { expireClaimJob } from './tours/jobs.ts';
@@ -34,3 +37,7 @@ export {
   type StopFailureFacts,
   type TourStopsChange,
 } from './hooks.ts';
+// Live tracking (ETAs, the live stream) reads tours and stops through these.
+export * from './tracking-reads.ts';
+export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
+export { canSeeBooking, canSeeTour } from './visibility.ts';

@@ -10,6 +10,7 @@ import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+import { trackedToursChanged } from './ports.ts';
 
 export interface Change {
   tenantId: string;
@@ -152,6 +153,9 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
   }
 
+  // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
+  const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
+  await trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
   for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
   for (const tourId of completed) await hooks.tourCompleted(tx, tenantId, tourId);
 }

@@ -42,7 +42,7 @@ export const failureRoutes =
       {
         schema: {
           tags: ['stops'],
-          summary: 'Fail an approaching or arrived tour stop with an outcome (default skip_recovery)',
+          operationId: 'failStop', summary: 'Fail an approaching or arrived tour stop with an outcome (default skip_recovery)',
           description: 'Outcomes not in failure_options answer 422 outcome_not_available naming the reason; nothing changes.',
           params: IdParams,
           body: FailStopBody,
@@ -55,12 +55,12 @@ export const failureRoutes =
 
     app.get(
       '/api/reasons/package_failure',
-      { schema: { tags, summary: "The tenant's package failure reasons", response: { 200: ReasonList } } },
+      { schema: { tags, operationId: 'listPackageFailureReasons', summary: "The tenant's package failure reasons", response: { 200: ReasonList } } },
       async (request) => ({ reasons: await listPackageFailureReasons(deps, actorOf(request)), meta: ONE_PAGE }),
     );
     app.get(
       '/api/reasons/stop_failure',
-      { schema: { tags, summary: 'The platform catalogue of stop failure reasons', response: { 200: ReasonList } } },
+      { schema: { tags, operationId: 'listStopFailureReasons', summary: 'The platform catalogue of stop failure reasons', response: { 200: ReasonList } } },
       async (request) => ({ reasons: listStopFailureReasons(actorOf(request)), meta: ONE_PAGE }),
     );
     app.get(
@@ -68,7 +68,7 @@ export const failureRoutes =
       {
         schema: {
           tags,
-          summary: 'Package failure reasons in the legacy shape',
+          operationId: 'listLegacyFailureReasons', summary: 'Package failure reasons in the legacy shape',
           description: 'Deprecated: removal on 2026-09-16; use GET /api/reasons/package_failure.',
           deprecated: true,
           response: { 200: LegacyReasonList },
@@ -80,17 +80,17 @@ export const failureRoutes =
 
     app.get(
       '/api/admin/reasons/package_failure',
-      { schema: { tags, summary: 'Package failure reasons with both labels (admins)', response: { 200: AdminReasonList } } },
+      { schema: { tags, operationId: 'adminListPackageFailureReasons', summary: 'Package failure reasons with both labels (admins)', response: { 200: AdminReasonList } } },
       async (request) => ({ reasons: await listAdminPackageFailureReasons(deps, actorOf(request)), meta: ONE_PAGE }),
     );
     app.post(
       '/api/admin/reasons/package_failure',
-      { schema: { tags, summary: 'Add a package failure reason (admins)', body: ReasonCreateBody, response: { 201: AdminReasonEnvelope } } },
+      { schema: { tags, operationId: 'createPackageFailureReason', summary: 'Add a package failure reason (admins)', body: ReasonCreateBody, response: { 201: AdminReasonEnvelope } } },
       async (request, reply) => reply.status(201).send({ reason: await createPackageFailureReason(deps, actorOf(request), request.body.reason) }),
     );
     app.get(
       '/api/admin/reasons/package_failure/:key',
-      { schema: { tags, summary: 'One package failure reason (admins)', params: ReasonKeyParams, response: { 200: AdminReasonEnvelope } } },
+      { schema: { tags, operationId: 'getPackageFailureReason', summary: 'One package failure reason (admins)', params: ReasonKeyParams, response: { 200: AdminReasonEnvelope } } },
       async (request) => ({ reason: await getPackageFailureReason(deps, actorOf(request), request.params.key) }),
     );
     for (const method of ['patch', 'put'] as const) {
@@ -99,6 +99,7 @@ export const failureRoutes =
         {
           schema: {
             tags,
+            operationId: method === 'patch' ? 'updatePackageFailureReason' : 'replacePackageFailureReason',
             summary: 'Change a package failure reason; only the fields given (admins)',
             params: ReasonKeyParams,
             body: ReasonUpdateBody,
@@ -110,7 +111,7 @@ export const failureRoutes =
     }
     app.delete(
       '/api/admin/reasons/package_failure/:key',
-      { schema: { tags, summary: 'Remove a package failure reason (admins)', params: ReasonKeyParams, response: { 204: Type.Null() } } },
+      { schema: { tags, operationId: 'deletePackageFailureReason', summary: 'Remove a package failure reason (admins)', params: ReasonKeyParams, response: { 204: Type.Null() } } },
       async (request, reply) => {
         await deletePackageFailureReason(deps, actorOf(request), request.params.key);
         return reply.status(204).send(null);

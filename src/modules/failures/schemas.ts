@@ -1,15 +1,16 @@
 // Failures wire schemas: reasons (current, legacy and admin shapes), fail-stop (failure_options render with stops: dispatch).
+import { component } from '../../http/openapi-components.ts';
+import { FailureOutcomeName } from '../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PageMeta } from '../../http/pagination.ts';
 import { Nullable } from '../../http/schemas.ts';
-import { FAILURE_OUTCOMES } from './failure-options.ts';
 
 const StopType = Type.String({ pattern: '^[a-z_]{1,11}$', description: 'A stop type slug of the tour service.' });
 const PackageInteraction = Type.Union([Type.Literal('pickup'), Type.Literal('delivery')]);
 export const ReasonKey = Type.String({ pattern: '^[a-z0-9_]{1,64}$' });
 const Label = Type.String({ minLength: 1, maxLength: 200 });
 
-export const Reason = Type.Object({
+export const Reason = component('Reason', Type.Object({
   category: Type.Union([Type.Literal('package_failure'), Type.Literal('stop_failure')]),
   key: Type.String(),
   label: Type.String({ description: 'Localized by Accept-Language (en, de).' }),
@@ -18,10 +19,10 @@ export const Reason = Type.Object({
     package_interactions: Type.Array(Type.String(), { description: '`pickup` and/or `delivery`; empty for stop failure reasons.' }),
   }),
   properties: Type.Object({ note_required: Type.Boolean(), triggers_reattempt: Type.Boolean() }),
-});
+}));
 
 /** The admin view also carries both labels, which is what an admin edits. */
-export const AdminReason = Type.Composite([Reason, Type.Object({ labels: Type.Object({ en: Type.String(), de: Type.String() }) })]);
+export const AdminReason = component('AdminReason', Type.Composite([Reason, Type.Object({ labels: Type.Object({ en: Type.String(), de: Type.String() }) })]));
 
 export const ReasonList = Type.Object({ reasons: Type.Array(Reason), meta: PageMeta });
 export const AdminReasonList = Type.Object({ reasons: Type.Array(AdminReason), meta: PageMeta });
@@ -83,7 +84,7 @@ export const ReasonKeyParams = Type.Object({ key: ReasonKey });
 
 export const FailStopBody = Type.Object(
   {
-    outcome: Type.Optional(Type.Union(FAILURE_OUTCOMES.map((outcome) => Type.Literal(outcome)))),
+    outcome: Type.Optional(FailureOutcomeName),
     reason_key: Type.Optional(Nullable(ReasonKey)),
     note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   },

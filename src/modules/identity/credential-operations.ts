@@ -3,11 +3,12 @@ import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidateCredentialCache } from '../../http/auth.ts';
-import { AppError, forbidden, notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
+import { forbidden, notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
 import { defineMessages } from '../../http/i18n.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { take, waits, type TokenBucketLimit } from '../../http/rate-limit.ts';
-import { hashPassword, sha256Hex, verifyPassword } from '../../shared/secrets.ts';
+import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../http/rate-limit.ts';
+import { newId } from '../../shared/ids.ts';
+import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../shared/secrets.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { issueCredential } from './operations.ts';
 import * as repo from './repository.ts';
@@ -85,47 +86,53 @@ export interface TokenPair {
   token_type: 'bearer';
 }
 
-async function issueTokenPair(tx: Tx, tenantId: string, userId: string, at: Date): Promise<TokenPair> {
-  const access = await issueCredential(tx, tenantId, userId, 'access', at, { expiresAt: new Date(at.getTime() + ACCESS_TOKEN_SECONDS * 1000) });
-  const refresh = await issueCredential(tx, tenantId, userId, 'refresh', at, { expiresAt: new Date(at.getTime() + REFRESH_TOKEN_SECONDS * 1000) });
+/** A sign-in starts a token family; every pair a refresh issues stays in it, so a detected reuse can end all of it. */
+async function issueTokenPair(tx: Tx, tenantId: string, userId: string, at: Date, familyId: string): Promise<TokenPair> {
+  const access = await issueCredential(tx, tenantId, userId, 'access', at, { expiresAt: new Date(at.getTime() + ACCESS_TOKEN_SECONDS * 1000), familyId });
+  const refresh = await issueCredential(tx, tenantId, userId, 'refresh', at, { expiresAt: new Date(at.getTime() + REFRESH_TOKEN_SECONDS * 1000), familyId });
   return { access_token: access.token, refresh_token: refresh.token, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'bearer' };
 }
 
 /**
  * Password guessing is throttled per e-mail (token bucket, decision 0201): 10 failed attempts, then one more every
- * 90 s. Successful sign-ins cost nothing. In-process like the API rate limits (decision 0102).
+ * 90 s; and per client address with every other failed authentication (decision 0113). Successful sign-ins cost
+ * nothing. In-process like the API rate limits (decision 0102), in an LRU so spraying e-mails cannot reset lockouts.
  */
 const SIGN_IN_FAILURES: TokenBucketLimit = { perSecond: 1 / 90, burst: 10 };
-const MAX_THROTTLED = 100_000;
-const failedSignIns = new Map<string, { tokens: number; at: number }>();
+const failedSignIns = failureThrottle(() => SIGN_IN_FAILURES);
 
-function throttleSignIn(email: string, nowMs: number): { recordFailure: () => void } {
-  const key = email.toLowerCase();
-  if (failedSignIns.size >= MAX_THROTTLED) failedSignIns.clear();
-  const attempt = take(failedSignIns.get(key) ?? { tokens: SIGN_IN_FAILURES.burst, at: nowMs }, SIGN_IN_FAILURES, nowMs);
-  if (!attempt.allowed) {
-    failedSignIns.set(key, attempt.bucket);
-    const { retryAfter } = waits(attempt.bucket, SIGN_IN_FAILURES);
-    throw new AppError(429, 'rate_limited', { key: 'identity.sign_in_throttled', params: { seconds: retryAfter } }, [], {}, { 'retry-after': String(retryAfter) });
-  }
-  return { recordFailure: () => failedSignIns.set(key, attempt.bucket) };
+function throttleSignIn(deps: Deps, email: string, address: string): { recordFailure: () => void } {
+  const nowMs = deps.clock.now().getTime();
+  const byAddress = authFailuresByAddress(deps).check(address, nowMs, 'error.auth_failures');
+  const byEmail = failedSignIns.check(email.toLowerCase(), nowMs, 'identity.sign_in_throttled');
+  return {
+    recordFailure: () => {
+      byAddress.recordFailure();
+      byEmail.recordFailure();
+    },
+  };
 }
 
 /** Compared against when no user has the e-mail, so an unknown e-mail costs the same time as a wrong password. */
-const decoyHash = hashPassword('decoy password that matches nothing');
+const decoyHashes = new Map<string, Promise<string>>();
+const decoyHash = (params: ScryptParams): Promise<string> => {
+  const key = `${params.logN},${params.r},${params.p}`;
+  if (!decoyHashes.has(key)) decoyHashes.set(key, hashPassword('decoy password that matches nothing', params));
+  return decoyHashes.get(key)!;
+};
 
 /**
  * Sign-in happens before a tenant is known. The password is checked against every active user with that e-mail;
  * exactly one match signs in; several matches (one person, several tenants) ask for `tenant_id` (decision 0201).
  * Wrong password and unknown e-mail get the same 401.
  */
-export async function signIn(deps: Deps, input: { email: string; password: string; tenant_id?: string }): Promise<TokenPair> {
-  const throttle = throttleSignIn(input.email, deps.clock.now().getTime());
+export async function signIn(deps: Deps, input: { email: string; password: string; tenant_id?: string }, client: { address: string }): Promise<TokenPair> {
+  const throttle = throttleSignIn(deps, input.email, client.address);
   const candidates = (await repo.findUserByEmail(deps.db, input.tenant_id ?? null, input.email)).flatMap((user) =>
     user.passwordHash ? [{ user, passwordHash: user.passwordHash }] : [],
   );
   if (!candidates.length) {
-    await verifyPassword(input.password, await decoyHash);
+    await verifyPassword(input.password, await decoyHash(deps.config.passwordHash));
     throttle.recordFailure();
     throw unauthenticated();
   }
@@ -141,18 +148,36 @@ export async function signIn(deps: Deps, input: { email: string; password: strin
       tenant_ids: matches.map((m) => m.tenantId).sort(),
     });
   }
-  return deps.db.transaction(async (tx) => issueTokenPair(tx, user.tenantId, user.id, deps.clock.now()));
+  const stored = candidates.find((c) => c.user === user)!.passwordHash;
+  // Hashes made with older (or legacy, unstored) parameters are rewritten with the current ones while the password is at hand.
+  const upgraded = needsRehash(stored, deps.config.passwordHash) ? await hashPassword(input.password, deps.config.passwordHash) : null;
+  return deps.db.transaction(async (tx) => {
+    if (upgraded) await repo.updateUser(tx, user.tenantId, user.id, { passwordHash: upgraded });
+    return issueTokenPair(tx, user.tenantId, user.id, deps.clock.now(), newId());
+  });
 }
 
-/** Rotation: the presented refresh token is revoked and a new pair issued; a used, expired or unknown one is 401. */
+/**
+ * Rotation: the presented refresh token is revoked and a new pair issued; an expired or unknown one is 401. A
+ * revoked one presented again means it was copied (RFC 9700 §4.14.2): every token of its family, the newest
+ * refresh and access tokens included, is revoked before answering 401.
+ */
 export async function refreshTokens(deps: Deps, refreshToken: string): Promise<TokenPair> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const outcome = await deps.db.transaction(async (tx): Promise<TokenPair | 'unauthenticated' | 'reused'> => {
     const row = await repo.findRefreshTokenForUpdate(tx, sha256Hex(refreshToken));
-    if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now)) throw unauthenticated();
+    if (!row || (row.expiresAt && row.expiresAt <= now)) return 'unauthenticated';
+    const familyId = row.familyId ?? row.id;
+    if (row.revokedAt) {
+      await repo.revokeTokenFamily(tx, row.tenantId, familyId, now);
+      return 'reused';
+    }
     const user = await repo.findUser(tx, row.tenantId, row.userId);
-    if (!user || user.deactivatedAt) throw unauthenticated();
+    if (!user || user.deactivatedAt) return 'unauthenticated';
     await repo.revokeCredential(tx, row.tenantId, row.id, now);
-    return issueTokenPair(tx, row.tenantId, row.userId, now);
+    return issueTokenPair(tx, row.tenantId, row.userId, now, familyId);
   });
+  if (outcome === 'reused') invalidateCredentialCache();
+  if (typeof outcome === 'string') throw unauthenticated();
+  return outcome;
 }

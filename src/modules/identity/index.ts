@@ -16,3 +16,8 @@ export {
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
 export { findActiveCredential } from './actors.ts';
 export type { IdentityHooks } from './hooks.ts';
+// For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
+export { countTenants } from './repository.ts';
+export { createTenant } from './operations.ts';
+export { createAdminKey, type AdminKeyResult } from './tenant-operations.ts';
+

@@ -52,7 +52,7 @@ export async function issueCredential(
   userId: string,
   kind: 'api_key' | 'access' | 'refresh',
   at: Date,
-  options: { name?: string | null; token?: string; expiresAt?: Date | null } = {},
+  options: { name?: string | null; token?: string; expiresAt?: Date | null; familyId?: string } = {},
 ): Promise<{ id: string; token: string }> {
   const prefix = kind === 'api_key' ? 'tb_' : kind === 'access' ? 'tba_' : 'tbr_';
   const token = options.token ?? `${prefix}${randomBase62(kind === 'api_key' ? 32 : 40)}`;
@@ -66,6 +66,7 @@ export async function issueCredential(
     tokenHash: sha256Hex(token),
     tokenPrefix: token.slice(0, prefix.length + 4),
     expiresAt: options.expiresAt ?? null,
+    familyId: options.familyId ?? null,
     createdAt: at,
   });
   return { id, token };

@@ -1,4 +1,4 @@
-// Operator routes: tenant creation over HTTP, authenticated by OPERATOR_TOKEN (disabled when unset).
+// Operator routes: tenant creation over HTTP, authenticated by OPERATOR_TOKEN (disabled when unset) in app.ts's onRequest hook.
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -25,8 +25,7 @@ export const operatorRoutes =
       '/api/operator/tenants',
       {
         config: { auth: 'operator' },
-        schema: { tags: ['operator'], summary: 'Create a tenant with its first admin', body: TenantCreateBody, response: { 201: TenantCreated } },
-        preHandler: async (request) => checkOperator(deps, request),
+        schema: { tags: ['operator'], operationId: 'operatorCreateTenant', summary: 'Create a tenant with its first admin', body: TenantCreateBody, response: { 201: TenantCreated } },
       },
       async (request, reply) => reply.status(201).send(await createTenant(deps, request.body.tenant)),
     );

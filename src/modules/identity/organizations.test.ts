@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createOrganization, createSchedulingConfig, createServiceArea, createUser, expectOk } from '../../../test/factories.ts';
 
@@ -46,7 +46,7 @@ describe('service areas', () => {
       [{ currency: 'eur' }, '/service_area/currency'],
       [{ currency: 'ABC' }, '/service_area/currency'],
       [{ time_zone: 'Europe/Atlantis' }, '/service_area/time_zone'],
-      [{ boundary: { type: 'Point', coordinates: [13, 52] } }, '/service_area/boundary'],
+      [{ boundary: { type: 'Point', coordinates: [13, 52] } }, '/service_area/boundary/type'],
       [{ boundary: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }, '/service_area/boundary/coordinates/0'],
       [{ boundary: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1]]] } }, '/service_area/boundary/coordinates/0'],
       [{ scheduling_config_id: MISSING }, '/service_area/scheduling_config_id'],
@@ -171,6 +171,9 @@ describe('GET /api/user/permissions', () => {
   it('omits admin.places once its sunset has passed and the tenant enforces sunsets', async () => {
     const tenant = await t.createTenant();
     await expectOk(tenant.admin.patch('/api/admin/tenant', { tenant: { settings: { enforce_sunsets: true } } }));
+    // The clock is shared by the file's tests: put it back whatever happens here (found with --sequence.shuffle).
+    const start = t.clock.now();
+    onTestFinished(() => t.clock.set(start));
     t.clock.set('2026-09-29T23:59:59Z');
     const before = await expectOk(tenant.admin.get('/api/user/permissions'));
     expect(before.permissions.admin).toBeDefined();

@@ -1,5 +1,5 @@
 // Identity SQL: tenants, users, memberships, credentials. Every function takes the handle and tenant id first.
-import { and, desc, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
@@ -24,6 +24,22 @@ export async function findTenantForUpdate(q: Queryable, tenantId: string): Promi
   return row ?? null;
 }
 
+/** The first tenants by age (for the CLI, which names them when it must ask which one). */
+export async function listTenantsByAge(q: Queryable, limit: number): Promise<Pick<TenantRow, 'id' | 'name'>[]> {
+  return q.select({ id: tenants.id, name: tenants.name }).from(tenants).orderBy(tenants.createdAt, tenants.id).limit(limit);
+}
+
+/** The tenant's longest-serving active admin. */
+export async function findFirstActiveAdmin(q: Queryable, tenantId: string): Promise<UserRow | null> {
+  const [row] = await q
+    .select()
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+    .orderBy(users.createdAt, users.id)
+    .limit(1);
+  return row ?? null;
+}
+
 export async function countTenants(q: Queryable): Promise<number> {
   const [row] = await q.select({ n: sql<number>`count(*)::int` }).from(tenants);
   return row?.n ?? 0;
@@ -34,6 +50,8 @@ export async function updateTenant(
   tenantId: string,
   patch: Partial<Pick<TenantRow, 'name' | 'extensions' | 'settings'>>,
 ): Promise<void> {
+  // An empty PATCH is a no-op (Drizzle refuses an UPDATE with nothing to set).
+  if (Object.values(patch).every((v) => v === undefined)) return;
   await q.update(tenants).set(patch).where(eq(tenants.id, tenantId));
 }
 
@@ -201,6 +219,14 @@ export async function revokeCredential(q: Queryable, tenantId: string, id: strin
     .update(credentials)
     .set({ revokedAt: at })
     .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
+}
+
+/** Revokes every still-valid token of a sign-in's family (refresh-token reuse). */
+export async function revokeTokenFamily(q: Queryable, tenantId: string, familyId: string, at: Date): Promise<void> {
+  await q
+    .update(credentials)
+    .set({ revokedAt: at })
+    .where(and(eq(credentials.tenantId, tenantId), or(eq(credentials.familyId, familyId), eq(credentials.id, familyId)), isNull(credentials.revokedAt)));
 }
 
 /** Refresh tokens are presented before the tenant is known: looked up by the global token-hash index, then locked. */

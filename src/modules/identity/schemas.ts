@@ -1,21 +1,27 @@
 // Identity wire schemas: tenants, users, credentials.
+import { component, StringEnum } from '../../http/openapi-components.ts';
+import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
-export const RoleName = Type.Union([Type.Literal('admin'), Type.Literal('manager'), Type.Literal('driver'), Type.Literal('customer')]);
+export const RoleName = component('Role', StringEnum(['admin', 'manager', 'driver', 'customer']));
 
-export const TenantSettings = Type.Object({ enforce_sunsets: Type.Boolean() });
+export const TenantSettings = component('TenantSettings', Type.Object({ enforce_sunsets: Type.Boolean() }));
 
-export const Tenant = Type.Object({
-  id: Uuid,
-  name: Type.String(),
-  extensions: Type.Array(Type.String()),
-  settings: TenantSettings,
-  created_at: Timestamp,
-});
+export const Extension = component('Extension', StringEnum(['busyness']));
 
-export const Extension = Type.Union([Type.Literal('busyness')]);
+export const Tenant = component(
+  'Tenant',
+  Type.Object({
+    id: Uuid,
+    name: Type.String(),
+    extensions: Type.Array(Type.String({ description: 'An extension name: `busyness` today.' })),
+    settings: TenantSettings,
+    created_at: Timestamp,
+  }),
+);
+
 
 export const TenantCreateBody = Type.Object(
   {
@@ -34,7 +40,7 @@ export type TenantCreateInput = Static<typeof TenantCreateBody>['tenant'];
 
 export const TenantCreated = Type.Object({ tenant: Tenant, admin_user_id: Uuid, admin_token: Type.String() });
 
-export const User = Type.Object({
+export const User = component('User', Type.Object({
   id: Uuid,
   role: RoleName,
   name: Type.String(),
@@ -42,10 +48,10 @@ export const User = Type.Object({
   phone_number: Nullable(Type.String()),
   organization_ids: Type.Array(Uuid),
   active_tour_id: Type.Optional(Nullable(Uuid)),
-  active_hailing_booking_ids: Type.Optional(Type.Array(Uuid)),
+  active_hailing_booking_ids: Type.Optional(deprecatedItem('active_hailing_booking_ids', Type.Array(Uuid))),
   deactivated_at: Nullable(Timestamp),
   created_at: Timestamp,
-});
+}));
 
 // ── Users ────────────────────────────────────────────────────────────────────────────────────────────────────────
 const strict = { additionalProperties: false };
@@ -89,7 +95,7 @@ export const UserListQuery = Type.Object(
           role: Type.Optional(RoleName),
           organization_id: Type.Optional(Uuid),
           on_active_tour: Type.Optional(Type.Boolean()),
-          on_active_hailing_booking: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated alias of on_active_tour.' })),
+          on_active_hailing_booking: Type.Optional(deprecatedItem('filters.on_active_hailing_booking', Type.Boolean())),
         },
         strict,
       ),
@@ -100,7 +106,7 @@ export const UserListQuery = Type.Object(
 export type UserListQueryInput = Static<typeof UserListQuery>;
 
 // ── API keys and sign-in ─────────────────────────────────────────────────────────────────────────────────────────
-export const ApiKey = Type.Object({
+export const ApiKey = component('ApiKey', Type.Object({
   id: Uuid,
   name: Nullable(Type.String()),
   user_id: Uuid,
@@ -108,13 +114,13 @@ export const ApiKey = Type.Object({
   token_prefix: Type.String(),
   revoked_at: Nullable(Timestamp),
   created_at: Timestamp,
-});
+}));
 export const ApiKeyCreateBody = Type.Object(
   { api_key: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), user_id: Uuid }, strict) },
   strict,
 );
 export const ApiKeyResponse = Type.Object({ api_key: ApiKey });
-export const ApiKeyCreated = Type.Object({ api_key: Type.Composite([ApiKey, Type.Object({ token: Type.String() })]) });
+export const ApiKeyCreated = Type.Object({ api_key: component('ApiKeyWithToken', Type.Composite([ApiKey, Type.Object({ token: Type.String() })])) });
 export const ApiKeyList = ListOf('api_keys', ApiKey);
 
 export const SignInBody = Type.Object(
@@ -131,15 +137,15 @@ export const SignInBody = Type.Object(
   strict,
 );
 export const RefreshTokenBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }, strict);
-export const TokenResponse = Type.Object({
+export const TokenResponse = component('TokenPair', Type.Object({
   access_token: Type.String(),
   refresh_token: Type.String(),
   expires_in: Type.Integer({ description: 'Seconds until the access token expires.' }),
   token_type: Type.Literal('bearer'),
-});
+}));
 
 // ── Organizations and service areas ──────────────────────────────────────────────────────────────────────────────
-export const Organization = Type.Object({ id: Uuid, name: Type.String(), service_area_ids: Type.Array(Uuid), created_at: Timestamp });
+export const Organization = component('Organization', Type.Object({ id: Uuid, name: Type.String(), service_area_ids: Type.Array(Uuid), created_at: Timestamp }));
 const organizationFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   service_area_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }),
@@ -162,7 +168,7 @@ export const Polygon = Type.Object(
 );
 export type PolygonInput = Static<typeof Polygon>;
 
-export const ServiceArea = Type.Object({
+export const ServiceArea = component('ServiceArea', Type.Object({
   id: Uuid,
   name: Type.String(),
   currency: Type.String(),
@@ -171,7 +177,7 @@ export const ServiceArea = Type.Object({
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer(),
   created_at: Timestamp,
-});
+}));
 const serviceAreaFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO-4217 code, e.g. EUR.' }),

@@ -89,6 +89,8 @@ export const credentials = pgTable(
     tokenPrefix: text('token_prefix').notNull(),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
+    /** Access and refresh tokens descending from one sign-in share it: a refresh-token reuse revokes the family. */
+    familyId: uuid('family_id'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { checkOperator } from './operator-routes.ts';
 import { getOwnTenant, updateOwnTenant, updateTenantAsOperator } from './tenant-operations.ts';
 import { AdminTenantUpdateBody, OperatorTenantUpdateBody, TenantResponse } from './tenant-schemas.ts';
 
@@ -12,7 +11,7 @@ export const tenantRoutes =
   async (app) => {
     app.get(
       '/api/admin/tenant',
-      { schema: { tags: ['tenant'], summary: "The caller's tenant with its settings", response: { 200: TenantResponse } } },
+      { schema: { tags: ['tenant'], operationId: 'getTenant', summary: "The caller's tenant with its settings", response: { 200: TenantResponse } } },
       async (request) => ({ tenant: await getOwnTenant(deps, actorOf(request)) }),
     );
 
@@ -21,7 +20,7 @@ export const tenantRoutes =
       {
         schema: {
           tags: ['tenant'],
-          summary: "Change the caller's tenant name or settings (enforce_sunsets)",
+          operationId: 'updateTenant', summary: "Change the caller's tenant name or settings (enforce_sunsets)",
           body: AdminTenantUpdateBody,
           response: { 200: TenantResponse },
         },
@@ -35,12 +34,11 @@ export const tenantRoutes =
         config: { auth: 'operator' },
         schema: {
           tags: ['operator'],
-          summary: "Change a tenant's name, extensions or settings",
+          operationId: 'operatorUpdateTenant', summary: "Change a tenant's name, extensions or settings",
           params: IdParams,
           body: OperatorTenantUpdateBody,
           response: { 200: TenantResponse },
         },
-        preHandler: async (request) => checkOperator(deps, request),
       },
       async (request) => ({ tenant: await updateTenantAsOperator(deps, request.params.id, request.body.tenant) }),
     );

@@ -99,7 +99,7 @@ export async function getUser(deps: Deps, actor: Actor, id: string): Promise<Use
 export async function createUser(deps: Deps, actor: Actor, input: UserCreateInput): Promise<UserView> {
   mayManage(actor);
   const organizationIds = input.organization_ids ?? [];
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : null;
   const id = newId();
   const email = input.email.toLowerCase();
   try {
@@ -127,7 +127,7 @@ export async function createUser(deps: Deps, actor: Actor, input: UserCreateInpu
 /** Only the given fields change; role and organizations are checked together as they will be stored. */
 export async function updateUser(deps: Deps, actor: Actor, id: string, input: UserUpdateInput): Promise<UserView> {
   mayManage(actor);
-  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : undefined;
   try {
     const view = await deps.db.transaction(async (tx) => {
       const current = await repo.findUserForUpdate(tx, actor.tenantId, id);

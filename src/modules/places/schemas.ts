@@ -1,4 +1,6 @@
 // Places wire schemas (CONTRACT.md §5 Place).
+import { component, StringEnum } from '../../http/openapi-components.ts';
+import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
@@ -28,7 +30,14 @@ export const ContactInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 });
+/** Free-form metadata: at most 50 keys and 16 KiB as JSON (decision 0113). */
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_BYTES = 16 * 1024;
+export const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  maxProperties: METADATA_MAX_KEYS,
+  maxSerializedBytes: METADATA_MAX_BYTES,
+  description: `At most ${METADATA_MAX_KEYS} keys and ${METADATA_MAX_BYTES / 1024} KiB serialized as JSON.`,
+});
 
 const placeFields = {
   name: Text(),
@@ -41,7 +50,7 @@ const placeFields = {
   metadata: Metadata,
 };
 
-export const PlaceCreate = Type.Object(
+export const PlaceCreate = component('PlaceCreate', Type.Object(
   {
     name: placeFields.name,
     location: placeFields.location,
@@ -53,13 +62,13 @@ export const PlaceCreate = Type.Object(
     metadata: Type.Optional(placeFields.metadata),
   },
   { additionalProperties: false },
-);
+));
 export type PlaceCreateInput = Static<typeof PlaceCreate>;
 
-export const PlaceUpdate = Type.Partial(Type.Object(placeFields), { additionalProperties: false });
+export const PlaceUpdate = component('PlaceUpdate', Type.Partial(Type.Object(placeFields), { additionalProperties: false }));
 export type PlaceUpdateInput = Static<typeof PlaceUpdate>;
 
-export const Place = Type.Object({
+export const Place = component('Place', Type.Object({
   id: Uuid,
   name: Type.String(),
   is_hub: Type.Boolean(),
@@ -77,7 +86,7 @@ export const Place = Type.Object({
   customer_id: Nullable(Uuid),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   created_at: Timestamp,
-});
+}));
 
 const strict = { additionalProperties: false };
 export const PlaceCreateBody = Type.Object({ place: PlaceCreate }, strict);
@@ -102,7 +111,7 @@ export const PlaceListQuery = Type.Object(
 export type PlaceListFilters = NonNullable<Static<typeof PlaceListQuery>['filters']>;
 
 // GET /api/user/permissions: the caller's permissions, which are the places permission matrix (CONTRACT.md §4).
-const PlaceActions = Type.Object({
+const PlaceActions = component('PlaceActions', Type.Object({
   index: Type.Boolean(),
   show: Type.Boolean(),
   create: Type.Boolean(),
@@ -110,14 +119,14 @@ const PlaceActions = Type.Object({
   destroy: Type.Boolean(),
   fork: Type.Boolean(),
   metadata: Type.Boolean(),
-});
+}));
 export const PermissionsQuery = Type.Object(
-  { view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('detailed')], { default: 'standard' })) },
+  { view: Type.Optional(StringEnum(['standard', 'detailed'], { default: 'standard' })) },
   strict,
 );
 export const PermissionsResponse = Type.Object({
-  permissions: Type.Object({
+  permissions: component('Permissions', Type.Object({
     places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
-    admin: Type.Optional(Type.Object({ places: PlaceActions }, { deprecated: true, description: 'Deprecated: use places.' })),
-  }),
+    admin: Type.Optional(deprecatedItem('admin.places', Type.Object({ places: PlaceActions }))),
+  })),
 });

@@ -7,6 +7,8 @@ export { serviceRead } from './repository.ts';
 
 export type { DeliveryProofKind, FailureOutcome, FailureOutcomes, TipDistributionStrategy } from './tables.ts';
 export { ALL_OUTCOMES } from './rules.ts';
+/** The failure outcome enum as a wire schema (one `FailureOutcome` component in the OpenAPI document). */
+export { FailureOutcomeName } from './schemas.ts';
 
 /** A tour service's configuration: stop types, return stop type, stop limits, failure outcomes per role, proof, tips. */
 export type ServiceConfig = Omit<ServiceRow, 'tenantId'>;

@@ -33,23 +33,23 @@ const tags = ['services'];
 export const serviceRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    app.get('/api/admin/hailing/services', { schema: { tags, summary: 'List tour services', querystring: ListQuery, response: { 200: ServiceList } } }, async (request, reply) => {
+    app.get('/api/admin/hailing/services', { schema: { tags, operationId: 'listServices', summary: 'List tour services', querystring: ListQuery, response: { 200: ServiceList } } }, async (request, reply) => {
       const page = await listServices(deps, actorOf(request), request.query);
       setNextLink(request, reply, page.meta.next_cursor);
       return { services: page.items, meta: page.meta };
     });
 
-    app.post('/api/admin/hailing/services', { schema: { tags, summary: 'Create a tour service', body: ServiceCreateBody, response: { 201: ServiceResponse } } }, async (request, reply) =>
+    app.post('/api/admin/hailing/services', { schema: { tags, operationId: 'createService', summary: 'Create a tour service', body: ServiceCreateBody, response: { 201: ServiceResponse } } }, async (request, reply) =>
       reply.status(201).send({ service: await createService(deps, actorOf(request), request.body.service) }),
     );
 
-    app.get('/api/admin/hailing/services/:id', { schema: { tags, summary: 'Show a tour service', params: IdParams, response: { 200: ServiceResponse } } }, async (request) => ({
+    app.get('/api/admin/hailing/services/:id', { schema: { tags, operationId: 'getService', summary: 'Show a tour service', params: IdParams, response: { 200: ServiceResponse } } }, async (request) => ({
       service: await showService(deps, actorOf(request), request.params.id),
     }));
 
     app.put(
       '/api/admin/hailing/services/:id',
-      { schema: { tags, summary: 'Update a tour service (only the given fields)', params: IdParams, body: ServiceUpdateBody, response: { 200: ServiceResponse } } },
+      { schema: { tags, operationId: 'updateService', summary: 'Update a tour service (only the given fields)', params: IdParams, body: ServiceUpdateBody, response: { 200: ServiceResponse } } },
       async (request) => ({ service: await updateService(deps, actorOf(request), request.params.id, request.body.service) }),
     );
 
@@ -62,7 +62,7 @@ export const serviceRoutes =
 
     app.get(
       '/api/admin/hailing/scheduling_configs',
-      { schema: { tags, summary: 'List scheduling configs', querystring: ListQuery, response: { 200: SchedulingConfigList } } },
+      { schema: { tags, operationId: 'listSchedulingConfigs', summary: 'List scheduling configs', querystring: ListQuery, response: { 200: SchedulingConfigList } } },
       async (request, reply) => {
         const page = await listSchedulingConfigs(deps, actorOf(request), request.query, deprecatedField(request, reply));
         setNextLink(request, reply, page.meta.next_cursor);
@@ -72,7 +72,7 @@ export const serviceRoutes =
 
     app.post(
       '/api/admin/hailing/scheduling_configs',
-      { schema: { tags, summary: 'Create a scheduling config', body: SchedulingConfigCreateBody, response: { 201: SchedulingConfigResponse } } },
+      { schema: { tags, operationId: 'createSchedulingConfig', summary: 'Create a scheduling config', body: SchedulingConfigCreateBody, response: { 201: SchedulingConfigResponse } } },
       async (request, reply) =>
         reply.status(201).send({
           scheduling_config: await createSchedulingConfig(deps, actorOf(request), request.body.scheduling_config, deprecatedField(request, reply)),
@@ -81,7 +81,7 @@ export const serviceRoutes =
 
     app.get(
       '/api/admin/hailing/scheduling_configs/:id',
-      { schema: { tags, summary: 'Show a scheduling config', params: IdParams, response: { 200: SchedulingConfigResponse } } },
+      { schema: { tags, operationId: 'getSchedulingConfig', summary: 'Show a scheduling config', params: IdParams, response: { 200: SchedulingConfigResponse } } },
       async (request, reply) => ({
         scheduling_config: await showSchedulingConfig(deps, actorOf(request), request.params.id, deprecatedField(request, reply)),
       }),
@@ -92,7 +92,7 @@ export const serviceRoutes =
       {
         schema: {
           tags,
-          summary: 'Update a scheduling config (only the given fields)',
+          operationId: 'updateSchedulingConfig', summary: 'Update a scheduling config (only the given fields)',
           params: IdParams,
           body: SchedulingConfigUpdateBody,
           response: { 200: SchedulingConfigResponse },

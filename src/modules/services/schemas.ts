@@ -1,14 +1,16 @@
 // Tour service and scheduling config wire schemas (CONTRACT.md §5 Service and scheduling config).
+import { component, StringEnum } from '../../http/openapi-components.ts';
+import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
 export const FAILURE_OUTCOMES = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'] as const;
 
-export const FailureOutcomeName = Type.Union(FAILURE_OUTCOMES.map((o) => Type.Literal(o)));
-export const TipDistributionStrategyName = Type.Union([Type.Literal('noop'), Type.Literal('completed_dropoffs_on_tour')]);
-export const DispatchMode = Type.Union([Type.Literal('manual'), Type.Literal('auto')]);
-export const DeliveryProofName = Type.Union([Type.Literal('signature'), Type.Literal('photo'), Type.Literal('recipient_name'), Type.Literal('note')]);
+export const FailureOutcomeName = component('FailureOutcome', StringEnum(FAILURE_OUTCOMES));
+export const TipDistributionStrategyName = component('TipDistributionStrategy', StringEnum(['noop', 'completed_dropoffs_on_tour']));
+export const DispatchMode = component('DispatchMode', StringEnum(['manual', 'auto']));
+export const DeliveryProofName = component('DeliveryProofKind', StringEnum(['signature', 'photo', 'recipient_name', 'note']));
 /** Slugs of at most 11 characters keep `A-<type>-<uuid>` within the 50-character group limit. */
 export const StopType = Type.String({ pattern: '^[a-z_]{1,11}$' });
 
@@ -46,7 +48,7 @@ export type ServiceUpdateInput = Static<typeof ServiceUpdate>;
 
 const OutcomesOut = Type.Array(FailureOutcomeName);
 
-export const Service = Type.Object({
+export const Service = component('Service', Type.Object({
   id: Uuid,
   name: Type.String(),
   service_area_id: Uuid,
@@ -60,7 +62,7 @@ export const Service = Type.Object({
   force_delivery_proof: Type.Array(DeliveryProofName),
   scheduling_config_id: Nullable(Uuid),
   created_at: Timestamp,
-});
+}));
 
 const strict = { additionalProperties: false };
 export const ServiceCreateBody = Type.Object({ service: ServiceCreate }, strict);
@@ -68,13 +70,13 @@ export const ServiceUpdateBody = Type.Object({ service: ServiceUpdate }, strict)
 export const ServiceResponse = Type.Object({ service: Service });
 export const ServiceList = ListOf('services', Service);
 
-const SchedulingMode = Type.Union([Type.Literal('instant'), Type.Literal('scheduled')]);
+const SchedulingMode = component('SchedulingMode', StringEnum(['instant', 'scheduled']));
 const schedulingConfigFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   mode: SchedulingMode,
   claim_window_seconds: Type.Integer({ minimum: 60, maximum: 7 * 24 * 3600 }),
   /** Deprecated: accepted, ignored, never stored. */
-  gradual_rollout_frequency_seconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { deprecated: true }),
+  gradual_rollout_frequency_seconds: deprecatedItem('gradual_rollout_frequency_seconds', Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
 };
 const SchedulingConfigFields = Type.Object(schedulingConfigFields);
 
@@ -86,14 +88,14 @@ export type SchedulingConfigCreateInput = Static<typeof SchedulingConfigCreate>;
 export const SchedulingConfigUpdate = Type.Partial(SchedulingConfigFields, { additionalProperties: false });
 export type SchedulingConfigUpdateInput = Static<typeof SchedulingConfigUpdate>;
 
-export const SchedulingConfig = Type.Object({
+export const SchedulingConfig = component('SchedulingConfig', Type.Object({
   id: Uuid,
   name: Type.String(),
   mode: SchedulingMode,
   claim_window_seconds: Type.Integer(),
-  gradual_rollout_frequency_seconds: Type.Optional(Type.Null({ deprecated: true })),
+  gradual_rollout_frequency_seconds: Type.Optional(deprecatedItem('gradual_rollout_frequency_seconds', Type.Null())),
   created_at: Timestamp,
-});
+}));
 export const SchedulingConfigCreateBody = Type.Object({ scheduling_config: SchedulingConfigCreate }, strict);
 export const SchedulingConfigUpdateBody = Type.Object({ scheduling_config: SchedulingConfigUpdate }, strict);
 export const SchedulingConfigResponse = Type.Object({ scheduling_config: SchedulingConfig });

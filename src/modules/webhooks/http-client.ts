@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { isPrivateAddress } from './targets.ts';
+import { addressProblem, ipLiteral, isPrivateAddress } from './targets.ts';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Receivers' answers are logged, never used: read at most this much of a response body. */
@@ -16,12 +16,18 @@ export interface PostResult {
   error: string | null;
 }
 
-/** Refuses to connect to private addresses, whatever the name resolved to when the subscription was saved. */
+/**
+ * Refuses to connect to private addresses, whatever the name resolved to when the subscription was saved: the
+ * decision is on the address the socket will use. Redirects are never followed (node:http does not).
+ */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
     const allowed = addresses.filter((a) => !isPrivateAddress(a.address));
-    if (!allowed.length) return callback(Object.assign(new Error(`${hostname} resolves to a private address`), { code: 'EPRIVATE' }), '', 0);
+    if (!allowed.length) {
+      const problem = addresses.map((a) => addressProblem(a.address)).join('; ');
+      return callback(Object.assign(new Error(`${hostname} resolves to no public address: ${problem}`), { code: 'EPRIVATE' }), '', 0);
+    }
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
     const first = allowed[0]!;
     callback(null, first.address, first.family);
@@ -48,6 +54,10 @@ export function postJson(
   const secure = target.protocol === 'https:';
   const agent = (options.allowPrivate ? agents.open : agents.guarded)[secure ? 'https' : 'http'];
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  // Node calls the agent's lookup only for names: an IP-literal URL is judged here, before any socket exists.
+  const literal = options.allowPrivate ? null : ipLiteral(target.hostname);
+  const refused = literal ? addressProblem(literal) : null;
+  if (refused) return Promise.resolve({ statusCode: null, retryAfter: undefined, durationMs: 0, error: `EPRIVATE: not connecting: ${refused}` });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {

@@ -8,6 +8,7 @@ import { defineMessages, t } from '../../http/i18n.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
+import { findServiceArea, findUser } from '../identity/index.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListInput, WebhookCreateInput, WebhookUpdateInput } from './schemas.ts';
 import { generateSecret } from './signing.ts';
@@ -44,8 +45,20 @@ export function toWebhookView(row: repo.SubscriptionRow) {
 }
 
 /** Every problem with url and events at once, as 422 field errors. */
-async function validateSubscription(deps: Deps, actor: Actor, input: { url?: string | undefined; events?: string[] | undefined }) {
+async function validateSubscription(
+  deps: Deps,
+  actor: Actor,
+  input: { url?: string | undefined; events?: string[] | undefined; filters?: { service_area_id?: string; customer_id?: string } | undefined },
+) {
   const errors: FieldError[] = [];
+  // A filter on an id no event of this tenant can carry would silently match nothing, forever.
+  const filters = input.filters ?? {};
+  if (filters.service_area_id !== undefined && !(await findServiceArea(deps.db, actor.tenantId, filters.service_area_id))) {
+    errors.push({ pointer: '/webhook/filters/service_area_id', code: 'unknown_reference', detail: 'No service area with this id is visible to you.' });
+  }
+  if (filters.customer_id !== undefined && (await findUser(deps.db, actor.tenantId, filters.customer_id))?.role !== 'customer') {
+    errors.push({ pointer: '/webhook/filters/customer_id', code: 'unknown_reference', detail: 'No customer with this id is visible to you.' });
+  }
   if (input.events) {
     if (input.events.includes('*') && input.events.length > 1) {
       errors.push({ pointer: '/webhook/events', code: 'invalid_value', detail: t(actor.lang, 'webhooks.wildcard_alone') });

@@ -269,6 +269,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a subscription while t
     expect(await deliveriesOf(tenant)).toHaveLength(1);
     // The worker's success statement, step by step: lock the batch's deliveries in key order, then clear the
     // subscription's failure clock.
+    const lostBefore = t.deps.database.lostRaces();
     const worker = await t.deps.database.pool!.connect();
     try {
       await worker.query('BEGIN');
@@ -278,6 +279,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a subscription while t
       await worker.query('UPDATE webhook_subscriptions SET failing_since = NULL WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, id]);
       await worker.query('COMMIT');
       expect((await deleting).status).toBe(204);
+      // It waited in the worker's lock order: no deadlock was broken and retried.
+      expect(t.deps.database.lostRaces()).toBe(lostBefore);
     } finally {
       worker.release();
     }

@@ -1,15 +1,17 @@
 // Webhook wire schemas: subscriptions, deliveries with their attempts, redelivery and recovery.
+import { component, StringEnum } from '../../http/openapi-components.ts';
+import { EventTypeText } from '../../events/schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
-const Filters = Type.Object(
+const Filters = component('WebhookFilters', Type.Object(
   {
     service_area_id: Type.Optional(Uuid),
     customer_id: Type.Optional(Uuid),
   },
   { additionalProperties: false, description: 'Only events whose data carries these ids are delivered.' },
-);
+));
 
 const EventList = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   minItems: 1,
@@ -55,7 +57,7 @@ export const WebhookUpdateBody = Type.Object(
 );
 export type WebhookUpdateInput = Static<typeof WebhookUpdateBody>['webhook'];
 
-export const Webhook = Type.Object({
+export const Webhook = component('Webhook', Type.Object({
   id: Uuid,
   url: Type.String(),
   events: Type.Array(Type.String()),
@@ -65,10 +67,10 @@ export const Webhook = Type.Object({
   disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the subscription (gone, failing).' })),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}));
 
 /** The secret is shown on create and on rotation only. */
-export const WebhookWithSecret = Type.Composite([Webhook, Type.Object({ secret: Type.String({ description: 'whsec_…' }) })]);
+export const WebhookWithSecret = component('WebhookWithSecret', Type.Composite([Webhook, Type.Object({ secret: Type.String({ description: 'whsec_…' }) })]));
 
 export const WebhookResponse = Type.Object({ webhook: Webhook });
 export const WebhookSecretResponse = Type.Object({ webhook: WebhookWithSecret });
@@ -77,24 +79,24 @@ export const WebhookList = ListOf('webhooks', Webhook);
 export const WebhookParams = Type.Object({ id: Uuid });
 export const DeliveryParams = Type.Object({ id: Uuid, delivery_id: Uuid });
 
-export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('exhausted')]);
+export const DeliveryStatus = component('DeliveryStatus', StringEnum(['pending', 'succeeded', 'failed', 'exhausted']));
 
-export const Attempt = Type.Object({
+export const Attempt = component('DeliveryAttempt', Type.Object({
   at: Timestamp,
   status_code: Nullable(Type.Integer()),
   duration_ms: Type.Integer(),
   error: Nullable(Type.String()),
-});
+}));
 
-export const Delivery = Type.Object({
+export const Delivery = component('Delivery', Type.Object({
   id: Uuid,
   event_id: Uuid,
-  event_type: Type.String(),
+  event_type: EventTypeText,
   status: DeliveryStatus,
   attempts: Type.Array(Attempt),
   next_attempt_at: Nullable(Timestamp),
   created_at: Timestamp,
-});
+}));
 
 export const DeliveryResponse = Type.Object({ delivery: Delivery });
 export const DeliveryList = ListOf('deliveries', Delivery);

@@ -32,12 +32,12 @@ export const bookingRoutes =
 
     app.post(
       '/api/hailing/bookings',
-      { preHandler: rendersStops, schema: { tags, summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'createBooking', summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
       async (request, reply) => reply.status(201).send({ booking: await createBooking(deps, actorOf(request), request.body.booking) }),
     );
     app.get(
       '/api/hailing/bookings',
-      { preHandler: rendersStops, schema: { tags, summary: 'List visible bookings, newest first', querystring: BookingListQuery, response: { 200: BookingList } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'listBookings', summary: 'List visible bookings, newest first', querystring: BookingListQuery, response: { 200: BookingList } } },
       async (request, reply) => {
         const page = await ops.listBookings(deps, actorOf(request), request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -46,37 +46,37 @@ export const bookingRoutes =
     );
     app.get(
       '/api/hailing/bookings/:id',
-      { preHandler: rendersStops, schema: { tags, summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'getBooking', summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.getBooking(deps, actorOf(request), request.params.id, request.query.view) }),
     );
     app.post(
       '/api/hailing/bookings/:id/cancel',
-      { preHandler: rendersStops, schema: { tags, summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
+      { preHandler: rendersStops, schema: { tags, operationId: 'cancelBooking', summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ booking: await ops.cancelBooking(deps, actorOf(request), request.params.id) }),
     );
     app.put(
       '/api/hailing/bookings/:id/tip',
-      { preHandler: rendersStops, schema: { tags, summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'setBookingTip', summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.setTip(deps, actorOf(request), request.params.id, request.body.tip) }),
     );
     app.post(
       '/api/hailing/bookings/:id/stops',
-      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'insertBookingStop', summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
       async (request, reply) => reply.status(201).send({ stop: await stopOps.addBookingStop(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.put(
       '/api/hailing/bookings/:id/stops/groups',
-      { preHandler: rendersStops, schema: { tags, summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'updateStopGroups', summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await stopOps.updateStopGroups(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.put(
       '/api/hailing/bookings/:id/managing_organizations',
-      { preHandler: rendersStops, schema: { tags, summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'setBookingManagingOrganizations', summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.setManagingOrganizations(deps, actorOf(request), request.params.id, request.body.managing_organization_ids) }),
     );
     app.put(
       '/api/bookings/:id/preferred_drivers',
-      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'setBookingPreferredDrivers', summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.setBookingPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
     );
   };

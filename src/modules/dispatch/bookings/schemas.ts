@@ -1,4 +1,7 @@
 // Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
+import { component, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { deprecatedItem } from '../../../http/openapi.ts';
+import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
@@ -17,31 +20,34 @@ const Contact = Type.Object({ name: Nullable(Type.String()), phone_number: Nulla
 export const Money = Type.Object({ amount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) }, { additionalProperties: false });
 const TimeWindow = Type.Object({ starts_at: Timestamp, ends_at: Timestamp }, { additionalProperties: false });
 
-export const StopStatus = Type.Union(
-  ['to_be_dispatched', 'scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled'].map((s) => Type.Literal(s)),
-);
+export const StopStatus = component('StopStatus', StringEnum(['to_be_dispatched', 'scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled']));
+export const BookingStatus = component('BookingStatus', StringEnum(['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled']));
+const PackageStatus = component('PackageStatus', StringEnum(['created', 'awaiting_pickup', 'in_transit', 'delivered', 'failed', 'returned', 'cancelled']));
+const RecoveryKind = component('RecoveryKind', StringEnum(['return', 'reattempt']));
+export const View = component('View', StringEnum(['standard', 'compact'], { description: '`compact` leaves out stops and packages.' }));
+const LegacyEarnings = deprecatedItem('legacy_earnings', Nullable(component('Money', Type.Object({ amount: Type.Integer(), currency: Type.String() }))));
 
-const OutcomeOption = Type.Object({
+const OutcomeOption = component('FailureOutcomeOption', Type.Object({
   allowed: Type.Boolean(),
   reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
   reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
-});
+}));
 
 /** failure_options of a stop under way: decided by the failures module (hooks.ts FailureRules), rendered here. */
-export const FailureOptions = Type.Object({
+export const FailureOptions = component('FailureOptions', Type.Object({
   outcomes: Type.Object(Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<FailureOutcome, typeof OutcomeOption>),
-});
+}));
 
 export const CompletionRequirements = Type.Object({
-  fail: Type.Boolean({ description: 'Deprecated (removal 2026-10-07): failure_options.outcomes.skip_recovery.allowed.' }),
+  fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
 });
 
-export const Stop = Type.Object({
+export const Stop = component('Stop', Type.Object({
   id: Uuid,
   booking_id: Nullable(Uuid),
   tour_id: Nullable(Uuid),
   type: Type.String(),
-  status: Type.String(),
+  status: EnumText(StopStatus),
   position: Type.Integer(),
   tour_position: Nullable(Type.Integer()),
   place_id: Nullable(Uuid),
@@ -56,17 +62,17 @@ export const Stop = Type.Object({
   eta: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
   failed_at: Nullable(Timestamp),
-  failure: Nullable(Type.Object({ outcome: Type.String(), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),
+  failure: Nullable(Type.Object({ outcome: EnumText(FailureOutcomeName), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),
   recovery_of_stop_id: Nullable(Uuid),
-  recovery_kind: Nullable(Type.Union([Type.Literal('return'), Type.Literal('reattempt')])),
+  recovery_kind: Nullable(EnumText(RecoveryKind)),
   /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
   proof: Nullable(Type.Record(Type.String(), Type.String())),
   // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
-  completion_requirements: Type.Optional(CompletionRequirements),
+  completion_requirements: Type.Optional(deprecatedItem('completion_requirements.fail', CompletionRequirements)),
   failure_options: Type.Optional(FailureOptions),
-});
+}));
 
-export const PackageHistoryEntry = Type.Object({
+export const PackageHistoryEntry = component('PackageHistoryEntry', Type.Object({
   at: Timestamp,
   event: Type.String(),
   stop_id: Nullable(Uuid),
@@ -74,42 +80,42 @@ export const PackageHistoryEntry = Type.Object({
   actor_id: Nullable(Uuid),
   reason_key: Nullable(Type.String()),
   note: Nullable(Type.String()),
-});
+}));
 
-export const Package = Type.Object({
+export const Package = component('Package', Type.Object({
   id: Uuid,
   booking_id: Uuid,
   shortcode: Type.String(),
   external_label: Nullable(Type.String()),
-  status: Type.String(),
+  status: EnumText(PackageStatus),
   pickup_stop_id: Uuid,
   dropoff_stop_id: Uuid,
   description: Nullable(Type.String()),
   weight_grams: Nullable(Type.Integer()),
   forced_delivery: Nullable(Type.Object({ at: Timestamp, by_user_id: Uuid, proof: Type.Record(Type.String(), Type.String()) })),
   history: Type.Array(PackageHistoryEntry),
-});
+}));
 
-export const LookedUpPackage = Type.Composite([Package, Type.Object({ permissions: Type.Object({ removable: Type.Boolean() }) })]);
+export const LookedUpPackage = component('LookedUpPackage', Type.Composite([Package, Type.Object({ permissions: Type.Object({ removable: Type.Boolean() }) })]));
 
-export const Booking = Type.Object({
+export const Booking = component('Booking', Type.Object({
   id: Uuid,
   external_id: Nullable(Type.String()),
   service_id: Uuid,
   service_area_id: Uuid,
   customer_id: Nullable(Uuid),
-  status: Type.String(),
+  status: EnumText(BookingStatus),
   scheduled_at: Nullable(Timestamp),
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
-  earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  earnings: LegacyEarnings,
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
   packages: Type.Optional(Type.Array(Package)),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}));
 
 const StopTypeSlug = Type.String({ pattern: '^[a-z_]{1,11}$' });
 /** Length and prefix of groups are domain rules (422 group_too_long / reserved_group_prefix), checked after the schema. */
@@ -165,11 +171,11 @@ export const BookingList = ListOf('bookings', Booking);
 export const BookingListQuery = Type.Object(
   {
     ...PaginationQuery,
-    view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])),
+    view: Type.Optional(View),
     filters: Type.Optional(
       Type.Object(
         {
-          status: Type.Optional(Type.Array(Type.Union(['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled'].map((s) => Type.Literal(s))))),
+          status: Type.Optional(Type.Array(BookingStatus)),
           external_id: Type.Optional(Type.String({ maxLength: 255 })),
           service_area_id: Type.Optional(Uuid),
           customer_id: Type.Optional(Uuid),
@@ -185,7 +191,7 @@ export const BookingListQuery = Type.Object(
 export type BookingListQueryT = Static<typeof BookingListQuery>;
 
 export const ViewQuery = Type.Object(
-  { view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])) },
+  { view: Type.Optional(View) },
   { additionalProperties: false },
 );
 
@@ -229,6 +235,9 @@ export const PreferredDriversBody = Type.Object(
   { preferred_driver_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }) },
   { additionalProperties: false },
 );
+
+/** Routes that take a DeliveryProof (two base64 images of up to 7,000,000 characters) declare this body limit (decision 0111). */
+export const PROOF_BODY_LIMIT = 16 * 1024 * 1024;
 
 /** Proof of a handover: of a forced delivery, or of a stop's completion (CONTRACT.md §5). */
 export const DeliveryProof = Type.Object(

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody } from '../bookings/schemas.ts';
+import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody, PROOF_BODY_LIMIT } from '../bookings/schemas.ts';
 import { forceDelivery, lookupPackage, removePackageFromTour, transitionPackage } from './operations.ts';
 
 export const packageRoutes =
@@ -11,22 +11,22 @@ export const packageRoutes =
   async (app) => {
     app.post(
       '/api/hailing/packages/lookup',
-      { schema: { tags: ['packages'], summary: 'Find a package by shortcode or external label', body: PackageLookupBody, response: { 200: LookedUpPackageEnvelope } } },
+      { schema: { tags: ['packages'], operationId: 'lookupPackage', summary: 'Find a package by shortcode or external label', body: PackageLookupBody, response: { 200: LookedUpPackageEnvelope } } },
       async (request) => ({ package: await lookupPackage(deps, actorOf(request), request.body) }),
     );
     app.post(
       '/api/hailing/packages/:id/remove_from_tour',
-      { schema: { tags: ['packages'], summary: 'Take a package’s stops off their tour', params: IdParams, body: EmptyBody, response: { 200: PackageEnvelope } }, preValidation: bodyOptional },
+      { schema: { tags: ['packages'], operationId: 'removePackageFromTour', summary: 'Take a package’s stops off their tour', params: IdParams, body: EmptyBody, response: { 200: PackageEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ package: await removePackageFromTour(deps, actorOf(request), request.params.id) }),
     );
     app.post(
       '/api/hailing/packages/:id/force_delivery',
-      { schema: { tags: ['packages'], summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
+      { bodyLimit: PROOF_BODY_LIMIT, schema: { tags: ['packages'], operationId: 'forceDeliverPackage', summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
       async (request) => ({ package: await forceDelivery(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.post(
       '/api/hailing/packages/:id/transition',
-      { schema: { tags: ['packages'], summary: 'Announce or cancel a package', params: IdParams, body: PackageTransitionBody, response: { 200: PackageEnvelope } } },
+      { schema: { tags: ['packages'], operationId: 'transitionPackage', summary: 'Announce or cancel a package', params: IdParams, body: PackageTransitionBody, response: { 200: PackageEnvelope } } },
       async (request) => ({ package: await transitionPackage(deps, actorOf(request), request.params.id, request.body.event) }),
     );
   };

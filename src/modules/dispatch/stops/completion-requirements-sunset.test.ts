@@ -93,7 +93,7 @@ describe('completion_requirements.fail on stop payloads', () => {
     for (const { route, headers, body } of answers) {
       expect(headers.deprecation, route).toBe(`@${Date.parse('2026-01-01T00:00:00Z') / 1000}`);
       expect(headers.sunset, route).toBe('Wed, 07 Oct 2026 00:00:00 GMT');
-      expect(headers.link, route).toBe('<failure_options>; rel="successor-version"');
+      expect(headers.link, route).toBe('</docs/api-guide#failure-options>; rel="successor-version"');
       const stops = stopsIn(body);
       expect(stops.length, route).toBeGreaterThan(0);
       for (const stop of stops) expect(stop.completion_requirements, route).toEqual({ fail: expect.any(Boolean) });
@@ -118,6 +118,23 @@ describe('completion_requirements.fail on stop payloads', () => {
     for (const { route, headers, body } of answers) {
       expect(headers.sunset, route).toBe('Wed, 07 Oct 2026 00:00:00 GMT');
       for (const stop of stopsIn(body)) expect(stop.completion_requirements, route).toEqual({ fail: expect.any(Boolean) });
+    }
+  });
+});
+
+describe('compact views', () => {
+  it('announce no completion_requirements deprecation: they render no stops', async () => {
+    t.clock.set(new Date(REMOVAL - 86_400_000));
+    const tenant = await tenantEnforcingSunsets(false);
+    const service = await createService(tenant.admin);
+    const booking = await createBooking(tenant.admin, { service_id: service.id });
+    const tour = (await expectOk(tenant.admin.post('/api/hailing/bookings/merge', { booking_ids: [booking.id] }), 201)).tour;
+    for (const url of [`/api/hailing/bookings/${booking.id}`, '/api/hailing/bookings', `/api/hailing/tours/${tour.id}`, '/api/hailing/tours']) {
+      const compact = await tenant.admin.get(`${url}?view=compact`);
+      expect(compact.status, url).toBe(200);
+      expect(JSON.stringify(compact.body), url).not.toContain('completion_requirements');
+      expect(compact.headers.deprecation, url).toBeUndefined();
+      expect((await tenant.admin.get(url)).headers.deprecation, url).toMatch(/^@\d+$/);
     }
   });
 });

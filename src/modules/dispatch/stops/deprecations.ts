@@ -11,5 +11,7 @@ import type { Deps } from '../../../deps.ts';
 export const stopPayloadDeprecation =
   (deps: Pick<Deps, 'clock'>) =>
   async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // `view=compact` renders no stops, so nothing deprecated is used.
+    if ((request.query as { view?: string } | undefined)?.view === 'compact') return;
     if (request.actor && stillServed(deps, request.actor, 'completion_requirements.fail')) markDeprecated(reply, 'completion_requirements.fail');
   };

@@ -3,11 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import { StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
+import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
 import { stopPayloadDeprecation } from './deprecations.ts';
 import { advanceStop } from './driver-flow.ts';
-import { getStop } from './read-stop.ts';
 import { updateStopProperties } from './operations.ts';
+import { getStop } from './read-stop.ts';
 
 export const stopRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -16,24 +16,24 @@ export const stopRoutes =
     const rendersStops = stopPayloadDeprecation(deps);
     app.get(
       '/api/stops/:id',
-      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Show a stop', params: IdParams, response: { 200: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags: ['stops'], operationId: 'getStop', summary: 'Show a stop', params: IdParams, response: { 200: StopEnvelope } } },
       async (request) => ({ stop: await getStop(deps, actorOf(request), request.params.id) }),
     );
     app.patch(
       '/api/stops/:id/properties',
-      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Update stop properties', params: IdParams, body: StopPropertiesBody, response: { 200: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags: ['stops'], operationId: 'updateStopProperties', summary: 'Update stop properties', params: IdParams, body: StopPropertiesBody, response: { 200: StopEnvelope } } },
       async (request) => ({ stop: await updateStopProperties(deps, actorOf(request), request.params.id, request.body.stop) }),
     );
     for (const step of ['approach', 'arrive'] as const) {
       app.post(
         `/api/stops/:id/${step}`,
-        { preHandler: rendersStops, schema: { tags: ['stops'], summary: `Driver: ${step} a stop`, params: IdParams, body: EmptyBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+        { preHandler: rendersStops, schema: { tags: ['stops'], operationId: `${step}Stop`, summary: `Driver: ${step} a stop`, params: IdParams, body: EmptyBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
         async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, step) }),
       );
     }
     app.post(
       '/api/stops/:id/complete',
-      { preHandler: rendersStops, schema: { tags: ['stops'], summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
+      { bodyLimit: PROOF_BODY_LIMIT, preHandler: rendersStops, schema: { tags: ['stops'], operationId: 'completeStop', summary: 'Driver: complete a stop (and the rest of its group)', params: IdParams, body: StopCompleteBody, response: { 200: StopEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ stop: await advanceStop(deps, actorOf(request), request.params.id, 'complete', { packages: request.body.packages ?? [], proof: request.body.proof }) }),
     );
   };

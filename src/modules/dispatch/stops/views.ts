@@ -5,6 +5,8 @@ import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
+import { isFinalStop } from '../bookings/booking-status.ts';
+import { stopEtas } from '../ports.ts';
 import { tourFacts } from '../settle.ts';
 import { findTours, type TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -24,6 +26,8 @@ export interface StopContext {
   /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
   clock: Deps['clock'];
   failureRules: FailureRules;
+  /** ETAs of open tour stops, from live tracking (ports.ts), with the tour each was computed on. */
+  etas: Map<string, { tourId: string; eta: Date }>;
 }
 
 /** What rendering stops needs of Deps: the clock (sunset dates) and the failures module's rules (failure_options). */
@@ -58,7 +62,10 @@ export async function loadStopContext(
   for (const p of packages) {
     for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
   }
+  const etaStopIds = stops.filter((s) => s.tourId !== null && !isFinalStop(s.status)).map((s) => s.id);
+  const etas = await stopEtas(q, tenantId, etaStopIds);
   return {
+    etas,
     tours: new Map(tours.map((t) => [t.id, t])),
     tourStopCounts,
     bookingStops: byBooking,
@@ -87,6 +94,13 @@ function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: Stop
   });
 }
 
+/** An open stop's ETA, if live tracking computed one on the tour the stop is on now. */
+function etaOf(stop: stopsRepo.StopRow, context: StopContext): Date | null {
+  if (isFinalStop(stop.status)) return null;
+  const known = context.etas.get(stop.id);
+  return known && known.tourId === stop.tourId ? known.eta : stop.eta;
+}
+
 export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopContext) {
   const options = stopFailureOptions(actor, stop, context);
   return {
@@ -107,7 +121,7 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     service_duration_seconds: stop.serviceDurationSeconds,
     notes: stop.notes,
     package_ids: context.packageIdsByStop.get(stop.id) ?? [],
-    eta: isoOrNull(stop.eta),
+    eta: isoOrNull(etaOf(stop, context)),
     completed_at: isoOrNull(stop.completedAt),
     failed_at: isoOrNull(stop.failedAt),
     failure: stop.failure,

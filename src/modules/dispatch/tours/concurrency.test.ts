@@ -67,6 +67,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
     const tour = await mergeIntoTour(tenant.admin, [other.id]);
     // A concurrent dispatcher holds the booking, puts its stops first on the tour, and commits only once the cancel
     // has read the booking's tours (none yet) and waits for the booking's lock.
+    const lostBefore = t.deps.database.lostRaces();
     const dispatcher = await t.deps.database.pool!.connect();
     try {
       await dispatcher.query('BEGIN');
@@ -79,6 +80,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
       const cancelled = await expectOk(cancelling);
       expect(cancelled.booking.status).toBe('cancelled');
       expect(cancelled.booking.stops.map((s: { status: string; tour_id: string | null }) => [s.status, s.tour_id])).toEqual([['cancelled', null], ['cancelled', null]]);
+      // It started over because the tours moved, not because PostgreSQL broke a deadlock.
+      expect(t.deps.database.lostRaces()).toBe(lostBefore);
     } finally {
       dispatcher.release();
     }
@@ -92,6 +95,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
     const tour = await mergeIntoTour(tenant.admin, [booking.id]);
     // Another session takes the booking, then the tour: the opposite of the cancel's order (tour, then booking). It
     // waits ten seconds before looking for deadlocks, so the cancel's session (one second) is the one rolled back.
+    const lostBefore = t.deps.database.lostRaces();
     const other = await t.deps.database.pool!.connect();
     try {
       await other.query('BEGIN');
@@ -103,6 +107,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
       await other.query('COMMIT');
       const cancelled = await cancelling;
       expect(cancelled.status).toBe(200);
+      expect(t.deps.database.lostRaces(), 'the deadlock was broken and the cancel ran again').toBe(lostBefore + 1);
       expect(cancelled.body.booking.status).toBe('cancelled');
     } finally {
       other.release();

@@ -35,11 +35,17 @@ type PointerOf = (index: number) => string;
 const stopErrors = (pointerOf: PointerOf, ids: string[], all: string[], code: string, detail: string): FieldError[] =>
   ids.map((id) => ({ pointer: pointerOf(all.indexOf(id)), code, detail, stop_id: id }) as FieldError);
 
-/** The stops a dispatcher names, each visible through its booking; any other id is a 422 unknown_reference. */
+/**
+ * The stops a dispatcher names, each visible through its booking; any other id is a 422 unknown_reference. Their
+ * bookings are locked first and the stops read again under those locks: every writer of a stop's tour and status
+ * holds its booking, so a concurrent merge or cancel that committed meanwhile is seen, never overwritten.
+ */
 async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointerOf: PointerOf, movableFromTour: boolean) {
+  const preview = await stopsRepo.findStops(tx, actor.tenantId, stopIds);
+  const bookingIds = [...new Set(preview.map((s) => s.bookingId).filter((id): id is string => !!id))];
+  const bookings = new Map((await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, bookingIds)).map((b) => [b.id, b]));
   const stops = await stopsRepo.findStops(tx, actor.tenantId, stopIds);
   const byId = new Map(stops.map((s) => [s.id, s]));
-  const bookings = new Map((await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => !!id))])).map((b) => [b.id, b]));
   for (const [i, id] of stopIds.entries()) {
     const stop = byId.get(id);
     const booking = stop?.bookingId ? bookings.get(stop.bookingId) : undefined;
@@ -136,7 +142,8 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       stopIds = input.stop_ids;
       pointerOf = (i) => `/stop_ids/${i}`;
     } else {
-      const bookings = await bookingsRepo.findBookings(tx, actor.tenantId, input.booking_ids);
+      // Locked before their stops are read, so ten concurrent merges of one booking dispatch it once.
+      const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
       for (const [i, id] of input.booking_ids.entries()) {
         const booking = bookings.find((b) => b.id === id);
         if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
@@ -195,7 +202,7 @@ export async function compactTour(tx: Tx, tenantId: string, tourId: string, at: 
 export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  await startingOverWhenStopsMoved(() => deps.db.transaction(async (tx) => {
     // Lock order everywhere: tours (by id), then bookings (by id); the source tours of moved stops are locked too.
     const preview = await stopsRepo.findStops(tx, actor.tenantId, input.stop_ids);
     const sourceTourIds = [...new Set(preview.map((s) => s.tourId).filter((id): id is string => !!id && id !== tourId))];
@@ -204,6 +211,8 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
     if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
     const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
+    // A stop dispatched into another tour after the preview sits on a tour this transaction does not hold.
+    if (stops.some((s) => s.tourId && s.tourId !== tourId && !sourceTourIds.includes(s.tourId))) throw new StopsMovedMeanwhile();
     if (bookings[0] && bookings[0].serviceId !== tour.serviceId) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
     const service = await getService(tx, actor.tenantId, tour.serviceId);
     if (!service) throw new Error('tour without its service');
@@ -229,6 +238,19 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     const reason = stops.every((s) => s.tourId === tourId) ? ('stops_moved' as const) : ('stops_inserted' as const);
     const stopsChanged = [{ tourId, reason }, ...sourceTourIds.map((id) => ({ tourId: id, reason: 'stops_removed' as const }))];
     await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
-  });
+  }));
   return getTour(deps, actor, tourId);
+}
+
+class StopsMovedMeanwhile extends Error {}
+
+/** Runs `attempt` again (a few times) when stops moved between its preview and its locks; tours lock before bookings. */
+async function startingOverWhenStopsMoved<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let run = 1; ; run++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof StopsMovedMeanwhile) || run === 5) throw err;
+    }
+  }
 }

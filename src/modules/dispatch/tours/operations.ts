@@ -47,13 +47,17 @@ function actorKind(actor: Actor, tour: repo.TourRow, action: TourAction): TourAc
   return tour.driverId === actor.userId ? 'own_driver' : 'eligible_driver';
 }
 
+/** The states a tour an eligible driver saw (scheduled, pickable) is in once another driver claimed or picked it. */
+const TAKEN_FROM_VIEW: readonly string[] = ['scheduled', 'pickable', 'claimed', 'en_route'];
+
 /**
- * A driver may address a tour it sees, and a tour it would be eligible to take: two drivers racing to claim
- * one tour both address it, and the loser learns it is taken (409) rather than that it never existed.
+ * A driver may address a tour it sees, and a tour it was eligible to take a moment ago: two drivers racing to claim
+ * one tour both address it, and the loser learns it is taken (409) rather than that it never existed. Any other tour
+ * (one still `to_be_dispatched`, a finished one) is invisible to the driver, so 404 before any state check.
  */
 function addressable(actor: Actor, tour: repo.TourRow, action: TourAction): boolean {
   if (canSeeTour(actor, tourFacts(tour))) return true;
-  return (action === 'claim' || action === 'pick') && isEligibleDriver(actor, tourFacts(tour));
+  return (action === 'claim' || action === 'pick') && TAKEN_FROM_VIEW.includes(tour.status) && isEligibleDriver(actor, tourFacts(tour));
 }
 
 export interface TransitionOptions {
@@ -73,7 +77,7 @@ async function applyTransition(
   actorId: string | null,
 ): Promise<void> {
   const step = tourTransition(tour.status, action, by);
-  // Wrong actor (a driver on a tour it sees but does not hold) is 403 and says nothing of the state (decision 0301).
+  // A role that may never do this is 403; a driver's action that does not fit the tour's state is 409 (decision 0154).
   if (!step.ok) throw step.reason === 'not_allowed' ? forbidden() : invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
   const previousDriver = tour.driverId;
   const patch: Partial<repo.TourRow> = { status: step.to, updatedAt: at };

@@ -22,12 +22,12 @@ export const tourRoutes =
     const rendersStops = stopPayloadDeprecation(deps);
     app.post(
       '/api/hailing/bookings/merge',
-      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'mergeIntoTour', summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
       async (request, reply) => reply.status(201).send({ tour: await dispatchIntoNewTour(deps, actorOf(request), request.body) }),
     );
     app.get(
       '/api/hailing/tours',
-      { preHandler: rendersStops, schema: { tags, summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'listTours', summary: 'List visible tours, newest first (history included)', querystring: TourListQuery, response: { 200: TourList } } },
       async (request, reply) => {
         const page = await listTours(deps, actorOf(request), request.query);
         setNextLink(request, reply, page.meta.next_cursor);
@@ -36,40 +36,40 @@ export const tourRoutes =
     );
     app.get(
       '/api/hailing/tours/:id',
-      { preHandler: rendersStops, schema: { tags, summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'getTour', summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
     );
     app.post(
       '/api/hailing/tours/:id/stops/insert',
-      { preHandler: rendersStops, schema: { tags, summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'insertStopsIntoTour', summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.post(
       '/api/hailing/tours/:id/stops',
-      { preHandler: rendersStops, schema: { tags, summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'insertTourStop', summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
       async (request, reply) => reply.status(201).send({ stop: await addTourStop(deps, actorOf(request), request.params.id, request.body) }),
     );
     for (const action of SIMPLE_ACTIONS) {
       app.post(
         `/api/hailing/tours/:id/${action}`,
-        { preHandler: rendersStops, schema: { tags, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
+        { preHandler: rendersStops, schema: { tags, operationId: `${action.replace(/_(\w)/g, (_m: string, c: string) => c.toUpperCase())}Tour`, summary: `Tour action: ${action}`, params: IdParams, body: EmptyBody, response: { 200: TourEnvelope } }, preValidation: bodyOptional },
         async (request) => ({ tour: await transitionTour(deps, actorOf(request), request.params.id, action) }),
       );
     }
     app.post(
       '/api/hailing/tours/:id/force_assign',
-      { preHandler: rendersStops, schema: { tags, summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'forceAssignTour', summary: 'Tour action: force_assign', params: IdParams, body: ForceAssignBody, response: { 200: TourEnvelope } } },
       async (request) =>
         ({ tour: await transitionTour(deps, actorOf(request), request.params.id, 'force_assign', { driverId: request.body.driver_id, start: request.body.start ?? false }) }),
     );
     app.put(
       '/api/tours/:id/preferred_drivers',
-      { preHandler: rendersStops, schema: { tags, summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
+      { preHandler: rendersStops, schema: { tags, operationId: 'setTourPreferredDrivers', summary: 'Set the preferred drivers of a tour', params: IdParams, body: PreferredDriversBody, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await setTourPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
     );
     app.get(
       '/api/hailing/tours/:id/visibility',
-      { schema: { tags, summary: 'Admins: which organizations see the tour, and why', params: IdParams, response: { 200: TourVisibilityEnvelope } } },
+      { schema: { tags, operationId: 'getTourVisibility', summary: 'Admins: which organizations see the tour, and why', params: IdParams, response: { 200: TourVisibilityEnvelope } } },
       async (request) => ({ visibility: await explainTourVisibility(deps, actorOf(request), request.params.id) }),
     );
   };

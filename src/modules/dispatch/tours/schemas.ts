@@ -1,14 +1,18 @@
 // Tours wire schemas: tours, dispatch bodies, transitions, visibility explanation (CONTRACT.md §4–5).
+import { component, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { deprecatedItem } from '../../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { Stop } from '../bookings/schemas.ts';
+import { Stop, View } from '../bookings/schemas.ts';
 
-export const Tour = Type.Object({
+export const TourStatus = component('TourStatus', StringEnum(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled']));
+
+export const Tour = component('Tour', Type.Object({
   id: Uuid,
   service_id: Uuid,
   service_area_id: Uuid,
-  status: Type.String(),
+  status: EnumText(TourStatus),
   driver_id: Nullable(Uuid),
   executing_organization_id: Nullable(Uuid),
   scheduled_at: Nullable(Timestamp),
@@ -17,22 +21,22 @@ export const Tour = Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   stops: Type.Optional(Type.Array(Stop)),
-  earnings: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
+  earnings: deprecatedItem('legacy_earnings', Nullable(component('Money', Type.Object({ amount: Type.Integer(), currency: Type.String() })))),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
-});
+}));
 export const TourEnvelope = Type.Object({ tour: Tour });
 export const TourList = ListOf('tours', Tour);
 
 export const TourListQuery = Type.Object(
   {
     ...PaginationQuery,
-    view: Type.Optional(Type.Union([Type.Literal('standard'), Type.Literal('compact')])),
+    view: Type.Optional(View),
     filters: Type.Optional(
       Type.Object(
         {
-          status: Type.Optional(Type.Array(Type.Union(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled'].map((s) => Type.Literal(s))))),
+          status: Type.Optional(Type.Array(TourStatus)),
           service_area_id: Type.Optional(Uuid),
         },
         { additionalProperties: false },

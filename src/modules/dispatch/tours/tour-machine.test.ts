@@ -55,6 +55,18 @@ describe('tour state machine', () => {
   it('names the wrong state when the right actor fires from the wrong state', () => {
     expect(tourTransition('completed', 'cancel', 'dispatcher')).toEqual({ ok: false, reason: 'wrong_state' });
     expect(tourTransition('scheduled', 'start', 'dispatcher')).toEqual({ ok: false, reason: 'not_allowed' });
+    expect(tourTransition('scheduled', 'schedule', 'own_driver')).toEqual({ ok: false, reason: 'not_allowed' });
+  });
+
+  // A driver holding the tour or not is the tour's state: the wrong one is a conflict (409), not a forbidden role (403).
+  it.each([
+    ['claim', 'own_driver', 'claimed'],
+    ['pick', 'own_driver', 'claimed'],
+    ['unclaim', 'eligible_driver', 'scheduled'],
+    ['start', 'eligible_driver', 'scheduled'],
+    ['ditch', 'eligible_driver', 'pickable'],
+  ] as const)('answers %s by an %s on a %s tour as a wrong state', (action, actor, from) => {
+    expect(tourTransition(from, action, actor)).toEqual({ ok: false, reason: 'wrong_state' });
   });
 
   it('assigns a driver on claim, pick and force_assign and releases it when the driver leaves', () => {

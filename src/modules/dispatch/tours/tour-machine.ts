@@ -49,15 +49,21 @@ export const TOUR_TRANSITIONS: Record<TourAction, Transition> = {
 
 export type TourStep = { ok: true; to: TourStatus; driver: Transition['driver'] } | { ok: false; reason: 'wrong_state' | 'not_allowed' };
 
+const DRIVER_KINDS: readonly TourActor[] = ['eligible_driver', 'own_driver'];
+
+/** The role behind an actor kind: whether a driver holds the tour is the tour's state, not the caller's role. */
+const roleOf = (actor: TourActor) => (DRIVER_KINDS.includes(actor) ? 'driver' : actor);
+
 /**
- * The outcome of firing `action` on a tour in `from` as `by`. A caller of the wrong kind is refused before the
- * state is looked at (`not_allowed`, answered 403), so a driver never learns more from the error than that it may
- * not do this; only a caller of the right kind learns the state (`wrong_state`, 409).
+ * The outcome of firing `action` on a tour in `from` as `by`. A role that may never fire the action is refused
+ * before the state is looked at (`not_allowed`, answered 403). A driver's action that does not fit the tour — claiming
+ * the tour it already holds, starting one it does not hold — is a state conflict (`wrong_state`, 409), like any
+ * other action from the wrong state (decision 0154).
  */
 export function tourTransition(from: TourStatus, action: TourAction, by: TourActor): TourStep {
   const transition = TOUR_TRANSITIONS[action];
-  if (transition.by !== by) return { ok: false, reason: 'not_allowed' };
-  if (!transition.from.includes(from)) return { ok: false, reason: 'wrong_state' };
+  if (roleOf(transition.by) !== roleOf(by)) return { ok: false, reason: 'not_allowed' };
+  if (transition.by !== by || !transition.from.includes(from)) return { ok: false, reason: 'wrong_state' };
   return { ok: true, to: transition.to, driver: transition.driver };
 }
 

@@ -219,6 +219,19 @@ describe('the tour state machine over HTTP', () => {
     expect(late.body).toMatchObject({ error_code: 'invalid_transition', from: 'claimed' });
   });
 
+  it('answers 404, not the state, to an eligible driver claiming or picking a tour it cannot see', async () => {
+    const { tourId } = await tourFor(w, 'to_be_dispatched');
+    for (const action of ['claim', 'pick']) {
+      const res = await w.driverA.client.post(`/api/hailing/tours/${tourId}/${action}`);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toHaveProperty('from');
+    }
+    const { tourId: done } = await tourFor(w, 'pickable');
+    await expectOk(w.driverA.client.post(`/api/hailing/tours/${done}/pick`));
+    await expectOk(w.tenant.admin.post(`/api/hailing/tours/${done}/cancel`));
+    expect((await w.driverA2.client.post(`/api/hailing/tours/${done}/claim`)).status).toBe(404);
+  });
+
   it('keeps a driver on at most one en_route tour', async () => {
     const first = await tourFor(w, 'pickable');
     const second = await tourFor(w, 'pickable');

@@ -1,0 +1,177 @@
+// Live tracking (issue 15), on PGlite and PostgreSQL:
+// (1) POST /api/hailing/tours/{id}/driver_location with ETA recomputation over a 30-stop tour (20 tours, one
+//     connection each, every fix a new current position) vs the bare one-INSERT route — goal ratio ≥ 0.5;
+// (2) 1,000 open streams (managers of 10 organizations) while drivers post 100 positions/s: p99 position-to-client
+//     latency ≤ 250 ms, server RSS growth ≤ 200 MiB. The tour.etas_recalculated events the fixes cause reach the
+//     streams through the outbox poller: the two delivery paths (LISTEN/NOTIFY vs the shared poller, decision 0902)
+//     are measured side by side.
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Request } from 'autocannon';
+import { finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
+import type { LiveInfo } from './_live-server.ts';
+
+const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_live-server.ts');
+const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
+const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
+const RATE = Number(process.env.BENCH_LIVE_RATE ?? 100);
+const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
+
+console.log(`Machine: ${machineDescription()}`);
+console.log(`(1) autocannon one connection per tour, ${DURATION} s after a warm-up; (2) ${STREAMS} streams, ${RATE} positions/s for ${DURATION} s\n`);
+
+const rows: Record<string, string | number>[] = [];
+let failed = false;
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+};
+
+/** A fix 1 km from the previous one and 20 s later (180 km/h: under the jump filter), so every post is current and moves ETAs. */
+function fixes(info: LiveInfo) {
+  const counters = info.tours.map(() => 0);
+  const base = Date.now() - 30 * 86_400_000;
+  return (tour: number) => {
+    const n = counters[tour]!++;  
+    return { lat: 52.45 + (n % 2) * 0.009, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() };
+  };
+}
+
+async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>) {
+  // One connection per tour: a tour's positions serialize on its tracking row, as one phone's do.
+  const connections = info.tours.length;
+  const bare = await load({ label: `${kind} bare INSERT`, url: info.bareInsertUrl, method: 'POST', durationSeconds: DURATION, server, connections });
+  const next = fixes(info);
+  let turn = 0;
+  const requests: Request[] = [
+    {
+      method: 'POST',
+      setupRequest: (req) => {
+        const t = turn++ % info.tours.length;
+        const tour = info.tours[t]!;  
+        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t) }) };
+      },
+    },
+  ];
+  await autocannon({ url: info.realUrl, connections: 10, duration: 2, requests });
+  const cpuBefore = await server.cpuMicros();
+  const result = await autocannon({ url: info.realUrl, connections, duration: DURATION, requests });
+  const cpuAfter = await server.cpuMicros();
+  if (bare.non2xx || bare.errors || result.non2xx || result.errors) failed = true;
+  const cpu = (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
+  rows.push({ run: bare.label, 'req/s': Math.round(bare.requestsPerSecond), 'p50 ms': bare.p50Ms, 'p99 ms': bare.p99Ms, 'server CPU µs/req': Math.round(bare.cpuMicrosPerRequest ?? 0) });
+  rows.push({
+    run: `${kind} position + ETAs (30 stops)`,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'server CPU µs/req': Math.round(cpu),
+    'position/bare': (result.requests.average / bare.requestsPerSecond).toFixed(2),
+    'CPU bare/position': ((bare.cpuMicrosPerRequest ?? 0) / cpu).toFixed(2),
+  });
+}
+
+async function streams(info: LiveInfo, kind: DatabaseKind) {
+  const rss = async () => ((await (await fetch(info.rssUrl)).json()) as { rss: number }).rss;
+  const sentAt = new Map<string, number>();
+  const lastPostToTour = new Map<string, number>();
+  const positionLatency: number[] = [];
+  const outboxLatency: number[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: STREAMS + 100 });
+  const open: http.ClientRequest[] = [];
+  const url = new URL(info.realUrl);
+  let ready = 0;
+  await new Promise<void>((resolve, reject) => {
+    for (let i = 0; i < STREAMS; i++) {
+      const org = i % info.managerTokens.length;
+      const tokens = info.managerTokens[org]!;  
+      const token = tokens[Math.floor(i / info.managerTokens.length) % tokens.length];
+      const req = http.get({ host: url.hostname, port: url.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk: string) => {
+          const now = performance.now();
+          buffer += chunk;
+          let cut: number;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            if (block.includes(': ready') && ++ready === STREAMS) resolve();
+            const data = block.split('\n').find((l) => l.startsWith('data: '));
+            if (!data) continue;
+            const envelope = JSON.parse(data.slice(6)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
+            if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) {
+              const sent = sentAt.get(`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`);
+              if (sent !== undefined) positionLatency.push(now - sent);
+            } else if (envelope.type === 'tour.etas_recalculated') {
+              const sent = lastPostToTour.get(envelope.data.tour_id);
+              if (sent !== undefined) outboxLatency.push(now - sent);
+            }
+          }
+        });
+      });
+      req.on('error', reject);
+      open.push(req);
+    }
+  });
+  const rssBefore = await rss();
+  const next = fixes(info);
+  let errors = 0;
+  const started = performance.now();
+  const total = RATE * DURATION;
+  const inflight: Promise<void>[] = [];
+  for (let n = 0; n < total; n++) {
+    const due = started + (n * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const t = n % info.tours.length;
+    const tour = info.tours[t]!;  
+    const location = next(t);
+    const at = performance.now();
+    sentAt.set(`${tour.id}@${location.recorded_at}`, at);
+    lastPostToTour.set(tour.id, at);
+    inflight.push(
+      fetch(`${info.realUrl}/api/hailing/tours/${tour.id}/driver_location`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ location }),
+      }).then(async (res) => {
+        if (res.status !== 200) errors += 1;
+        await res.arrayBuffer();
+      }),
+    );
+  }
+  await Promise.allSettled(inflight);
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  const rssAfter = await rss();
+  for (const req of open) req.destroy();
+  agent.destroy();
+  if (errors) failed = true;
+  const expected = total * (STREAMS / info.managerTokens.length);
+  rows.push({
+    run: `${kind} ${STREAMS} streams, ${RATE} positions/s`,
+    'frames received': positionLatency.length,
+    'frames expected': expected,
+    'position p50 ms': median(positionLatency).toFixed(1),
+    'position p99 ms': quantile(positionLatency, 0.99).toFixed(1),
+    'outbox event p50 ms': median(outboxLatency).toFixed(1),
+    'outbox event p99 ms': quantile(outboxLatency, 0.99).toFixed(1),
+    'RSS growth MiB': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
+    'post errors': errors,
+  });
+}
+
+for (const kind of kinds) {
+  const database = await scratchDatabase(kind);
+  const server = await startServer<LiveInfo>(SERVER, database);
+  try {
+    await positionsVsBare(server.info, kind, server);
+    await streams(server.info, kind);
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+finishReport(rows, failed);

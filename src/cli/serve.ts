@@ -1,0 +1,96 @@
+// `tourbook serve`: checks the port, opens and migrates the database, listens, then creates the bootstrap tenant.
+import net from 'node:net';
+import { loadConfig, ConfigError, type Config, type Role } from '../config.ts';
+import { countTenants, createTenant } from '../modules/identity/index.ts';
+import { createLogger, createRuntime } from '../runtime.ts';
+import { CliError } from './cli-error.ts';
+
+export async function serve(values: { role?: string }): Promise<void> {
+  const config = loadConfig(process.env, values.role ? { role: values.role as Role } : {});
+  if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
+  // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
+  if (config.role !== 'worker') await ensurePortFree(config);
+  const log = await createLogger(config);
+  // Loaded while the database opens (PGlite compiles its WebAssembly off the main thread).
+  const appModule = config.role !== 'worker' ? import('../app.ts') : null;
+  const runtime = await createRuntime(config, { migrate: !config.databaseUrl, log, announce: true });
+  const { deps } = runtime;
+  const stops: (() => Promise<void>)[] = [];
+
+  let address: string | null = null;
+  if (appModule) {
+    const { buildApp } = await appModule;
+    const app = await buildApp(deps);
+    try {
+      address = await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      await runtime.close();
+      throw portError(err, config);
+    }
+    stops.push(() => app.close());
+  }
+  if (config.role !== 'api') {
+    const { startWorker } = await import('../worker/loop.ts');
+    const worker = startWorker(deps);
+    stops.push(() => worker.stop());
+  }
+
+  // Only once the service listens: a token printed by a process that then dies is lost.
+  if ((await countTenants(deps.db)) === 0) {
+    const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
+    log.info(`Created the bootstrap tenant ${created.tenant.id}`);
+    log.info(`Admin token (shown once): ${created.admin_token}`);
+    log.info(`Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}`);
+  }
+  if (address) {
+    const base = config.publicUrl ?? address;
+    log.info(`Ready: ${base} (API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
+  } else {
+    log.info('Ready: worker running');
+  }
+  log.info(
+    config.databaseUrl
+      ? 'Lost the admin token? `npx tourbook admin-key create` mints a new admin API key.'
+      : 'Lost the admin token? Stop the service, then `npx tourbook admin-key create` mints a new admin API key.',
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'Shutting down');
+    for (const stop of stops) await stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Binds the port once and lets it go: the cheapest way to learn it is taken before the database is touched. */
+async function ensurePortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  }).catch((err: unknown) => {
+    throw portError(err, config);
+  });
+}
+
+function portError(err: unknown, config: Config): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  const other = config.port === 3000 ? 3001 : config.port + 1;
+  if (code === 'EADDRINUSE') {
+    return new CliError(
+      `port ${config.port} on ${config.host} is already in use (another Tourbook, or another program). ` +
+        `Stop it, or choose another port: PORT=${other} npx tourbook serve`,
+    );
+  }
+  if (code === 'EACCES') return new CliError(`port ${config.port} needs administrator rights; choose one above 1023: PORT=${other} npx tourbook serve`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliError(`HOST=${config.host} is not an address of this machine; use HOST=127.0.0.1 (this machine) or HOST=0.0.0.0 (all interfaces)`);
+  }
+  return err;
+}

@@ -1,0 +1,103 @@
+// The JSON body parser: nesting depth capped before parsing, strings checked after, an empty body read as none.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+
+/**
+ * Deeper bodies are refused before JSON.parse: every later walk over the value (validation, the string check,
+ * serialisation to jsonb) recurses, and 3,500 levels of `[` overflowed the stack as a 500. No request of the
+ * contract nests deeper than ~8; 64 leaves room for metadata (decision 0110).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Whether the JSON text nests objects/arrays deeper than `max` (strings skipped); one pass, no recursion. */
+export function exceedsDepth(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}
+
+/** One JSON pointer segment (RFC 6901): `~` → `~0`, `/` → `~1`. */
+export const pointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+// String.prototype.isWellFormed is in Node 20 (V8 11.3) but in TypeScript's es2024 lib, past our target.
+const isWellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
+
+/** Why a string cannot be stored, or null: U+0000 (PostgreSQL text and jsonb refuse it) or an unpaired surrogate. */
+const stringProblem = (s: string): string | null =>
+  s.includes('\u0000') ? 'contains a NUL character (U+0000)' : isWellFormed(s) ? null : 'contains an unpaired UTF-16 surrogate';
+
+/**
+ * The first string (value or key) that cannot be stored, or number that is not finite, with its JSON pointer. Lone surrogates reached
+ * PostgreSQL's jsonb as a 500 and text columns as a silent U+FFFD: both are refused, wherever they are.
+ */
+export function malformedString(value: unknown, pointer = ''): { pointer: string; detail: string } | null {
+  // 1e400 parses to Infinity: no field means that, and a schema without bounds would store it (or fail in SQL).
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { pointer, detail: 'is not a finite number' };
+  if (typeof value === 'string') {
+    const detail = stringProblem(value);
+    return detail ? { pointer, detail } : null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = `${pointer}/${pointerSegment(key)}`;
+    const keyProblem = stringProblem(key);
+    if (keyProblem) return { pointer: at, detail: `its name ${keyProblem}` };
+    const found = malformedString(inner, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+export const malformedStringError = (found: { pointer: string; detail: string }): AppError =>
+  new AppError(422, 'validation_failed', { key: 'error.validation_failed' }, [{ pointer: found.pointer, code: 'invalid_value', detail: found.detail }]);
+
+type JsonParser = (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => void;
+
+/**
+ * Replaces Fastify's application/json parser (keeping its prototype-poisoning protection): depth first, then
+ * parse, then the string check. An empty body means "no body", so bodiless actions accept what clients send
+ * with a JSON content type and nothing after it; routes that need a body then refuse `undefined` in validation.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error') as unknown as JsonParser;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    if (exceedsDepth(text)) {
+      return done(new AppError(400, 'malformed_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+    }
+    parse(request, text, (err, value) => {
+      if (err) return done(err);
+      const found = malformedString(value);
+      if (found) return done(malformedStringError(found));
+      done(null, value);
+    });
+  });
+}
+
+/** 422 for a body sent to a route that takes none: each member as an unknown field, any other value as the wrong type. */
+export function strayBody(body: unknown): AppError {
+  const members = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : null;
+  const errors = members
+    ? members.map((key) => ({ pointer: `/${pointerSegment(key)}`, code: 'unknown_field', detail: 'is not a known field: this request takes no body' }))
+    : [{ pointer: '', code: 'invalid_type', detail: 'this request takes no body' }];
+  return new AppError(422, 'validation_failed', { key: 'error.validation_failed' }, errors);
+}

@@ -1,0 +1,102 @@
+// Read helpers for live tracking: a tour with the caller's visibility check, its open stops in order, the facts the
+// visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
+import type { Queryable } from '../../db/client.ts';
+import type { Actor } from '../../http/actor.ts';
+import * as bookingsRepository from './bookings/repository.ts';
+import { isFinalStop } from './bookings/booking-status.ts';
+import { bookingEventData, tourFacts } from './settle.ts';
+import * as stopsRepository from './stops/repository.ts';
+import { visibleTour } from './tours/read-tours.ts';
+import * as toursRepository from './tours/repository.ts';
+import type { canSeeBooking, canSeeTour } from './visibility.ts';
+
+export interface TourSummary {
+  id: string;
+  status: string;
+  driverId: string | null;
+  executingOrganizationId: string | null;
+  serviceAreaId: string;
+}
+
+export interface OpenStop {
+  id: string;
+  bookingId: string | null;
+  type: string;
+  /** Order within the tour. */
+  tourPosition: number;
+  /** Order within its booking. */
+  position: number;
+  lat: number;
+  lng: number;
+  timeWindowStartsAt: Date | null;
+  serviceDurationSeconds: number;
+}
+
+export type TourFacts = Parameters<typeof canSeeTour>[1];
+export type BookingFacts = Parameters<typeof canSeeBooking>[1];
+
+const summary = (t: { id: string; status: string; driverId: string | null; executingOrganizationId: string | null; serviceAreaId: string }): TourSummary => ({
+  id: t.id,
+  status: t.status,
+  driverId: t.driverId,
+  executingOrganizationId: t.executingOrganizationId,
+  serviceAreaId: t.serviceAreaId,
+});
+
+/** The tour if the caller sees it (404 otherwise, before any state check). */
+export async function visibleTourSummary(q: Queryable, actor: Actor, tourId: string): Promise<TourSummary> {
+  return summary(await visibleTour(q, actor, tourId));
+}
+
+export async function findTourSummary(q: Queryable, tenantId: string, tourId: string): Promise<TourSummary | null> {
+  const tour = await toursRepository.findTour(q, tenantId, tourId);
+  return tour ? summary(tour) : null;
+}
+
+/** The tour's stops that still lie ahead (not completed, failed or cancelled), in tour order. */
+export async function openStopsOfTour(q: Queryable, tenantId: string, tourId: string): Promise<OpenStop[]> {
+  const stops = await stopsRepository.findStopsOfTours(q, tenantId, [tourId]);
+  return stops
+    .filter((s) => !isFinalStop(s.status))
+    .map((s) => ({
+      id: s.id,
+      bookingId: s.bookingId,
+      type: s.type,
+      tourPosition: s.tourPosition ?? 0,
+      position: s.position,
+      lat: s.lat,
+      lng: s.lng,
+      timeWindowStartsAt: s.timeWindowStartsAt,
+      serviceDurationSeconds: s.serviceDurationSeconds,
+    }));
+}
+
+/** The common data of booking events ({booking_id, customer_id, external_id, service_area_id}) by booking id. */
+export async function bookingEventDataOf(q: Queryable, tenantId: string, bookingIds: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await bookingsRepository.findBookings(q, tenantId, bookingIds);
+  return new Map(rows.map((b) => [b.id, bookingEventData(b)]));
+}
+
+/** What the visibility rule needs of tours, as of now, by id. */
+export async function tourFactsOf(q: Queryable, tenantId: string, tourIds: string[]): Promise<Map<string, TourFacts>> {
+  const rows = await toursRepository.findTours(q, tenantId, tourIds);
+  return new Map(rows.map((t) => [t.id, tourFacts(t)]));
+}
+
+/** What the visibility rule needs of bookings (with the tours holding their stops), and those tours' ids. */
+export async function bookingFactsOf(q: Queryable, tenantId: string, bookingIds: string[]): Promise<Map<string, BookingFacts & { tourIds: string[] }>> {
+  if (!bookingIds.length) return new Map();
+  const bookings = await bookingsRepository.findBookings(q, tenantId, bookingIds);
+  const stops = await stopsRepository.findStopsOfBookings(q, tenantId, bookingIds);
+  const tourIdsOf = new Map<string, Set<string>>();
+  for (const s of stops) if (s.bookingId && s.tourId) (tourIdsOf.get(s.bookingId) ?? tourIdsOf.set(s.bookingId, new Set()).get(s.bookingId))?.add(s.tourId);
+  const allTourIds = [...new Set([...tourIdsOf.values()].flatMap((set) => [...set]))];
+  const tours = await tourFactsOf(q, tenantId, allTourIds);
+  return new Map(
+    bookings.map((b) => {
+      const tourIds = [...(tourIdsOf.get(b.id) ?? [])];
+      const facts = tourIds.map((id) => tours.get(id)).filter((t): t is TourFacts => t !== undefined);
+      return [b.id, { customerId: b.customerId, managingOrganizationIds: b.managingOrganizationIds, tours: facts, tourIds }];
+    }),
+  );
+}

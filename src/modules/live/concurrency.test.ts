@@ -1,0 +1,43 @@
+// Races that only a real PostgreSQL can show (PGlite has one session): run with TEST_DATABASE_URL set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/app.ts';
+import { createBooking, createService, createUser, expectOk, tourEnRoute } from '../../../test/factories.ts';
+import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on PostgreSQL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('never lets an older fix replace a newer current position written by a concurrent upload', async () => {
+    const tenant = await t.createTenant();
+    const service = await createService(tenant.admin);
+    const booking = await createBooking(tenant.admin, { service_id: service.id });
+    const driver = await createUser(tenant.admin, { role: 'driver' });
+    const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
+    const at = (s: number) => new Date(t.clock.now().getTime() + s * 1000).toISOString();
+    const post = (lat: number, recordedAt: string) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } });
+    await expectOk(post(52.5, at(-20)));
+
+    // Another upload (fix at -10 s) holds the tour's tracking row and commits only once ours (fix at -15 s) waits.
+    const pool = t.deps.database.pool!;  
+    const other = await pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT tour_id FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2 FOR UPDATE', [tenant.tenantId, tour.id]);
+      const ours = post(52.5005, at(-15));
+      await waitUntilSomeoneWaitsForALock(pool);
+      await other.query('UPDATE tour_tracking SET lat = 52.501, recorded_at = $3 WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id, at(-10)]);
+      await other.query('COMMIT');
+      const res = await expectOk(ours);
+      // Read after the other commit: ours is older than the current fix, so it is history only.
+      expect(res.location.current).toBe(false);
+    } finally {
+      other.release();
+    }
+    const { rows } = await pool.query('SELECT lat FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
+    expect(rows[0].lat).toBe(52.501);
+  });
+});

@@ -1,0 +1,233 @@
+// The live hub of one API process: fans driver positions (LISTEN/NOTIFY) and outbox events (one shared poller)
+// out to this process's open streams, each through the visibility rule (decision 0902).
+import { and, asc, eq, gt, gte, inArray } from 'drizzle-orm';
+import type { PoolClient } from 'pg';
+import type { Deps } from '../../deps.ts';
+import { toEnvelope, type Envelope } from '../../events/outbox.ts';
+import { events } from '../../events/tables.ts';
+import { findActiveCredential } from '../identity/index.ts';
+import { passesFilters, seesEvent, seesPosition, type ResourceFacts, type StreamFilters, type Viewer } from './audience.ts';
+import { bookingFactsOf, tourFactsOf } from './dispatch-port.ts';
+import { LIVE_CHANNEL, type PositionNotice } from './views.ts';
+
+export interface Subscriber {
+  tenantId: string;
+  viewer: Viewer;
+  credentialHash: string;
+  filters: StreamFilters;
+  deliver(envelope: Envelope, frame: string): void;
+  heartbeat(): void;
+  close(): void;
+}
+
+export interface LiveHub {
+  add(subscriber: Subscriber): Promise<void>;
+  remove(subscriber: Subscriber): void;
+  /** Events of the tenant after `afterId` from the last `windowMs`, as the subscriber may see them (Last-Event-ID). */
+  backlog(subscriber: Subscriber, afterId: string, windowMs: number): Promise<Envelope[]>;
+  /** How many streams are open (metrics, tests). */
+  size(): number;
+  stop(): Promise<void>;
+}
+
+export interface HubOptions {
+  pollMs: number;
+  heartbeatMs: number;
+  revalidateMs: number;
+}
+
+/** The outbox is read again this far behind the newest event seen: a transaction may commit after a later one. */
+const LOOKBACK_MS = 2_000;
+const POLL_BATCH = 1_000;
+
+/** The smallest UUIDv7 of a millisecond: ids are time-ordered, so `id > floor` reads what was written since. */
+export function uuidFloor(ms: number): string {
+  const h = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-7000-8000-000000000000`;
+}
+
+const msOfUuid = (id: string): number => parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+
+/** One SSE frame: `event:` is the type, `id:` the event id (what EventSource sends back as Last-Event-ID). */
+export const frameOf = (envelope: Envelope): string => `id: ${envelope.id}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`;
+
+type EventRow = typeof events.$inferSelect;
+
+export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
+  const byTenant = new Map<string, Set<Subscriber>>();
+  const seen = new Map<string, number>();
+  let floorMs = Date.now() - LOOKBACK_MS;
+  let timers: NodeJS.Timeout[] = [];
+  let started: Promise<void> | null = null;
+  let unlisten: (() => Promise<void>) | null = null;
+  let polling = false;
+  let stopped = false;
+
+  const all = (): Subscriber[] => [...byTenant.values()].flatMap((set) => [...set]);
+
+  function onPosition(payload: string | undefined): void {
+    if (!payload) return;
+    let notice: PositionNotice;
+    try {
+      notice = JSON.parse(payload) as PositionNotice;
+    } catch {
+      return;
+    }
+    const subscribers = byTenant.get(notice.tenant_id);
+    if (!subscribers) return;
+    const envelope = notice.envelope;
+    const frame = frameOf(envelope);
+    const driverId = typeof envelope.data.driver_id === 'string' ? envelope.data.driver_id : null;
+    for (const sub of subscribers) {
+      if (seesPosition(sub.viewer, driverId, notice.driver_organization_id) && passesFilters(sub.filters, envelope, {})) sub.deliver(envelope, frame);
+    }
+  }
+
+  async function listen(): Promise<void> {
+    const { database } = deps;
+    if (database.pglite) {
+      const off = await database.pglite.listen(LIVE_CHANNEL, onPosition);
+      unlisten = off;
+      return;
+    }
+    if (!database.pool) return;
+    // One connection per process held for LISTEN; a lost one is replaced (positions meanwhile are missed, not queued).
+    let client: PoolClient | null = null;
+    const connect = async (): Promise<void> => {
+      if (stopped || !database.pool) return;
+      try {
+        const c = await database.pool.connect();
+        c.on('notification', (msg) => msg.channel === LIVE_CHANNEL && onPosition(msg.payload));
+        c.on('error', (err) => {
+          deps.log.warn({ err }, 'live: LISTEN connection lost');
+          c.release(err);
+          client = null;
+          setTimeout(() => void connect(), 1_000).unref();
+        });
+        await c.query(`LISTEN ${LIVE_CHANNEL}`);
+        client = c;
+      } catch (err) {
+        deps.log.warn({ err }, 'live: LISTEN failed, retrying');
+        setTimeout(() => void connect(), 1_000).unref();
+      }
+    };
+    await connect();
+    unlisten = async () => {
+      const c = client;
+      client = null;
+      if (!c) return;
+      await c.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => undefined);
+      c.release();
+    };
+  }
+
+  /** Resource facts of a batch of events, per tenant, as the visibility rule needs them. */
+  async function factsOf(tenantId: string, rows: Envelope[]): Promise<Map<string, ResourceFacts>> {
+    const tourIds = [...new Set(rows.filter((e) => e.resource_type === 'tour').map((e) => e.data.tour_id).filter((id): id is string => typeof id === 'string'))];
+    const bookingIds = [...new Set(rows.filter((e) => e.resource_type === 'booking').map((e) => e.data.booking_id).filter((id): id is string => typeof id === 'string'))];
+    const [tours, bookings] = await Promise.all([tourFactsOf(deps.db, tenantId, tourIds), bookingFactsOf(deps.db, tenantId, bookingIds)]);
+    const facts = new Map<string, ResourceFacts>();
+    for (const e of rows) {
+      if (e.resource_type === 'tour') facts.set(e.id, { tour: tours.get(String(e.data.tour_id)) ?? null });
+      else if (e.resource_type === 'booking') facts.set(e.id, { booking: bookings.get(String(e.data.booking_id)) ?? null });
+      else facts.set(e.id, {});
+    }
+    return facts;
+  }
+
+  const visibleTo = (sub: Subscriber, e: Envelope, facts: ResourceFacts): boolean => seesEvent(sub.viewer, e, facts) && passesFilters(sub.filters, e, facts);
+
+  async function poll(): Promise<void> {
+    if (polling || stopped || !byTenant.size) return;
+    polling = true;
+    try {
+      const tenants = [...byTenant.keys()];
+      const rows: EventRow[] = await deps.db
+        .select()
+        .from(events)
+        .where(and(inArray(events.tenantId, tenants), gt(events.id, uuidFloor(floorMs))))
+        .orderBy(asc(events.id))
+        .limit(POLL_BATCH);
+      const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== 'tour.driver_location_updated');
+      for (const r of rows) {
+        seen.set(r.id, msOfUuid(r.id));
+        floorMs = Math.max(floorMs, msOfUuid(r.id) - LOOKBACK_MS);
+      }
+      for (const [id, ms] of seen) if (ms < floorMs) seen.delete(id);
+      // Positions come through NOTIFY (every one of them); the outbox's coalesced copy is for webhooks and resume.
+      const byTenantRows = new Map<string, Envelope[]>();
+      for (const r of fresh) (byTenantRows.get(r.tenantId) ?? byTenantRows.set(r.tenantId, []).get(r.tenantId))?.push(toEnvelope(r));
+      for (const [tenantId, envelopes] of byTenantRows) {
+        const subscribers = byTenant.get(tenantId);
+        if (!subscribers?.size) continue;
+        const facts = await factsOf(tenantId, envelopes);
+        for (const e of envelopes) {
+          const frame = frameOf(e);
+          const f = facts.get(e.id) ?? {};
+          for (const sub of subscribers) if (visibleTo(sub, e, f)) sub.deliver(e, frame);
+        }
+      }
+    } catch (err) {
+      deps.log.warn({ err }, 'live: outbox poll failed');
+    } finally {
+      polling = false;
+    }
+  }
+
+  /** Streams of revoked, expired or deactivated credentials close (checked every revalidateMs). */
+  async function revalidate(): Promise<void> {
+    const hashes = new Set(all().map((s) => s.credentialHash));
+    const now = deps.clock.now().getTime();
+    for (const hash of hashes) {
+      const found = await findActiveCredential(deps.db, hash).catch(() => undefined);
+      if (found === undefined) continue; // the database is unreachable: not a revocation
+      if (!found || (found.expiresAt !== null && found.expiresAt <= now)) for (const sub of all()) if (sub.credentialHash === hash) sub.close();
+    }
+  }
+
+  async function start(): Promise<void> {
+    floorMs = Date.now() - LOOKBACK_MS;
+    await listen();
+    timers = [
+      setInterval(() => void poll(), options.pollMs),
+      setInterval(() => all().forEach((s) => s.heartbeat()), options.heartbeatMs),
+      setInterval(() => void revalidate(), options.revalidateMs),
+    ];
+    for (const t of timers) t.unref();
+  }
+
+  return {
+    async add(subscriber) {
+      if (stopped) throw new Error('live hub stopped');
+      started ??= start();
+      await started;
+      (byTenant.get(subscriber.tenantId) ?? byTenant.set(subscriber.tenantId, new Set()).get(subscriber.tenantId))?.add(subscriber);
+    },
+    remove(subscriber) {
+      const set = byTenant.get(subscriber.tenantId);
+      set?.delete(subscriber);
+      if (set && !set.size) byTenant.delete(subscriber.tenantId);
+    },
+    async backlog(subscriber, afterId, windowMs) {
+      const since = new Date(deps.clock.now().getTime() - windowMs);
+      const rows = await deps.db
+        .select()
+        .from(events)
+        .where(and(eq(events.tenantId, subscriber.tenantId), gt(events.id, afterId), gte(events.occurredAt, since)))
+        .orderBy(asc(events.id))
+        .limit(POLL_BATCH);
+      const envelopes = rows.map(toEnvelope);
+      const facts = await factsOf(subscriber.tenantId, envelopes);
+      return envelopes.filter((e) => visibleTo(subscriber, e, facts.get(e.id) ?? {}));
+    },
+    size: () => all().length,
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearInterval(t);
+      timers = [];
+      for (const sub of all()) sub.close();
+      byTenant.clear();
+      if (unlisten) await unlisten();
+    },
+  };
+}

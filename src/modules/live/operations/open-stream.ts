@@ -1,0 +1,89 @@
+// GET /api/live: one text/event-stream of the caller's visible tour and booking events and driver positions.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { authenticate, tokenFromRequest } from '../../../http/auth.ts';
+import { forbidden } from '../../../http/errors.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { sha256Hex } from '../../../shared/secrets.ts';
+import type { Envelope } from '../../../events/outbox.ts';
+import { frameOf, uuidFloor, type LiveHub, type Subscriber } from '../hub.ts';
+import { mayOnLive } from '../permissions.ts';
+import type { LiveQueryT } from '../schemas.ts';
+import { redeemLiveTicket } from './tickets.ts';
+
+/** Last-Event-ID resumes what the outbox recorded in this window (issue 15). */
+export const RESUME_WINDOW_MS = 5 * 60 * 1000;
+/** A client that does not read is dropped rather than buffered without end (EventSource reconnects and resumes). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** The caller: a ticket (browsers' EventSource cannot send headers) or the usual Authorization / api-key header. */
+async function caller(deps: Deps, request: FastifyRequest, query: LiveQueryT): Promise<{ actor: Actor; credentialHash: string }> {
+  if (query.ticket !== undefined) return redeemLiveTicket(deps, query.ticket, request.headers['accept-language']);
+  const actor = await authenticate(deps, request);
+  return { actor, credentialHash: sha256Hex(tokenFromRequest(request) ?? '') };
+}
+
+export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyRequest, query: LiveQueryT, reply: FastifyReply): Promise<void> {
+  const { actor, credentialHash } = await caller(deps, request, query);
+  request.actor = actor;
+  if (!mayOnLive(actor, 'open_stream')) throw forbidden();
+  const types = query.filters?.types;
+  const lastEventId = request.headers['last-event-id'];
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-request-id': request.id,
+  });
+  res.write('retry: 3000\n\n');
+
+  const resumeFrom = typeof lastEventId === 'string' && isUuid(lastEventId) ? lastEventId.toLowerCase() : null;
+  let replaying: Envelope[] | null = resumeFrom ? [] : null;
+  // Ids are UUIDv7 (time-ordered): a stream starts after the last id the client saw, or at the moment it opened,
+  // so the hub's look-back over recent commits never hands a new client the past.
+  let after = resumeFrom ?? uuidFloor(Date.now());
+  const sent = new Set<string>();
+  let closed = false;
+  const write = (frame: string): void => {
+    if (closed) return;
+    res.write(frame);
+    if (res.writableLength > MAX_BUFFERED_BYTES) subscriber.close();
+  };
+  const subscriber: Subscriber = {
+    tenantId: actor.tenantId,
+    viewer: actor,
+    credentialHash,
+    filters: { tourId: query.filters?.tour_id ?? null, types: types === undefined ? null : new Set([types].flat()) },
+    deliver(envelope, frame) {
+      if (envelope.id <= after) return;
+      if (replaying) replaying.push(envelope);
+      else write(frame);
+    },
+    heartbeat: () => write(': heartbeat\n\n'),
+    close() {
+      if (closed) return;
+      closed = true;
+      hub.remove(subscriber);
+      res.end();
+    },
+  };
+  res.on('close', () => subscriber.close());
+  await hub.add(subscriber);
+  if (replaying && resumeFrom) {
+    // Live events arriving meanwhile wait, so the client sees the backlog first and nothing twice.
+    for (const envelope of await hub.backlog(subscriber, resumeFrom, RESUME_WINDOW_MS)) {
+      sent.add(envelope.id);
+      write(frameOf(envelope));
+      if (envelope.id > after) after = envelope.id;
+    }
+    const waiting = replaying;
+    replaying = null;
+    for (const envelope of waiting) if (!sent.has(envelope.id)) write(frameOf(envelope));
+  }
+  write(': ready\n\n');
+}

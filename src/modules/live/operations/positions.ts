@@ -1,0 +1,26 @@
+// GET /api/hailing/tours/{id}/positions: a tour's position history for admins and the executing organization's managers.
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { badParameter, forbidden } from '../../../http/errors.ts';
+import { decodeCursor, toPage } from '../../../http/pagination.ts';
+import { isUuid } from '../../../shared/ids.ts';
+import { visibleTourSummary } from '../dispatch-port.ts';
+import { mayOnLive } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import type { PositionListQueryT } from '../schemas.ts';
+import { renderPosition } from '../views.ts';
+
+export async function listTourPositions(deps: Deps, actor: Actor, tourId: string, query: PositionListQueryT) {
+  if (!mayOnLive(actor, 'list_positions')) throw forbidden();
+  const tour = await visibleTourSummary(deps.db, actor, tourId);
+  // A driver's movements are its own organization's business (SPEC.md visibility): other managers who see the tour do not.
+  if (actor.role === 'manager' && !(tour.executingOrganizationId && actor.organizationIds.includes(tour.executingOrganizationId))) throw forbidden();
+  const limit = query.limit ?? 25;
+  const [beforeId] = decodeCursor(query.cursor) ?? [null];
+  if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
+    throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
+  }
+  const rows = await repo.listPositions(deps.db, actor.tenantId, tour.id, beforeId, limit);
+  const page = toPage(rows, limit, (row) => [row.id]);
+  return { positions: page.items.map(renderPosition), meta: page.meta };
+}

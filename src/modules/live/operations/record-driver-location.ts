@@ -1,0 +1,92 @@
+// POST /api/hailing/tours/{id}/driver_location: store the driver's position, move the current one, ETAs, events.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { conflict, forbidden, invalidFields } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { newId } from '../../../shared/ids.ts';
+import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
+import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
+import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
+import { classifyPosition, type Fix } from '../ingestion.ts';
+import { mayOnLive } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import type { DriverLocationBodyT } from '../schemas.ts';
+import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
+import { recomputeEtas, type EtaState } from './recompute-etas.ts';
+
+/** A phone's clock may run a little ahead; beyond this a fix is bad input (issue 15). */
+const MAX_FUTURE_MS = 5 * 60 * 1000;
+const TRACKED_STATUSES = ['en_route', 'claimed'];
+
+defineMessages({
+  'live.tour_not_tracked': { en: 'Positions are taken only while the tour is claimed or en route.', de: 'Positionen werden nur für übernommene oder laufende Touren angenommen.' },
+});
+
+export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: string, body: DriverLocationBodyT) {
+  if (!mayOnLive(actor, 'record_location')) throw forbidden();
+  const now = deps.clock.now();
+  const input = body.location;
+  const fix: Fix = { lat: input.lat, lng: input.lng, recordedAt: new Date(input.recorded_at) };
+  if (fix.recordedAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
+    throw invalidFields([{ pointer: '/location/recorded_at', code: 'in_the_future', detail: 'recorded_at is more than 5 minutes ahead of the server clock.' }]);
+  }
+  return deps.db.transaction(async (tx) => {
+    const tour = await visibleTourSummary(tx, actor, tourId);
+    if (tour.driverId !== actor.userId) throw forbidden();
+    if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
+    const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
+    const current: Fix | null =
+      tracking.lat !== null && tracking.lng !== null && tracking.recordedAt !== null ? { lat: tracking.lat, lng: tracking.lng, recordedAt: tracking.recordedAt } : null;
+    const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
+    const verdict = classifyPosition(fix, current, duplicate, { maxSpeedKmh: deps.config.live.maxSpeedKmh });
+    const row: repo.PositionRow = {
+      tenantId: actor.tenantId,
+      id: newId(),
+      tourId: tour.id,
+      driverId: actor.userId,
+      lat: fix.lat,
+      lng: fix.lng,
+      heading: input.heading ?? null,
+      speed: input.speed ?? null,
+      accuracy: input.accuracy ?? null,
+      recordedAt: fix.recordedAt,
+      receivedAt: now,
+      filtered: verdict.filtered,
+      becameCurrent: verdict.becomesCurrent,
+    };
+    await repo.insertPosition(tx, row);
+    if (verdict.becomesCurrent) await moveCurrentPosition(deps, tx, actor, tour, { tracking, told }, row);
+    return { location: renderPosition(row) };
+  });
+}
+
+/** The new current position: tracking row, ETAs, the coalesced webhook and the live stream's notice. */
+async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
+  const patch = {
+    driverId: actor.userId,
+    // A driver belongs to exactly one organization (identity rule); its managers alone follow the positions.
+    driverOrganizationId: actor.organizationIds[0] ?? null,
+    positionId: row.id,
+    lat: row.lat,
+    lng: row.lng,
+    heading: row.heading,
+    speed: row.speed,
+    accuracy: row.accuracy,
+    recordedAt: row.recordedAt,
+    updatedAt: row.receivedAt,
+  };
+  // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
+  await recomputeEtas(deps, tx, actor.tenantId, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
+  await scheduleCoalescedEvent(tx, {
+    tenantId: actor.tenantId,
+    type: 'tour.driver_location_updated',
+    resourceId: tour.id,
+    windowSeconds: LOCATION_WEBHOOK_WINDOW_SECONDS,
+    now: row.receivedAt,
+  });
+  // Delivered at commit, to every process listening (PostgreSQL) or to this one (PGlite); never for a rollback.
+  const notice = positionNotice(tour, patch.driverOrganizationId, row);
+  await tx.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(notice)})`);
+}

@@ -1,0 +1,156 @@
+// Live tracking SQL: positions, the per-tour tracking row (the lock of every ETA update), stop ETAs, tickets.
+import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { queryRows } from '../../db/sql.ts';
+import { driverPositions, liveTickets, stopEtas, tourTracking } from './tables.ts';
+
+export type PositionRow = typeof driverPositions.$inferSelect;
+export type TrackingRow = typeof tourTracking.$inferSelect;
+
+export async function insertPosition(q: Queryable, row: PositionRow): Promise<void> {
+  await q.insert(driverPositions).values(row);
+}
+
+/** Newest first; `beforeId` is the cursor (UUIDv7 ids grow with arrival). Fetches `limit + 1` for has_more. */
+export async function listPositions(q: Queryable, tenantId: string, tourId: string, beforeId: string | null, limit: number): Promise<PositionRow[]> {
+  return q
+    .select()
+    .from(driverPositions)
+    .where(and(eq(driverPositions.tenantId, tenantId), eq(driverPositions.tourId, tourId), beforeId ? lt(driverPositions.id, beforeId) : undefined))
+    .orderBy(desc(driverPositions.id))
+    .limit(limit + 1);
+}
+
+/** Deletes up to `limit` positions received before `cutoff`; returns how many went. */
+export async function deletePositionsBefore(q: Queryable, cutoff: Date, limit: number): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`DELETE FROM driver_positions WHERE (tenant_id, id) IN (
+          SELECT tenant_id, id FROM driver_positions WHERE received_at < ${cutoff} LIMIT ${limit})
+        RETURNING id`,
+  );
+  return rows.length;
+}
+
+/**
+ * The tour's tracking row, created on first use and locked (FOR UPDATE): positions and stop changes of one tour
+ * serialize here, so the ETAs stored are those of the latest position and stop order.
+ */
+export async function lockTracking(q: Queryable, tenantId: string, tourId: string, init: { serviceAreaId: string; now: Date }): Promise<TrackingRow> {
+  // One round trip: an upsert that always returns the row and, like FOR UPDATE, locks it (waiting for a holder).
+  const [row] = await q
+    .insert(tourTracking)
+    .values({ tenantId, tourId, serviceAreaId: init.serviceAreaId, updatedAt: init.now })
+    .onConflictDoUpdate({ target: [tourTracking.tenantId, tourTracking.tourId], set: { tenantId: sql`excluded.tenant_id` } })
+    .returning();
+  if (!row) throw new Error(`tracking row of tour ${tourId} vanished`);
+  return row;
+}
+
+/** For a new fix, in one round trip after the lock: whether the same fix is stored already, and the ETAs last told. */
+export async function fixContext(q: Queryable, tenantId: string, tourId: string, fix: { lat: number; lng: number; recordedAt: Date }) {
+  const [row] = await queryRows<{ duplicate: boolean; notified: [string, string | null][] | null }>(
+    q,
+    sql`SELECT EXISTS (SELECT 1 FROM driver_positions
+                        WHERE tenant_id = ${tenantId} AND tour_id = ${tourId} AND recorded_at = ${fix.recordedAt}
+                          AND lat = ${fix.lat} AND lng = ${fix.lng}) AS duplicate,
+               (SELECT json_agg(json_build_array(stop_id, notified_eta)) FROM stop_etas
+                 WHERE tenant_id = ${tenantId} AND tour_id = ${tourId}) AS notified`,
+  );
+  const told = new Map<string, Date | null>((row?.notified ?? []).map(([id, at]) => [id, at === null ? null : new Date(at)]));
+  return { duplicate: row?.duplicate === true, told };
+}
+
+export async function findTracking(q: Queryable, tenantId: string, tourId: string): Promise<TrackingRow | null> {
+  const [row] = await q.select().from(tourTracking).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
+  return row ?? null;
+}
+
+export async function updateTracking(q: Queryable, tenantId: string, tourId: string, patch: Partial<Omit<TrackingRow, 'tenantId' | 'tourId'>>): Promise<void> {
+  await q.update(tourTracking).set(patch).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
+}
+
+/** The ETAs of the tour's stops as last told in an event (null: never told). */
+export async function notifiedEtasOfTour(q: Queryable, tenantId: string, tourId: string): Promise<Map<string, Date | null>> {
+  const rows = await q
+    .select({ stopId: stopEtas.stopId, notifiedEta: stopEtas.notifiedEta })
+    .from(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId)));
+  return new Map(rows.map((r) => [r.stopId, r.notifiedEta]));
+}
+
+/**
+ * The tour's ETAs become exactly `etas`: stops no longer open lose theirs, a stop moved here from another tour moves
+ * too. With `notified` they are also what was last told; otherwise what was last told stays.
+ */
+export async function replaceEtas(
+  q: Queryable,
+  tenantId: string,
+  tourId: string,
+  etas: ReadonlyMap<string, Date>,
+  now: Date,
+  notified: boolean,
+  previousStopIds: Iterable<string>,
+): Promise<void> {
+  const ids = [...etas.keys()];
+  // Most updates keep the same open stops: the delete is a round trip only when one left.
+  const left = [...previousStopIds].some((id) => !etas.has(id));
+  if (left) await q
+    .delete(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId), ids.length ? notInArray(stopEtas.stopId, ids) : undefined));
+  if (!ids.length) return;
+  await q
+    .insert(stopEtas)
+    .values(ids.map((stopId) => ({ tenantId, stopId, tourId, eta: etas.get(stopId) ?? now, notifiedEta: notified ? (etas.get(stopId) ?? now) : null, computedAt: now })))
+    .onConflictDoUpdate({
+      target: [stopEtas.tenantId, stopEtas.stopId],
+      set: {
+        tourId: sql`excluded.tour_id`,
+        eta: sql`excluded.eta`,
+        computedAt: sql`excluded.computed_at`,
+        ...(notified ? { notifiedEta: sql`excluded.notified_eta` } : {}),
+      },
+    });
+}
+
+export async function insertTicket(q: Queryable, row: typeof liveTickets.$inferInsert): Promise<void> {
+  await q.insert(liveTickets).values(row);
+}
+
+/** Marks the ticket used and returns its credential hash, or null when it is unknown, used, expired or forged. */
+export async function redeemTicket(q: Queryable, tenantId: string, id: string, secretHash: string, now: Date): Promise<string | null> {
+  const [row] = await q
+    .update(liveTickets)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(liveTickets.tenantId, tenantId),
+        eq(liveTickets.id, id),
+        eq(liveTickets.secretHash, secretHash),
+        isNull(liveTickets.usedAt),
+        gt(liveTickets.expiresAt, now),
+      ),
+    )
+    .returning({ credentialHash: liveTickets.credentialHash });
+  return row?.credentialHash ?? null;
+}
+
+export async function deleteTicketsExpiredBefore(q: Queryable, cutoff: Date): Promise<void> {
+  await q.delete(liveTickets).where(lt(liveTickets.expiresAt, cutoff));
+}
+
+/** ETAs with the tour they were computed on (what dispatch's stop views render). */
+export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>> {
+  if (!stopIds.length) return new Map();
+  const rows = await q
+    .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta })
+    .from(stopEtas)
+    .where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.stopId, [...stopIds])));
+  return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta }]));
+}
+
+/** Tours nobody drives any more keep no ETAs (their stops render none). */
+export async function deleteEtasOfTours(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<void> {
+  if (!tourIds.length) return;
+  await q.delete(stopEtas).where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.tourId, [...tourIds])));
+}

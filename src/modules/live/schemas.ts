@@ -1,0 +1,57 @@
+// Live tracking wire schemas: a driver's position in and out, the position history, stream tickets and filters.
+import { Type, type Static } from '@sinclair/typebox';
+import { PaginationQuery } from '../../http/pagination.ts';
+import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
+
+export const LocationInput = Type.Object(
+  {
+    lat: Type.Number({ minimum: -90, maximum: 90 }),
+    lng: Type.Number({ minimum: -180, maximum: 180 }),
+    heading: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 360, description: 'Degrees clockwise from north.' }))),
+    speed: Type.Optional(Nullable(Type.Number({ minimum: 0, description: 'Metres per second, as the device reports it.' }))),
+    accuracy: Type.Optional(Nullable(Type.Number({ minimum: 0, description: 'Metres.' }))),
+    recorded_at: Type.String({ format: 'date-time', description: 'When the device took the fix; at most 5 minutes in the future.' }),
+  },
+  { additionalProperties: false },
+);
+export const DriverLocationBody = Type.Object({ location: LocationInput }, { additionalProperties: false });
+export type DriverLocationBodyT = Static<typeof DriverLocationBody>;
+
+export const Location = Type.Object({
+  id: Uuid,
+  lat: Type.Number(),
+  lng: Type.Number(),
+  heading: Nullable(Type.Number()),
+  speed: Nullable(Type.Number()),
+  accuracy: Nullable(Type.Number()),
+  recorded_at: Timestamp,
+  received_at: Timestamp,
+  filtered: Nullable(Type.Union([Type.Literal('zero'), Type.Literal('duplicate'), Type.Literal('jump')])),
+  /** Whether it became the tour's current position (false for filtered and for late, older uploads). */
+  current: Type.Boolean(),
+});
+export const LocationEnvelope = Type.Object({ location: Location });
+export const PositionList = ListOf('positions', Location);
+export const PositionListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
+export type PositionListQueryT = Static<typeof PositionListQuery>;
+
+export const TicketEnvelope = Type.Object({
+  ticket: Type.Object({ token: Type.String(), expires_at: Timestamp, url: Type.String({ description: 'Path of the stream with the ticket.' }) }),
+});
+
+export const LiveQuery = Type.Object(
+  {
+    ticket: Type.Optional(Type.String({ maxLength: 256 })),
+    filters: Type.Optional(
+      Type.Object(
+        {
+          tour_id: Type.Optional(Uuid),
+          types: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 64 }), { maxItems: 30 }), Type.String({ maxLength: 64 })])),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type LiveQueryT = Static<typeof LiveQuery>;

@@ -1,0 +1,48 @@
+// How live tracking renders: a stored position on the wire, and the position notice the live stream listens for.
+import { iso } from '../../shared/time.ts';
+import type { Envelope } from '../../events/outbox.ts';
+import type { TourSummary } from './dispatch-port.ts';
+import type { PositionRow } from './repository.ts';
+
+/** The LISTEN/NOTIFY channel of driver positions (decision 0902). */
+export const LIVE_CHANNEL = 'tourbook_live_positions';
+
+export const renderPosition = (row: PositionRow) => ({
+  id: row.id,
+  lat: row.lat,
+  lng: row.lng,
+  heading: row.heading,
+  speed: row.speed,
+  accuracy: row.accuracy,
+  recorded_at: iso(row.recordedAt),
+  received_at: iso(row.receivedAt),
+  filtered: row.filtered,
+  current: row.becameCurrent,
+});
+
+/** What a position tells the live stream: the event envelope plus whom it belongs to (for the visibility rule). */
+export interface PositionNotice {
+  tenant_id: string;
+  driver_organization_id: string | null;
+  envelope: Envelope;
+}
+
+export function positionNotice(tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, driverOrganizationId: string | null, row: PositionRow): PositionNotice {
+  return {
+    tenant_id: row.tenantId,
+    driver_organization_id: driverOrganizationId,
+    envelope: {
+      id: row.id,
+      type: 'tour.driver_location_updated',
+      resource_type: 'tour',
+      event: 'driver_location_updated',
+      timestamp: iso(row.receivedAt),
+      data: {
+        tour_id: tour.id,
+        service_area_id: tour.serviceAreaId,
+        driver_id: row.driverId,
+        location: { lat: row.lat, lng: row.lng, heading: row.heading, speed: row.speed, accuracy: row.accuracy, recorded_at: iso(row.recordedAt) },
+      },
+    },
+  };
+}

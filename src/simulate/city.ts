@@ -1,0 +1,251 @@
+// `tourbook simulate`: a city of drivers and customers driving Tourbook through its public HTTP API only, as real
+// clients would. Every choice comes from one seed; time runs in 5-second ticks, `speedup` times faster than real.
+import { readFileSync } from 'node:fs';
+import { haversineMeters, type LatLng } from '../modules/live/geo.ts';
+import { rng, type Rng } from './rng.ts';
+import { createStats, endpointOf, type Stats } from './stats.ts';
+
+export interface SimulationOptions {
+  url: string;
+  token: string;
+  drivers: number;
+  bookingsPerMinute: number;
+  /** Real seconds to run. */
+  durationSeconds: number;
+  speedup: number;
+  seed: number;
+  log?: (line: string) => void;
+  /** Progress line interval in real milliseconds (10 s). */
+  progressMs?: number;
+}
+
+export interface SimulationSummary {
+  bookings: number;
+  stopsDone: number;
+  failures: number;
+  positions: number;
+  requests: number;
+  errors: string[];
+  endpoints: { endpoint: string; count: number; p50: number; p99: number }[];
+  seconds: number;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API responses read as JSON
+
+const TICK_SECONDS = 5;
+const DRIVER_SPEED_MPS = 30 / 3.6;
+const FAIL_PROBABILITY = 0.08;
+const BOOKINGS_PER_TOUR = 2;
+const OPEN = ['scheduled', 'approaching', 'arrived', 'to_be_dispatched'];
+
+/** Berlin coordinates from the Sartori & Buriol PDPTW instances, shipped with the project. */
+export function berlinLocations(): LatLng[] {
+  const file = JSON.parse(readFileSync(new URL('./berlin-locations.json', import.meta.url), 'utf8')) as { locations: [number, number][] };
+  return file.locations.map(([lat, lng]) => ({ lat, lng }));
+}
+
+class ProtocolError extends Error {}
+
+function api(baseUrl: string, stats: Stats) {
+  return async (token: string, method: string, path: string, body?: unknown, expected: number[] = [200, 201]): Promise<Json> => {
+    const started = performance.now();
+    let status = 0;
+    let text = '';
+    try {
+      const res = await fetch(new URL(path, baseUrl), {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      status = res.status;
+      text = await res.text();
+    } catch (err) {
+      stats.error(`${method} ${path}: ${(err as Error).message}`);
+      throw new ProtocolError(`${method} ${path} failed`);
+    } finally {
+      stats.record(endpointOf(method, path), performance.now() - started);
+    }
+    if (!expected.includes(status)) {
+      stats.error(`${method} ${endpointOf(method, path)} answered ${status}: ${text.slice(0, 300)}`);
+      throw new ProtocolError(`${method} ${path} answered ${status}`);
+    }
+    try {
+      return text ? (JSON.parse(text) as Json) : {};
+    } catch {
+      stats.error(`${method} ${path}: the answer is not JSON`);
+      throw new ProtocolError('not JSON');
+    }
+  };
+}
+
+interface Driver {
+  index: number;
+  id: string;
+  token: string;
+  at: LatLng;
+  rng: Rng;
+  tour: { id: string; stops: Json[] } | null;
+  /** Whether it has driven yet: a shift starts at the first pickup. */
+  moved: boolean;
+}
+
+export async function runSimulation(options: SimulationOptions): Promise<SimulationSummary> {
+  const log = options.log ?? (() => undefined);
+  const stats = createStats();
+  const call = api(options.url, stats);
+  const admin = (method: string, path: string, body?: unknown) => call(options.token, method, path, body);
+  const world = rng(options.seed);
+  // The city centre's nearest locations first: a compact city keeps legs short for small runs.
+  const centre = { lat: 52.52, lng: 13.405 };
+  const places = berlinLocations().sort((a, b) => haversineMeters(centre, a) - haversineMeters(centre, b));
+  const startedAt = Date.now();
+  const counters = { bookings: 0, stopsDone: 0, failures: 0, positions: 0 };
+
+  // The city: a service area, two organizations, drivers, a tour service, places from real coordinates.
+  const tag = `sim-${options.seed}-${startedAt.toString(36)}`;
+  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: `Simulation ${tag}`, currency: 'EUR', time_zone: 'Europe/Berlin', average_speed_kmh: 30 } })).service_area;
+  const orgs: Json[] = [];
+  for (const name of ['Spree Kurier', 'Havel Logistik']) orgs.push((await admin('POST', '/api/organizations', { organization: { name: `${name} ${tag}`, service_area_ids: [area.id] } })).organization);
+  const service = (await admin('POST', '/api/admin/hailing/services', { service: { name: `Simulation ${tag}`, service_area_id: area.id } })).service;
+  const placeCount = Math.min(places.length, 12 + options.drivers * 4);
+  // Created concurrently in chunks, kept in the order asked (Promise.all keeps it).
+  const placeIds: string[] = [];
+  for (let from = 0; from < placeCount; from += 20) {
+    const chunk = Array.from({ length: Math.min(20, placeCount - from) }, (_, k) => from + k);
+    const created = await Promise.all(
+      chunk.map((i) =>
+        admin('POST', '/api/places', {
+          place: { name: `Place ${i} ${tag}`, location: places[i % places.length], service_area_id: area.id, address: { street: 'Simulationsweg', number: String(i + 1), city: 'Berlin', country: 'DE' } },
+        }),
+      ),
+    );
+    placeIds.push(...created.map((body) => body.place.id as string));
+  }
+  const drivers: Driver[] = [];
+  for (let from = 0; from < options.drivers; from += 20) {
+    const chunk = Array.from({ length: Math.min(20, options.drivers - from) }, (_, k) => from + k);
+    const created = await Promise.all(
+      chunk.map(async (i) => {
+        const org = orgs[i % orgs.length] as Json;
+        const user = (await admin('POST', '/api/users', { user: { role: 'driver', name: `Driver ${i + 1}`, email: `driver-${i + 1}-${tag}@sim.tourbook.dev`, organization_ids: [org.id] } })).user;
+        const token = (await admin('POST', '/api/admin/api_keys', { api_key: { name: `sim driver ${i + 1}`, user_id: user.id } })).api_key.token as string;
+        return { index: i, id: user.id as string, token, at: places[(i * 13 + options.seed) % places.length] as LatLng, rng: rng(options.seed * 7919 + i + 1), tour: null, moved: false };
+      }),
+    );
+    drivers.push(...created);
+  }
+  log(`simulate: ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
+
+  const tickMs = (TICK_SECONDS * 1000) / options.speedup;
+  const ticks = Math.max(1, Math.floor((options.durationSeconds * 1000) / tickMs));
+  // Simulated time ends at the real end: fixes are never ahead of the server's clock, however large the speedup.
+  const simStart = startedAt - options.durationSeconds * 1000 * (options.speedup - 1);
+  const simNow = (tick: number) => new Date(simStart + tick * TICK_SECONDS * 1000);
+  const waiting: string[] = [];
+  let owed = 0;
+  let progressAt = Date.now();
+  let lastRequests = 0;
+
+  const progress = () => {
+    const seconds = (Date.now() - progressAt) / 1000;
+    const rate = (stats.requests - lastRequests) / Math.max(seconds, 0.001);
+    progressAt = Date.now();
+    lastRequests = stats.requests;
+    const worst = stats.percentiles().sort((a, b) => b.p99 - a.p99)[0];
+    log(
+      `simulate: ${Math.round((Date.now() - startedAt) / 1000)} s — bookings ${counters.bookings}, stops done ${counters.stopsDone}, failures ${counters.failures}, ` +
+        `${rate.toFixed(0)} req/s, slowest p99 ${worst ? `${worst.endpoint} ${worst.p99.toFixed(0)} ms (p50 ${worst.p50.toFixed(0)})` : '-'}, errors ${stats.errors.length}`,
+    );
+  };
+
+  async function createBookings(): Promise<void> {
+    owed += (options.bookingsPerMinute * TICK_SECONDS) / 60;
+    const batch: Promise<string>[] = [];
+    for (; owed >= 1; owed -= 1) {
+      const pickup = world.pick(placeIds);
+      let dropoff = world.pick(placeIds);
+      if (dropoff === pickup) dropoff = placeIds[(placeIds.indexOf(pickup) + 1) % placeIds.length] as string;
+      batch.push(
+        admin('POST', '/api/hailing/bookings', {
+          booking: { service_id: service.id, stops: [{ type: 'pickup', place_id: pickup }, { type: 'dropoff', place_id: dropoff }], packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] },
+        }).then((body) => body.booking.id as string),
+      );
+    }
+    // In the order asked, not the order answered: which bookings share a tour must not depend on timing.
+    for (const result of await Promise.allSettled(batch)) {
+      if (result.status !== 'fulfilled') continue;
+      counters.bookings += 1;
+      waiting.push(result.value);
+    }
+  }
+
+  /** Idle drivers get tours: half are scheduled and claimed then started, half made pickable and picked. */
+  async function dispatch(): Promise<void> {
+    await Promise.allSettled(
+      drivers
+        .filter((d) => !d.tour)
+        .map((d) => ({ driver: d, bookings: waiting.splice(0, BOOKINGS_PER_TOUR) }))
+        .filter((x) => x.bookings.length)
+        .map(async ({ driver, bookings }) => {
+          const tour = (await admin('POST', '/api/hailing/bookings/merge', { booking_ids: bookings })).tour;
+          if (driver.rng.chance(0.5)) {
+            await admin('POST', `/api/hailing/tours/${tour.id}/schedule`, {});
+            await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/claim`, {});
+            driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/start`, {})).tour;
+          } else {
+            await admin('POST', `/api/hailing/tours/${tour.id}/ready_to_pick`, {});
+            driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/pick`, {})).tour;
+          }
+        }),
+    );
+  }
+
+  /** One tick of a driver: drive toward the next open stop, report the position, serve the stop when there. */
+  async function drive(driver: Driver, tick: number): Promise<void> {
+    const tour = driver.tour;
+    if (!tour) return;
+    const next = tour.stops.find((s) => OPEN.includes(s.status));
+    if (!next) {
+      driver.tour = null;
+      return;
+    }
+    const target = { lat: next.location.lat, lng: next.location.lng };
+    if (!driver.moved) driver.at = target;
+    driver.moved = true;
+    const distance = haversineMeters(driver.at, target);
+    const step = DRIVER_SPEED_MPS * TICK_SECONDS;
+    const f = distance <= step ? 1 : step / distance;
+    driver.at = { lat: driver.at.lat + (target.lat - driver.at.lat) * f, lng: driver.at.lng + (target.lng - driver.at.lng) * f };
+    await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/driver_location`, {
+      location: { lat: Number(driver.at.lat.toFixed(6)), lng: Number(driver.at.lng.toFixed(6)), speed: DRIVER_SPEED_MPS, recorded_at: simNow(tick).toISOString() },
+    });
+    counters.positions += 1;
+    if (f < 1) return;
+    await call(driver.token, 'POST', `/api/stops/${next.id}/approach`, {});
+    const arrived = (await call(driver.token, 'POST', `/api/stops/${next.id}/arrive`, {})).stop;
+    const allowed = Object.entries((arrived.failure_options?.outcomes ?? {}) as Record<string, { allowed: boolean }>)
+      .filter(([, o]) => o.allowed)
+      .map(([outcome]) => outcome)
+      .sort();
+    if (allowed.length && driver.rng.chance(FAIL_PROBABILITY)) {
+      await call(driver.token, 'POST', `/api/stops/${next.id}/fail`, { outcome: driver.rng.pick(allowed) });
+      counters.failures += 1;
+    } else {
+      await call(driver.token, 'POST', `/api/stops/${next.id}/complete`, {});
+      counters.stopsDone += 1;
+    }
+    const fresh = (await call(driver.token, 'GET', `/api/hailing/tours/${tour.id}`)).tour;
+    driver.tour = fresh.status === 'en_route' ? fresh : null;
+  }
+
+  for (let tick = 0; tick < ticks; tick++) {
+    const due = startedAt + tick * tickMs;
+    if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    await createBookings();
+    await dispatch();
+    await Promise.allSettled(drivers.map((d) => drive(d, tick)));
+    if (Date.now() - progressAt >= (options.progressMs ?? 10_000)) progress();
+  }
+  progress();
+  return { ...counters, requests: stats.requests, errors: stats.errors, endpoints: stats.percentiles(), seconds: (Date.now() - startedAt) / 1000 };
+}

@@ -1,0 +1,228 @@
+// The tourbook command as a newcomer meets it (issue 12): the built binary in child processes, a real port, a real
+// data directory. dist/ must be current (`npm test` builds it first; bin/tourbook.js refuses a stale one).
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin', 'tourbook.js');
+const SLOW = 120_000;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** The child's environment: none of the developer's database or port settings leak in. */
+function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _d, PORT: _p, HOST: _h, TOURBOOK_URL: _u, TOURBOOK_ADMIN_TOKEN: _t, BOOTSTRAP_ADMIN_TOKEN: _b, ...rest } = process.env;
+  return { ...rest, LOG_FORMAT: 'json', ...extra };
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { env: envWith(env), encoding: 'utf8', timeout: SLOW });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+interface Server {
+  child: ChildProcessWithoutNullStreams;
+  lines: Record<string, unknown>[];
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `tourbook serve` until its "Ready" line; every stdout line must be JSON (LOG_FORMAT=json, as when not a terminal). */
+async function serve(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: envWith({ PORT: String(port), ...env }) });
+  const lines: Record<string, unknown>[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const complete = buffered.split('\n');
+      buffered = complete.pop() ?? '';
+      for (const line of complete) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+        if (String(lines.at(-1)?.msg).startsWith('Ready')) resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    lines,
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const messages = (server: Server) => server.lines.map((line) => String(line.msg));
+
+describe('tourbook command line', () => {
+  it('--help prints the usage and exits 0', () => {
+    for (const args of [['--help'], ['serve', '--help'], ['-h']]) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(0);
+      expect(result.stdout).toContain('Usage: tourbook <command>');
+      expect(result.stdout).toContain('admin-key create');
+    }
+  });
+
+  it('an unknown flag is one clear line and the usage on stderr, exit 2, no stack trace', () => {
+    const result = run(['serve', '--prot', '3001']);
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe("tourbook: serve: Unknown option '--prot'");
+    expect(result.stderr).toContain('Usage: tourbook <command>');
+    noStackTrace(result.stderr);
+    expect(result.stdout).toBe('');
+  });
+
+  it('an unknown command or a missing sub-command says so, exit 2', () => {
+    const unknown = run(['serv']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr.split('\n')[0]).toBe('tourbook: unknown command "serv"');
+    const missing = run(['admin-key']);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe('tourbook: admin-key needs a sub-command: admin-key create');
+  });
+
+  it('a busy port stops serve before anything is created, naming the port and how to choose another', async () => {
+    const dataDir = tempDir();
+    const blocker = net.createServer();
+    const port = await new Promise<number>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)));
+    try {
+      const result = run(['serve'], { PORT: String(port), DATA_DIR: dataDir });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(result.stderr).toContain(`PORT=${port + 1} npx tourbook serve`);
+      noStackTrace(result.stderr);
+      expect(fs.readdirSync(dataDir)).toEqual([]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('demo with nothing answering says where it looked and how to point it elsewhere', async () => {
+    const port = await freePort();
+    const result = run(['demo', '--token', 'tb_x'], { PORT: String(port) });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`nothing answers at http://127.0.0.1:${port}`);
+    expect(result.stderr).toContain('TOURBOOK_URL');
+    noStackTrace(result.stderr);
+  });
+});
+
+describe('first run on the embedded database', () => {
+  it(
+    'migrate names the database; serve logs progress, requests and the ready URL; demo follows PORT; admin-key create lets one back in',
+    async () => {
+      const dataDir = tempDir();
+      const migrated = run(['migrate'], { DATA_DIR: dataDir });
+      expect(migrated.status).toBe(0);
+      expect(migrated.stdout).toContain(`Migrated the embedded database in ${path.join(dataDir, 'pglite')} (DATA_DIR;`);
+      expect(migrated.stdout).toContain('it is up to date');
+
+      const noTenant = run(['admin-key', 'create'], { DATA_DIR: dataDir });
+      expect(noTenant.status).toBe(1);
+      expect(noTenant.stderr).toContain('there is no tenant yet');
+
+      const first = await serve({ DATA_DIR: dataDir });
+      const token = String(first.lines.find((line) => String(line.msg).startsWith('Admin token'))?.msg).split(': ')[1]!;
+      try {
+        expect(messages(first)[0]).toBe(`Opening the embedded database in ${path.join(dataDir, 'pglite')}`);
+        expect(messages(first)).toContain(`Ready: ${first.url} (API reference ${first.url}/docs, OpenAPI ${first.url}/openapi.json)`);
+        expect(messages(first).join('\n')).toContain('npx tourbook admin-key create');
+
+        const root = await fetch(`${first.url}/`, { redirect: 'manual', headers: { 'x-request-id': 'cli-test-root' } });
+        expect(root.status).toBe(302);
+        expect(root.headers.get('location')).toBe('/docs');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(first.lines.filter((line) => line.request_id === 'cli-test-root')).toEqual([
+          expect.objectContaining({ level: 30, method: 'GET', route: '/', status: 302, ms: expect.any(Number), msg: expect.stringContaining('GET / 302') }),
+        ]);
+
+        // The demo finds the service through PORT (not the default 3000) and ends with three requests that work.
+        const demo = run(['demo', '--token', token], { PORT: new URL(first.url).port });
+        expect(demo.status, demo.stderr).toBe(0);
+        const curls = demo.stdout.split('\n').filter((line) => line.trim().startsWith('curl '));
+        expect(curls).toHaveLength(3);
+        for (const curl of curls) {
+          const [, bearer] = /Bearer ([^"]+)"/.exec(curl)!;
+          const url = curl.trim().split(' ').at(-1)!;
+          const res = await fetch(url, { method: curl.includes('-X POST') ? 'POST' : 'GET', headers: { authorization: `Bearer ${bearer}` } });
+          expect(res.status, curl).toBe(200);
+        }
+      } finally {
+        await first.stop();
+      }
+
+      // Token lost: mint a new one on the machine that owns the database, with the service stopped.
+      const minted = run(['admin-key', 'create', '--json'], { DATA_DIR: dataDir });
+      expect(minted.status, minted.stderr).toBe(0);
+      const { admin_token: newToken } = JSON.parse(minted.stdout) as { admin_token: string };
+      expect(newToken).toMatch(/^tb_/);
+      expect(newToken).not.toBe(token);
+
+      const second = await serve({ DATA_DIR: dataDir });
+      try {
+        expect(messages(second).some((msg) => msg.startsWith('Admin token'))).toBe(false);
+        const me = await fetch(`${second.url}/api/user`, { headers: { authorization: `Bearer ${newToken}` } });
+        expect(me.status).toBe(200);
+        expect(((await me.json()) as { user: { role: string } }).user.role).toBe('admin');
+      } finally {
+        await second.stop();
+      }
+    },
+    SLOW * 2,
+  );
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('migrate on PostgreSQL', () => {
+  it(
+    'names the server database it migrated',
+    async () => {
+      const base = process.env.TEST_DATABASE_URL!;
+      const name = `tb_cli_${process.pid}_${Date.now().toString(36)}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      try {
+        const url = new URL(base);
+        url.pathname = `/${name}`;
+        const result = run(['migrate'], { DATABASE_URL: url.toString() });
+        expect(result.status, result.stderr).toBe(0);
+        expect(result.stdout).toContain(`Migrated the PostgreSQL database at ${url.toString()}`);
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    SLOW,
+  );
+});
