@@ -2,7 +2,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { DispatchHooks, FailureRules } from './modules/dispatch/index.ts';
+import type { IdentityHooks } from './modules/identity/index.ts';
 import type { Clock } from './shared/clock.ts';
+
+/**
+ * Where one module reacts to or asks another without importing it (the import would close a loop), wired in the
+ * composition root by `wireHooks` (src/hooks.ts).
+ */
+export interface Hooks {
+  /** Reactions inside dispatch's transactions (a tour completed, a tip changed, a tour's stops changed). */
+  dispatch: DispatchHooks;
+  /** What dispatch renders and checks of failures: failure_options, package failure reasons, the reattempt copy. */
+  failureRules: FailureRules;
+  /** What identity asks of the modules that import it: a new tenant's seed data, scheduling config references. */
+  identity: IdentityHooks;
+}
 
 export interface Deps {
   db: Db;
@@ -10,4 +25,5 @@ export interface Deps {
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
+  hooks: Hooks;
 }

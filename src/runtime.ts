@@ -5,6 +5,7 @@ import { pino, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
+import { wireHooks } from './hooks.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
 import { systemClock } from './shared/clock.ts';
@@ -104,7 +105,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? pino({ level: config.logLevel });
   const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
-  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log };
+  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks() };
   return {
     deps,
     migrated,

@@ -4,7 +4,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
-import { assertBlobKey, type BlobStore } from './store.ts';
+import { assertBlobKey } from './keys.ts';
+import type { BlobStore } from './store.ts';
 
 export function localBlobStore(dataDir: string): BlobStore {
   const root = path.join(dataDir, 'blobs');

@@ -10,7 +10,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AwsV4Signer } from 'aws4fetch';
 import type { Config } from '../config.ts';
-import { assertBlobKey, type BlobStore } from './store.ts';
+import { assertBlobKey } from './keys.ts';
+import type { BlobStore } from './store.ts';
 
 type S3Config = NonNullable<Config['s3']>;
 

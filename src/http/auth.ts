@@ -1,7 +1,9 @@
 // Authentication: Bearer or api-key token → Actor, with a short per-process cache on the hot path.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findActiveCredential } from '../modules/identity/index.ts';
+// The leaf file, not identity's index: identity's operations import this file (credential cache invalidation), and
+// the index re-exports them, so going through the index would close an import loop.
+import { findActiveCredential } from '../modules/identity/actors.ts';
 import { sha256Hex } from '../shared/secrets.ts';
 import type { Actor } from './actor.ts';
 import { unauthenticated } from './errors.ts';

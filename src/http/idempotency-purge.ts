@@ -5,11 +5,12 @@ import type { Queryable } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { NIL_UUID } from '../shared/ids.ts';
 import { ensureJob, scheduleJob } from '../worker/jobs.ts';
-import { registerJob } from '../worker/registry.ts';
+import type { JobKind } from '../worker/job-kinds.ts';
+import type { JobHandler } from '../worker/registry.ts';
 import { KEY_TTL_MS } from './idempotency.ts';
 import { idempotencyKeys } from './tables.ts';
 
-export const IDEMPOTENCY_PURGE_JOB = 'idempotency.purge';
+export const IDEMPOTENCY_PURGE_JOB: JobKind = 'idempotency.purge';
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 /** Rows deleted per statement: short statements keep locks and WAL bursts small on a large backlog. */
 export const PURGE_BATCH = 5_000;
@@ -36,11 +37,11 @@ export async function deleteExpiredKeys(q: Queryable, cutoff: Date, limit: numbe
   return deleted.length;
 }
 
-registerJob(IDEMPOTENCY_PURGE_JOB, async (deps) => {
+export const purgeIdempotencyKeysJob: JobHandler = async (deps) => {
   // Scheduled first: a purge that fails still leaves the next one in place.
   const now = deps.clock.now();
   await scheduleJob(deps.db, { ...purge, dueAt: new Date(now.getTime() + PURGE_INTERVAL_MS), now });
   // A key is replayed while created_at + 24 h > now (idempotency.ts), so one created at the cutoff is expired.
   const cutoff = new Date(now.getTime() - KEY_TTL_MS);
   while ((await deleteExpiredKeys(deps.db, cutoff, PURGE_BATCH)) === PURGE_BATCH);
-});
+};

@@ -1,12 +1,11 @@
 // What other modules may use of mail: queue a message in their transaction, and find the tenant's admins.
 import type { Tx } from '../db/client.ts';
+import type { JobKind } from '../worker/job-kinds.ts';
 import { scheduleJob } from '../worker/jobs.ts';
-import { declareJobKind } from '../worker/registry.ts';
 
 export { adminEmails } from '../modules/identity/index.ts';
 
-export const MAIL_JOB = 'mail.send';
-declareJobKind(MAIL_JOB);
+export const MAIL_JOB: JobKind = 'mail.send';
 
 export interface MailInput {
   tenantId: string;

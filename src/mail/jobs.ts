@@ -1,9 +1,8 @@
 // The mail.send job: hands a queued message to the mailer; failures retry with the jobs' backoff.
-import { registerJob } from '../worker/registry.ts';
-import { MAIL_JOB } from './index.ts';
+import type { JobHandler } from '../worker/registry.ts';
 import { mailerFor } from './mailer.ts';
 
-registerJob(MAIL_JOB, async (deps, job) => {
+export const sendMailJob: JobHandler = async (deps, job) => {
   const { to, subject, text } = job.payload as { to: string[]; subject: string; text: string };
   await mailerFor(deps.config, deps.log).send({ id: job.jobId, to, subject, text });
-});
+};

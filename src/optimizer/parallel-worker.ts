@@ -1,6 +1,6 @@
 // Worker-thread side of solveParallel: solves the problem it is sent with its own seed and posts the solution back.
 import { parentPort, workerData } from 'node:worker_threads';
-import { solve } from './index.ts';
+import { solve } from './solve.ts';
 import type { ParallelJob } from './parallel.ts';
 
 const job = workerData as ParallelJob;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AlnsParameters } from './alns.ts';
-import { solve } from './index.ts';
+import { solve } from './solve.ts';
 import type { Problem, Solution, SolveOptions } from './types.ts';
 
 export interface ParallelJob {

@@ -4,9 +4,10 @@ import type { Queryable, Tx } from '../db/client.ts';
 import type { EventType } from '../events/catalog.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { ensureJob, scheduleJob } from './jobs.ts';
-import { registerJob } from './registry.ts';
+import type { JobKind } from './job-kinds.ts';
+import type { JobHandler } from './registry.ts';
 
-export const DEBOUNCED_EVENT_JOB = 'event.debounced';
+export const DEBOUNCED_EVENT_JOB: JobKind = 'event.debounced';
 
 /** Builds an event's data from the current state; null when there is nothing to tell any more (resource gone). */
 export type DebouncedPayloadBuilder = (q: Queryable, tenantId: string, resourceId: string, at: Date) => Promise<Record<string, unknown> | null>;
@@ -56,7 +57,7 @@ export async function scheduleCoalescedEvent(tx: Tx, input: DebouncedEventInput)
   });
 }
 
-registerJob(DEBOUNCED_EVENT_JOB, async (deps, job) => {
+export const debouncedEventJob: JobHandler = async (deps, job) => {
   const { type, resource_id: resourceId } = job.payload as { type: EventType; resource_id: string };
   const build = builders.get(type);
   if (!build) throw new Error(`no payload builder registered for debounced event ${type}`);
@@ -65,4 +66,4 @@ registerJob(DEBOUNCED_EVENT_JOB, async (deps, job) => {
     const data = await build(tx, job.tenantId, resourceId, at);
     if (data) await recordEvent(tx, { tenantId: job.tenantId, type, resourceId, data, at });
   });
-});
+};

@@ -1,9 +1,22 @@
-// Imports every module that registers job handlers, so the registry is complete before the worker starts.
-import '../http/idempotency-purge.ts';
-import '../mail/jobs.ts';
-import '../modules/busyness/jobs.ts';
-import '../modules/dispatch/tours/jobs.ts';
-import './debounce.ts';
-import '../modules/live/jobs.ts';
-import '../modules/reports/jobs.ts';
-import '../modules/compensation/jobs.ts';
+// Every job kind's handler, named here: the worker's complete table (no module registers itself by being imported).
+import { expireClaimJob } from '../modules/dispatch/index.ts';
+import { busynessTickJob } from '../modules/busyness/index.ts';
+import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
+import { sendMailJob } from '../mail/jobs.ts';
+import { debouncedEventJob } from './debounce.ts';
+import { purgeOldPositionsJob, recomputeEtasJob } from '../modules/live/index.ts';
+import { distributeTipsJob } from '../modules/compensation/index.ts';
+import { expireReportJob } from '../modules/reports/index.ts';
+import type { JobHandlers } from './registry.ts';
+
+export const JOB_HANDLERS: JobHandlers = {
+  'mail.send': sendMailJob,
+  'tours.expire_claim': expireClaimJob,
+  'busyness.tick': busynessTickJob,
+  'idempotency.purge': purgeIdempotencyKeysJob,
+  'event.debounced': debouncedEventJob,
+  'live.recompute_etas': recomputeEtasJob,
+  'live.position_retention': purgeOldPositionsJob,
+  'compensation.distribute_tips': distributeTipsJob,
+  'reports.expire': expireReportJob,
+};

@@ -3,13 +3,15 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
 import { newId } from '../shared/ids.ts';
+import type { JobKind } from './job-kinds.ts';
 import { jobs } from './tables.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
 
 export interface ScheduleJob {
   tenantId: string;
-  kind: string;
+  /** One of the closed list (job-kinds.ts): a kind without a handler cannot be scheduled. */
+  kind: JobKind;
   payload: Record<string, unknown>;
   dueAt: Date;
   now: Date;

@@ -6,8 +6,8 @@ import { ensurePeriodicJobs } from './periodic.ts';
 import { DELIVERY_BATCH, deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
 import { claimDueJobs, completeJob, failJob } from './jobs.ts';
-import { assertAllKindsHandled, handlerFor } from './registry.ts';
-import './handlers.ts';
+import { JOB_HANDLERS } from './handlers.ts';
+import { assertAllKindsHandled, isJobKind } from './registry.ts';
 
 export interface WorkerOptions {
   pollMs?: number;
@@ -30,7 +30,7 @@ export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOp
   const now = deps.clock.now();
   const claimed = await claimDueJobs(deps.db, now, workerId, options.leaseMs ?? LEASE_MS, options.batchSize ?? 20);
   for (const job of claimed) {
-    const handler = handlerFor(job.kind);
+    const handler = isJobKind(job.kind) ? JOB_HANDLERS[job.kind] : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, payload: job.payload });
@@ -54,7 +54,7 @@ async function runPass(deps: Deps, workerId: string, options: WorkerOptions): Pr
 }
 
 function makeWorker(deps: Deps, options: WorkerOptions, keepGoing: () => boolean): Worker {
-  assertAllKindsHandled();
+  assertAllKindsHandled(JOB_HANDLERS);
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
   let started = false;
   return {
@@ -102,7 +102,7 @@ const WAKES: Record<LaneKind, (ran: number) => LaneKind[]> = {
  * one never delays the others. On stop every lane finishes the pass in hand (the deliveries in flight) and exits.
  */
 export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
-  assertAllKindsHandled();
+  assertAllKindsHandled(JOB_HANDLERS);
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
   const pollMs = options.pollMs ?? 100;
   let running = true;

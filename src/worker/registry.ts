@@ -1,5 +1,6 @@
-// The job registry: every job kind and its handler; the worker refuses to start when a kind has none.
+// The job registry's shapes and its start-up check: every kind of job-kinds.ts has its handler in handlers.ts.
 import type { Deps } from '../deps.ts';
+import { JOB_KINDS, type JobKind } from './job-kinds.ts';
 
 export interface JobContext {
   tenantId: string;
@@ -10,26 +11,12 @@ export interface JobContext {
 
 export type JobHandler = (deps: Deps, job: JobContext) => Promise<void>;
 
-const handlers = new Map<string, JobHandler>();
+export type JobHandlers = Record<JobKind, JobHandler>;
 
-/** Every kind that may be scheduled; a kind here without a handler stops the worker at start-up. */
-export const JOB_KINDS: string[] = [];
+export const isJobKind = (kind: string): kind is JobKind => (JOB_KINDS as readonly string[]).includes(kind);
 
-export function registerJob(kind: string, handler: JobHandler): void {
-  if (handlers.has(kind)) throw new Error(`job kind ${kind} registered twice`);
-  handlers.set(kind, handler);
-  if (!JOB_KINDS.includes(kind)) JOB_KINDS.push(kind);
-}
-
-export function declareJobKind(kind: string): void {
-  if (!JOB_KINDS.includes(kind)) JOB_KINDS.push(kind);
-}
-
-export function handlerFor(kind: string): JobHandler | undefined {
-  return handlers.get(kind);
-}
-
-export function assertAllKindsHandled(): void {
-  const missing = JOB_KINDS.filter((kind) => !handlers.has(kind));
+/** The worker refuses to start when a kind has no handler (the Record type says so too; this catches a cast). */
+export function assertAllKindsHandled(handlers: JobHandlers): void {
+  const missing = JOB_KINDS.filter((kind) => typeof handlers[kind] !== 'function');
   if (missing.length) throw new Error(`job kinds without a handler: ${missing.join(', ')}`);
 }

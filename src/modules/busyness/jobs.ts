@@ -2,10 +2,11 @@
 import type { Deps } from '../../deps.ts';
 import { NIL_UUID } from '../../shared/ids.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
-import { registerJob } from '../../worker/registry.ts';
+import type { JobKind } from '../../worker/job-kinds.ts';
+import type { JobHandler } from '../../worker/registry.ts';
 import { recomputeAllBusyness } from './operations.ts';
 
-export const BUSYNESS_TICK_JOB = 'busyness.tick';
+export const BUSYNESS_TICK_JOB: JobKind = 'busyness.tick';
 const tick = { tenantId: NIL_UUID, kind: BUSYNESS_TICK_JOB, dedupeKey: 'busyness', payload: {} };
 
 /** Every worker calls this on start; only the first pending tick counts. */
@@ -14,9 +15,9 @@ export async function ensureBusynessTick(deps: Deps): Promise<void> {
   await ensureJob(deps.db, { ...tick, dueAt: now, now });
 }
 
-registerJob(BUSYNESS_TICK_JOB, async (deps) => {
+export const busynessTickJob: JobHandler = async (deps) => {
   // Scheduled first: a tick that fails still leaves the next one in place.
   const now = deps.clock.now();
   await scheduleJob(deps.db, { ...tick, dueAt: new Date(now.getTime() + deps.config.busynessIntervalSeconds * 1000), now });
   await recomputeAllBusyness(deps);
-});
+};

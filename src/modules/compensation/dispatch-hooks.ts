@@ -3,11 +3,10 @@
 // booking's tip_distribution from here.
 import { onDispatchChange, provideTipDistribution } from '../dispatch/index.ts';
 import { scheduleJob } from '../../worker/jobs.ts';
-import { declareJobKind } from '../../worker/registry.ts';
+import type { JobKind } from '../../worker/job-kinds.ts';
 import { tipDistributionOfBookings } from './views.ts';
 
-export const DISTRIBUTE_TIPS_JOB = 'compensation.distribute_tips';
-declareJobKind(DISTRIBUTE_TIPS_JOB);
+export const DISTRIBUTE_TIPS_JOB: JobKind = 'compensation.distribute_tips';
 
 onDispatchChange(async (tx, change) => {
   await scheduleJob(tx, {

@@ -4,3 +4,4 @@ export { distributeTips, type TipTrigger } from './tip-distribution.ts';
 export { tipDistributionOfBookings } from './views.ts';
 export { DISTRIBUTE_TIPS_JOB } from './dispatch-hooks.ts';
 export { compensationRoutes } from './routes.ts';
+export { distributeTipsJob } from './jobs.ts';

@@ -1,9 +1,8 @@
 // The tip distribution job: the worker evaluates, in a transaction of its own, what a dispatch change scheduled.
-import { registerJob } from '../../worker/registry.ts';
-import { DISTRIBUTE_TIPS_JOB } from './dispatch-hooks.ts';
+import type { JobHandler } from '../../worker/registry.ts';
 import { distributeTips } from './tip-distribution.ts';
 
-registerJob(DISTRIBUTE_TIPS_JOB, async (deps, job) => {
+export const distributeTipsJob: JobHandler = async (deps, job) => {
   const { tour_ids: tourIds, booking_ids: bookingIds } = job.payload as { tour_ids: string[]; booking_ids: string[] };
   await deps.db.transaction((tx) => distributeTips(tx, deps, job.tenantId, deps.clock.now(), { tourIds, bookingIds }));
-});
+};

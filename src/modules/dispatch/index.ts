@@ -1,11 +1,18 @@
 // What other modules may use of dispatch (bookings, stops, packages, tours): named operations and read helpers,
 // never a repository.
+// Reading tours (compensation, live tracking, the optimiser): facts behind the caller's visibility, stops in order.
+export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads.ts';
+export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';
+
 export { automaticGroup } from './stops/grouping.ts';
 export { Stop as StopSchema } from './bookings/schemas.ts';
+export { stopPayloadDeprecation } from './stops/deprecations.ts';
 /** Wire enums shared with the event payloads of the OpenAPI `webhooks` section. */
 export { BookingStatus as BookingStatusSchema } from './bookings/schemas.ts';
 export { TourStatus as TourStatusSchema } from './tours/schemas.ts';
 export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
+/** The worker's handler of `tours.expire_claim` (worker/handlers.ts). */
+export { expireClaimJob } from './tours/jobs.ts';
 
 // Failing a stop (the failures module's failStop): lock, write through these, render.
 export {
@@ -18,19 +25,31 @@ export {
   type StopFailureScene,
 } from './stops/fail-stop-on-tour.ts';
 
+// Seams wired in the composition root (src/hooks.ts, Deps.hooks): reactions inside dispatch's transactions, and
+// what dispatch asks of the failures module.
+export {
+  NO_DISPATCH_HOOKS,
+  type DispatchHooks,
+  type FailureOptionsView,
+  type FailureRules,
+  type PackageFailureVerdict,
+  type ReportedPackageFailure,
+  type StopFailureFacts,
+  type TourStopsChange,
+} from './hooks.ts';
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
 export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
 // facts tip distribution decides on.
-export { visibleTour } from './tours/operations.ts';
+export { visibleTour } from './tours/read-tours.ts';
 export type { TourRow } from './tours/repository.ts';
-export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './hooks.ts';
+export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './change-listeners.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
 export { setLegacyEarnings, type EarningsTarget } from './earnings.ts';
 export { getBooking } from './bookings/operations.ts';
-export { getTour } from './tours/operations.ts';
+export { getTour } from './tours/read-tours.ts';
 export { BookingEnvelope } from './bookings/schemas.ts';
 export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './earnings.ts';

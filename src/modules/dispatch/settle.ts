@@ -4,11 +4,12 @@
 import type { Tx } from '../../db/client.ts';
 import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
+import type { DispatchHooks, TourStopsChange } from './hooks.ts';
 import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
-import { dispatchChanged } from './hooks.ts';
+import { dispatchChanged } from './change-listeners.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
 import { trackedToursChanged } from './ports.ts';
 
@@ -19,6 +20,8 @@ export interface Change {
   tourIds: string[];
   /** What caused the change, carried by booking.transition and tour.active_status_changed as `event`. */
   event: string;
+  /** Tours whose stops this change inserted, moved, removed, completed or failed, or that it started (DispatchHooks). */
+  stopsChanged?: { tourId: string; reason: TourStopsChange }[];
 }
 
 export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
@@ -29,6 +32,13 @@ export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
 });
 
 export const tourEventData = (t: Pick<repo.TourRow, 'id' | 'serviceAreaId'>) => ({ tour_id: t.id, service_area_id: t.serviceAreaId });
+
+/** booking.modified for a changed booking, with booking.route_changed when its stops' route changed too. */
+export const recordBookingModified = (tx: Tx, tenantId: string, at: Date, booking: bookingsRepo.BookingRow, route = false) =>
+  recordEvents(tx, [
+    { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) },
+    ...(route ? [{ tenantId, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
+  ]);
 
 /** What the visibility rules need of a tour. */
 export const tourFacts = (t: repo.TourRow): TourFacts => ({
@@ -65,7 +75,11 @@ export async function recordActiveStatusChange(
   });
 }
 
-export async function settle(tx: Tx, change: Change): Promise<void> {
+/**
+ * Settles a change and then lets other modules react (DispatchHooks), all in the caller's transaction: tours that
+ * completed, tours whose stops changed.
+ */
+export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<void> {
   const { tenantId, at } = change;
   const tourIds = unique([...change.tourIds, ...(await stopsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
   const bookingIds = unique([...change.bookingIds, ...(await stopsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
@@ -145,4 +159,6 @@ export async function settle(tx: Tx, change: Change): Promise<void> {
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
   const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
   await trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
+  for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
+  for (const tourId of completedTourIds) await hooks.tourCompleted(tx, tenantId, tourId);
 }

@@ -2,7 +2,7 @@
 // and the organizations that may see each booking and tour (kept by the visibility rule, read by list queries).
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { PlaceAddress, PlaceContact } from '../places/tables.ts';
+import type { PlaceAddress, PlaceContact } from '../places/index.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

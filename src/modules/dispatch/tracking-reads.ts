@@ -6,7 +6,7 @@ import * as bookingsRepository from './bookings/repository.ts';
 import { isFinalStop } from './bookings/booking-status.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
 import * as stopsRepository from './stops/repository.ts';
-import { visibleTour } from './tours/operations.ts';
+import { visibleTour } from './tours/read-tours.ts';
 import * as toursRepository from './tours/repository.ts';
 import type { canSeeBooking, canSeeTour } from './visibility.ts';
 

@@ -168,6 +168,6 @@ export function failureOptions(context: FailureContext, lang: Lang): FailureOpti
 }
 
 /** The deprecated completion_requirements.fail: skip_recovery.allowed, false where failure_options are absent. */
-export function completionRequirementsFail(options: FailureOptions | null | undefined): boolean {
+export function completionRequirementsFail(options: { outcomes: { skip_recovery: Pick<OutcomeOption, 'allowed'> } } | null | undefined): boolean {
   return options?.outcomes.skip_recovery.allowed ?? false;
 }

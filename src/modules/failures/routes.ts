@@ -5,8 +5,7 @@ import { actorOf } from '../../http/actor.ts';
 import { deprecatedRoute } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
-import { StopSchema } from '../dispatch/index.ts';
-import { stopPayloadDeprecation } from '../dispatch/stops/deprecations.ts';
+import { StopSchema, stopPayloadDeprecation } from '../dispatch/index.ts';
 import { failStop } from './operations/fail-stop.ts';
 import {
   createPackageFailureReason,

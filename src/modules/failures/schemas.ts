@@ -1,10 +1,9 @@
-// Failures wire schemas: reasons (current, legacy and admin shapes), failure_options, fail-stop.
+// Failures wire schemas: reasons (current, legacy and admin shapes), fail-stop (failure_options render with stops: dispatch).
 import { component } from '../../http/openapi-components.ts';
 import { FailureOutcomeName } from '../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PageMeta } from '../../http/pagination.ts';
 import { Nullable } from '../../http/schemas.ts';
-import { FAILURE_OUTCOMES } from './failure-options.ts';
 
 const StopType = Type.String({ pattern: '^[a-z_]{1,11}$', description: 'A stop type slug of the tour service.' });
 const PackageInteraction = Type.Union([Type.Literal('pickup'), Type.Literal('delivery')]);
@@ -82,20 +81,6 @@ export const ReasonUpdateBody = Type.Object(
 export type ReasonUpdateInput = Static<typeof ReasonUpdateBody>['reason'];
 
 export const ReasonKeyParams = Type.Object({ key: ReasonKey });
-
-const OutcomeOption = component('FailureOutcomeOption', Type.Object({
-  allowed: Type.Boolean(),
-  reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
-  reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
-}));
-
-export const FailureOptions = component('FailureOptions', Type.Object({
-  outcomes: Type.Object(Object.fromEntries(FAILURE_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<(typeof FAILURE_OUTCOMES)[number], typeof OutcomeOption>),
-}));
-
-export const CompletionRequirements = Type.Object({
-  fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
-});
 
 export const FailStopBody = Type.Object(
   {

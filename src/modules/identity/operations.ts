@@ -7,7 +7,6 @@ import { iso, isoOrNull } from '../../shared/time.ts';
 import { randomBase62, sha256Hex } from '../../shared/secrets.ts';
 import type { Tx } from '../../db/client.ts';
 import * as repo from './repository.ts';
-import { seedPackageFailureReasons } from '../failures/index.ts';
 import type { TenantCreateInput } from './schemas.ts';
 
 export interface TenantView {
@@ -100,7 +99,7 @@ export async function createTenant(deps: Deps, input: TenantCreateInput, options
       email: (input.admin_email ?? `admin@${tenantId}.tourbook.local`).toLowerCase(),
       createdAt: at,
     });
-    await seedPackageFailureReasons(tx, tenantId, at);
+    await deps.hooks.identity.tenantCreated(tx, tenantId, at);
     const { token } = await issueCredential(tx, tenantId, adminId, 'api_key', at, {
       name: 'first admin key',
       ...(options.adminToken ? { token: options.adminToken } : {}),

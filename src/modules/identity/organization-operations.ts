@@ -6,7 +6,6 @@ import { forbidden, invalidFields, notFound, unknownReference } from '../../http
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import { getSchedulingConfig } from '../services/index.ts';
 import * as repo from './repository.ts';
 import { canonicalTimeZone, isCurrency, polygonErrors } from './rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, PolygonInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from './schemas.ts';
@@ -106,8 +105,9 @@ function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: str
   return timeZone ? { timeZone } : {};
 }
 
-async function checkSchedulingConfig(tx: Tx, tenantId: string, id: string | null | undefined): Promise<void> {
-  if (id && !(await getSchedulingConfig(tx, tenantId, id))) throw unknownReference('/service_area/scheduling_config_id', 'scheduling config');
+/** Scheduling configs are the services module's: asked through identity's hook (services imports identity). */
+async function checkSchedulingConfig(deps: Deps, tx: Tx, tenantId: string, id: string | null | undefined): Promise<void> {
+  if (id && !(await deps.hooks.identity.schedulingConfigExists(tx, tenantId, id))) throw unknownReference('/service_area/scheduling_config_id', 'scheduling config');
 }
 
 export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
@@ -140,7 +140,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     createdAt: deps.clock.now(),
   };
   return deps.db.transaction(async (tx) => {
-    await checkSchedulingConfig(tx, actor.tenantId, row.schedulingConfigId);
+    await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
     await repo.insertServiceArea(tx, row);
     return toServiceAreaView(row);
   });
@@ -152,7 +152,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
   return deps.db.transaction(async (tx) => {
     const current = await repo.findServiceAreaForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('service area');
-    await checkSchedulingConfig(tx, actor.tenantId, input.scheduling_config_id);
+    await checkSchedulingConfig(deps, tx, actor.tenantId, input.scheduling_config_id);
     const patch: Partial<repo.ServiceAreaRow> = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.currency !== undefined ? { currency: input.currency } : {}),

@@ -326,3 +326,65 @@ export async function updateServiceArea(
   if (!Object.keys(patch).length) return;
   await q.update(serviceAreas).set(patch).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));
 }
+
+// --- read by other modules (through index.ts)
+
+/** E-mail addresses of the tenant's active admins (for notices such as a disabled webhook). */
+export async function adminEmails(q: Queryable, tenantId: string): Promise<string[]> {
+  const rows = await q
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), eq(users.role, 'admin'), isNull(users.deactivatedAt)))
+    .orderBy(users.email);
+  return rows.map((row) => row.email);
+}
+
+/**
+ * The id and extensions of the tenants `ids` (a sub-select) names, as one part of another module's statement: the
+ * webhook fan-out reads them with the events it claims, in one round trip.
+ */
+export const tenantExtensionsRead = (ids: SQL): SQL => sql`SELECT id, extensions FROM tenants WHERE id IN (${ids})`;
+
+/** Ids of the tenants that have a paid extension enabled (the busyness tick visits only these). */
+export async function tenantsWithExtension(q: Queryable, extension: string): Promise<string[]> {
+  const rows = await q.select({ id: tenants.id }).from(tenants).where(sql`${extension} = ANY(${tenants.extensions})`).orderBy(tenants.id);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Points a driver's active_tour_id at its en_route tour (or clears it), in the caller's transaction. Taking a tour
+ * succeeds only while the driver has none or already has this one: the row update is the lock that keeps a
+ * driver on at most one en_route tour. Returns false when the driver is busy with another tour.
+ */
+export async function setActiveTour(q: Queryable, tenantId: string, userId: string, tourId: string | null): Promise<boolean> {
+  const busyElsewhere = tourId ? sql`AND (active_tour_id IS NULL OR active_tour_id = ${tourId})` : sql``;
+  const rows = await queryRows(
+    q,
+    sql`UPDATE users SET active_tour_id = ${tourId} WHERE tenant_id = ${tenantId} AND id = ${userId} ${busyElsewhere} RETURNING id`,
+  );
+  return rows.length === 1;
+}
+
+/**
+ * The active people a report's grants name (reports notify them): every admin when `admins`, the managers of
+ * `managerOrganizationIds`, and `userIds` — each person once, with its e-mail address.
+ */
+export async function grantAudience(
+  q: Queryable,
+  tenantId: string,
+  audience: { admins: boolean; managerOrganizationIds: string[]; userIds: string[] },
+): Promise<{ id: string; email: string }[]> {
+  const orgs = audience.managerOrganizationIds;
+  const rows = await queryRows<{ id: string; email: string }>(
+    q,
+    sql`SELECT u.id, u.email FROM users u
+         WHERE u.tenant_id = ${tenantId} AND u.deactivated_at IS NULL
+           AND ((${audience.admins} AND u.role = 'admin')
+             OR u.id = ANY(${`{${audience.userIds.join(',')}}`}::uuid[])
+             OR (u.role = 'manager' AND EXISTS (
+                   SELECT 1 FROM organization_members m
+                    WHERE m.tenant_id = u.tenant_id AND m.user_id = u.id AND m.organization_id = ANY(${`{${orgs.join(',')}}`}::uuid[]))))
+         ORDER BY u.id`,
+  );
+  return rows;
+}

@@ -19,7 +19,6 @@ import {
   updateOrganization,
   updateServiceArea,
 } from './organization-operations.ts';
-import { getPermissions } from './permission-operations.ts';
 import {
   ApiKeyCreateBody,
   ApiKeyCreated,
@@ -30,8 +29,6 @@ import {
   OrganizationList,
   OrganizationResponse,
   OrganizationUpdateBody,
-  PermissionsQuery,
-  PermissionsResponse,
   RefreshTokenBody,
   ServiceAreaCreateBody,
   ServiceAreaList,
@@ -62,16 +59,6 @@ export const identityRoutes =
       '/api/user',
       { schema: { tags: ['identity'], operationId: 'getCurrentUser', summary: 'The calling user', response: { 200: Type.Object({ user: User }) } } },
       async (request, reply) => ({ user: renderedOne(reply, await getCurrentUser(deps, actorOf(request))) }),
-    );
-
-    app.get(
-      '/api/user/permissions',
-      { schema: { tags: ['identity'], operationId: 'getCurrentUserPermissions', summary: "The caller's permissions", querystring: PermissionsQuery, response: { 200: PermissionsResponse } } },
-      async (request, reply) => {
-        const { permissions, servesDeprecated } = getPermissions(deps, actorOf(request), request.query.view ?? 'standard');
-        if (servesDeprecated) markDeprecated(reply, 'admin.places');
-        return { permissions };
-      },
     );
 
     // ── Users ──

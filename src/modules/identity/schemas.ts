@@ -201,24 +201,3 @@ export const ServiceAreaResponse = Type.Object({ service_area: ServiceArea });
 export const ServiceAreaList = ListOf('service_areas', ServiceArea);
 
 export const ListQuery = Type.Object({ ...PaginationQuery }, strict);
-
-// ── Permissions of the caller ────────────────────────────────────────────────────────────────────────────────────
-const PlaceActions = component('PlaceActions', Type.Object({
-  index: Type.Boolean(),
-  show: Type.Boolean(),
-  create: Type.Boolean(),
-  update: Type.Boolean(),
-  destroy: Type.Boolean(),
-  fork: Type.Boolean(),
-  metadata: Type.Boolean(),
-}));
-export const PermissionsQuery = Type.Object(
-  { view: Type.Optional(StringEnum(['standard', 'detailed'], { default: 'standard' })) },
-  strict,
-);
-export const PermissionsResponse = Type.Object({
-  permissions: component('Permissions', Type.Object({
-    places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
-    admin: Type.Optional(deprecatedItem('admin.places', Type.Object({ places: PlaceActions }))),
-  })),
-});

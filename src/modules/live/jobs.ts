@@ -5,12 +5,13 @@ import { iso } from '../../shared/time.ts';
 import { NIL_UUID } from '../../shared/ids.ts';
 import { registerDebouncedEvent } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
-import { registerJob } from '../../worker/registry.ts';
+import type { JobKind } from '../../worker/job-kinds.ts';
+import type { JobHandler } from '../../worker/registry.ts';
 import { findTourSummary, onTrackedToursChanged, provideStopEtas } from '../dispatch/index.ts';
 import { recomputeEtas } from './operations/recompute-etas.ts';
 import * as repo from './repository.ts';
 
-export const RECOMPUTE_ETAS_JOB = 'live.recompute_etas';
+export const RECOMPUTE_ETAS_JOB: JobKind = 'live.recompute_etas';
 const TRACKED_STATUSES = ['claimed', 'en_route'];
 
 /**
@@ -34,16 +35,16 @@ onTrackedToursChanged(async (tx, change) => {
 
 provideStopEtas(repo.etasWithTourOfStops);
 
-registerJob(RECOMPUTE_ETAS_JOB, async (deps, job) => {
+export const recomputeEtasJob: JobHandler = async (deps, job) => {
   const tourId = String(job.payload.tour_id);
   await deps.db.transaction(async (tx) => {
     const tour = await findTourSummary(tx, job.tenantId, tourId);
     if (!tour || !TRACKED_STATUSES.includes(tour.status)) return;
     await recomputeEtas(deps, tx, job.tenantId, tour);
   });
-});
+};
 
-export const POSITION_RETENTION_JOB = 'live.position_retention';
+export const POSITION_RETENTION_JOB: JobKind = 'live.position_retention';
 const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 /** Rows deleted per statement: short statements keep locks and WAL bursts small on a large backlog. */
 export const RETENTION_BATCH = 5_000;
@@ -77,9 +78,9 @@ export async function purgeOldPositions(deps: Pick<Deps, 'db' | 'clock' | 'confi
   return total;
 }
 
-registerJob(POSITION_RETENTION_JOB, async (deps) => {
+export const purgeOldPositionsJob: JobHandler = async (deps) => {
   // Scheduled first: a run that fails still leaves the next one in place.
   const now = deps.clock.now();
   await scheduleJob(deps.db, { ...retention, dueAt: new Date(now.getTime() + RETENTION_INTERVAL_MS), now });
   await purgeOldPositions(deps);
-});
+};

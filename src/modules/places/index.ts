@@ -2,6 +2,8 @@
 // read) and the permission matrix.
 export { findPlaces as getPlaces, placesRead, type PlaceRow } from './repository.ts';
 export type { PlaceAddress, PlaceContact } from './tables.ts';
+/** Wire schemas a stop shares with a place (a stop is built from a place, or from the same fields). */
+export { AddressInput, ContactInput, Location, Metadata } from './schemas.ts';
 export { placePermissions, PLACE_ACTIONS, type PlaceAction, type PlacePermissions } from './permissions.ts';
 
 /** Ids of the places in a service area (busyness events go out per place). */

@@ -1,12 +1,14 @@
-// Places routes: CRUD, fork and metadata (CONTRACT.md §5 Place).
+// Places routes: CRUD, fork and metadata (CONTRACT.md §5 Place), and the caller's permissions (the places matrix).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
+import { markDeprecated } from '../../compat/http.ts';
+import { getPermissions } from './caller-permissions.ts';
 import { createPlace, deletePlace, forkPlace, getPlace, listPlaces, replacePlaceMetadata, updatePlace } from './operations.ts';
-import { IdParams, MetadataBody, PlaceCreateBody, PlaceList, PlaceListQuery, PlaceResponse, PlaceUpdateBody } from './schemas.ts';
+import { IdParams, MetadataBody, PermissionsQuery, PermissionsResponse, PlaceCreateBody, PlaceList, PlaceListQuery, PlaceResponse, PlaceUpdateBody } from './schemas.ts';
 
 const tags = ['places'];
 
@@ -46,5 +48,15 @@ export const placeRoutes =
       '/api/places/:id/metadata',
       { schema: { tags, operationId: 'replacePlaceMetadata', summary: "Replace a place's metadata", params: IdParams, body: MetadataBody, response: { 200: PlaceResponse } } },
       async (request) => ({ place: await replacePlaceMetadata(deps, actorOf(request), request.params.id, request.body.metadata) }),
+    );
+
+    app.get(
+      '/api/user/permissions',
+      { schema: { tags: ['identity'], operationId: 'getCurrentUserPermissions', summary: "The caller's permissions", querystring: PermissionsQuery, response: { 200: PermissionsResponse } } },
+      async (request, reply) => {
+        const { permissions, servesDeprecated } = getPermissions(deps, actorOf(request), request.query.view ?? 'standard');
+        if (servesDeprecated) markDeprecated(reply, 'admin.places');
+        return { permissions };
+      },
     );
   };

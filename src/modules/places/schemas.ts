@@ -1,5 +1,6 @@
 // Places wire schemas (CONTRACT.md §5 Place).
-import { component } from '../../http/openapi-components.ts';
+import { component, StringEnum } from '../../http/openapi-components.ts';
+import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
@@ -108,3 +109,24 @@ export const PlaceListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type PlaceListFilters = NonNullable<Static<typeof PlaceListQuery>['filters']>;
+
+// GET /api/user/permissions: the caller's permissions, which are the places permission matrix (CONTRACT.md §4).
+const PlaceActions = component('PlaceActions', Type.Object({
+  index: Type.Boolean(),
+  show: Type.Boolean(),
+  create: Type.Boolean(),
+  update: Type.Boolean(),
+  destroy: Type.Boolean(),
+  fork: Type.Boolean(),
+  metadata: Type.Boolean(),
+}));
+export const PermissionsQuery = Type.Object(
+  { view: Type.Optional(StringEnum(['standard', 'detailed'], { default: 'standard' })) },
+  strict,
+);
+export const PermissionsResponse = Type.Object({
+  permissions: component('Permissions', Type.Object({
+    places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
+    admin: Type.Optional(deprecatedItem('admin.places', Type.Object({ places: PlaceActions }))),
+  })),
+});

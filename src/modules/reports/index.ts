@@ -2,3 +2,4 @@
 export { reportRoutes } from './routes.ts';
 export { reportPermissions, REPORT_ACTIONS, type ReportAction, type ReportPermissions } from './permissions.ts';
 export { rewrapReportKeys, type RewrapOptions } from './operations/rotate-keys.ts';
+export { expireReportJob } from './jobs.ts';

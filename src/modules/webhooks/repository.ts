@@ -1,7 +1,9 @@
-// Webhook SQL: subscriptions, deliveries and attempts, plus the outbox claims the worker fans out from.
+// Webhook SQL: subscriptions, deliveries and attempts, and the fan-out statements built around the outbox's claims.
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
+import { claimUndispatchedEvents as claimEvents, markEventsDispatched } from '../../events/outbox-claims.ts';
+import { tenantExtensionsRead } from '../identity/index.ts';
 import type { MatchableSubscription } from './matching.ts';
 import { webhookAttempts, webhookDeliveries, webhookSubscriptions, type DeliveryStatus } from './tables.ts';
 
@@ -147,26 +149,21 @@ export interface UndispatchedTenantEvents {
 }
 
 /**
- * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4) and reads, in the same
- * statement, the extensions and active subscriptions of their tenants: one row per tenant. SKIP LOCKED lets many
- * workers fan out side by side; the claim holds until the caller's transaction ends.
+ * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4; the claim is the
+ * events' own SQL) and reads, in the same statement, the extensions (identity's read) and active subscriptions of
+ * their tenants: one row per tenant.
  */
 export async function claimUndispatchedEvents(q: Queryable, limit: number): Promise<UndispatchedTenantEvents[]> {
   return queryRows<UndispatchedTenantEvents>(
     q,
-    sql`WITH claimed AS (
-          SELECT tenant_id, id, type, data, occurred_at FROM events
-           WHERE dispatched_at IS NULL
-           ORDER BY occurred_at
-           LIMIT ${limit}
-             FOR UPDATE SKIP LOCKED)
+    sql`WITH claimed AS (${claimEvents(limit)}),
+             tenant AS (${tenantExtensionsRead(sql`SELECT tenant_id FROM claimed`)})
         SELECT t.id AS tenant_id, t.extensions,
                (SELECT json_agg(json_build_object('id', c.id, 'type', c.type, 'data', c.data) ORDER BY c.occurred_at)
                   FROM claimed c WHERE c.tenant_id = t.id) AS events,
                (SELECT coalesce(json_agg(json_build_object('id', s.id, 'active', s.active, 'events', s.events, 'filters', s.filters)), '[]')
                   FROM webhook_subscriptions s WHERE s.tenant_id = t.id AND s.active) AS subscriptions
-          FROM tenants t
-         WHERE t.id IN (SELECT tenant_id FROM claimed)`,
+          FROM tenant t`,
   );
 }
 
@@ -194,9 +191,7 @@ export async function dispatchEvents(q: Queryable, deliveries: NewDelivery[], ev
                          ON CONFLICT DO NOTHING),
                        dispatched AS (
                          SELECT * FROM json_to_recordset(${JSON.stringify(events)}::json) AS e(tenant_id uuid, id uuid))
-                       UPDATE events SET dispatched_at = ${now}
-                        WHERE tenant_id = ANY (ARRAY(SELECT DISTINCT tenant_id FROM dispatched))
-                          AND id = ANY (ARRAY(SELECT id FROM dispatched))`);
+                       ${markEventsDispatched(sql`dispatched`, now)}`);
 }
 
 export interface ClaimedDelivery {

@@ -1,4 +1,5 @@
 // A booking's status, derived from its stops after every change (CONTRACT.md §5 Booking).
+import { invalidTransition } from '../../../http/errors.ts';
 import type { BookingStatus, StopStatus } from '../tables.ts';
 
 export const FINAL_STOP_STATUSES: readonly StopStatus[] = ['completed', 'failed', 'cancelled'];
@@ -15,4 +16,9 @@ export function deriveBookingStatus(current: BookingStatus | null, stops: readon
   const onTours = open.filter((s) => s.tourId !== null).length;
   if (onTours === 0) return 'to_be_dispatched';
   return onTours === open.length ? 'dispatched' : 'partially_dispatched';
+}
+
+/** A booking that reached an outcome takes no more changes (its stops, groups, properties). */
+export function requireOpenBooking(booking: { status: BookingStatus }): void {
+  if (booking.status === 'completed' || booking.status === 'cancelled') throw invalidTransition('booking', booking.status, 'modified');
 }

@@ -6,7 +6,8 @@ import { setNextLink } from '../../../http/pagination.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
-import { getStop } from '../stops/driver-flow.ts';
+import * as stopOps from '../stops/operations.ts';
+import { createBooking } from './create-booking.ts';
 import * as ops from './operations.ts';
 import {
   BookingCreateBody,
@@ -27,15 +28,13 @@ const tags = ['bookings'];
 export const bookingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    // Every route here renders stops, with the deprecated completion_requirements.fail.
     // Tours and bookings carry two deprecated items: completion_requirements.fail on their stops, and earnings.
     const rendersStops = [stopPayloadDeprecation(deps), earningsDeprecation(deps)];
-    const show = (request: { actor: unknown }, id: string) => ops.getBooking(deps, actorOf(request as never), id);
 
     app.post(
       '/api/hailing/bookings',
       { preHandler: rendersStops, schema: { tags, operationId: 'createBooking', summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
-      async (request, reply) => reply.status(201).send({ booking: await ops.createBooking(deps, actorOf(request), request.body.booking) }),
+      async (request, reply) => reply.status(201).send({ booking: await createBooking(deps, actorOf(request), request.body.booking) }),
     );
     app.get(
       '/api/hailing/bookings',
@@ -54,49 +53,31 @@ export const bookingRoutes =
     app.post(
       '/api/hailing/bookings/:id/cancel',
       { preHandler: rendersStops, schema: { tags, operationId: 'cancelBooking', summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
-      async (request) => {
-        await ops.cancelBooking(deps, actorOf(request), request.params.id);
-        return { booking: await show(request, request.params.id) };
-      },
+      async (request) => ({ booking: await ops.cancelBooking(deps, actorOf(request), request.params.id) }),
     );
     app.put(
       '/api/hailing/bookings/:id/tip',
       { preHandler: rendersStops, schema: { tags, operationId: 'setBookingTip', summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },
-      async (request) => {
-        await ops.setTip(deps, actorOf(request), request.params.id, request.body.tip);
-        return { booking: await show(request, request.params.id) };
-      },
+      async (request) => ({ booking: await ops.setTip(deps, actorOf(request), request.params.id, request.body.tip) }),
     );
     app.post(
       '/api/hailing/bookings/:id/stops',
       { preHandler: rendersStops, schema: { tags, operationId: 'insertBookingStop', summary: 'Insert a custom stop into a booking', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
-      async (request, reply) => {
-        const stopId = await ops.addBookingStop(deps, actorOf(request), request.params.id, request.body);
-        return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
-      },
+      async (request, reply) => reply.status(201).send({ stop: await stopOps.addBookingStop(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.put(
       '/api/hailing/bookings/:id/stops/groups',
       { preHandler: rendersStops, schema: { tags, operationId: 'updateStopGroups', summary: 'Bulk update of stop groups', params: IdParams, body: GroupsBody, response: { 200: BookingEnvelope } } },
-      async (request) => {
-        await ops.updateStopGroups(deps, actorOf(request), request.params.id, request.body);
-        return { booking: await show(request, request.params.id) };
-      },
+      async (request) => ({ booking: await stopOps.updateStopGroups(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.put(
       '/api/hailing/bookings/:id/managing_organizations',
       { preHandler: rendersStops, schema: { tags, operationId: 'setBookingManagingOrganizations', summary: 'Set the managing organizations', params: IdParams, body: ManagingOrganizationsBody, response: { 200: BookingEnvelope } } },
-      async (request) => {
-        await ops.setManagingOrganizations(deps, actorOf(request), request.params.id, request.body.managing_organization_ids);
-        return { booking: await show(request, request.params.id) };
-      },
+      async (request) => ({ booking: await ops.setManagingOrganizations(deps, actorOf(request), request.params.id, request.body.managing_organization_ids) }),
     );
     app.put(
       '/api/bookings/:id/preferred_drivers',
       { preHandler: rendersStops, schema: { tags, operationId: 'setBookingPreferredDrivers', summary: 'Set the preferred drivers of a booking', params: IdParams, body: PreferredDriversBody, response: { 200: BookingEnvelope } } },
-      async (request) => {
-        await ops.setBookingPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids);
-        return { booking: await show(request, request.params.id) };
-      },
+      async (request) => ({ booking: await ops.setBookingPreferredDrivers(deps, actorOf(request), request.params.id, request.body.preferred_driver_ids) }),
     );
   };

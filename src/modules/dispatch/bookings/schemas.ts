@@ -5,8 +5,8 @@ import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { CompletionRequirementsSchema, FailureOptionsSchema } from '../../failures/index.ts';
-import { AddressInput, ContactInput, Location, Metadata } from '../../places/schemas.ts';
+import { ALL_OUTCOMES, type FailureOutcome } from '../../services/index.ts';
+import { AddressInput, ContactInput, Location, Metadata } from '../../places/index.ts';
 
 const Address = Type.Object({
   street: Type.String(),
@@ -26,6 +26,21 @@ const PackageStatus = component('PackageStatus', StringEnum(['created', 'awaitin
 const RecoveryKind = component('RecoveryKind', StringEnum(['return', 'reattempt']));
 export const View = component('View', StringEnum(['standard', 'compact'], { description: '`compact` leaves out stops and packages.' }));
 const LegacyEarnings = deprecatedItem('legacy_earnings', Nullable(component('Money', Type.Object({ amount: Type.Integer(), currency: Type.String() }))));
+
+const OutcomeOption = component('FailureOutcomeOption', Type.Object({
+  allowed: Type.Boolean(),
+  reason: Nullable(Type.String({ description: 'Localized; null when allowed.' })),
+  reason_key: Nullable(Type.String({ description: 'Stable key of the first failing check; null when allowed.' })),
+}));
+
+/** failure_options of a stop under way: decided by the failures module (hooks.ts FailureRules), rendered here. */
+export const FailureOptions = component('FailureOptions', Type.Object({
+  outcomes: Type.Object(Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<FailureOutcome, typeof OutcomeOption>),
+}));
+
+export const CompletionRequirements = Type.Object({
+  fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
+});
 
 export const Stop = component('Stop', Type.Object({
   id: Uuid,
@@ -53,8 +68,8 @@ export const Stop = component('Stop', Type.Object({
   /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
   proof: Nullable(Type.Record(Type.String(), Type.String())),
   // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
-  completion_requirements: Type.Optional(deprecatedItem('completion_requirements.fail', CompletionRequirementsSchema)),
-  failure_options: Type.Optional(FailureOptionsSchema),
+  completion_requirements: Type.Optional(deprecatedItem('completion_requirements.fail', CompletionRequirements)),
+  failure_options: Type.Optional(FailureOptions),
 }));
 
 export const PackageHistoryEntry = component('PackageHistoryEntry', Type.Object({

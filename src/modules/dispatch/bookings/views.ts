@@ -1,13 +1,12 @@
 // Rendering bookings for a caller: compact, or with their stops and packages read in one statement.
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { Clock } from '../../../shared/clock.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
-import { loadStopContext, toStopView } from '../stops/views.ts';
+import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
 import { earningsField } from '../earnings.ts';
-import { tipDistributionOf, type BookingTipDistribution } from '../hooks.ts';
+import { tipDistributionOf, type BookingTipDistribution } from '../change-listeners.ts';
 import * as repo from './repository.ts';
 
 const NOT_EVALUATED: BookingTipDistribution = { tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' };
@@ -36,7 +35,7 @@ const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistrib
  */
 export async function renderBookings(
   q: Queryable,
-  clock: Clock,
+  render: RenderDeps,
   actor: Actor,
   rows: repo.BookingRow[],
   view: 'standard' | 'compact' = 'standard',
@@ -44,13 +43,13 @@ export async function renderBookings(
   options: { fresh?: boolean } = {},
 ) {
   const tips = await tipDistributionOf(q, actor.tenantId, rows, { fresh: options.fresh ?? false });
-  const earnings = (money: repo.BookingRow['earnings']) => earningsField(clock, actor, money);
+  const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
   if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
   const packages = rows.flatMap((row) => ofBooking(row.id).packages);
-  const context = await loadStopContext(q, clock, actor.tenantId, stops, { bookingStops: stops, packages });
+  const context = await loadStopContext(q, render, actor.tenantId, stops, { bookingStops: stops, packages });
   const historyByPackage = new Map<string, PackageHistoryRow[]>();
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({

@@ -1,6 +1,5 @@
 // Packages: allocation with shortcodes, lookup, removal from a tour, forced delivery, announce/cancel, history.
 import type { Queryable, Tx } from '../../../db/client.ts';
-import { completeRow } from '../../../db/json-insert.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, invalidTransition, notFound, unprocessable, type FieldError } from '../../../http/errors.ts';
@@ -12,6 +11,7 @@ import { getService } from '../../services/index.ts';
 import { compactTour } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import type { FailureRules } from '../hooks.ts';
 import { appendPackageReattempts, checkPackageFailures } from './package-failures.ts';
 import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -22,7 +22,8 @@ import * as packagesRepo from './repository.ts';
 import type { DeliveryProofInput, ForceDeliveryInput } from '../bookings/schemas.ts';
 import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from '../stops/stop-input.ts';
-import { packageHistory, packages as packagesTable, type PackageStatus } from '../tables.ts';
+import type { packageHistory, packages as packagesTable} from '../tables.ts';
+import { type PackageStatus } from '../tables.ts';
 import { renderPackages } from './views.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
@@ -45,6 +46,9 @@ interface PackageInput {
   dropoff_stop_index: number;
 }
 
+type NewPackageRow = typeof packagesTable.$inferInsert & { id: string };
+type NewPackageHistoryRow = typeof packageHistory.$inferInsert;
+
 /**
  * The booking's packages with their first history entries, checked and ready to insert with the booking. Each draws a
  * random shortcode; the unique index decides at the insert (no read first), and `redrawShortcodes` draws again in the
@@ -57,7 +61,7 @@ export async function preparePackages(
   stops: NewStopRow[],
   inputs: PackageInput[],
   at: Date,
-): Promise<{ packages: packagesRepo.PackageRow[]; history: packagesRepo.PackageHistoryRow[] }> {
+): Promise<{ packages: NewPackageRow[]; history: NewPackageHistoryRow[] }> {
   if (!inputs.length) return { packages: [], history: [] };
   const errors: FieldError[] = [];
   inputs.forEach((p, i) => {
@@ -69,8 +73,8 @@ export async function preparePackages(
   });
   errors.push(...(await externalLabelErrors(q, booking.tenantId, inputs)));
   if (errors.length) throw invalidFields(errors);
-  const packages = inputs.map((p) =>
-    completeRow(packagesTable, {
+  const packages = inputs.map(
+    (p): NewPackageRow => ({
       tenantId: booking.tenantId,
       id: newId(),
       bookingId: booking.id,
@@ -85,9 +89,7 @@ export async function preparePackages(
       updatedAt: at,
     }),
   );
-  const history = packages.map((r) =>
-    completeRow(packageHistory, { tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId }),
-  );
+  const history = packages.map((r): NewPackageHistoryRow => ({ tenantId: r.tenantId, id: newId(), packageId: r.id, at, event: 'created', actorId: actor.userId }));
   return { packages, history };
 }
 
@@ -101,11 +103,6 @@ export async function externalLabelErrors(q: Queryable, tenantId: string, inputs
       ? [{ pointer: `/booking/packages/${i}/external_label`, code: 'taken', detail: 'is already used by an open package' }]
       : [];
   });
-}
-
-/** After a shortcode collision at the insert: every package draws again. */
-export function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
-  for (const pkg of packages) pkg.shortcode = newShortcode();
 }
 
 /** The package if the caller sees its booking; 404 otherwise. */
@@ -170,7 +167,14 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
       await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
     }
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: preview.booking.id, at, data: bookingEventData(preview.booking) });
-    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: [preview.booking.id], tourIds: tours.map((t) => t.id), event: 'package_removed' });
+    await settle(tx, deps.hooks.dispatch, {
+      tenantId: actor.tenantId,
+      at,
+      bookingIds: [preview.booking.id],
+      tourIds: tours.map((t) => t.id),
+      event: 'package_removed',
+      stopsChanged: tours.map((t) => ({ tourId: t.id, reason: 'stops_removed' as const })),
+    });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;
   });
@@ -259,7 +263,7 @@ export interface PackageResult {
  * Package outcomes when stops complete: what the driver reported, else picked up at a pickup and delivered at a
  * drop-off. Results naming packages that are not handled at `stops` are a 422 on their pointer.
  */
-export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo.StopRow[], results: PackageResult[], at: Date): Promise<void> {
+export async function applyPackageResults(tx: Tx, actor: Actor, rules: FailureRules, stops: stopsRepo.StopRow[], results: PackageResult[], at: Date): Promise<void> {
   const packages = await packagesRepo.findPackagesOfStops(tx, actor.tenantId, stops.map((s) => s.id));
   const errors: FieldError[] = [];
   results.forEach((r, i) => {
@@ -270,7 +274,7 @@ export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo
   });
   if (errors.length) throw invalidFields(errors);
   // Failure reasons (package-failures.ts): checked before any write; their reattempts are appended below.
-  const reattempts = await checkPackageFailures(tx, actor, stops, packages, results);
+  const reattempts = await checkPackageFailures(tx, actor, rules, stops, packages, results);
   for (const pkg of packages) {
     if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) continue;
     const stop = stops.find((s) => s.id === pkg.pickupStopId || s.id === pkg.dropoffStopId)!;
@@ -284,5 +288,5 @@ export async function applyPackageResults(tx: Tx, actor: Actor, stops: stopsRepo
     await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status, updatedAt: at });
     await appendHistory(tx, actor, pkg, at, { event: result, stopId: stop.id, tourId: stop.tourId, reasonKey: reported?.reason_key ?? null, note: reported?.note ?? null });
   }
-  await appendPackageReattempts(tx, actor, reattempts, at);
+  await appendPackageReattempts(tx, actor, rules, reattempts, at);
 }

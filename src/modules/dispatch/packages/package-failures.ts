@@ -4,12 +4,11 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, type FieldError } from '../../../http/errors.ts';
-import { t } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
-import { packageFailureReasons, reasonUseProblem, reattemptStop } from '../../failures/index.ts';
 import { getService } from '../../services/index.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
+import type { FailureRules } from '../hooks.ts';
 import { bookingEventData } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { stopLimitReached } from '../stops/stop-input.ts';
@@ -42,32 +41,27 @@ const stopOf = (stops: stopsRepo.StopRow[], pkg: packagesRepo.PackageRow) => sto
 export async function checkPackageFailures(
   tx: Tx,
   actor: Actor,
+  rules: FailureRules,
   stops: stopsRepo.StopRow[],
   packages: packagesRepo.PackageRow[],
   results: ReportedPackageResult[],
 ): Promise<PackageReattempts> {
-  const failed = results.map((r, i) => ({ r, i })).filter(({ r }) => r.result === 'failed');
   const reattempts: PackageReattempts = { packages: [], stopsToCopy: [] };
-  if (!failed.some(({ r }) => r.reason_key)) return reattempts;
-  const reasons = new Map((await packageFailureReasons(tx, actor.tenantId)).map((reason) => [reason.key, reason]));
-  const errors: FieldError[] = [];
-  for (const { r, i } of failed) {
+  const judged = results.flatMap((r, i) => {
     const pkg = packages.find((p) => p.id === r.id);
     const stop = pkg && stopOf(stops, pkg);
-    if (!r.reason_key || !pkg || !stop) continue;
-    const reason = reasons.get(r.reason_key);
-    if (!reason) {
-      errors.push({ pointer: `/packages/${i}/reason_key`, code: 'unknown_reference', detail: `No package failure reason ${r.reason_key}; see GET /api/reasons/package_failure.` });
-      continue;
-    }
+    if (r.result !== 'failed' || !r.reason_key || !pkg || !stop) return [];
     const atPickup = stop.id === pkg.pickupStopId;
-    const problem = reasonUseProblem(reason, { stopType: stop.type, packageInteraction: atPickup ? 'pickup' : 'delivery', note: r.note });
-    if (problem) {
-      errors.push({ pointer: `/packages/${i}/${problem.code === 'note_required' ? 'note' : 'reason_key'}`, code: problem.code, detail: t(actor.lang, problem.key, problem.params) });
-      continue;
-    }
-    if (reason.triggersReattempt) reattempts.packages.push({ pkg, atPickup });
-  }
+    return [{ i, pkg, atPickup, failure: { reasonKey: r.reason_key, stopType: stop.type, interaction: atPickup ? ('pickup' as const) : ('delivery' as const), note: r.note } }];
+  });
+  if (!judged.length) return reattempts;
+  const verdicts = await rules.packageFailureVerdicts(tx, actor, judged.map((j) => j.failure));
+  const errors: FieldError[] = [];
+  judged.forEach(({ i, pkg, atPickup }, n) => {
+    const verdict = verdicts[n]!;
+    if (verdict.problem) errors.push({ pointer: `/packages/${i}/${verdict.problem.field}`, code: verdict.problem.code, detail: verdict.problem.detail });
+    else if (verdict.triggersReattempt) reattempts.packages.push({ pkg, atPickup });
+  });
   if (errors.length) throw invalidFields(errors);
   const pickupIds = new Set(reattempts.packages.filter((p) => p.atPickup).map((p) => p.pkg.pickupStopId));
   const dropoffIds = new Set(reattempts.packages.map((p) => p.pkg.dropoffStopId));
@@ -96,7 +90,7 @@ async function checkBookingRoom(tx: Tx, actor: Actor, copies: stopsRepo.StopRow[
  * for dispatch, pickups before drop-offs) take over the packages whose reason triggers a reattempt; those packages
  * are open again — in transit to the new drop-off, or awaiting the new pickup.
  */
-export async function appendPackageReattempts(tx: Tx, actor: Actor, reattempts: PackageReattempts, at: Date): Promise<void> {
+export async function appendPackageReattempts(tx: Tx, actor: Actor, rules: FailureRules, reattempts: PackageReattempts, at: Date): Promise<void> {
   if (!reattempts.stopsToCopy.length) return;
   const bookingIds = [...new Set(reattempts.stopsToCopy.map((s) => s.bookingId).filter((id): id is string => id !== null))];
   const bookingStops = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, bookingIds);
@@ -110,7 +104,7 @@ export async function appendPackageReattempts(tx: Tx, actor: Actor, reattempts: 
     copyOf.set(stop.id, id);
     await stopsRepo.insertStops(tx, [
       {
-        ...reattemptStop(stop),
+        ...rules.reattemptStop(stop),
         tenantId: actor.tenantId,
         id,
         bookingId: stop.bookingId,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
 import { AppError } from '../../../http/errors.ts';
 import { newId } from '../../../shared/ids.ts';
-import { writeNewBooking } from '../bookings/operations.ts';
+import { writeNewBooking } from '../bookings/create-booking.ts';
 import { findBookingWithChildren, type NewBooking } from '../bookings/repository.ts';
 import type { PackageRow } from './repository.ts';
 import { createBooking, createOrganization, createService, createUser, eventsOf, expectOk, mergeIntoTour, type CreatedUser } from '../../../../test/factories.ts';

@@ -5,7 +5,6 @@ import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidTransition, notFound } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
-import { canSee } from '../access.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
 import { applyPackageResults, storableProof, type PackageResult } from '../packages/operations.ts';
 import type { DeliveryProofInput } from '../bookings/schemas.ts';
@@ -29,17 +28,6 @@ const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly St
   arrive: { from: ['scheduled', 'approaching'], to: 'arrived' },
   complete: { from: ['approaching', 'arrived'], to: 'completed' },
 };
-
-/** GET /api/stops/{id}: visible through its booking, or through its tour for a tour-only stop. */
-export async function getStop(deps: Deps, actor: Actor, stopId: string) {
-  const stop = await stopsRepo.findStop(deps.db, actor.tenantId, stopId);
-  if (!stop) throw notFound('stop');
-  const booking = stop.bookingId ? await bookingsRepo.findBooking(deps.db, actor.tenantId, stop.bookingId) : null;
-  const tour = stop.tourId ? await repo.findTour(deps.db, actor.tenantId, stop.tourId) : null;
-  const visible = booking ? await canSee(deps.db, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
-  if (!visible) throw notFound('stop');
-  return renderStop(deps.db, deps.clock, actor, stop);
-}
 
 /** Locks the stop's tour, then reloads the stop: the tour row serializes the driver and the dispatcher. */
 async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
@@ -82,12 +70,13 @@ export async function advanceStop(
     const bookings = await bookingsRepo.findBookingsForUpdate(tx, tenantId, bookingIds);
     const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
     for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, ...proof, updatedAt: at });
-    if (step === 'complete') await applyPackageResults(tx, actor, affected, input.packages ?? [], at);
+    if (step === 'complete') await applyPackageResults(tx, actor, deps.hooks.failureRules, affected, input.packages ?? [], at);
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     }
     await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
-    await settle(tx, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
-    return renderStop(tx, deps.clock, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
+    const stopsChanged = step === 'complete' ? [{ tourId: tour.id, reason: 'stop_completed' as const }] : [];
+    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
+    return renderStop(tx, deps, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
   });
 }

@@ -5,9 +5,10 @@ import type { Actor } from '../../../http/actor.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import { recordEvents, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
-import { getService, type ServiceConfig } from '../../services/index.ts';
+import { getService } from '../../services/index.ts';
 import { canSee } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
+import type { DispatchHooks, StopFailureFacts } from '../hooks.ts';
 import { moveFailedStopPackages } from '../packages/package-failures.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import * as toursRepo from '../tours/repository.ts';
@@ -17,27 +18,18 @@ import { loadStopContext, toStopView } from './views.ts';
 
 type StopRow = stopsRepo.StopRow;
 
-/** What failing a stop reads, locked: the stop, its tour and booking, their stops, the service. */
-export interface StopFailureScene {
-  stop: StopRow;
-  tour: toursRepo.TourRow | null;
+/** What failing a stop reads, locked: the stop, its tour and booking, their stops, the service (the failure_options facts). */
+export interface StopFailureScene extends StopFailureFacts {
   booking: bookingsRepo.BookingRow | null;
-  service: ServiceConfig;
-  bookingStops: StopRow[];
   /** The tour's stops in tour order. */
   tourStops: StopRow[];
-  /** Whether the caller sees the stop's tour (failure_options depend on it). */
-  seesTour: boolean;
 }
 
 /** The recovery stop failures planned: a copy of the stop or a return to the pickup, now on the tour or later. */
 export interface RecoveryStop {
   kind: 'return' | 'reattempt';
   dispatchNow: boolean;
-  stop: Pick<StopRow, 'type' | 'placeId' | 'lat' | 'lng' | 'group' | 'timeWindowStartsAt' | 'timeWindowEndsAt' | 'serviceDurationSeconds' | 'notes'> & {
-    address: unknown;
-    contact: unknown;
-  };
+  stop: Pick<StopRow, 'type' | 'placeId' | 'lat' | 'lng' | 'address' | 'contact' | 'group' | 'timeWindowStartsAt' | 'timeWindowEndsAt' | 'serviceDurationSeconds' | 'notes'>;
 }
 
 /** How the stop failed, as recorded on it and in its events (labels in English: events are language-neutral). */
@@ -66,9 +58,10 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
   const serviceId = tour?.serviceId ?? booking?.serviceId;
   const service = serviceId ? await getService(tx, tenantId, serviceId) : null;
   if (!service) throw new Error(`stop ${stop.id} without its service`);
-  const bookingStops = booking ? await stopsRepo.findStopsOfBookings(tx, tenantId, [booking.id]) : [];
+  const bookingStops = booking ? await stopsRepo.findStopsOfBookings(tx, tenantId, [booking.id]) : null;
   const tourStops = tour ? (await stopsRepo.findStopsOfTours(tx, tenantId, [tour.id])).filter((s) => s.tourId === tour.id) : [];
-  return { stop, tour, booking: booking ?? null, service, bookingStops, tourStops, seesTour };
+  const tourStopCount = tourStops.filter((s) => s.status !== 'cancelled').length;
+  return { stop, tour, booking: booking ?? null, service, bookingStops, tourStops, tourStopCount, seesTour };
 }
 
 /**
@@ -77,6 +70,7 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
  */
 export async function failStopOnTour(
   tx: Tx,
+  hooks: DispatchHooks,
   actor: Actor,
   scene: StopFailureScene,
   failure: StopFailureRecord,
@@ -108,7 +102,8 @@ export async function failStopOnTour(
   }
   if (tour) event('tour.modified', tour.id, tourEventData(tour));
   await recordEvents(tx, events);
-  await settle(tx, { tenantId, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop' });
+  const stopsChanged = tour ? [{ tourId: tour.id, reason: 'stop_failed' as const }] : [];
+  await settle(tx, hooks, { tenantId, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop', stopsChanged });
   return recoveryId;
 }
 
@@ -116,7 +111,7 @@ export async function failStopOnTour(
 export async function appendRecoveryStop(tx: Tx, tenantId: string, scene: StopFailureScene, recovery: RecoveryStop, at: Date): Promise<string> {
   const { stop, booking, tour, bookingStops } = scene;
   // failure_options allow recoveries only on a booking stop on a tour.
-  if (!booking || !tour || stop.tourPosition === null) throw new Error(`recovery of stop ${stop.id} without booking or tour`);
+  if (!booking || !bookingStops || !tour || stop.tourPosition === null) throw new Error(`recovery of stop ${stop.id} without booking or tour`);
   const failedAt = stop.tourPosition;
   // Everything behind the failed stop moves one place back.
   if (recovery.dispatchNow) await stopsRepo.shiftStopsOnTour(tx, tenantId, tour.id, failedAt + 1, at);
@@ -124,8 +119,6 @@ export async function appendRecoveryStop(tx: Tx, tenantId: string, scene: StopFa
   await stopsRepo.insertStops(tx, [
     {
       ...recovery.stop,
-      address: recovery.stop.address as StopRow['address'],
-      contact: recovery.stop.contact as StopRow['contact'],
       tenantId,
       id,
       bookingId: booking.id,
@@ -145,7 +138,7 @@ export async function appendRecoveryStop(tx: Tx, tenantId: string, scene: StopFa
 /** The failed stop and its recovery stop as the caller sees them, read after the commit. */
 export async function renderFailedStop(deps: Deps, actor: Actor, failedId: string, recoveryId: string | null) {
   const rows = await stopsRepo.findStops(deps.db, actor.tenantId, recoveryId ? [failedId, recoveryId] : [failedId]);
-  const context = await loadStopContext(deps.db, deps.clock, actor.tenantId, rows);
+  const context = await loadStopContext(deps.db, deps, actor.tenantId, rows);
   const view = (id: string | null) => {
     const row = rows.find((r) => r.id === id);
     return row ? toStopView(actor, row, context) : null;

@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import * as ops from '../bookings/operations.ts';
 import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
 import { stopPayloadDeprecation } from './deprecations.ts';
-import { advanceStop, getStop } from './driver-flow.ts';
+import { advanceStop } from './driver-flow.ts';
+import { updateStopProperties } from './operations.ts';
+import { getStop } from './read-stop.ts';
 
 export const stopRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -21,10 +22,7 @@ export const stopRoutes =
     app.patch(
       '/api/stops/:id/properties',
       { preHandler: rendersStops, schema: { tags: ['stops'], operationId: 'updateStopProperties', summary: 'Update stop properties', params: IdParams, body: StopPropertiesBody, response: { 200: StopEnvelope } } },
-      async (request) => {
-        await ops.updateStopProperties(deps, actorOf(request), request.params.id, request.body.stop);
-        return { stop: await getStop(deps, actorOf(request), request.params.id) };
-      },
+      async (request) => ({ stop: await updateStopProperties(deps, actorOf(request), request.params.id, request.body.stop) }),
     );
     for (const step of ['approach', 'arrive'] as const) {
       app.post(

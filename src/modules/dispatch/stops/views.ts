@@ -2,15 +2,15 @@
 import { stillServed } from '../../../compat/http.ts';
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { Clock } from '../../../shared/clock.ts';
+import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
-import { completionRequirementsFail, failureOptions } from '../../failures/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
 import { stopEtas } from '../ports.ts';
 import { tourFacts } from '../settle.ts';
 import { findTours, type TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
+import type { FailureRules } from '../hooks.ts';
 import * as stopsRepo from './repository.ts';
 import * as packagesRepo from '../packages/repository.ts';
 
@@ -24,15 +24,19 @@ export interface StopContext {
   services: Map<string, ServiceConfig>;
   packageIdsByStop: Map<string, string[]>;
   /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
-  clock: Clock;
+  clock: Deps['clock'];
+  failureRules: FailureRules;
   /** ETAs of open tour stops, from live tracking (ports.ts), with the tour each was computed on. */
   etas: Map<string, { tourId: string; eta: Date }>;
 }
 
+/** What rendering stops needs of Deps: the clock (sunset dates) and the failures module's rules (failure_options). */
+export type RenderDeps = Pick<Deps, 'clock' | 'hooks'>;
+
 /** Rows the caller already holds are passed in `known` and not read again. */
 export async function loadStopContext(
   q: Queryable,
-  clock: Clock,
+  render: RenderDeps,
   tenantId: string,
   stops: stopsRepo.StopRow[],
   known: { bookingStops?: stopsRepo.StopRow[]; packages?: packagesRepo.PackageRow[] } = {},
@@ -67,7 +71,8 @@ export async function loadStopContext(
     bookingStops: byBooking,
     services,
     packageIdsByStop,
-    clock,
+    clock: render.clock,
+    failureRules: render.hooks.failureRules,
   };
 }
 
@@ -79,23 +84,14 @@ function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: Stop
   const tour = stop.tourId ? context.tours.get(stop.tourId) ?? null : null;
   const service = tour ? context.services.get(tour.serviceId) : undefined;
   if (!isUnderWay(stop) || !tour || !service) return null;
-  const bookingStops = stop.bookingId ? context.bookingStops.get(stop.bookingId) ?? [] : null;
-  return failureOptions(
-    {
-      caller: { role: actor.role, userId: actor.userId, seesTour: tour ? canSeeTour(actor, tourFacts(tour)) : false },
-      stop: { type: stop.type, status: stop.status, tourId: stop.tourId },
-      tour: tour ? { status: tour.status, driverId: tour.driverId, stopCount: context.tourStopCounts.get(tour.id) ?? 0 } : null,
-      booking: bookingStops ? { stops: bookingStops.map((s) => ({ type: s.type, status: s.status })) } : null,
-      service: {
-        stopTypes: service.stopTypes,
-        returnStopType: service.returnStopType,
-        maxStopsPerBooking: service.maxStopsPerBooking,
-        maxStopsPerTour: service.maxStopsPerTour,
-        failureOutcomes: service.failureOutcomes,
-      },
-    },
-    actor.lang,
-  );
+  return context.failureRules.stopFailureOptions(actor, {
+    stop,
+    tour,
+    bookingStops: stop.bookingId ? context.bookingStops.get(stop.bookingId) ?? [] : null,
+    tourStopCount: context.tourStopCounts.get(tour.id) ?? 0,
+    service,
+    seesTour: canSeeTour(actor, tourFacts(tour)),
+  });
 }
 
 /** An open stop's ETA, if live tracking computed one on the tour the stop is on now. */
@@ -133,11 +129,11 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     recovery_kind: stop.recoveryKind,
     proof: stop.proof,
     // The one place the deprecated completion_requirements.fail goes once its sunset is enforced (SPEC.md Versioning).
-    ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: completionRequirementsFail(options) } } : {}),
+    ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: context.failureRules.completionRequirementsFail(options) } } : {}),
     ...(options ? { failure_options: options } : {}),
   };
 }
 
-export async function renderStop(q: Queryable, clock: Clock, actor: Actor, stop: stopsRepo.StopRow) {
-  return toStopView(actor, stop, await loadStopContext(q, clock, actor.tenantId, [stop]));
+export async function renderStop(q: Queryable, render: RenderDeps, actor: Actor, stop: stopsRepo.StopRow) {
+  return toStopView(actor, stop, await loadStopContext(q, render, actor.tenantId, [stop]));
 }

@@ -19,6 +19,7 @@ import { canSeeTour } from '../visibility.ts';
 import { isOpenTour } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
+import { getTour } from './read-tours.ts';
 
 defineMessages({
   'dispatch.failed_stops': { en: 'Failed stops cannot be dispatched.', de: 'Fehlgeschlagene Stopps können nicht disponiert werden.' },
@@ -131,10 +132,10 @@ export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewT
 }
 
 /** POST /api/hailing/bookings/merge: the named stops (or every waiting stop of the named bookings) into a new tour. */
-export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: MergeInput): Promise<string> {
+export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: MergeInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const tourId = await deps.db.transaction(async (tx) => {
     let stopIds: string[];
     let pointerOf: PointerOf;
     if ('stop_ids' in input) {
@@ -170,9 +171,17 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       bookings,
       stops: ordered,
     });
-    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: bookings.map((b) => b.id), tourIds: [tourId], event: 'dispatch' });
+    await settle(tx, deps.hooks.dispatch, {
+      tenantId: actor.tenantId,
+      at,
+      bookingIds: bookings.map((b) => b.id),
+      tourIds: [tourId],
+      event: 'dispatch',
+      stopsChanged: [{ tourId, reason: 'stops_inserted' }],
+    });
     return tourId;
   });
+  return getTour(deps, actor, tourId);
 }
 
 /** Locks the tour (404 unless the caller sees it) and checks it can take stops. */
@@ -190,7 +199,7 @@ export async function compactTour(tx: Tx, tenantId: string, tourId: string, at: 
 }
 
 /** POST /api/hailing/tours/{id}/stops/insert: dispatches waiting stops into the tour or moves scheduled stops. */
-export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput): Promise<void> {
+export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
   await startingOverWhenStopsMoved(() => deps.db.transaction(async (tx) => {
@@ -225,8 +234,12 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     }
-    await settle(tx, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch' });
+    // Stops that were all on this tour already were only reordered; any other arrives from waiting or another tour.
+    const reason = stops.every((s) => s.tourId === tourId) ? ('stops_moved' as const) : ('stops_inserted' as const);
+    const stopsChanged = [{ tourId, reason }, ...sourceTourIds.map((id) => ({ tourId: id, reason: 'stops_removed' as const }))];
+    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
   }));
+  return getTour(deps, actor, tourId);
 }
 
 class StopsMovedMeanwhile extends Error {}

@@ -1,7 +1,7 @@
 // Tour jobs: the claim-window expiry, scheduled when a driver claims a tour.
-import { registerJob } from '../../../worker/registry.ts';
-import { CLAIM_EXPIRY_JOB, expireClaim } from './operations.ts';
+import type { JobHandler } from '../../../worker/registry.ts';
+import { expireClaim } from './operations.ts';
 
-registerJob(CLAIM_EXPIRY_JOB, async (deps, job) => {
+export const expireClaimJob: JobHandler = async (deps, job) => {
   await expireClaim(deps, job.tenantId, String(job.payload.tour_id));
-});
+};

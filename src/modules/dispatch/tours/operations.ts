@@ -1,17 +1,13 @@
-// Tour operations: reading, the state machine's actions, preferred drivers, custom tour stops, visibility explained.
+// Tour operations: the state machine's actions, preferred drivers, custom tour stops, visibility explained.
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { Clock } from '../../../shared/clock.ts';
-import { badParameter, conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
-import { iso, isoOrNull } from '../../../shared/time.ts';
-import { isUuid } from '../../../shared/ids.ts';
-import { decodeCursor, toPage } from '../../../http/pagination.ts';
-import type { TourListQueryT } from './schemas.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
 import { getSchedulingConfig, getService } from '../../services/index.ts';
+import type { JobKind } from '../../../worker/job-kinds.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
 import { checkPreferredDrivers } from '../bookings/operations.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
@@ -19,76 +15,20 @@ import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
 import type { CustomStopInput } from '../bookings/schemas.ts';
-import { loadStopContext, toStopView } from '../stops/views.ts';
 import { openTourForUpdate } from './dispatch.ts';
-import { earningsField } from '../earnings.ts';
+import { getStop } from '../stops/read-stop.ts';
+import { renderTour, visibleTour } from './read-tours.ts';
 import * as repo from './repository.ts';
-import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts, type Change } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import { canSeeTour, isEligibleDriver, tourOrganizations } from '../visibility.ts';
 
-export const CLAIM_EXPIRY_JOB = 'tours.expire_claim';
+export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 const DEFAULT_CLAIM_WINDOW_SECONDS = 900;
 
 defineMessages({
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
 });
-
-export async function renderTour(q: Tx | Deps['db'], clock: Clock, actor: Actor, tour: repo.TourRow, view: 'standard' | 'compact' = 'standard') {
-  const fields = {
-    id: tour.id,
-    service_id: tour.serviceId,
-    service_area_id: tour.serviceAreaId,
-    status: tour.status,
-    driver_id: tour.driverId,
-    executing_organization_id: tour.executingOrganizationId,
-    scheduled_at: isoOrNull(tour.scheduledAt),
-    claim_expires_at: isoOrNull(tour.claimExpiresAt),
-    optimized: tour.optimized,
-    managing_organization_ids: tour.managingOrganizationIds,
-    preferred_driver_ids: tour.preferredDriverIds,
-    ...earningsField(clock, actor, tour.earnings),
-    created_at: iso(tour.createdAt),
-    started_at: isoOrNull(tour.startedAt),
-    completed_at: isoOrNull(tour.completedAt),
-  };
-  if (view === 'compact') return fields;
-  const stops = await stopsRepo.findStopsOfTours(q, actor.tenantId, [tour.id]);
-  const context = await loadStopContext(q, clock, actor.tenantId, stops);
-  return { ...fields, stops: stops.map((s) => toStopView(actor, s, context)) };
-}
-
-export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string): Promise<repo.TourRow> {
-  const tour = await repo.findTour(q, actor.tenantId, id);
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
-  return tour;
-}
-
-/** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
-export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
-  if (actor.role === 'customer') throw forbidden();
-  const limit = query.limit ?? 25;
-  const [beforeId] = decodeCursor(query.cursor) ?? [null];
-  if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
-    throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
-  }
-  const rows = await repo.listTours(deps.db, actor.tenantId, {
-    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
-    ...(actor.role === 'driver' ? { driver: { id: actor.userId, organizationIds: actor.organizationIds } } : {}),
-    ...(query.filters?.status ? { statuses: query.filters.status } : {}),
-    ...(query.filters?.service_area_id ? { serviceAreaId: query.filters.service_area_id } : {}),
-    beforeId,
-    limit,
-  });
-  const page = toPage(rows, limit, (row) => [row.id]);
-  const tours = [];
-  for (const tour of page.items) tours.push(await renderTour(deps.db, deps.clock, actor, tour, query.view ?? 'standard'));
-  return { tours, meta: page.meta };
-}
-
-export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
-  return renderTour(deps.db, deps.clock, actor, await visibleTour(deps.db, actor, id), view);
-}
 
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
   const service = await getService(tx, tenantId, serviceId);
@@ -203,6 +143,12 @@ async function applyTransition(
   Object.assign(tour, patch);
 }
 
+/** A tour that started (en_route) or was cancelled (its stops handed back) changed its stops for DispatchHooks. */
+function stopsChangedBy(tourId: string, status: string, action: TourAction): Change['stopsChanged'] {
+  if (action === 'cancel') return [{ tourId, reason: 'stops_removed' }];
+  return status === 'en_route' && (action === 'start' || action === 'pick' || action === 'force_assign') ? [{ tourId, reason: 'tour_started' }] : [];
+}
+
 async function driverOrganization(tx: Tx, tenantId: string, driverId: string): Promise<string | null> {
   return (await membershipsOf(tx, tenantId, [driverId])).get(driverId)?.[0] ?? null;
 }
@@ -231,10 +177,10 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     const bookingIds = await stopsRepo.bookingIdsOfTours(tx, tenantId, [tourId]);
     await applyTransition(tx, tenantId, at, tour, action, by, assignee, actor.userId);
     if (action === 'force_assign' && options.start) await applyTransition(tx, tenantId, at, tour, 'start', 'own_driver', null, actor.userId);
-    await settle(tx, { tenantId, at, bookingIds, tourIds: [tourId], event: action });
+    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tourId], event: action, stopsChanged: stopsChangedBy(tourId, tour.status, action) });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
-    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps.clock, actor, fresh) : renderTour(tx, deps.clock, actor, fresh, 'compact');
+    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
   });
 }
 
@@ -245,7 +191,7 @@ export async function expireClaim(deps: Deps, tenantId: string, tourId: string):
     const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
     if (!tour || tour.status !== 'claimed' || !tour.claimExpiresAt || tour.claimExpiresAt > at) return;
     await applyTransition(tx, tenantId, at, tour, 'expire_claim', 'system', null, null);
-    await settle(tx, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'expire_claim' });
+    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'expire_claim' });
   });
 }
 
@@ -258,15 +204,15 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    return renderTour(tx, deps.clock, actor, { ...tour, preferredDriverIds: driverIds });
+    return renderTour(tx, deps, actor, { ...tour, preferredDriverIds: driverIds });
   });
 }
 
 /** POST /api/hailing/tours/{id}/stops: a tour-only custom stop (no booking) at `position` (default: last). */
-export async function addTourStop(deps: Deps, actor: Actor, tourId: string, input: CustomStopInput): Promise<string> {
+export async function addTourStop(deps: Deps, actor: Actor, tourId: string, input: CustomStopInput) {
   if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
   const at = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
     const tour = await openTourForUpdate(tx, actor, tourId);
     const service = await getService(tx, tenantId, tour.serviceId);
@@ -278,9 +224,10 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
     await stopsRepo.shiftStopsOnTour(tx, tenantId, tourId, position, at);
     await stopsRepo.insertStops(tx, [{ ...row!, tourId, tourPosition: position, status: 'scheduled' }]);
     await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    await settle(tx, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'stop_added' });
+    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'stop_added', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
     return row!.id;
   });
+  return getStop(deps, actor, stopId);
 }
 
 /** GET /api/hailing/tours/{id}/visibility (admins): which organizations see the tour and why. */

@@ -6,10 +6,10 @@ import { setNextLink } from '../../../http/pagination.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
-import { getStop } from '../stops/driver-flow.ts';
 import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
 import { dispatchIntoNewTour, insertStopsIntoTour } from './dispatch.ts';
-import { addTourStop, explainTourVisibility, getTour, listTours, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { addTourStop, explainTourVisibility, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { getTour, listTours } from './read-tours.ts';
 import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
 
@@ -25,10 +25,7 @@ export const tourRoutes =
     app.post(
       '/api/hailing/bookings/merge',
       { preHandler: rendersStops, schema: { tags, operationId: 'mergeIntoTour', summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
-      async (request, reply) => {
-        const tourId = await dispatchIntoNewTour(deps, actorOf(request), request.body);
-        return reply.status(201).send({ tour: await getTour(deps, actorOf(request), tourId) });
-      },
+      async (request, reply) => reply.status(201).send({ tour: await dispatchIntoNewTour(deps, actorOf(request), request.body) }),
     );
     app.get(
       '/api/hailing/tours',
@@ -47,18 +44,12 @@ export const tourRoutes =
     app.post(
       '/api/hailing/tours/:id/stops/insert',
       { preHandler: rendersStops, schema: { tags, operationId: 'insertStopsIntoTour', summary: 'Dispatch or move stops into an existing tour', params: IdParams, body: InsertStopsBody, response: { 200: TourEnvelope } } },
-      async (request) => {
-        await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body);
-        return { tour: await getTour(deps, actorOf(request), request.params.id) };
-      },
+      async (request) => ({ tour: await insertStopsIntoTour(deps, actorOf(request), request.params.id, request.body) }),
     );
     app.post(
       '/api/hailing/tours/:id/stops',
       { preHandler: rendersStops, schema: { tags, operationId: 'insertTourStop', summary: 'Insert a custom tour-only stop', params: IdParams, body: CustomStopBody, response: { 201: StopEnvelope } } },
-      async (request, reply) => {
-        const stopId = await addTourStop(deps, actorOf(request), request.params.id, request.body);
-        return reply.status(201).send({ stop: await getStop(deps, actorOf(request), stopId) });
-      },
+      async (request, reply) => reply.status(201).send({ stop: await addTourStop(deps, actorOf(request), request.params.id, request.body) }),
     );
     for (const action of SIMPLE_ACTIONS) {
       app.post(

@@ -3,8 +3,9 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { forbidden, invalidFields, unprocessable } from '../../../http/errors.ts';
 import { t } from '../../../http/i18n.ts';
-import { automaticGroup, failStopOnTour, lockStopForFailure, renderFailedStop, type StopFailureScene } from '../../dispatch/index.ts';
-import { blockerMessage, outcomeBlocker, type FailureContext, type FailureOutcome } from '../failure-options.ts';
+import { automaticGroup, failStopOnTour, lockStopForFailure, renderFailedStop } from '../../dispatch/index.ts';
+import { blockerMessage, outcomeBlocker, type FailureOutcome } from '../failure-options.ts';
+import { failureContext } from '../failure-rules.ts';
 import { findStopFailureReason, reasonUseProblem, type ReasonRecord } from '../reasons.ts';
 import { recoveryPlan } from '../recovery.ts';
 import type { FailStopInput } from '../schemas.ts';
@@ -28,17 +29,6 @@ function checkReasonUse(reason: ReasonRecord | null, stopType: string, note: str
   }
 }
 
-/** The same facts that rendered failure_options, read under the locks. */
-function failureContext(actor: Actor, { stop, tour, booking, service, bookingStops, tourStops, seesTour }: StopFailureScene): FailureContext {
-  return {
-    caller: { role: actor.role, userId: actor.userId, seesTour },
-    stop: { type: stop.type, status: stop.status, tourId: stop.tourId },
-    tour: tour ? { status: tour.status, driverId: tour.driverId, stopCount: tourStops.filter((s) => s.status !== 'cancelled').length } : null,
-    booking: booking ? { stops: bookingStops.map((s) => ({ type: s.type, status: s.status })) } : null,
-    service,
-  };
-}
-
 function notAvailable(actor: Actor, outcome: FailureOutcome, blocker: NonNullable<ReturnType<typeof outcomeBlocker>>) {
   const reason = blockerMessage(blocker, actor.lang);
   return unprocessable('outcome_not_available', reason, [{ pointer: '/outcome', code: 'not_allowed', detail: reason }], { outcome, reason_key: blocker });
@@ -58,11 +48,11 @@ export async function failStop(deps: Deps, actor: Actor, stopId: string, input: 
     if (blocker) throw notAvailable(actor, outcome, blocker);
     checkReasonUse(reason, scene.stop.type, note, actor);
 
-    const pickup = scene.bookingStops.find((s) => s.type === 'pickup' && s.status !== 'cancelled') ?? null;
+    const pickup = scene.bookingStops?.find((s) => s.type === 'pickup' && s.status !== 'cancelled') ?? null;
     const plan = recoveryPlan(outcome, scene.stop, pickup, scene.service.returnStopType, automaticGroup);
     // Events are language-neutral: the English label, as the reason read at the time.
     const failure = { outcome, reason: reason ? { key: reason.key, label: reason.labels.en } : null, note };
-    const recoveryId = await failStopOnTour(tx, actor, scene, failure, plan, at);
+    const recoveryId = await failStopOnTour(tx, deps.hooks.dispatch, actor, scene, failure, plan, at);
     return { failedId: scene.stop.id, recoveryId };
   });
 

@@ -8,13 +8,14 @@ import { MASTER_KEY_MISSING, masterKeyRingFor } from '../../../crypto/master-key
 import type { MasterKey } from '../../../crypto/key-wrap.ts';
 import { enqueueMail } from '../../../mail/index.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
+import type { JobKind } from '../../../worker/job-kinds.ts';
 import { findOrganizations, findUser, grantAudience, membershipsOf } from '../../identity/index.ts';
 import { audienceOf, canSee, grantErrors, mayManage } from '../access.ts';
 import { mayOnReports, type ReportAction } from '../permissions.ts';
 import type { ReportRow } from '../repository.ts';
 import type { Grant } from '../tables.ts';
 
-export const REPORT_EXPIRY_JOB = 'reports.expire';
+export const REPORT_EXPIRY_JOB: JobKind = 'reports.expire';
 
 /** The role check, then the master key: without one (a server deployment lacking REPORTS_MASTER_KEY) nothing works. */
 export function authorize(deps: Deps, actor: Actor, action: ReportAction): MasterKey[] {

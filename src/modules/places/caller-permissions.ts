@@ -1,8 +1,8 @@
-// The caller's permissions (GET /api/user/permissions): read from the places permission matrix, never restated here.
+// The caller's permissions (GET /api/user/permissions): the places permission matrix, by role, never restated here.
 import type { Deps } from '../../deps.ts';
 import { stillServed } from '../../compat/http.ts';
 import type { Actor } from '../../http/actor.ts';
-import { placePermissions, type PlacePermissions } from '../places/index.ts';
+import { placePermissions, type PlacePermissions } from './permissions.ts';
 
 export interface PermissionsView {
   /** A boolean in the standard view (may the caller use places at all); the per-action object with view=detailed. */

@@ -1,0 +1,143 @@
+// The module rules of docs/architecture.md, checked on the source: modules meet only at index.ts, no import loops,
+// no module's SQL names another module's tables.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname);
+const MODULES = path.join(SRC, 'modules');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+interface Import {
+  from: string;
+  to: string;
+  /** `import type` / `export type`: erased at run time, so it cannot close a loop that runs. */
+  typeOnly: boolean;
+}
+
+const IMPORT_RE = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.{1,2}\/[^']+)'|import\(\s*'(\.{1,2}\/[^']+)'\s*\)/g;
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const found: Import[] = [];
+  for (const match of text.matchAll(IMPORT_RE)) {
+    const spec = match[3] ?? match[4];
+    if (!spec) continue;
+    found.push({ from: file, to: path.resolve(path.dirname(file), spec), typeOnly: Boolean(match[2]) });
+  }
+  return found;
+}
+
+/** The module a file belongs to (`dispatch` for src/modules/dispatch/tours/x.ts), or null outside src/modules. */
+function moduleOf(file: string): string | null {
+  const relative = path.relative(MODULES, file);
+  if (relative.startsWith('..')) return null;
+  const [name, ...rest] = relative.split(path.sep);
+  return rest.length ? (name ?? null) : null;
+}
+
+const rel = (file: string) => path.relative(SRC, file);
+const files = sourceFiles(SRC);
+const imports = files.flatMap(importsOf);
+
+/** Cycles of a directed graph (one per strongly connected component with more than one node, or a self-loop). */
+function cyclesOf(edges: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    indices.set(node, index);
+    low.set(node, index++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, indices.get(next)!));
+      }
+    }
+    if (low.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || edges.get(node)?.has(node)) components.push(component.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!indices.has(node)) visit(node);
+  return components;
+}
+
+describe('module boundaries', () => {
+  it('sees the modules and their imports (the checks below are not vacuous)', () => {
+    const modules = new Set(files.map(moduleOf).filter((m): m is string => m !== null));
+    expect(modules).toContain('dispatch');
+    expect(modules).toContain('failures');
+    expect(imports.some((i) => moduleOf(i.from) === 'failures' && moduleOf(i.to) === 'dispatch')).toBe(true);
+  });
+
+  it('lets a module import another module only through its index.ts', () => {
+    const violations = imports
+      .filter((i) => {
+        const from = moduleOf(i.from);
+        const to = moduleOf(i.to);
+        return from !== null && to !== null && from !== to && i.to !== path.join(MODULES, to, 'index.ts');
+      })
+      .map((i) => `${rel(i.from)} imports ${rel(i.to)}`);
+    expect(violations).toEqual([]);
+  });
+
+  it('has no import loop between modules (type imports included)', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports) {
+      const from = moduleOf(i.from);
+      const to = moduleOf(i.to);
+      if (from === null || to === null || from === to) continue;
+      edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+    expect(cyclesOf(edges)).toEqual([]);
+  });
+
+  it('has no import loop between files (type imports aside: they are erased)', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports) {
+      if (i.typeOnly) continue;
+      edges.set(rel(i.from), (edges.get(rel(i.from)) ?? new Set()).add(rel(i.to)));
+    }
+    expect(cyclesOf(edges)).toEqual([]);
+  });
+
+  it('never names another module’s table in SQL', () => {
+    // Each module's tables, by the name pgTable gives them.
+    const owner = new Map<string, string>();
+    for (const file of files.filter((f) => path.basename(f) === 'tables.ts' && moduleOf(f) !== null)) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/pgTable\(\s*'([a-z_]+)'/g)) owner.set(match[1]!, moduleOf(file)!);
+    }
+    expect(owner.get('bookings')).toBe('dispatch');
+    const violations: string[] = [];
+    for (const file of files.filter((f) => moduleOf(f) !== null && !f.endsWith('.test.ts'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO)\s+"?([a-z_]+)"?/g)) {
+        const table = match[1]!;
+        const module = owner.get(table);
+        if (module && module !== moduleOf(file)) violations.push(`${rel(file)} names ${module}'s table ${table}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});

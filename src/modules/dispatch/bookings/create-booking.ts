@@ -1,0 +1,142 @@
+// Creating a booking: the fast path. The write is one statement (repository insertNewBooking, decision 0304) — inside
+// a transaction under a savepoint, so a shortcode collision can be drawn again — and the constraint names it answers
+// are known here only; the rest of the module never sees savepoints, complete rows or constraint names.
+import type { Deps } from '../../../deps.ts';
+import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
+import { uniqueViolation } from '../../../db/errors.ts';
+import { completeRow } from '../../../db/json-insert.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { forbidden, invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { eventRows, type EventInput } from '../../../events/outbox.ts';
+import { newId } from '../../../shared/ids.ts';
+import { findUser } from '../../identity/index.ts';
+import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
+import { canSee } from '../access.ts';
+import { externalLabelErrors, preparePackages } from '../packages/operations.ts';
+import type * as packagesRepo from '../packages/repository.ts';
+import { newShortcode } from '../packages/shortcodes.ts';
+import { bookingEventData, settle } from '../settle.ts';
+import * as stopsRepo from '../stops/repository.ts';
+import { buildStops, placeIdsOf, stopLimitReached } from '../stops/stop-input.ts';
+import { bookings as bookingsTable, packageHistory, packages as packagesTable, stops as stopsTable } from '../tables.ts';
+import { createTour } from '../tours/dispatch.ts';
+import { bookingOrganizations } from '../visibility.ts';
+import { getBooking } from './operations.ts';
+import { checkOrganizations } from './references.ts';
+import * as repo from './repository.ts';
+import type { BookingCreateInput } from './schemas.ts';
+import { renderBookings } from './views.ts';
+
+/** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
+async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
+  const config = service.schedulingConfigId ? await getSchedulingConfig(tx, tenantId, service.schedulingConfigId) : null;
+  const stops = await stopsRepo.findStopsOfBookings(tx, tenantId, [booking.id]);
+  return createTour(tx, tenantId, at, {
+    service,
+    status: config?.mode === 'scheduled' ? 'scheduled' : 'pickable',
+    scheduledAt: booking.scheduledAt,
+    optimized: false,
+    bookings: [booking],
+    stops,
+  });
+}
+
+/** After a shortcode collision at the insert: every package draws again. */
+function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
+  for (const pkg of packages) pkg.shortcode = newShortcode();
+}
+
+/** Shortcode collisions tolerated before giving up (each has a chance of about 1 in 10^11 per package). */
+const SHORTCODE_DRAWS = 5;
+
+/**
+ * Writes a new booking in one statement (see `repo.insertNewBooking`), drawing its packages' shortcodes again when
+ * the unique index refuses one; an external label taken meanwhile by a concurrent create is a 422 like any other.
+ */
+export async function writeNewBooking(q: Queryable, created: repo.NewBooking, events: EventInput[], inputs: { external_label?: string | null }[] = []): Promise<void> {
+  for (let draw = 1; ; draw++) {
+    try {
+      // Inside a transaction a failed statement aborts it: there the attempt gets a savepoint, so a redraw can follow.
+      if (isTransaction(q)) await q.transaction((savepoint) => repo.insertNewBooking(savepoint, created, eventRows(events)));
+      else await repo.insertNewBooking(q, created, eventRows(events));
+      return;
+    } catch (err) {
+      const constraint = uniqueViolation(err);
+      if (constraint === 'packages_shortcode_key' && draw < SHORTCODE_DRAWS) {
+        redrawShortcodes(created.packages);
+        continue;
+      }
+      if (constraint === 'packages_open_external_label_key') {
+        const errors = await externalLabelErrors(q, created.booking.tenantId, inputs);
+        if (errors.length) throw invalidFields(errors);
+      }
+      throw err;
+    }
+  }
+}
+
+/**
+ * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
+ * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
+ * response renders from the rows written, as a read after the commit would.
+ */
+export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
+  if (actor.role === 'driver') throw forbidden();
+  const at = deps.clock.now();
+  const tenantId = actor.tenantId;
+  const { db } = deps;
+  const references = await repo.findBookingReferences(db, tenantId, input.service_id, placeIdsOf(input.stops));
+  const { service } = references;
+  if (!service) throw unknownReference('/booking/service_id', 'service');
+  if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+  // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
+  const customerId = actor.role === 'customer' ? actor.userId : (input.customer_id ?? null);
+  if (customerId && actor.role !== 'customer') {
+    const customer = await findUser(db, tenantId, customerId);
+    if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
+  }
+  const managing = input.managing_organization_ids ?? (actor.role === 'manager' ? actor.organizationIds : []);
+  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  const id = newId();
+  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
+    completeRow(stopsTable, { ...row, bookingId: id, position: i }),
+  );
+  const booking = completeRow(bookingsTable, {
+    tenantId,
+    id,
+    externalId: input.external_id ?? null,
+    serviceId: service.id,
+    serviceAreaId: service.serviceAreaId,
+    customerId,
+    // A new booking's stops are all to be dispatched, so is the booking (deriveBookingStatus); no transition.
+    status: 'to_be_dispatched',
+    scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : null,
+    managingOrganizationIds: [...managing].sort(),
+    preferredDriverIds: [],
+    tip: input.tip ?? null,
+    earnings: null,
+    metadata: input.metadata ?? {},
+    createdAt: at,
+    updatedAt: at,
+  });
+  const packageInputs = input.packages ?? [];
+  const prepared = await preparePackages(db, actor, booking, stops, packageInputs, at);
+  const packages = prepared.packages.map((p) => completeRow(packagesTable, p));
+  const history = prepared.history.map((h) => completeRow(packageHistory, h));
+  // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
+  const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
+  const events: EventInput[] = [{ tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
+  if (service.dispatchMode === 'auto') {
+    // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
+    await db.transaction(async (tx) => {
+      await writeNewBooking(tx, created, events, packageInputs);
+      const tourId = await autoDispatch(tx, tenantId, at, service, booking);
+      await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+    });
+    return getBooking(deps, actor, id);
+  }
+  await writeNewBooking(db, created, events, packageInputs);
+  if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
+  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
+  return rendered!;
+}

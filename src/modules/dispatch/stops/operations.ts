@@ -1,0 +1,105 @@
+// Stop operations a dispatcher runs: a custom stop on a booking, stop groups, stop properties.
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidFields, invalidTransition, notFound, unknownReference, type FieldError } from '../../../http/errors.ts';
+import { recordEvent } from '../../../events/outbox.ts';
+import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import { isFinalStop, requireOpenBooking } from '../bookings/booking-status.ts';
+import { getBooking } from '../bookings/operations.ts';
+import { serviceOrReject } from '../bookings/references.ts';
+import type { CustomStopInput, GroupsInput, StopPropertiesInput } from '../bookings/schemas.ts';
+import { recordBookingModified, settle, tourEventData, tourFacts } from '../settle.ts';
+import * as toursRepo from '../tours/repository.ts';
+import { canSeeTour } from '../visibility.ts';
+import { getStop } from './read-stop.ts';
+import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grouping.ts';
+import * as stopsRepo from './repository.ts';
+import { buildStops, stopLimitReached } from './stop-input.ts';
+
+/** POST /api/hailing/bookings/{id}/stops: a custom stop inserted into the booking at `position` (default: last). */
+export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string, input: CustomStopInput) {
+  requireDispatcher(actor);
+  const at = deps.clock.now();
+  const stopId = await deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
+    requireOpenBooking(booking);
+    const service = await serviceOrReject(tx, tenantId, booking.serviceId, '/stop');
+    const existing = await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId]);
+    if (existing.filter((s) => s.status !== 'cancelled').length + 1 > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+    const [row] = await buildStops(tx, tenantId, service, [input.stop], () => '/stop', at);
+    const position = Math.min(input.position ?? existing.length, existing.length);
+    for (const stop of existing.slice(position).reverse()) await stopsRepo.updateStop(tx, tenantId, stop.id, { position: stop.position + 1 });
+    await stopsRepo.insertStops(tx, [{ ...row!, bookingId, position }]);
+    await recordBookingModified(tx, tenantId, at, booking, true);
+    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [bookingId], tourIds: [], event: 'stop_added' });
+    return row!.id;
+  });
+  return getStop(deps, actor, stopId);
+}
+
+/** PUT /api/hailing/bookings/{id}/stops/groups: custom groups set, null restoring the automatic group. */
+export async function updateStopGroups(deps: Deps, actor: Actor, bookingId: string, input: GroupsInput) {
+  requireDispatcher(actor);
+  const at = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
+    const stops = new Map((await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId])).map((s) => [s.id, s]));
+    const errors: FieldError[] = [];
+    input.stops.forEach((entry, i) => {
+      const stop = stops.get(entry.id);
+      if (!stop) throw unknownReference(`/stops/${i}/id`, 'stop of this booking');
+      if (entry.group !== null) checkExplicitGroup(entry.group, `/stops/${i}/group`);
+      if (stop.status !== 'to_be_dispatched' && stop.status !== 'scheduled') {
+        errors.push({ pointer: `/stops/${i}/id`, code: 'stop_not_editable', detail: `a ${stop.status} stop keeps its group` });
+      }
+    });
+    if (errors.length) throw invalidFields(errors);
+    for (const entry of input.stops) {
+      const stop = stops.get(entry.id)!;
+      const group = entry.group ?? (stop.placeId ? automaticGroup(stop.type, stop.placeId) : null);
+      await stopsRepo.updateStop(tx, tenantId, stop.id, { group, updatedAt: at });
+    }
+    await recordBookingModified(tx, tenantId, at, booking);
+  });
+  return getBooking(deps, actor, bookingId);
+}
+
+/** PATCH /api/stops/{id}/properties: a changed type moves an automatic group along (SPEC.md Stop). */
+export async function updateStopProperties(deps: Deps, actor: Actor, stopId: string, input: StopPropertiesInput) {
+  requireDispatcher(actor);
+  const at = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const tenantId = actor.tenantId;
+    const preview = await stopsRepo.findStop(tx, tenantId, stopId);
+    if (!preview) throw notFound('stop');
+    const tour = preview.tourId ? await toursRepo.findTourForUpdate(tx, tenantId, preview.tourId) : null;
+    const [booking] = preview.bookingId ? await bookingsRepo.findBookingsForUpdate(tx, tenantId, [preview.bookingId]) : [null];
+    // A booking stop is seen through its booking, a tour-only stop through its tour.
+    const visible = booking ? await canSee(tx, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
+    if (!visible) throw notFound('stop');
+    const stop = (await stopsRepo.findStop(tx, tenantId, stopId))!;
+    if (isFinalStop(stop.status)) throw invalidTransition('stop', stop.status, 'modified');
+    const service = await serviceOrReject(tx, tenantId, booking?.serviceId ?? tour?.serviceId ?? '', '/stop');
+    if (input.type !== undefined && !service.stopTypes.includes(input.type)) {
+      throw invalidFields([{ pointer: '/stop/type', code: 'invalid_value', detail: `is not a stop type of the service (${service.stopTypes.join(', ')})` }]);
+    }
+    const patch: Partial<stopsRepo.StopRow> = { updatedAt: at };
+    if (input.type !== undefined) Object.assign(patch, { type: input.type, group: groupAfterTypeChange(stop.group, input.type, stop.placeId) });
+    if (input.contact !== undefined) {
+      patch.contact = input.contact && { name: input.contact.name ?? null, phone_number: input.contact.phone_number ?? null, email: input.contact.email ?? null };
+    }
+    if (input.time_window !== undefined) {
+      patch.timeWindowStartsAt = input.time_window ? new Date(input.time_window.starts_at) : null;
+      patch.timeWindowEndsAt = input.time_window ? new Date(input.time_window.ends_at) : null;
+    }
+    if (input.service_duration_seconds !== undefined) patch.serviceDurationSeconds = input.service_duration_seconds;
+    if (input.notes !== undefined) patch.notes = input.notes;
+    await stopsRepo.updateStop(tx, tenantId, stopId, patch);
+    if (booking) await recordBookingModified(tx, tenantId, at, booking);
+    if (tour) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+  });
+  return getStop(deps, actor, stopId);
+}

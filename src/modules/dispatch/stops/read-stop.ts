@@ -1,0 +1,22 @@
+// Reading one stop: visible through its booking, or through its tour for a tour-only stop.
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { notFound } from '../../../http/errors.ts';
+import { canSee } from '../access.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import { tourFacts } from '../settle.ts';
+import * as toursRepo from '../tours/repository.ts';
+import { canSeeTour } from '../visibility.ts';
+import * as stopsRepo from './repository.ts';
+import { renderStop } from './views.ts';
+
+/** GET /api/stops/{id}: visible through its booking, or through its tour for a tour-only stop. */
+export async function getStop(deps: Deps, actor: Actor, stopId: string) {
+  const stop = await stopsRepo.findStop(deps.db, actor.tenantId, stopId);
+  if (!stop) throw notFound('stop');
+  const booking = stop.bookingId ? await bookingsRepo.findBooking(deps.db, actor.tenantId, stop.bookingId) : null;
+  const tour = stop.tourId ? await toursRepo.findTour(deps.db, actor.tenantId, stop.tourId) : null;
+  const visible = booking ? await canSee(deps.db, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
+  if (!visible) throw notFound('stop');
+  return renderStop(deps.db, deps, actor, stop);
+}
