@@ -33,16 +33,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the live stream across two API 
       env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: t.config.dataDir, BOOTSTRAP_ADMIN_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the second process did not start')), 30_000);
-      child.stdout?.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('Tourbook API on')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`the second process exited with ${code}`)));
-    });
+    // Ready when it answers /readyz (its logs are silenced, and their wording is not this test's business).
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let exited: number | null | undefined;
+    child.on('exit', (code) => (exited = code));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (exited !== undefined) throw new Error(`the second process exited with ${exited}: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`the second process did not start: ${stderr}`);
+      const ready = await fetch(`${there}/readyz`).then((r) => r.ok, () => false);
+      if (ready) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }, 60_000);
 
   afterAll(async () => {
