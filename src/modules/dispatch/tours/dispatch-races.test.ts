@@ -2,7 +2,7 @@
 // and a merge racing a cancel. Run with TEST_DATABASE_URL set; on PGlite they are reported as skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, driveStop, expectOk, mergeIntoTour, tourEnRoute } from '../../../../test/factories.ts';
+import { createBooking, createOrganization, createPlace, createService, createUser, driveStop, expectOk, mergeIntoTour, tourEnRoute } from '../../../../test/factories.ts';
 
 const ROUNDS = 5;
 const RACERS = 10;
@@ -133,4 +133,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch of the same
       expect(stop.status).toBe(results[0]!.status === 200 ? 'completed' : 'failed');
     }
   });
+
+  it('numbers the stops of a booking 0…n-1 when two custom stops are inserted at once', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await booking();
+      const stop = { type: 'dropoff', place_id: (await createPlace(tenant.admin)).id };
+      const results = await Promise.all([0, 0].map((position) => tenant.admin.post(`/api/hailing/bookings/${b.id}/stops`, { stop, position })));
+      expect(results.map((r) => r.status)).toEqual([201, 201]);
+      const stops = (await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.stops;
+      expect(stops.map((s: { position: number }) => s.position)).toEqual([0, 1, 2, 3]);
+    }
+  });
+
+  it('lets exactly one of two concurrent cancellations of a package win, with one history entry', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId], packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] });
+      const id = b.packages[0].id;
+      const results = await Promise.all([0, 1].map(() => tenant.admin.post(`/api/hailing/packages/${id}/transition`, { event: 'cancel' })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const pkg = (await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.packages[0];
+      expect(pkg.history.filter((h: { event: string }) => h.event === 'cancelled' || h.event === 'cancel')).toHaveLength(1);
+    }
+  });
 });
+
