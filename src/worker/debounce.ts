@@ -27,17 +27,22 @@ export interface DebouncedEventInput {
   now: Date;
 }
 
-/** Call in the transaction of every change: the event goes out once, `windowSeconds` after the last change. */
-export async function scheduleDebouncedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
-  if (!builders.has(input.type)) throw new Error(`no payload builder registered for debounced event ${input.type}`);
-  await scheduleJob(tx, {
+/** The pending job that sends `input.type` for the resource when the window ends (one per type and resource). */
+function pendingEvent(input: DebouncedEventInput) {
+  if (!builders.has(input.type)) throw new Error(`no payload builder registered for ${input.type}`);
+  return {
     tenantId: input.tenantId,
     kind: DEBOUNCED_EVENT_JOB,
     dedupeKey: `${input.type}:${input.resourceId}`,
     payload: { type: input.type, resource_id: input.resourceId },
     dueAt: new Date(input.now.getTime() + input.windowSeconds * 1000),
     now: input.now,
-  });
+  } as const;
+}
+
+/** Call in the transaction of every change: the event goes out once, `windowSeconds` after the last change. */
+export async function scheduleDebouncedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
+  await scheduleJob(tx, pendingEvent(input));
 }
 
 /**
@@ -46,15 +51,7 @@ export async function scheduleDebouncedEvent(tx: Tx, input: DebouncedEventInput)
  * moment — at most one event per window, none held back longer than one window (tour.driver_location_updated).
  */
 export async function scheduleCoalescedEvent(tx: Tx, input: DebouncedEventInput): Promise<void> {
-  if (!builders.has(input.type)) throw new Error(`no payload builder registered for coalesced event ${input.type}`);
-  await ensureJob(tx, {
-    tenantId: input.tenantId,
-    kind: DEBOUNCED_EVENT_JOB,
-    dedupeKey: `${input.type}:${input.resourceId}`,
-    payload: { type: input.type, resource_id: input.resourceId },
-    dueAt: new Date(input.now.getTime() + input.windowSeconds * 1000),
-    now: input.now,
-  });
+  await ensureJob(tx, pendingEvent(input));
 }
 
 export const debouncedEventJob: JobHandler = async (deps, job) => {

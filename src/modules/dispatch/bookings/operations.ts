@@ -19,12 +19,7 @@ import { checkOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingListQueryT } from './schemas.ts';
 import { renderBookings } from './views.ts';
-
-/** Thrown inside a transaction when a booking's stops moved into another tour before the booking was locked. */
-class ToursChangedMeanwhile extends Error {}
-
-/** Starts over this often; each start needs a concurrent dispatch of the same booking in a window of microseconds. */
-const LOCK_ATTEMPTS = 5;
+import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 
 /**
  * Runs `fn` in a transaction that holds the booking and every tour its stops are on, tours locked first (the order
@@ -33,20 +28,16 @@ const LOCK_ATTEMPTS = 5;
  * the booking's stops are on once it is locked.
  */
 async function withBookingAndToursLocked<T>(deps: Deps, actor: Actor, id: string, fn: (tx: Tx, booking: repo.BookingRow, tourIds: string[]) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.db.transaction(async (tx) => {
-        const locked = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
-        await toursRepo.findToursForUpdate(tx, actor.tenantId, locked);
-        const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
-        const tourIds = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
-        if (tourIds.some((tourId) => !locked.includes(tourId))) throw new ToursChangedMeanwhile();
-        return fn(tx, booking, tourIds);
-      });
-    } catch (err) {
-      if (!(err instanceof ToursChangedMeanwhile) || attempt === LOCK_ATTEMPTS) throw err;
-    }
-  }
+  return startingOverWhenToursChanged(() =>
+    deps.db.transaction(async (tx) => {
+      const locked = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
+      await toursRepo.findToursForUpdate(tx, actor.tenantId, locked);
+      const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
+      const tourIds = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
+      if (tourIds.some((tourId) => !locked.includes(tourId))) throw new ToursChangedMeanwhile();
+      return fn(tx, booking, tourIds);
+    }),
+  );
 }
 
 export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {

@@ -13,6 +13,7 @@ import * as packagesRepo from '../packages/repository.ts';
 import { stopLimitReached } from '../stops/stop-input.ts';
 import { dropoffsBeforePickups } from '../stops/tour-order.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
+import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -202,7 +203,7 @@ export async function compactTour(tx: Tx, tenantId: string, tourId: string, at: 
 export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  await startingOverWhenStopsMoved(() => deps.db.transaction(async (tx) => {
+  await startingOverWhenToursChanged(() => deps.db.transaction(async (tx) => {
     // Lock order everywhere: tours (by id), then bookings (by id); the source tours of moved stops are locked too.
     const preview = await stopsRepo.findStops(tx, actor.tenantId, input.stop_ids);
     const sourceTourIds = [...new Set(preview.map((s) => s.tourId).filter((id): id is string => !!id && id !== tourId))];
@@ -212,7 +213,7 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
     const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
     // A stop dispatched into another tour after the preview sits on a tour this transaction does not hold.
-    if (stops.some((s) => s.tourId && s.tourId !== tourId && !sourceTourIds.includes(s.tourId))) throw new StopsMovedMeanwhile();
+    if (stops.some((s) => s.tourId && s.tourId !== tourId && !sourceTourIds.includes(s.tourId))) throw new ToursChangedMeanwhile();
     if (bookings[0] && bookings[0].serviceId !== tour.serviceId) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
     const service = await getService(tx, actor.tenantId, tour.serviceId);
     if (!service) throw new Error('tour without its service');
@@ -240,17 +241,4 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
   }));
   return getTour(deps, actor, tourId);
-}
-
-class StopsMovedMeanwhile extends Error {}
-
-/** Runs `attempt` again (a few times) when stops moved between its preview and its locks; tours lock before bookings. */
-async function startingOverWhenStopsMoved<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let run = 1; ; run++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!(err instanceof StopsMovedMeanwhile) || run === 5) throw err;
-    }
-  }
 }
