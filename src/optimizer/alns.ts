@@ -156,7 +156,9 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
         repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, false);
         if (cand.bankSize <= before) [cur, cand] = [cand, cur];
       }
-      if (cur.bankSize > 0) break;
+      // Kept only when it beats the best: a route whose requests can go nowhere else (goods already on board are
+      // bound to their vehicle) comes back whole, as many vehicles and possibly a longer way round.
+      if (cur.bankSize > 0 || !better(cur, best)) break;
       best.copyFrom(cur);
     }
   }

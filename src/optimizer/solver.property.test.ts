@@ -155,6 +155,35 @@ describe('solver properties on random small instances', () => {
     );
   });
 
+  it('keeps the start when emptying a route gains nothing (its on-board goods can go nowhere else)', () => {
+    // The counterexample fast-check found: route elimination used to keep a same-size, longer solution.
+    const problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [0, 1], [0, 1], [0, 15], [0, 1], [0, 0], [0, 0], [54, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]] },
+      stops: [
+        { location: 1, demand: -3, earliest: 1, latest: 1, service: 2 },
+        { location: 2, demand: 4, earliest: 3, latest: 4, service: 3 },
+        { location: 3, demand: -4, earliest: 28, latest: 31, service: 3 },
+        { location: 4, demand: 4, earliest: 6, latest: 6, service: 3 },
+        { location: 5, demand: -4, earliest: 46, latest: 46, service: 3 },
+        { location: 6, demand: 4, earliest: 10, latest: 10, service: 3 },
+        { location: 7, demand: -4, earliest: 103, latest: 103, service: 3 },
+        { location: 8, demand: 4, earliest: 0, latest: 0, service: 3 },
+        { location: 9, demand: -4, earliest: 3, latest: 8, service: 3 },
+      ],
+      requests: [{ delivery: 0, vehicle: 0 }, { pickup: 1, delivery: 2 }, { pickup: 3, delivery: 4 }, { pickup: 5, delivery: 6 }, { pickup: 7, delivery: 8 }],
+      vehicles: [
+        { start: 0, end: 0, earliest: 0, latest: 160, capacity: 12, initialLoad: 3 },
+        { start: 0, end: 0, earliest: 0, latest: 160, capacity: 12, initialLoad: 0 },
+      ],
+    } as Problem;
+    const initial = [[0, 1, 3, 5, 2, 4, 6], [7, 8]];
+    const start = solve(problem, { timeLimitMs: 10_000, maxIterations: 0, initial });
+    const solution = solve(problem, { ...FAST, seed: 91, initial });
+    expect(check(problem, solution)).toBeNull();
+    expect(solution.vehicles).toBeLessThanOrEqual(start.vehicles);
+    if (solution.vehicles === start.vehicles) expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
+  });
+
   it('is never worse than the starting solution (fewer vehicles, or as many and no more distance)', () => {
     fc.assert(
       fc.property(plannedProblem, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ({ problem, initial }, seed, objective) => {
