@@ -42,17 +42,18 @@ export async function serve(values: { role?: string }): Promise<void> {
     log.info(`Admin token (shown once): ${created.admin_token}`);
     log.info(`Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}`);
   }
+  // Ready comes last: whoever waits for it has every line before it.
+  log.info(
+    config.databaseUrl
+      ? 'Lost the admin token? `npx tourbook admin-key create` mints a new admin API key.'
+      : 'Lost the admin token? Stop the service, then `npx tourbook admin-key create` mints a new admin API key.',
+  );
   if (address) {
     const base = config.publicUrl ?? address;
     log.info(`Ready: ${base} (API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
   } else {
     log.info('Ready: worker running');
   }
-  log.info(
-    config.databaseUrl
-      ? 'Lost the admin token? `npx tourbook admin-key create` mints a new admin API key.'
-      : 'Lost the admin token? Stop the service, then `npx tourbook admin-key create` mints a new admin API key.',
-  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {
