@@ -1,6 +1,10 @@
 // Compensation SQL: components per tour, history, tip outcomes. Handle and tenant id first.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { oneRow, readTogether, rowFromJson } from '../../db/json-read.ts';
+import { prepareSql, runPrepared } from '../../db/prepared.ts';
+import { tourRead, type TourRow } from '../dispatch/index.ts';
+import type { Bonus, Labelled } from './compensation-total.ts';
 import { compensationHistory, tipOutcomes, tourCompensations } from './tables.ts';
 
 export type CompensationRow = typeof tourCompensations.$inferSelect;
@@ -46,6 +50,91 @@ export async function lockCompensations(q: Queryable, tenantId: string, rows: Ne
     .where(and(eq(tourCompensations.tenantId, tenantId), inArray(tourCompensations.tourId, sorted.map((r) => r.tourId))))
     .orderBy(asc(tourCompensations.tourId))
     .for('update');
+}
+
+/** The tour (for the caller's visibility) and its compensation row, unlocked, in one statement (decision 0606). */
+export function findTourAndCompensation(q: Queryable, tenantId: string, tourId: string): Promise<{ tour: TourRow | null; row: CompensationRow | null }> {
+  const [tenant, tour] = [sql.placeholder('tenantId'), sql.placeholder('tourId')];
+  return readTogether(
+    q,
+    'compensation_tour_and_row',
+    { tour: tourRead(tenant, tour), row: oneRow(tourCompensations, and(eq(tourCompensations.tenantId, tenant), eq(tourCompensations.tourId, tour))) },
+    { tenantId, tourId },
+  );
+}
+
+/** What one write changes: the components it read (`was`), what they become, its history entry, its debounced job. */
+export interface ComponentsWrite {
+  tenantId: string;
+  tourId: string;
+  was: Pick<CompensationRow, 'baseAmount' | 'baseLabel' | 'bonuses' | 'tipsAmount'>;
+  now: Pick<CompensationRow, 'baseAmount' | 'baseLabel' | 'bonuses' | 'tipsAmount'> & { updatedAt: Date };
+  history: { id: string; at: Date; actorId: string | null; component: 'base' | 'bonus' | 'tips'; key: string | null; from: Labelled | null; to: Labelled | null };
+  /** The upsert of worker/jobs.ts scheduleJob: a pending job with the same dedupe key has its due time moved. */
+  job: { id: string; kind: string; dedupeKey: string; payload: Record<string, unknown>; dueAt: Date; now: Date };
+}
+
+const p = (name: string) => sql.placeholder(name);
+const WRITE_COMPONENTS = sql`
+  WITH written AS (
+    UPDATE tour_compensations
+       SET base_amount = ${p('baseAmount')}::int, base_label = ${p('baseLabel')}::text, bonuses = ${p('bonuses')}::text::jsonb,
+           tips_amount = ${p('tipsAmount')}::int, updated_at = ${p('updatedAt')}::timestamptz
+     WHERE tenant_id = ${p('tenantId')}::uuid AND tour_id = ${p('tourId')}::uuid
+       AND base_amount IS NOT DISTINCT FROM ${p('wasBaseAmount')}::int AND base_label IS NOT DISTINCT FROM ${p('wasBaseLabel')}::text
+       AND bonuses = ${p('wasBonuses')}::text::jsonb AND tips_amount = ${p('wasTipsAmount')}::int
+    RETURNING *
+  ), history AS (
+    INSERT INTO compensation_history (tenant_id, id, tour_id, at, actor_id, component, key, "from", "to")
+    SELECT tenant_id, ${p('historyId')}::uuid, tour_id, ${p('historyAt')}::timestamptz, ${p('actorId')}::uuid, ${p('component')}::text,
+           ${p('key')}::text, ${p('from')}::text::jsonb, ${p('to')}::text::jsonb
+      FROM written
+  ), job AS (
+    INSERT INTO jobs (tenant_id, id, kind, dedupe_key, payload, status, due_at, created_at, updated_at)
+    SELECT tenant_id, ${p('jobId')}::uuid, ${p('jobKind')}::text, ${p('dedupeKey')}::text, ${p('payload')}::text::jsonb, 'pending',
+           ${p('dueAt')}::timestamptz, ${p('jobAt')}::timestamptz, ${p('jobAt')}::timestamptz
+      FROM written
+    ON CONFLICT (tenant_id, kind, dedupe_key) WHERE status = 'pending' AND dedupe_key IS NOT NULL
+    DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload, updated_at = excluded.updated_at
+  )
+  SELECT row_to_json(written) AS row FROM written`;
+
+const json = (value: Bonus[] | Labelled | Record<string, unknown> | null) => (value === null ? null : JSON.stringify(value));
+
+/**
+ * The write as one statement (decision 0606): the row is updated only while it still holds `was` — a concurrent write
+ * that changed it first makes this one update nothing, and then no history entry and no job are written either.
+ * Returns the row as written, or null when `was` no longer held.
+ */
+export async function writeComponents(q: Queryable, w: ComponentsWrite): Promise<CompensationRow | null> {
+  const result = (await runPrepared(q, 'compensation_write', (q) => prepareSql(q, 'compensation_write', WRITE_COMPONENTS), {
+    tenantId: w.tenantId,
+    tourId: w.tourId,
+    wasBaseAmount: w.was.baseAmount,
+    wasBaseLabel: w.was.baseLabel,
+    wasBonuses: json(w.was.bonuses),
+    wasTipsAmount: w.was.tipsAmount,
+    baseAmount: w.now.baseAmount,
+    baseLabel: w.now.baseLabel,
+    bonuses: json(w.now.bonuses),
+    tipsAmount: w.now.tipsAmount,
+    updatedAt: w.now.updatedAt.toISOString(),
+    historyId: w.history.id,
+    historyAt: w.history.at.toISOString(),
+    actorId: w.history.actorId,
+    component: w.history.component,
+    key: w.history.key,
+    from: json(w.history.from),
+    to: json(w.history.to),
+    jobId: w.job.id,
+    jobKind: w.job.kind,
+    dedupeKey: w.job.dedupeKey,
+    payload: json(w.job.payload),
+    dueAt: w.job.dueAt.toISOString(),
+    jobAt: w.job.now.toISOString(),
+  })) as { rows: { row: Record<string, unknown> }[] } | { row: Record<string, unknown> }[];
+  const [written] = Array.isArray(result) ? result : result.rows;
+  return written ? rowFromJson(tourCompensations, written.row) : null;
 }
 
 export async function updateCompensation(q: Queryable, tenantId: string, tourId: string, patch: Partial<Omit<CompensationRow, 'tenantId' | 'tourId'>>): Promise<void> {

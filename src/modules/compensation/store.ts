@@ -1,9 +1,9 @@
 // The one way a compensation row changes: apply a pure write, append its history entry, move the debounced
-// `tour.compensation_updated` — all in the caller's transaction. Rendering of the row for the API and the webhook.
+// `tour.compensation_updated` — all in one statement. Rendering of the row for the API and the webhook.
 import type { Queryable, Tx } from '../../db/client.ts';
 import { newId } from '../../shared/ids.ts';
 import { isoOrNull } from '../../shared/time.ts';
-import { registerDebouncedEvent, scheduleDebouncedEvent } from '../../worker/debounce.ts';
+import { pendingEvent, registerDebouncedEvent } from '../../worker/debounce.ts';
 import { compensationTotal, type Components, type WriteResult } from './compensation-total.ts';
 import * as repo from './repository.ts';
 
@@ -35,31 +35,44 @@ export function toCompensationView(tourId: string, currency: string, row: repo.C
 export type CompensationView = ReturnType<typeof toCompensationView>;
 
 /**
- * Writes the outcome of a pure write to the locked row. A write that changes nothing leaves the row, the history and
- * the webhook alone. Returns the row as it now is.
+ * Writes the outcome of a pure write to `row` in one statement: the components, the history entry and the debounced
+ * `tour.compensation_updated` (every change, tips included, moves the tour's quiet window, CONTRACT.md §7). The
+ * statement applies only while the row still holds the components the outcome was computed from; it returns the row
+ * as it now is, or null when another write changed it first (possible only for a caller that read it without the
+ * lock, decision 0606). A write that changes nothing leaves the row, the history and the webhook alone.
  */
 export async function recordWrite(
+  q: Queryable,
+  row: repo.CompensationRow,
+  result: Extract<WriteResult, { ok: true }>,
+  actorId: string | null,
+  at: Date,
+): Promise<repo.CompensationRow | null> {
+  if (!result.change) return row;
+  const c = result.components;
+  const { component, key, from, to } = result.change;
+  const job = pendingEvent({ tenantId: row.tenantId, type: 'tour.compensation_updated', resourceId: row.tourId, windowSeconds: COMPENSATION_QUIET_WINDOW_SECONDS, now: at });
+  return repo.writeComponents(q, {
+    tenantId: row.tenantId,
+    tourId: row.tourId,
+    was: { baseAmount: row.baseAmount, baseLabel: row.baseLabel, bonuses: row.bonuses, tipsAmount: row.tipsAmount },
+    now: { baseAmount: c.base?.amount ?? null, baseLabel: c.base?.label ?? null, bonuses: c.bonuses, tipsAmount: c.tips, updatedAt: at },
+    history: { id: newId(), at, actorId, component, key, from, to },
+    job: { id: newId(), kind: job.kind, dedupeKey: job.dedupeKey, payload: job.payload, dueAt: job.dueAt, now: at },
+  });
+}
+
+/** A write to a row this transaction holds locked: it cannot lose the compare (the lock keeps every other writer out). */
+export async function recordLockedWrite(
   tx: Tx,
   row: repo.CompensationRow,
   result: Extract<WriteResult, { ok: true }>,
   actorId: string | null,
   at: Date,
 ): Promise<repo.CompensationRow> {
-  if (!result.change) return row;
-  const c = result.components;
-  const patch = { baseAmount: c.base?.amount ?? null, baseLabel: c.base?.label ?? null, bonuses: c.bonuses, tipsAmount: c.tips, updatedAt: at };
-  await repo.updateCompensation(tx, row.tenantId, row.tourId, patch);
-  const { component, key, from, to } = result.change;
-  await repo.insertHistory(tx, [{ tenantId: row.tenantId, id: newId(), tourId: row.tourId, at, actorId, component, key, from, to }]);
-  // Every change, tips included, moves the tour's quiet window (CONTRACT.md §7).
-  await scheduleDebouncedEvent(tx, {
-    tenantId: row.tenantId,
-    type: 'tour.compensation_updated',
-    resourceId: row.tourId,
-    windowSeconds: COMPENSATION_QUIET_WINDOW_SECONDS,
-    now: at,
-  });
-  return { ...row, ...patch };
+  const fresh = await recordWrite(tx, row, result, actorId, at);
+  if (!fresh) throw new Error(`compensation of tour ${row.tourId} changed under its row lock`);
+  return fresh;
 }
 
 /** SPEC.md Events: the payload is built from the state at send time; no labels, no metadata. */

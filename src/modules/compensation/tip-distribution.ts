@@ -8,9 +8,9 @@ import { adminEmails, enqueueMail } from '../../mail/index.ts';
 import { findServiceArea } from '../identity/index.ts';
 import { setTips } from './compensation-total.ts';
 import { bookingIdsOfTours, tipBookings, tipTours } from './dispatch-facts.ts';
-import { authorizedTour } from './operations.ts';
+import { authorizedTour } from './access.ts';
 import * as repo from './repository.ts';
-import { componentsOf, recordWrite, toCompensationView, type CompensationView } from './store.ts';
+import { componentsOf, recordLockedWrite, toCompensationView, type CompensationView } from './store.ts';
 import { tipOutcome, tourTips, type TipTour } from './tip-eligibility.ts';
 
 export interface TipTrigger {
@@ -72,7 +72,7 @@ export async function distributeTips(tx: Tx, deps: Pick<Deps, 'config'>, tenantI
       stored.map((s) => ({ bookingId: s.bookingId, tourId: s.tourId, status: s.status, reason: s.reason, amount: s.amount })),
     );
     const result = setTips(componentsOf(row), tips);
-    if (result.ok) await recordWrite(tx, row, result, null, at);
+    if (result.ok) await recordLockedWrite(tx, row, result, null, at);
     const paused = mismatchedBookingIds.length > 0;
     if (paused === row.tipsPaused) continue;
     await repo.updateCompensation(tx, tenantId, row.tourId, { tipsPaused: paused, tipsPausedReason: paused ? 'currency_mismatch' : null });

@@ -43,8 +43,8 @@ export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
 // facts tip distribution decides on.
-export { visibleTour } from './tours/read-tours.ts';
-export type { TourRow } from './tours/repository.ts';
+export { seenTour, visibleTour } from './tours/read-tours.ts';
+export { tourRead, type TourRow } from './tours/repository.ts';
 export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './change-listeners.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
 export { setLegacyEarnings, type EarningsTarget } from './earnings.ts';

@@ -39,7 +39,11 @@ export async function renderTour(q: Tx | Deps['db'], render: RenderDeps, actor: 
 }
 
 export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string): Promise<repo.TourRow> {
-  const tour = await repo.findTour(q, actor.tenantId, id);
+  return seenTour(actor, await repo.findTour(q, actor.tenantId, id));
+}
+
+/** The tour if the caller sees it; 404 when it does not exist or the caller may not see it (one answer for both). */
+export function seenTour(actor: Actor, tour: repo.TourRow | null): repo.TourRow {
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
   return tour;
 }

@@ -1,6 +1,7 @@
 // Tours SQL: tours and tour visibility. Handle and tenant id first.
-import { and, asc, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
+import { oneRow } from '../../../db/json-read.ts';
 import { tours, tourVisibility } from '../tables.ts';
 
 export type TourRow = typeof tours.$inferSelect;
@@ -13,6 +14,9 @@ export async function findTour(q: Queryable, tenantId: string, id: string): Prom
   const [row] = await q.select().from(tours).where(and(eq(tours.tenantId, tenantId), eq(tours.id, id)));
   return row ?? null;
 }
+
+/** The tour as a part of another module's combined read (db/json-read.ts): compensation's writes read it with theirs. */
+export const tourRead = (tenantId: Placeholder, id: Placeholder) => oneRow(tours, and(eq(tours.tenantId, tenantId), eq(tours.id, id)));
 
 export async function findTourForUpdate(q: Queryable, tenantId: string, id: string): Promise<TourRow | null> {
   const [row] = await q.select().from(tours).where(and(eq(tours.tenantId, tenantId), eq(tours.id, id))).for('update');
