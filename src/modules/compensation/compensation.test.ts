@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
+import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -24,6 +25,35 @@ afterAll(async () => t.close());
 async function newTour() {
   const booking = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
   return mergeIntoTour(tenant.admin, [booking.id]);
+}
+
+/**
+ * Runs `requests` while every read of the compensation table waits: a PostgreSQL session holding the table, or an
+ * open PGlite transaction (which runs alone), released once `waiting` requests have come to wait.
+ */
+async function whileHeld<T>(requests: () => Promise<T>, waiting: number): Promise<T> {
+  const { pool, pglite } = t.deps.database;
+  if (pool) {
+    const holder = await pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE tour_compensations IN ACCESS EXCLUSIVE MODE');
+      const running = requests();
+      await waitUntilSomeoneWaitsForALock(pool, waiting);
+      await holder.query('COMMIT');
+      return await running;
+    } finally {
+      holder.release();
+    }
+  }
+  let release = () => {};
+  const held = pglite!.transaction(() => new Promise<void>((resolve) => (release = resolve)));
+  const running = requests();
+  // PGlite cannot tell who waits: the requests get a moment to queue their reads behind the transaction.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  release();
+  await held;
+  return running;
 }
 
 const url = (tourId: string, rest = '') => `/api/tours/${tourId}/compensation${rest}`;
@@ -133,6 +163,23 @@ describe('tour compensation', () => {
     const usdTour = await mergeIntoTour(tenant.admin, [(await createBooking(tenant.admin, { service_id: usdService.id })).id]);
     expect((await tenant.admin.put(url(usdTour.id, '/base'), eur(100))).body.error_code).toBe('currency_mismatch');
     expect((await expectOk(tenant.admin.put(url(usdTour.id, '/base'), { amount: 100, currency: 'USD' }))).compensation.currency).toBe('USD');
+  });
+
+  it('keeps every change when writes to one tour overlap: a write that lost the compare is made again under the row lock', async () => {
+    const tour = await newTour();
+    await expectOk(tenant.admin.put(url(tour.id, '/base'), eur(1000)));
+    // Held back until all five have asked to read the row, so each reads it before any has written it; only one
+    // compare can succeed per state (decision 0606). PostgreSQL: a session holds the table; PGlite: a transaction.
+    const keys = ['a', 'b', 'c', 'd', 'e'];
+    const answers = await whileHeld(() => Promise.all(keys.map((key, i) => tenant.admin.put(url(tour.id, `/bonus/${key}`), eur(10 * (i + 1))))), keys.length);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const { compensation } = await expectOk(tenant.admin.get(url(tour.id)));
+    expect(compensation.breakdown.bonuses.map((b: { key: string }) => b.key)).toEqual(keys);
+    expect(compensation.total_amount).toBe(1150);
+    const { history } = await expectOk(tenant.admin.get(url(tour.id, '/history')));
+    expect(history.map((h: { key: string | null }) => h.key).sort()).toEqual([null, ...keys].sort());
+    // Every answer showed its own bonus in the compensation as it was right after that write.
+    answers.forEach((a, i) => expect(a.body.compensation.breakdown.bonuses).toContainEqual({ key: keys[i], amount: 10 * (i + 1), label: null }));
   });
 
   it('allows writes on a cancelled tour (drivers are paid for cancelled work too)', async () => {
