@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidFields } from '../../http/errors.ts';
 import { iso } from '../../shared/time.ts';
-import { areaCurrency, authorizedTour } from './access.ts';
+import { areaCurrency, authorize, authorizedTour } from './access.ts';
 import * as rules from './compensation-total.ts';
 import * as repo from './repository.ts';
 import type { ComponentInput } from './schemas.ts';
@@ -12,8 +12,10 @@ import { writeComponent } from './write-component.ts';
 
 /** GET /api/tours/{id}/compensation. */
 export async function getCompensation(deps: Deps, actor: Actor, tourId: string): Promise<CompensationView> {
-  const tour = await authorizedTour(deps.db, actor, tourId, 'show');
-  const row = await repo.findCompensation(deps.db, actor.tenantId, tourId);
+  // One prepared statement for the tour and the row, as the writes read them (write-component.ts).
+  const found = await repo.findTourAndCompensation(deps.db, actor.tenantId, tourId);
+  const tour = authorize(actor, found.tour, 'show');
+  const row = found.row;
   return toCompensationView(tourId, row?.currency ?? (await areaCurrency(deps.db, actor.tenantId, tour.serviceAreaId)), row);
 }
 
