@@ -141,10 +141,6 @@ export async function updateCompensation(q: Queryable, tenantId: string, tourId:
   await q.update(tourCompensations).set(patch).where(and(eq(tourCompensations.tenantId, tenantId), eq(tourCompensations.tourId, tourId)));
 }
 
-export async function insertHistory(q: Queryable, rows: (typeof compensationHistory.$inferInsert)[]): Promise<void> {
-  if (rows.length) await q.insert(compensationHistory).values(rows);
-}
-
 /** Oldest first: ids are UUIDv7, so id order is insertion order. */
 export async function listHistory(q: Queryable, tenantId: string, tourId: string): Promise<HistoryRow[]> {
   return q
