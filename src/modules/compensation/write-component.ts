@@ -5,7 +5,7 @@
 // transaction took 7 built by Drizzle per request (BEGIN, tour, row FOR UPDATE, UPDATE, history, job, COMMIT).
 // Measured (bench/compensation.ts, 50 connections, each on its own tour, a loaded machine; docs/performance.md):
 // server CPU per write fell from ≈ 4.0× to ≈ 1.6× that of a bare one-INSERT transaction on PostgreSQL (req/s ratio
-// 0.28 → 0.67), and from ≈ 5.7× to ≈ 2.0× on PGlite, where the database's own work in WebAssembly now dominates.
+// 0.28 → 0.67), and from ≈ 5.7× to ≈ 1.6–2.0× on PGlite, where the database's own work in WebAssembly now dominates.
 //
 // The locked path stays the rule for everything else: a tour's first write (the row does not exist yet, and making it
 // needs the area's currency) and a write that lost the compare to a concurrent one (a bonus on the same tour, tip
