@@ -108,7 +108,8 @@ export function withTravel<S extends PlanStop>(model: Model<S>, pointSeconds: re
     for (let b = 0; b < n; b++) {
       const pa = pointOf(a);
       const pb = pointOf(b);
-      row.push(a === b || pa === null || pb === null ? 0 : Math.max(0, pointSeconds[pa]?.[pb] ?? 0));
+      // Nothing drives back to the start, and the end is wherever the last stop is.
+      row.push(a === b || b === 0 || pa === null || pb === null ? 0 : Math.max(0, pointSeconds[pa]?.[pb] ?? 0));
     }
     matrix.push(row);
   }
@@ -246,9 +247,12 @@ export function placeAll(model: Model, solution: Pick<Solution, 'routes' | 'unas
     if (component.size <= 1) continue;
     const ordered = inPrecedenceOrder(model, [...component]);
     const target = ordered.map(routeOf).find((r) => r !== -1);
-    for (const k of ordered) {
-      const r = routeOf(k);
-      if (r !== -1 && (r !== target || !respects(model, routes[r]!, k))) {
+    // A component split across routes or out of order is placed again whole, predecessors first: each member then
+    // only has to follow what is already placed, which always fits.
+    if (ordered.some((k) => routeOf(k) === -1 || routeOf(k) !== target || !respects(model, routes[target!]!, k))) {
+      for (const k of ordered) {
+        const r = routeOf(k);
+        if (r === -1) continue;
         routes[r]!.splice(routes[r]!.indexOf(k), 1);
         moved.add(k);
       }
