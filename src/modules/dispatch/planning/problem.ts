@@ -206,7 +206,9 @@ function componentOf(model: Model, i: number): Set<number> {
     const related = [...model.preds.get(id)!, ...[...model.preds].filter(([, before]) => before.has(id)).map(([other]) => other)];
     for (const other of related) {
       const j = index.get(other)!;
-      if (!seen.has(j)) queue.push(j), seen.add(j);
+      if (seen.has(j)) continue;
+      queue.push(j);
+      seen.add(j);
     }
   }
   return seen;
