@@ -5,12 +5,11 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { recordEvent } from '../../../events/outbox.ts';
+import { recordEvents } from '../../../events/outbox.ts';
 import { requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
-import { layOut } from '../tours/dispatch.ts';
 import { getTour } from '../tours/read-tours.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { isOpenTour } from '../tours/tour-machine.ts';
@@ -46,14 +45,19 @@ function checkTour(actor: Actor, tour: toursRepo.TourRow | null): toursRepo.Tour
  * of a held tour due again.
  */
 export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: string, at: Date, tour: toursRepo.TourRow, before: readonly stopsRepo.StopRow[], order: stopsRepo.StopRow[]) {
-  const moved = order.filter((s, i) => s.tourPosition !== i);
-  await layOut(tx, tenantId, tour.id, order, at);
+  const moved = order.flatMap((s, i) => (s.tourPosition === i ? [] : [{ stop: s, position: i }]));
+  // One statement for all positions: a reordered tour of 100 stops moves most of them.
+  await stopsRepo.setTourPositions(tx, tenantId, moved.map((m) => ({ id: m.stop.id, position: m.position })), at);
   await toursRepo.updateTour(tx, tenantId, tour.id, { optimized: true, updatedAt: at });
-  await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
-  const bookingIds = [...new Set(moved.map((s) => s.bookingId).filter((id): id is string => !!id))].sort();
-  for (const booking of await bookingsRepo.findBookings(tx, tenantId, bookingIds)) {
-    await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tour.id } });
-  }
+  const bookingIds = [...new Set(moved.map((m) => m.stop.bookingId).filter((id): id is string => !!id))].sort();
+  const routeChanged = (await bookingsRepo.findBookings(tx, tenantId, bookingIds)).map((booking) => ({
+    tenantId,
+    type: 'booking.route_changed' as const,
+    resourceId: booking.id,
+    at,
+    data: { ...bookingEventData(booking), tour_id: tour.id },
+  }));
+  await recordEvents(tx, [{ tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) }, ...routeChanged]);
   await settle(tx, deps.hooks.dispatch, {
     tenantId,
     at,

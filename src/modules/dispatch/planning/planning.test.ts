@@ -57,8 +57,8 @@ async function booking(w: World, from: number, to: number, dropoff: Record<strin
 async function zigzag(w: World, optimize?: boolean) {
   const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
   const stopIds = bookings.flatMap((b) => b.stops.map((s: WireStop) => s.id));
-  const res = await w.managerA.client.post('/api/hailing/bookings/merge', { stop_ids: stopIds, ...(optimize === undefined ? {} : { optimize }) });
-  return { bookings, stopIds, merged: await expectOk(res, 201) };
+  const merged = await expectOk(w.managerA.client.post('/api/hailing/bookings/merge', { stop_ids: stopIds, ...(optimize === undefined ? {} : { optimize }) }), 201);
+  return { bookings, stopIds, merged };
 }
 
 /** Every pickup of a booking comes before its drop-off, and positions run 0…n-1. */
@@ -171,6 +171,7 @@ describe('POST /api/hailing/dispatch/plan', () => {
     const w = await world();
     const bookings = [await booking(w, 13.4, 13.41), await booking(w, 13.42, 13.43), await booking(w, 13.44, 13.45)];
     const eventsBefore = (await expectOk(w.tenant.admin.get('/api/admin/events?limit=100'))).events.length;
+    expect(eventsBefore, 'the page holds every event of this tenant').toBeLessThan(100);
     const body = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id), time_limit_ms: 100 }));
     expect(body.plan.applied).toBe(false);
     expect(body.tours).toEqual([]);
