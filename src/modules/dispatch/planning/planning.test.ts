@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, driveStop, eventsOf, expectOk, tourEnRoute, type CreatedUser } from '../../../../test/factories.ts';
+import { createWorker } from '../../../worker/loop.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -105,6 +106,29 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
     expect(body.tour.stops).toHaveLength(6);
     expectValidOrder(body.tour.stops);
     expect(body.optimization.before_seconds).toBeGreaterThanOrEqual(body.optimization.after_seconds);
+  });
+
+  it("starts from the driver's reported position, and the ETAs follow the new order", async () => {
+    const w = await world();
+    // West: a short booking at 13.40; east: one at 13.50. From anywhere, west first is shorter; from 13.52, east first.
+    const west = await booking(w, 13.4, 13.41);
+    const east = await booking(w, 13.5, 13.51);
+    const tour = await tourEnRoute(w.tenant.admin, [west.id, east.id], w.driver.id);
+    const worker = createWorker(t.deps);
+    await worker.drain();
+    const free = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 100 }));
+    expect(free.tour.stops.map((s: WireStop) => s.booking_id)).toEqual([west.id, west.id, east.id, east.id]);
+    const recorded = (await eventsOf(w.tenant.admin, tour.id, 'tour.etas_recalculated')).length;
+    await expectOk(w.driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat: 52.5, lng: 13.52, recorded_at: t.clock.now().toISOString() } }));
+    await worker.drain();
+    const body = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 100 }));
+    expect(body.tour.stops.map((s: WireStop) => s.booking_id)).toEqual([east.id, east.id, west.id, west.id]);
+    expect(body.optimization.before_seconds).toBeGreaterThan(body.optimization.after_seconds);
+    await worker.drain();
+    const after = (await expectOk(w.managerA.client.get(`/api/hailing/tours/${tour.id}`))).tour;
+    const etas = after.stops.map((s: { eta: string }) => Date.parse(s.eta));
+    expect(etas).toEqual([...etas].sort((a, b) => a - b));
+    expect((await eventsOf(w.tenant.admin, tour.id, 'tour.etas_recalculated')).length).toBeGreaterThan(recorded);
   });
 
   it('keeps a stop that cannot be served in its window on the tour and names it', async () => {
