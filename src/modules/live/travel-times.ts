@@ -1,7 +1,6 @@
 // Travel times for tour optimisation (dispatch's TravelTimes, wired in src/hooks.ts): the ETA routing as a matrix —
 // straight lines (haversine × 1.3 at the area's speed), or OSRM's table service when OSRM_URL is set, falling back to
 // straight lines on any failure as ETAs do.
-import type { Config } from '../../config.ts';
 import { recordRoutingFallback } from '../../http/metrics.ts';
 import type { TravelTimes } from '../dispatch/index.ts';
 import type { LatLng } from './geo.ts';
@@ -27,7 +26,7 @@ async function osrmMatrix(url: string, timeoutMs: number, points: readonly LatLn
 }
 
 export const travelTimes: TravelTimes = {
-  async matrixSeconds(config: Config, points, speedKmh) {
+  async matrixSeconds(config, points, speedKmh) {
     if (config.osrmUrl && points.length > 1) {
       const matrix = await osrmMatrix(config.osrmUrl, config.live.osrmTimeoutMs, points).catch(() => null);
       if (matrix) return matrix;

@@ -10,7 +10,7 @@ export interface Point {
 
 export interface TravelTimes {
   /** Seconds from every point to every point (row = from), at the service area's average speed where routing is straight-line. */
-  matrixSeconds(config: Config, points: readonly Point[], speedKmh: number): Promise<number[][]>;
+  matrixSeconds(config: Pick<Config, 'osrmUrl' | 'live'>, points: readonly Point[], speedKmh: number): Promise<number[][]>;
   /** The last position the tour's driver reported, or null. */
   lastPosition(q: Queryable, tenantId: string, tourId: string): Promise<Point | null>;
 }
