@@ -157,6 +157,16 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
     expect([res.status, res.body.error_code]).toEqual([403, 'forbidden']);
   });
 
+  it('replays a request with the same Idempotency-Key instead of optimising again', async () => {
+    const w = await world();
+    const { merged } = await zigzag(w);
+    const headers = { 'idempotency-key': `optimize-${merged.tour.id}` };
+    const first = await expectOk(w.managerA.client.post(`/api/hailing/tours/${merged.tour.id}/optimize`, { time_limit_ms: 50 }, { headers }));
+    const again = await expectOk(w.managerA.client.post(`/api/hailing/tours/${merged.tour.id}/optimize`, { time_limit_ms: 50 }, { headers }));
+    expect(again).toEqual(first);
+    expect(await eventsOf(w.tenant.admin, merged.tour.id, 'tour.modified')).toHaveLength(1);
+  });
+
   it('answers 409 invalid_transition for a cancelled tour', async () => {
     const w = await world();
     const { merged } = await zigzag(w);
