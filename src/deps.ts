@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
-import type { DispatchHooks, FailureRules } from './modules/dispatch/index.ts';
+import type { DispatchHooks, FailureRules, TravelTimes } from './modules/dispatch/index.ts';
 import type { IdentityHooks } from './modules/identity/index.ts';
 import type { Clock } from './shared/clock.ts';
 
@@ -17,6 +17,8 @@ export interface Hooks {
   failureRules: FailureRules;
   /** What identity asks of the modules that import it: a new tenant's seed data, scheduling config references. */
   identity: IdentityHooks;
+  /** What tour optimisation asks of live tracking: travel seconds by the ETA routing, the driver's last position. */
+  travel: TravelTimes;
 }
 
 export interface Deps {

@@ -1,4 +1,4 @@
-// A loopback OSRM stand-in answering the route service in OSRM's documented format (project-osrm.org/docs/v5.24.0/api),
+// A loopback OSRM stand-in answering the route and table services in OSRM's documented format (project-osrm.org/docs/v5.24.0/api),
 // with switchable failure modes for the fallback tests. Leg durations: 1 s per 10 m of straight line (36 km/h).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,14 @@ export interface OsrmResponder {
 }
 
 const ROUTE_RE = /^\/route\/v1\/([a-z]+)\/([-0-9.,;]+)$/;
+/** The table service (tour optimisation's travel matrix): durations between every pair of points. */
+const TABLE_RE = /^\/table\/v1\/([a-z]+)\/([-0-9.,;]+)$/;
+
+const parsePoints = (text: string) =>
+  text.split(';').map((pair) => {
+    const [lng, lat] = pair.split(',').map(Number);
+    return { lat: lat ?? 0, lng: lng ?? 0 };
+  });
 
 export async function startOsrmResponder(): Promise<OsrmResponder> {
   const state: { mode: OsrmMode; requests: string[] } = { mode: 'ok', requests: [] };
@@ -31,12 +39,14 @@ export async function startOsrmResponder(): Promise<OsrmResponder> {
       res.writeHead(200, { 'content-type': 'text/html' });
       return void res.end('<html>gateway</html>');
     }
+    const table = TABLE_RE.exec(url.pathname);
+    if (table && state.mode === 'ok') {
+      const points = parsePoints(table[2] ?? '');
+      return send(200, { code: 'Ok', durations: points.map((a) => points.map((b) => haversineMeters(a, b) / 10)) });
+    }
     const match = ROUTE_RE.exec(url.pathname);
     if (!match || state.mode === 'invalid_query') return send(400, { code: 'InvalidQuery', message: 'Query string malformed close to position 0' });
-    const points = (match[2] ?? '').split(';').map((pair) => {
-      const [lng, lat] = pair.split(',').map(Number);
-      return { lat: lat ?? 0, lng: lng ?? 0 };
-    });
+    const points = parsePoints(match[2] ?? '');
     const legs = points.slice(1).map((to, i) => {
       const distance = haversineMeters(points[i] ?? to, to);
       return { steps: [], summary: '', weight: distance / 10, duration: distance / 10, distance };

@@ -513,6 +513,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/dispatch/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Propose (and with apply, create) tours for waiting stops */
+        post: operations["planDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/failure_reasons": {
         parameters: {
             query?: never;
@@ -749,6 +766,23 @@ export type paths = {
         put?: never;
         /** Tour action: hold */
         post: operations["holdTour"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hailing/tours/{id}/optimize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reorder a tour's open stops by the route optimiser */
+        post: operations["optimizeTour"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2287,6 +2321,23 @@ export type components = {
         DeliveryStatus: "pending" | "succeeded" | "failed" | "exhausted";
         /** @enum {string} */
         DispatchMode: "manual" | "auto";
+        DispatchPlan: {
+            applied: boolean;
+            tours: {
+                booking_ids: string[];
+                stop_ids: string[];
+                tour_id: string | null;
+                travel_seconds: number;
+            }[];
+            travel_seconds: number;
+            /** @description Stops served outside their time window: still on the tour, where they cost least. */
+            unplaced: {
+                /** @enum {string} */
+                reason: "time_window" | "precedence" | "capacity";
+                /** Format: uuid */
+                stop_id: string;
+            }[];
+        };
         Event: {
             /** @description The payload of the type: see the `webhooks` section. */
             data: {
@@ -2360,6 +2411,19 @@ export type components = {
         Money: {
             amount: number;
             currency: string;
+        };
+        Optimization: {
+            /** @description Travel seconds of the open part in the new order. */
+            after_seconds: number;
+            /** @description Travel seconds of the open part of the tour in its previous order. */
+            before_seconds: number;
+            /** @description Stops served outside their time window: still on the tour, where they cost least. */
+            unplaced: {
+                /** @enum {string} */
+                reason: "time_window" | "precedence" | "capacity";
+                /** Format: uuid */
+                stop_id: string;
+            }[];
         };
         Organization: {
             /** Format: date-time */
@@ -5821,7 +5885,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        optimization?: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    planDispatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Create the proposed tours (default false: only propose). */
+                    apply?: boolean;
+                    booking_ids: string[];
+                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    max_tours?: number;
+                    /**
+                     * @description Search budget in milliseconds (1–30000, default 5000).
+                     * @default 5000
+                     */
+                    time_limit_ms?: number;
+                } | {
+                    /** @description Create the proposed tours (default false: only propose). */
+                    apply?: boolean;
+                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    max_tours?: number;
+                    stop_ids: string[];
+                    /**
+                     * @description Search budget in milliseconds (1–30000, default 5000).
+                     * @default 5000
+                     */
+                    time_limit_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlan"];
+                        /** @description The created tours (empty unless applied). */
+                        tours: components["schemas"]["Tour"][];
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlan"];
+                        /** @description The created tours (empty unless applied). */
+                        tours: components["schemas"]["Tour"][];
                     };
                 };
             };
@@ -6611,6 +6770,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        tour: components["schemas"]["Tour"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    optimizeTour: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Search budget in milliseconds (1–30000, default 1000).
+                     * @default 1000
+                     */
+                    time_limit_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        optimization: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
                     };
                 };

@@ -40,6 +40,8 @@ export {
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
 export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
+// Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
+export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
 // facts tip distribution decides on.

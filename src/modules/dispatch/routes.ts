@@ -5,6 +5,7 @@ import { bookingRoutes } from './bookings/routes.ts';
 import { packageRoutes } from './packages/routes.ts';
 import { stopRoutes } from './stops/routes.ts';
 import { tourRoutes } from './tours/routes.ts';
+import { planningRoutes } from './planning/routes.ts';
 
 export const dispatchRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -13,4 +14,5 @@ export const dispatchRoutes =
     await app.register(stopRoutes(deps));
     await app.register(packageRoutes(deps));
     await app.register(tourRoutes(deps));
+    await app.register(planningRoutes(deps));
   };

@@ -3,3 +3,4 @@
 export { recomputeEtas, type EtaReason } from './operations/recompute-etas.ts';
 export { ensurePositionRetention, purgeOldPositions, purgeOldPositionsJob, recomputeEtasJob } from './jobs.ts';
 export { liveRoutes } from './routes.ts';
+export { travelTimes } from './travel-times.ts';

@@ -53,6 +53,16 @@ export async function shiftStopsOnTour(q: Queryable, tenantId: string, tourId: s
     .where(and(eq(stops.tenantId, tenantId), eq(stops.tourId, tourId), gte(stops.tourPosition, fromPosition)));
 }
 
+/** Many stops' tour positions in one statement (a tour the optimiser reordered: every position may change). */
+export async function setTourPositions(q: Queryable, tenantId: string, positions: readonly { id: string; position: number }[], at: Date): Promise<void> {
+  if (!positions.length) return;
+  const cases = sql.join(positions.map((p) => sql`WHEN ${p.id}::uuid THEN ${p.position}::int`), sql` `);
+  await q
+    .update(stops)
+    .set({ tourPosition: sql`CASE ${stops.id} ${cases} END`, updatedAt: at })
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.id, positions.map((p) => p.id))));
+}
+
 /** Tour ids holding stops of these bookings. */
 export async function tourIdsOfBookings(q: Queryable, tenantId: string, bookingIds: string[]): Promise<string[]> {
   if (!bookingIds.length) return [];

@@ -21,6 +21,7 @@ import { isOpenTour } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
 import { getTour } from './read-tours.ts';
+import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/order.ts';
 
 defineMessages({
   'dispatch.failed_stops': { en: 'Failed stops cannot be dispatched.', de: 'Fehlgeschlagene Stopps können nicht disponiert werden.' },
@@ -41,7 +42,7 @@ const stopErrors = (pointerOf: PointerOf, ids: string[], all: string[], code: st
  * bookings are locked first and the stops read again under those locks: every writer of a stop's tour and status
  * holds its booking, so a concurrent merge or cancel that committed meanwhile is seen, never overwritten.
  */
-async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointerOf: PointerOf, movableFromTour: boolean) {
+export async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: string[], pointerOf: PointerOf, movableFromTour: boolean) {
   const preview = await stopsRepo.findStops(tx, actor.tenantId, stopIds);
   const bookingIds = [...new Set(preview.map((s) => s.bookingId).filter((id): id is string => !!id))];
   const bookings = new Map((await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, bookingIds)).map((b) => [b.id, b]));
@@ -136,6 +137,7 @@ export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewT
 export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: MergeInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
+  let optimization: Optimization | undefined;
   const tourId = await deps.db.transaction(async (tx) => {
     let stopIds: string[];
     let pointerOf: PointerOf;
@@ -164,13 +166,19 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
     if (!service) throw new Error('booking without its service');
     // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
     const ordered = [...stops].sort((a, b) => (a.bookingId === b.bookingId ? a.position - b.position : 0));
+    const scheduledAt = input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null);
+    // `optimize: true`: the solver orders the new tour (decision 0958).
+    const optimized = input.optimize
+      ? await optimizedOrder(deps, tx, actor.tenantId, { id: '', serviceAreaId: service.serviceAreaId, status: 'to_be_dispatched', scheduledAt }, ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS)
+      : null;
+    optimization = optimized?.optimization;
     const tourId = await createTour(tx, actor.tenantId, at, {
       service,
       status: 'to_be_dispatched',
-      scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null),
-      optimized: false,
+      scheduledAt,
+      optimized: optimized !== null,
       bookings,
-      stops: ordered,
+      stops: optimized?.order ?? ordered,
     });
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
@@ -182,7 +190,7 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
     });
     return tourId;
   });
-  return getTour(deps, actor, tourId);
+  return { tour: await getTour(deps, actor, tourId), ...(optimization ? { optimization } : {}) };
 }
 
 /** Locks the tour (404 unless the caller sees it) and checks it can take stops. */

@@ -12,6 +12,7 @@ import { addTourStop, explainTourVisibility, setTourPreferredDrivers, transition
 import { getTour, listTours } from './read-tours.ts';
 import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
+import { MergeResponse } from '../planning/schemas.ts';
 
 const tags = ['tours'];
 const SIMPLE_ACTIONS: TourAction[] = ['schedule', 'ready_to_pick', 'hold', 'claim', 'unclaim', 'start', 'pick', 'ditch', 'force_unassign', 'cancel'];
@@ -24,8 +25,8 @@ export const tourRoutes =
     const rendersStops = [stopPayloadDeprecation(deps), earningsDeprecation(deps)];
     app.post(
       '/api/hailing/bookings/merge',
-      { preHandler: rendersStops, schema: { tags, operationId: 'mergeIntoTour', summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: TourEnvelope } } },
-      async (request, reply) => reply.status(201).send({ tour: await dispatchIntoNewTour(deps, actorOf(request), request.body) }),
+      { preHandler: rendersStops, schema: { tags, operationId: 'mergeIntoTour', summary: 'Dispatch stops into a new tour', body: MergeBody, response: { 201: MergeResponse } } },
+      async (request, reply) => reply.status(201).send(await dispatchIntoNewTour(deps, actorOf(request), request.body)),
     );
     app.get(
       '/api/hailing/tours',

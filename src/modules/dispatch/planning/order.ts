@@ -1,0 +1,85 @@
+// A tour's best stop order by the solver: stops done or under way first as they are, then the open ones in the order
+// that drives least while keeping pickups before drop-offs and time windows (decisions 0955, 0956).
+import type { Queryable } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import { solve } from '../../../optimizer/index.ts';
+import { findServiceArea } from '../../identity/index.ts';
+import * as packagesRepo from '../packages/repository.ts';
+import type { StopRow } from '../stops/repository.ts';
+import { isMovable, modelOf, placeAll, problemOf, scheduleOf, startOf, withTravel, type Model, type Unplaced } from './problem.ts';
+import type { Point } from './travel.ts';
+
+/** The same seed every time: one tour, one budget, one answer (as far as the budget allows). */
+export const SEED = 1;
+const DEFAULT_SPEED_KMH = 30;
+/** Merge with `optimize: true` searches inside its transaction (the tour is new), so briefly (decision 0956). */
+export const MERGE_OPTIMIZE_TIME_LIMIT_MS = 300;
+
+export interface Optimization {
+  before_seconds: number;
+  after_seconds: number;
+  unplaced: Unplaced[];
+}
+
+/** The routed model of some stops from a start (travel seconds between them by the ETA routing). */
+export async function routedModel(
+  deps: Pick<Deps, 'config' | 'hooks'>,
+  q: Queryable,
+  tenantId: string,
+  serviceAreaId: string,
+  stops: readonly StopRow[],
+  start: ReturnType<typeof startOf>,
+  startAt: Date,
+): Promise<Model<StopRow>> {
+  const links = await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id));
+  const model = modelOf(stops, links, start, startAt);
+  const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  return withTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
+}
+
+export interface TourToOrder {
+  id: string;
+  serviceAreaId: string;
+  status: string;
+  scheduledAt: Date | null;
+}
+
+/**
+ * The tour's stops (in their current order) reordered, with the travel seconds of the open part before and after
+ * and the stops served outside their window. Never worse than the current order: fewer late stops, then less travel.
+ */
+export async function optimizedOrder(
+  deps: Pick<Deps, 'config' | 'hooks' | 'clock'>,
+  q: Queryable,
+  tenantId: string,
+  tour: TourToOrder,
+  stops: readonly StopRow[],
+  timeLimitMs: number,
+): Promise<{ order: StopRow[]; optimization: Optimization }> {
+  const fixed = stops.filter((s) => !isMovable(s));
+  const open = stops.filter(isMovable);
+  const position: Point | null = tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(q, tenantId, tour.id) : null;
+  const now = deps.clock.now();
+  const startAt = tour.scheduledAt && tour.scheduledAt > now ? tour.scheduledAt : now;
+  const model = await routedModel(deps, q, tenantId, tour.serviceAreaId, open, startOf(stops, position), startAt);
+  const current = open.map((_, i) => i);
+  const kept = placeAll(model, { routes: [current], unassigned: [] });
+  const solution = open.length ? solve(problemOf(model, 1), { timeLimitMs, seed: SEED, objective: 'distance', ...(inOrder(model, current) ? { initial: [current] } : {}) }) : { routes: [[]], unassigned: [] };
+  const found = placeAll(model, solution);
+  const travel = (p: typeof kept) => scheduleOf(model, p.routes[0] ?? []).travelSeconds;
+  const better = found.unplaced.length < kept.unplaced.length || (found.unplaced.length === kept.unplaced.length && travel(found) < travel(kept));
+  const chosen = better ? found : kept;
+  return {
+    order: [...fixed, ...(chosen.routes[0] ?? []).map((i) => open[i]!)],
+    optimization: {
+      before_seconds: Math.round(scheduleOf(model, current).travelSeconds),
+      after_seconds: Math.round(travel(chosen)),
+      unplaced: chosen.unplaced,
+    },
+  };
+}
+
+/** Whether a route keeps every solver pair in order (the solver's starting solution must). */
+function inOrder(model: Model, route: readonly number[]): boolean {
+  return model.requests.every((r) => r.delivery === undefined || r.pickup === undefined || route.indexOf(r.pickup) < route.indexOf(r.delivery));
+}

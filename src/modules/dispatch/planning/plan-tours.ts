@@ -1,0 +1,109 @@
+// POST /api/hailing/dispatch/plan: tours proposed for waiting stops across drivers (fewest tours, then least travel,
+// as the benchmark's objective) and, with `apply`, created as merge creates one (decision 0958).
+import type { Tx } from '../../../db/client.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { conflict, invalidFields, unknownReference } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { solve } from '../../../optimizer/index.ts';
+import { getService } from '../../services/index.ts';
+import { canSee, requireDispatcher } from '../access.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
+import { settle } from '../settle.ts';
+import * as stopsRepo from '../stops/repository.ts';
+import { createTour, loadDispatchableStops } from '../tours/dispatch.ts';
+import { getTour } from '../tours/read-tours.ts';
+import { SEED, routedModel } from './order.ts';
+import { placeAll, problemOf, scheduleOf } from './problem.ts';
+import type { PlanInput } from './schemas.ts';
+
+defineMessages({
+  'planning.plan_outdated': { en: 'The stops to plan changed since the plan was made; plan again.', de: 'Die zu planenden Stopps änderten sich seit der Planung; bitte neu planen.' },
+});
+
+export const PLAN_TIME_LIMIT_MS = 5000;
+const MAX_TOURS = 100;
+
+/** The waiting stops the body names (merge's rules: visible, waiting, one service), their bookings locked by `tx`. */
+async function selectStops(tx: Tx, actor: Actor, input: PlanInput) {
+  if ('stop_ids' in input) return loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, false);
+  const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
+  for (const [i, id] of input.booking_ids.entries()) {
+    const booking = bookings.find((b) => b.id === id);
+    if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
+  }
+  const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
+  const waiting = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id && s.status === 'to_be_dispatched'));
+  if (!waiting.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
+  return loadDispatchableStops(tx, actor, waiting.map((s) => s.id), (i) => `/booking_ids/${input.booking_ids.indexOf(waiting[i]!.bookingId!)}`, false);
+}
+
+export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
+  requireDispatcher(actor);
+  // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
+  const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
+  const serviceAreaId = bookings[0]!.serviceAreaId;
+  const model = await routedModel(deps, deps.db, actor.tenantId, serviceAreaId, stops, { point: null, readyAfterSeconds: 0 }, deps.clock.now());
+  const vehicles = Math.min(input.max_tours ?? MAX_TOURS, model.requests.length);
+  const solution = solve(problemOf(model, vehicles), { timeLimitMs: input.time_limit_ms ?? PLAN_TIME_LIMIT_MS, seed: SEED, objective: 'vehicles-then-distance' });
+  const { routes, unplaced } = placeAll(model, solution);
+  const proposed = routes
+    .filter((r) => r.length)
+    .map((r) => {
+      const tourStops = r.map((i) => model.stops[i]!);
+      return { stops: tourStops, travelSeconds: Math.round(scheduleOf(model, r).travelSeconds) };
+    });
+  const tourIds = input.apply ? await applyPlan(deps, actor, input, proposed.map((p) => p.stops)) : proposed.map(() => null);
+  const plan = {
+    applied: input.apply === true,
+    tours: proposed.map((p, k) => ({
+      tour_id: tourIds[k] ?? null,
+      stop_ids: p.stops.map((s) => s.id),
+      booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
+      travel_seconds: p.travelSeconds,
+    })),
+    travel_seconds: proposed.reduce((sum, p) => sum + p.travelSeconds, 0),
+    unplaced,
+  };
+  const tours = [];
+  for (const id of tourIds) if (id) tours.push(await getTour(deps, actor, id));
+  return { plan, tours };
+}
+
+/** Creates the proposed tours in one transaction, if the planned stops all still wait for dispatch. */
+async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, planned: stopsRepo.StopRow[][]): Promise<string[]> {
+  const at = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    // Under the bookings' locks, as merge: a concurrent merge of the same stops either committed (seen here) or waits.
+    const { stops, bookings } = await selectStops(tx, actor, input);
+    const now = new Set(stops.map((s) => s.id));
+    const before = planned.flat();
+    if (now.size !== before.length || before.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
+    const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
+    if (!service) throw new Error('booking without its service');
+    const byId = new Map(stops.map((s) => [s.id, s]));
+    const ids: string[] = [];
+    for (const route of planned) {
+      const ofTour = bookings.filter((b) => route.some((s) => s.bookingId === b.id));
+      ids.push(
+        await createTour(tx, actor.tenantId, at, {
+          service,
+          status: 'to_be_dispatched',
+          scheduledAt: ofTour.map((b) => b.scheduledAt).find((d) => d) ?? null,
+          optimized: true,
+          bookings: ofTour,
+          stops: route.map((s) => byId.get(s.id)!),
+        }),
+      );
+    }
+    await settle(tx, deps.hooks.dispatch, {
+      tenantId: actor.tenantId,
+      at,
+      bookingIds: bookings.map((b) => b.id),
+      tourIds: ids,
+      event: 'dispatch',
+      stopsChanged: ids.map((tourId) => ({ tourId, reason: 'stops_inserted' as const })),
+    });
+    return ids;
+  });
+}

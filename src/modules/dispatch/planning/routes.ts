@@ -1,0 +1,36 @@
+// Planning routes: optimise one tour, plan tours for waiting stops (CONTRACT.md §10).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../../deps.ts';
+import { actorOf } from '../../../http/actor.ts';
+import { bodyOptional, IdParams } from '../../../http/schemas.ts';
+import { earningsDeprecation } from '../earnings.ts';
+import { stopPayloadDeprecation } from '../stops/deprecations.ts';
+import { optimizeTour } from './optimize-tour.ts';
+import { planDispatch } from './plan-tours.ts';
+import { OptimizeTourBody, OptimizeTourResponse, PlanBody, PlanResponse } from './schemas.ts';
+
+const tags = ['tours'];
+
+export const planningRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    // Both render tours with their stops, so both carry the deprecation headers of those payloads.
+    const rendersStops = [stopPayloadDeprecation(deps), earningsDeprecation(deps)];
+    app.post(
+      '/api/hailing/tours/:id/optimize',
+      {
+        preHandler: rendersStops,
+        preValidation: bodyOptional,
+        schema: { tags, operationId: 'optimizeTour', summary: "Reorder a tour's open stops by the route optimiser", params: IdParams, body: OptimizeTourBody, response: { 200: OptimizeTourResponse } },
+      },
+      async (request) => optimizeTour(deps, actorOf(request), request.params.id, request.body),
+    );
+    app.post(
+      '/api/hailing/dispatch/plan',
+      { preHandler: rendersStops, schema: { tags, operationId: 'planDispatch', summary: 'Propose (and with apply, create) tours for waiting stops', body: PlanBody, response: { 200: PlanResponse, 201: PlanResponse } } },
+      async (request, reply) => {
+        const result = await planDispatch(deps, actorOf(request), request.body);
+        return reply.status(result.plan.applied ? 201 : 200).send(result);
+      },
+    );
+  };
