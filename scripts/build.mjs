@@ -8,7 +8,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
+
+const require = createRequire(import.meta.url);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -27,9 +30,9 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  // Left as imports: PGlite and Scalar read files next to their own modules (WebAssembly, the reference page's
-  // script); pino-pretty is loaded only on a terminal; pg-native is pg's optional native driver, never installed.
-  external: ['@electric-sql/pglite', '@scalar/fastify-api-reference', 'pino-pretty', 'pg-native'],
+  // Left as imports: PGlite reads its WebAssembly and file system image next to its own module; pino-pretty is loaded
+  // only on a terminal; pg-native is pg's optional native driver, never installed.
+  external: ['@electric-sql/pglite', 'pino-pretty', 'pg-native'],
   // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.
   banner: {
     js: [
@@ -43,6 +46,11 @@ await esbuild.build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+// Scalar's API reference looks for its page script next to its module, then in ../../dist/js/ from there: from
+// dist/chunks/ that is dist/js/.
+const scalarScript = path.join(path.dirname(require.resolve('@scalar/fastify-api-reference')), 'js', 'standalone.js');
+fs.mkdirSync(path.join(dist, 'js'), { recursive: true });
+fs.copyFileSync(scalarScript, path.join(dist, 'js', 'standalone.js'));
 const bundled = performance.now();
 
 // The seed is keyed by the migrations it contains.
