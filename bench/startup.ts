@@ -2,6 +2,9 @@
 // bare Node doing the least it can (an empty script; an HTTP server answering /readyz). Goals on a quiet machine:
 // --help ≤ 0.3 s, fresh serve ≤ 3 s, restart ≤ 1.5 s. Runs alternate bare and real (BENCH_ROUNDS, default 5) and
 // report medians; the serve runs also split the time by the service's own log lines (JSON, with timestamps).
+// STARTUP_BASELINE=DIR also times an older build in the same rounds: DIR holds that build's bin/, dist/ and migrations/
+// (and node_modules, or a link to this checkout's), e.g. copied before a change: `mkdir /tmp/old && cp -r bin dist
+// migrations package.json /tmp/old && ln -s $PWD/node_modules /tmp/old/`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -13,6 +16,7 @@ import { machineDescription, median, printTable } from './_harness.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'tourbook.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const BASELINE = process.env.STARTUP_BASELINE ? path.resolve(process.env.STARTUP_BASELINE) : null;
 const GOALS = { help: 0.3, fresh: 3, restart: 1.5 };
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -40,6 +44,11 @@ interface ServeRun {
   ms: number;
   /** CPU time (user + system) the server used until ready: what a busy neighbour cannot inflate much. */
   cpuMs: number;
+  /**
+   * The main thread's share: the critical path. The rest is V8's background threads, mostly TurboFan recompiling
+   * PGlite's hot WebAssembly functions, which on two cores competes with the main thread but is not waited for.
+   */
+  mainCpuMs: number;
   /** ms from the spawn to each of the service's start-up messages (first words as the key). */
   phases: Record<string, number>;
 }
@@ -60,6 +69,7 @@ async function timeServe(args: string[], env: Record<string, string>, port: numb
     else await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const cpuMs = cpuTimeMs(child.pid!);
+  const mainCpuMs = cpuTimeMs(child.pid!, child.pid!);
   child.kill('SIGTERM');
   await exited;
   const phases: Record<string, number> = {};
@@ -69,13 +79,13 @@ async function timeServe(args: string[], env: Record<string, string>, port: numb
     const key = entry.msg.split(/[\s:(]/).slice(0, 2).join(' ');
     phases[key] ??= entry.time - startedAt;
   }
-  return { ms: ready, cpuMs, phases };
+  return { ms: ready, cpuMs, mainCpuMs, phases };
 }
 
-/** utime + stime of a live process from /proc (Linux), in ms; NaN elsewhere. */
-function cpuTimeMs(pid: number): number {
+/** utime + stime of a live process (or of one of its threads) from /proc (Linux), in ms; NaN elsewhere. */
+function cpuTimeMs(pid: number, thread?: number): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = fs.readFileSync(thread ? `/proc/${pid}/task/${thread}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // Fields 14 and 15 of stat(5), counted after the command name; clock ticks are 100 per second on Linux.
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
@@ -89,7 +99,29 @@ if (!fs.existsSync(path.join(ROOT, 'dist', 'main.js'))) throw new Error('dist/ i
 console.log(`Machine: ${machineDescription()}; load average at start ${load()}`);
 console.log(`${ROUNDS} alternating rounds, medians; wall time until the command exits (--help) or /readyz answers 200\n`);
 
-const runs = { bareNode: [] as number[], help: [] as number[], helpSource: [] as number[], bareServer: [] as number[], bareServerCpu: [] as number[], fresh: [] as ServeRun[], restart: [] as ServeRun[] };
+const runs = {
+  bareNode: [] as number[],
+  help: [] as number[],
+  helpSource: [] as number[],
+  bareServer: [] as number[],
+  bareServerCpu: [] as number[],
+  fresh: [] as ServeRun[],
+  restart: [] as ServeRun[],
+  baselineFresh: [] as ServeRun[],
+  baselineRestart: [] as ServeRun[],
+};
+
+/** A fresh start on a new DATA_DIR, then a restart on it. */
+async function freshAndRestart(bin: string, port: number): Promise<[ServeRun, ServeRun]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-bench-startup-'));
+  try {
+    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+    return [await timeServe([bin, 'serve'], env, port), await timeServe([bin, 'serve'], env, port)];
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 for (let round = 0; round < ROUNDS; round++) {
   runs.bareNode.push(timeCommand(['-e', '0']));
   runs.help.push(timeCommand([BIN, '--help']));
@@ -99,22 +131,28 @@ for (let round = 0; round < ROUNDS; round++) {
   const bare = await timeServe(['-e', BARE_SERVER], {}, port);
   runs.bareServer.push(bare.ms);
   runs.bareServerCpu.push(bare.cpuMs);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-bench-startup-'));
-  try {
-    const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-    runs.fresh.push(await timeServe([BIN, 'serve'], env, port));
-    runs.restart.push(await timeServe([BIN, 'serve'], env, port));
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  // Alternated, the older build first in odd rounds: a neighbour's burst then hits both about equally.
+  const order = BASELINE && round % 2 ? ['baseline', 'this'] : ['this', 'baseline'];
+  for (const which of order) {
+    if (which === 'this') {
+      const [fresh, restart] = await freshAndRestart(BIN, port);
+      runs.fresh.push(fresh);
+      runs.restart.push(restart);
+    } else if (BASELINE) {
+      const [fresh, restart] = await freshAndRestart(path.join(BASELINE, 'bin', 'tourbook.js'), port);
+      runs.baselineFresh.push(fresh);
+      runs.baselineRestart.push(restart);
+    }
   }
 }
 
 const bareNode = median(runs.bareNode);
 const bareServer = median(runs.bareServer);
-const row = (label: string, ms: number, base: number, baseLabel: string, goal: number | null, cpu?: number[]) => ({
+const row = (label: string, ms: number, base: number, baseLabel: string, goal: number | null, cpu?: number[], mainCpu?: number[]) => ({
   measure: label,
   'median s': seconds(ms),
   'CPU s': cpu ? seconds(median(cpu)) : '',
+  'main thread CPU s': mainCpu ? seconds(median(mainCpu)) : '',
   [`× bare`]: `${(ms / base).toFixed(1)} × ${baseLabel}`,
   goal: goal === null ? '' : `≤ ${goal} s ${ms / 1000 <= goal ? 'met' : 'missed'}`,
 });
@@ -123,8 +161,14 @@ printTable([
   row('tourbook --help', median(runs.help), bareNode, 'node', GOALS.help),
   row('--help from source via tsx', median(runs.helpSource), bareNode, 'node', null),
   row('bare http server to ready', bareServer, bareServer, 'server', null, runs.bareServerCpu),
-  row('serve, fresh DATA_DIR, to /readyz', median(runs.fresh.map((r) => r.ms)), bareServer, 'server', GOALS.fresh, runs.fresh.map((r) => r.cpuMs)),
-  row('serve, restart, to /readyz', median(runs.restart.map((r) => r.ms)), bareServer, 'server', GOALS.restart, runs.restart.map((r) => r.cpuMs)),
+  row('serve, fresh DATA_DIR, to /readyz', median(runs.fresh.map((r) => r.ms)), bareServer, 'server', GOALS.fresh, runs.fresh.map((r) => r.cpuMs), runs.fresh.map((r) => r.mainCpuMs)),
+  row('serve, restart, to /readyz', median(runs.restart.map((r) => r.ms)), bareServer, 'server', GOALS.restart, runs.restart.map((r) => r.cpuMs), runs.restart.map((r) => r.mainCpuMs)),
+  ...(BASELINE
+    ? [
+        row('baseline build: serve, fresh', median(runs.baselineFresh.map((r) => r.ms)), bareServer, 'server', null, runs.baselineFresh.map((r) => r.cpuMs), runs.baselineFresh.map((r) => r.mainCpuMs)),
+        row('baseline build: serve, restart', median(runs.baselineRestart.map((r) => r.ms)), bareServer, 'server', null, runs.baselineRestart.map((r) => r.cpuMs), runs.baselineRestart.map((r) => r.mainCpuMs)),
+      ]
+    : []),
 ]);
 
 const phaseTable = (label: string, serveRuns: ServeRun[]) => {
@@ -134,4 +178,8 @@ const phaseTable = (label: string, serveRuns: ServeRun[]) => {
 };
 phaseTable('Fresh serve', runs.fresh);
 phaseTable('Restart', runs.restart);
+if (BASELINE) {
+  phaseTable(`Baseline build (${BASELINE}), fresh`, runs.baselineFresh);
+  phaseTable('Baseline build, restart', runs.baselineRestart);
+}
 console.log(`\nLoad average at end ${load()} (a shared machine: compare the ratios, not the seconds)`);

@@ -1,12 +1,17 @@
-// npm run build (and `prepare`, at install): bundles src/ into plain JavaScript in dist/ and prepares the embedded seed.
-// dist/main.js is the CLI; each command's code is its own chunk loaded on demand, so `--help` loads almost nothing.
-// dist/pglite-seed.tar.gz is an embedded database with every migration applied: a fresh DATA_DIR starts from it
-// instead of running PostgreSQL's initdb (the slowest part of a first start). It is rebuilt only when migrations/ changes.
+// npm run build (and `prepare`, at install): bundles src/ and its dependencies into plain JavaScript in dist/ and
+// prepares the embedded seed. dist/main.js is the CLI; each command's code is its own chunk loaded on demand, so
+// `--help` loads almost nothing. Dependencies are bundled too (decision 0134): resolving and loading ~600 files from
+// node_modules cost a start more than compiling the same code from a few chunks.
+// dist/pglite-seed/ is an embedded data directory with every migration applied: a fresh DATA_DIR starts as a copy of
+// it instead of running PostgreSQL's initdb (decision 0135). It is rebuilt only when migrations/ changes.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
+
+const require = createRequire(import.meta.url);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -25,29 +30,51 @@ await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  packages: 'external',
+  // Left as imports: PGlite reads its WebAssembly and file system image next to its own module; pino-pretty is loaded
+  // only on a terminal; pg-native is pg's optional native driver, never installed.
+  external: ['@electric-sql/pglite', 'pino-pretty', 'pg-native'],
+  // CommonJS dependencies inside an ES module bundle still call require() and read __dirname.
+  banner: {
+    js: [
+      "import { createRequire as __tbCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __tbFileURLToPath } from 'node:url';",
+      'const require = __tbCreateRequire(import.meta.url);',
+      'const __filename = __tbFileURLToPath(import.meta.url);',
+      "const __dirname = __tbFileURLToPath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+// Scalar's API reference looks for its page script next to its module, then in ../../dist/js/ from there: from
+// dist/chunks/ that is dist/js/.
+const scalarScript = path.join(path.dirname(require.resolve('@scalar/fastify-api-reference')), 'js', 'standalone.js');
+fs.mkdirSync(path.join(dist, 'js'), { recursive: true });
+fs.copyFileSync(scalarScript, path.join(dist, 'js', 'standalone.js'));
 const bundled = performance.now();
 
 // The seed is keyed by the migrations it contains.
 const hash = crypto.createHash('sha256');
 for (const file of listFiles(migrations).sort()) hash.update(path.relative(migrations, file)).update(fs.readFileSync(file));
 const migrationsHash = hash.digest('hex');
-const seedPath = path.join(dist, 'pglite-seed.tar.gz');
+const seedDir = path.join(dist, 'pglite-seed');
 const stampPath = path.join(dist, 'pglite-seed.json');
 const stamp = fs.existsSync(stampPath) ? JSON.parse(fs.readFileSync(stampPath, 'utf8')) : null;
 let seeded = 'kept';
-if (!fs.existsSync(seedPath) || stamp?.migrationsHash !== migrationsHash || !Array.isArray(stamp?.tags)) {
+fs.rmSync(path.join(dist, 'pglite-seed.tar.gz'), { force: true }); // the earlier seed format (a PGlite dump)
+if (!fs.existsSync(path.join(seedDir, 'PG_VERSION')) || stamp?.migrationsHash !== migrationsHash || !Array.isArray(stamp?.tags)) {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const client = await PGlite.create();
+  // Built where it will be copied from, on the same file system layer a served DATA_DIR uses (PGlite's NodeFS).
+  const building = `${seedDir}.partial`;
+  fs.rmSync(building, { recursive: true, force: true });
+  const client = await PGlite.create({ dataDir: building });
   await migrate(drizzle(client), { migrationsFolder: migrations });
-  const dump = await client.dumpDataDir('gzip');
-  await client.close();
-  fs.writeFileSync(seedPath, Buffer.from(await dump.arrayBuffer()));
+  await client.close(); // a clean shutdown: the copy starts without WAL recovery
+  fs.rmSync(path.join(building, 'postmaster.pid'), { force: true });
+  fs.rmSync(seedDir, { recursive: true, force: true });
+  fs.renameSync(building, seedDir);
   const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta', '_journal.json'), 'utf8'));
   fs.writeFileSync(stampPath, JSON.stringify({ migrationsHash, tags: journal.entries.map((e) => e.tag) }) + '\n');
   seeded = 'rebuilt';

@@ -45,21 +45,35 @@ function redactUrl(url: string): string {
 }
 
 /**
- * The embedded database prepared at build time (dist/pglite-seed.tar.gz, every migration applied). A new data directory
- * starts from it instead of running initdb, the slowest part of a first start. It is used only when its migrations are
- * a prefix of the checked-in ones; later migrations are applied on top as usual.
+ * The embedded data directory prepared at build time (dist/pglite-seed/, every migration applied). A new data directory
+ * starts as a plain copy of it instead of running initdb, the slowest part of a first start (decision 0135). It is used
+ * only when its migrations are a prefix of the checked-in ones; later migrations are applied on top as usual.
  */
-function preparedSeed(): Blob | null {
+function preparedSeed(): string | null {
   const dist = path.join(path.dirname(MIGRATIONS_DIR), 'dist');
   try {
     const stamp = JSON.parse(fs.readFileSync(path.join(dist, 'pglite-seed.json'), 'utf8')) as { tags?: string[] };
     const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
     const tags = stamp.tags ?? [];
     if (tags.length > journal.entries.length || tags.some((tag, i) => journal.entries[i]?.tag !== tag)) return null;
-    return new Blob([fs.readFileSync(path.join(dist, 'pglite-seed.tar.gz'))]);
+    const seed = path.join(dist, 'pglite-seed');
+    return fs.existsSync(path.join(seed, 'PG_VERSION')) ? seed : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Copies the seed next to the data directory, then renames it into place: an interrupted copy never looks like a
+ * database (a data directory that exists is opened as one).
+ */
+function copySeed(seed: string, dataDir: string): void {
+  const partial = `${dataDir}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  // A copy-on-write clone where the file system offers one (Btrfs, XFS, APFS), a plain copy elsewhere.
+  fs.cpSync(seed, partial, { recursive: true, mode: fs.constants.COPYFILE_FICLONE });
+  fs.rmSync(dataDir, { recursive: true, force: true }); // absent or empty here
+  fs.renameSync(partial, dataDir);
 }
 
 const isEmptyDir = (dir: string) => !fs.existsSync(dir) || fs.readdirSync(dir).length === 0;
@@ -86,9 +100,11 @@ export async function openDatabase(
   const release = acquireDataDirLock(config.dataDir);
   try {
     const dataDir = path.join(config.dataDir, 'pglite');
-    const seed = isEmptyDir(dataDir) ? preparedSeed() : null;
-    log?.info(`Opening ${describeDatabase(config)}${isEmptyDir(dataDir) ? (seed ? ' (new: from the prepared database)' : ' (new: initialising)') : ''}`);
-    const database = await openPglite({ dataDir, ...(seed ? { loadDataDir: seed } : {}) });
+    const fresh = isEmptyDir(dataDir);
+    const seed = fresh ? preparedSeed() : null;
+    log?.info(`Opening ${describeDatabase(config)}${fresh ? (seed ? ' (new: from the prepared database)' : ' (new: initialising)') : ''}`);
+    if (seed) copySeed(seed, dataDir);
+    const database = await openPglite({ dataDir });
     // The embedded database is always migrated on start: there is no separate deploy step.
     const migrated = await migrate(database);
     log?.info(`Database open (${Math.round(performance.now() - started)} ms)`);

@@ -1,7 +1,6 @@
 // `tourbook serve`: checks the port, opens and migrates the database, listens, then creates the bootstrap tenant.
 import net from 'node:net';
 import { loadConfig, ConfigError, type Config, type Role } from '../config.ts';
-import { countTenants, createTenant } from '../modules/identity/index.ts';
 import { createLogger, createRuntime } from '../runtime.ts';
 import { CliError } from './cli-error.ts';
 
@@ -11,11 +10,31 @@ export async function serve(values: { role?: string }): Promise<void> {
   // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
   if (config.role !== 'worker') await ensurePortFree(config);
   const log = await createLogger(config);
-  // Loaded while the database opens (PGlite compiles its WebAssembly off the main thread).
+  // The database opens first; the HTTP app and the rest load while PGlite reads its files and compiles its
+  // WebAssembly off the main thread (decision 0137).
+  const opening = createRuntime(config, { migrate: !config.databaseUrl, log, announce: true });
   const appModule = config.role !== 'worker' ? import('../app.ts') : null;
-  const runtime = await createRuntime(config, { migrate: !config.databaseUrl, log, announce: true });
+  const workerModule = config.role !== 'api' ? import('../worker/loop.ts') : null;
+  const identity = import('../modules/identity/index.ts');
+  // Should the open fail, these are not awaited: their failure must not be reported instead of the open's.
+  for (const loading of [appModule, workerModule, identity]) loading?.catch(() => undefined);
+  const runtime = await opening;
   const { deps } = runtime;
   const stops: (() => Promise<void>)[] = [];
+
+  // From here a stop request closes the database cleanly, also during the rest of the start: an embedded database
+  // killed instead replays its write-ahead log at the next start.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'Shutting down');
+    for (const stop of stops) await stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let address: string | null = null;
   if (appModule) {
@@ -29,13 +48,14 @@ export async function serve(values: { role?: string }): Promise<void> {
     }
     stops.push(() => app.close());
   }
-  if (config.role !== 'api') {
-    const { startWorker } = await import('../worker/loop.ts');
+  if (workerModule) {
+    const { startWorker } = await workerModule;
     const worker = startWorker(deps);
     stops.push(() => worker.stop());
   }
 
   // Only once the service listens: a token printed by a process that then dies is lost.
+  const { countTenants, createTenant } = await identity;
   if ((await countTenants(deps.db)) === 0) {
     const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
     log.info(`Created the bootstrap tenant ${created.tenant.id}`);
@@ -54,18 +74,6 @@ export async function serve(values: { role?: string }): Promise<void> {
   } else {
     log.info('Ready: worker running');
   }
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'Shutting down');
-    for (const stop of stops) await stop();
-    await runtime.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 /** Binds the port once and lets it go: the cheapest way to learn it is taken before the database is touched. */
