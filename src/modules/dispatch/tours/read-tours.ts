@@ -3,7 +3,8 @@ import { earningsField } from '../earnings.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, forbidden, notFound } from '../../../http/errors.ts';
+import { badParameter, notFound } from '../../../http/errors.ts';
+import { requireOnDispatch, tourListScope } from '../permissions.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
@@ -46,15 +47,14 @@ export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string):
 
 /** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
 export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
-  if (actor.role === 'customer') throw forbidden();
+  requireOnDispatch(actor, 'list_tours');
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
     throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
   }
   const rows = await repo.listTours(deps.db, actor.tenantId, {
-    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
-    ...(actor.role === 'driver' ? { driver: { id: actor.userId, organizationIds: actor.organizationIds } } : {}),
+    ...tourListScope(actor),
     ...(query.filters?.status ? { statuses: query.filters.status } : {}),
     ...(query.filters?.service_area_id ? { serviceAreaId: query.filters.service_area_id } : {}),
     beforeId,
