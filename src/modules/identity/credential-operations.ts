@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidateCredentialCache } from '../../http/auth.ts';
-import { forbidden, notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
+import { notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
 import { defineMessages } from '../../http/i18n.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../http/rate-limit.ts';
@@ -11,6 +11,7 @@ import { newId } from '../../shared/ids.ts';
 import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../shared/secrets.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { issueCredential } from './operations.ts';
+import { requireOnIdentity } from './permissions.ts';
 import * as repo from './repository.ts';
 
 defineMessages({
@@ -39,12 +40,8 @@ export function toApiKeyView(row: repo.CredentialRow) {
 }
 export type ApiKeyView = ReturnType<typeof toApiKeyView>;
 
-function mayManage(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
-
 export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ApiKeyView>> {
-  mayManage(actor);
+  requireOnIdentity(actor, 'manage_api_keys');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listApiKeys(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -54,7 +51,7 @@ export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: num
 
 /** The token is in this answer only; the database keeps its SHA-256. */
 export async function createApiKey(deps: Deps, actor: Actor, input: { name: string; user_id: string }): Promise<ApiKeyView & { token: string }> {
-  mayManage(actor);
+  requireOnIdentity(actor, 'manage_api_keys');
   return deps.db.transaction(async (tx) => {
     const user = await repo.findUser(tx, actor.tenantId, input.user_id);
     if (!user || user.deactivatedAt) throw unknownReference('/api_key/user_id', 'active user');
@@ -67,7 +64,7 @@ export async function createApiKey(deps: Deps, actor: Actor, input: { name: stri
 
 /** Revocation applies at once in this process (and within the auth cache's few seconds in others). */
 export async function revokeApiKey(deps: Deps, actor: Actor, id: string): Promise<ApiKeyView> {
-  mayManage(actor);
+  requireOnIdentity(actor, 'manage_api_keys');
   const view = await deps.db.transaction(async (tx) => {
     const row = await repo.findApiKeyForUpdate(tx, actor.tenantId, id);
     if (!row) throw notFound('API key');

@@ -1,14 +1,15 @@
 // Tenant settings operations: an admin reads and changes its own tenant; the operator changes any tenant.
 import type { Deps } from '../../deps.ts';
-import { isAdmin, type Actor } from '../../http/actor.ts';
+import type { Actor } from '../../http/actor.ts';
 import { invalidateCredentialCache } from '../../http/auth.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { issueCredential, toTenantView, type TenantView } from './operations.ts';
+import { requireOnIdentity } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { AdminTenantUpdate, OperatorTenantUpdate } from './tenant-schemas.ts';
 
 export async function getOwnTenant(deps: Deps, actor: Actor): Promise<TenantView> {
-  if (!isAdmin(actor)) throw forbidden();
+  requireOnIdentity(actor, 'manage_tenant');
   const row = await repo.findTenant(deps.db, actor.tenantId);
   if (!row) throw notFound('tenant');
   return toTenantView(row);
@@ -34,7 +35,7 @@ async function applyTenantUpdate(deps: Deps, tenantId: string, input: OperatorTe
 }
 
 export async function updateOwnTenant(deps: Deps, actor: Actor, input: AdminTenantUpdate): Promise<TenantView> {
-  if (!isAdmin(actor)) throw forbidden();
+  requireOnIdentity(actor, 'manage_tenant');
   return applyTenantUpdate(deps, actor.tenantId, input);
 }
 
