@@ -7,7 +7,6 @@ import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { isUuid, newId } from '../../../shared/ids.ts';
 import { findUser, membershipsOf } from '../../identity/index.ts';
-import { dispatchChanged } from '../change-listeners.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
 import { bookingListScope, requireOnDispatch } from '../permissions.ts';
 import * as packagesRepo from '../packages/repository.ts';
@@ -125,7 +124,7 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordBookingModified(tx, actor.tenantId, at, booking);
     await deps.hooks.dispatch.bookingTipChanged(tx, actor.tenantId, id);
-    await dispatchChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
+    await deps.hooks.dispatch.tipFactsChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
   return getBooking(deps, actor, id);
 }

@@ -6,7 +6,7 @@ import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
 import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
 import { earningsField } from '../earnings.ts';
-import { tipDistributionOf, type BookingTipDistribution } from '../change-listeners.ts';
+import type { BookingTipDistribution } from '../hooks.ts';
 import * as repo from './repository.ts';
 
 const NOT_EVALUATED: BookingTipDistribution = { tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' };
@@ -42,7 +42,7 @@ export async function renderBookings(
   known?: Map<string, repo.BookingChildren>,
   options: { fresh?: boolean } = {},
 ) {
-  const tips = await tipDistributionOf(q, actor.tenantId, rows, { fresh: options.fresh ?? false });
+  const tips = rows.length ? await render.hooks.dispatch.tipDistribution(q, actor.tenantId, rows, { fresh: options.fresh ?? false }) : new Map<string, BookingTipDistribution>();
   const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
   if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));

@@ -6,7 +6,6 @@ import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
-import { stopEtas } from '../ports.ts';
 import { tourFacts } from '../settle.ts';
 import { findTours, type TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
@@ -26,7 +25,7 @@ export interface StopContext {
   /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
   clock: Deps['clock'];
   failureRules: FailureRules;
-  /** ETAs of open tour stops, from live tracking (ports.ts), with the tour each was computed on. */
+  /** ETAs of open tour stops, from live tracking (Deps.hooks.dispatch.stopEtas), with the tour each was computed on. */
   etas: Map<string, { tourId: string; eta: Date }>;
 }
 
@@ -63,7 +62,7 @@ export async function loadStopContext(
     for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
   }
   const etaStopIds = stops.filter((s) => s.tourId !== null && !isFinalStop(s.status)).map((s) => s.id);
-  const etas = await stopEtas(q, tenantId, etaStopIds);
+  const etas = etaStopIds.length ? await render.hooks.dispatch.stopEtas(q, tenantId, etaStopIds) : new Map<string, { tourId: string; eta: Date }>();
   return {
     etas,
     tours: new Map(tours.map((t) => [t.id, t])),
