@@ -26,7 +26,7 @@ import { getBooking } from './operations.ts';
 import { checkOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
-import { renderBookings } from './views.ts';
+import { renderBookings } from './render-bookings.ts';
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
 async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {

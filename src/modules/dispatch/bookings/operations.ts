@@ -18,7 +18,7 @@ import { isFinalStop } from './booking-status.ts';
 import { checkOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingListQueryT } from './schemas.ts';
-import { renderBookings } from './views.ts';
+import { renderBookings } from './render-bookings.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 
 /**

@@ -25,7 +25,7 @@ import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from '../stops/stop-input.ts';
 import type { packageHistory, packages as packagesTable} from '../tables.ts';
 import { type PackageStatus } from '../tables.ts';
-import { renderPackages } from './views.ts';
+import { renderPackages } from './render-packages.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
 const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
