@@ -1,12 +1,13 @@
 // Tenant settings operations: an admin reads and changes its own tenant; the operator changes any tenant.
-import type { Deps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
-import { invalidateCredentialCache } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
-import { issueCredential, toTenantView, type TenantView } from './operations.ts';
-import { requireOnIdentity } from './permissions.ts';
-import * as repo from './repository.ts';
-import type { AdminTenantUpdate, OperatorTenantUpdate } from './tenant-schemas.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidateCredentialCache } from '../../../http/auth.ts';
+import { notFound } from '../../../http/errors.ts';
+import { issueCredential } from '../operations.ts';
+import { toTenantView, type TenantView } from '../views.ts';
+import { requireOnIdentity } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import type { AdminTenantUpdate, OperatorTenantUpdate } from '../tenant-schemas.ts';
 
 export async function getOwnTenant(deps: Deps, actor: Actor): Promise<TenantView> {
   requireOnIdentity(actor, 'manage_tenant');

@@ -1,28 +1,20 @@
 // Organization and service area operations: admins write; managers read their own organizations.
-import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
-import type { Actor } from '../../http/actor.ts';
-import { invalidFields, notFound, unknownReference } from '../../http/errors.ts';
-import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { newId } from '../../shared/ids.ts';
-import { iso } from '../../shared/time.ts';
-import { readScope, requireOnIdentity } from './permissions.ts';
-import * as repo from './repository.ts';
-import { canonicalTimeZone, isCurrency, polygonErrors } from './rules.ts';
-import type { OrganizationCreateInput, OrganizationUpdateInput, PolygonInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from './schemas.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Tx } from '../../../db/client.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { newId } from '../../../shared/ids.ts';
+import { readScope, requireOnIdentity } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import { canonicalTimeZone, isCurrency, polygonErrors } from '../rules.ts';
+import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
+import { toOrganizationView, toServiceAreaView, type OrganizationView, type ServiceAreaView } from '../views.ts';
 
 const cursorId = (cursor: string | undefined): string | null => {
   const [afterId] = decodeCursor(cursor) ?? [null];
   return typeof afterId === 'string' ? afterId : null;
 };
-
-export const toOrganizationView = (row: repo.OrganizationRow) => ({
-  id: row.id,
-  name: row.name,
-  service_area_ids: row.serviceAreaIds,
-  created_at: iso(row.createdAt),
-});
-export type OrganizationView = ReturnType<typeof toOrganizationView>;
 
 async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
   const found = new Set((await repo.findServiceAreas(tx, tenantId, ids)).map((a) => a.id));
@@ -69,18 +61,6 @@ export async function updateOrganization(deps: Deps, actor: Actor, id: string, i
     return toOrganizationView({ ...current, ...patch });
   });
 }
-
-export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
-  id: row.id,
-  name: row.name,
-  currency: row.currency,
-  time_zone: row.timeZone,
-  boundary: row.boundary as PolygonInput | null,
-  scheduling_config_id: row.schedulingConfigId,
-  average_speed_kmh: row.averageSpeedKmh,
-  created_at: iso(row.createdAt),
-});
-export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 
 /** Checks what the schema cannot (a real ISO-4217 code, a known IANA zone, a closed in-range polygon); returns the canonical zone. */
 function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: string } {

@@ -1,25 +1,23 @@
-// User operations: admins manage users; managers read the users of their organizations.
-import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
-import { uniqueViolation } from '../../db/errors.ts';
-import type { Actor } from '../../http/actor.ts';
-import { invalidateCredentialCache } from '../../http/auth.ts';
-import { badParameter, invalidFields, notFound, unknownReference, unprocessable } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
-import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { newId } from '../../shared/ids.ts';
-import { hashPassword } from '../../shared/secrets.ts';
-import { toUserView } from './operations.ts';
-import { readScope, requireOnIdentity } from './permissions.ts';
-import * as repo from './repository.ts';
-import { membershipErrors } from './rules.ts';
-import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from './schemas.ts';
+// User operations: admins manage users; managers read the users of their organizations; anyone reads itself.
+import type { Deps } from '../../../deps.ts';
+import type { Tx } from '../../../db/client.ts';
+import { uniqueViolation } from '../../../db/errors.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidateCredentialCache } from '../../../http/auth.ts';
+import { badParameter, invalidFields, notFound, unknownReference, unprocessable } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { newId } from '../../../shared/ids.ts';
+import { hashPassword } from '../../../shared/secrets.ts';
+import { toUserView, type UserView } from '../views.ts';
+import { readScope, requireOnIdentity } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import { membershipErrors } from '../rules.ts';
+import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from '../schemas.ts';
 
 defineMessages({
   'identity.cannot_deactivate_self': { en: 'You cannot deactivate your own user.', de: 'Sie können Ihren eigenen Benutzer nicht deaktivieren.' },
 });
-
-export type UserView = ReturnType<typeof toUserView>;
 
 const emailTaken = () => invalidFields([{ pointer: '/user/email', code: 'taken', detail: 'is already used by another user of this tenant' }]);
 
@@ -164,4 +162,11 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
   });
   invalidateCredentialCache();
   return view;
+}
+
+/** GET /api/user: the caller. */
+export async function getCurrentUser(deps: Deps, actor: Actor) {
+  const row = await repo.findUser(deps.db, actor.tenantId, actor.userId);
+  if (!row) throw notFound('user');
+  return toUserView(row, actor.organizationIds);
 }
