@@ -4,7 +4,7 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { findTours } from './tours/repository.ts';
 import { canSeeBooking, seesBookingWithoutTours } from './visibility.ts';
-import { requireOnDispatch } from './permissions.ts';
+import { dispatchPermissions } from './permissions.ts';
 import * as repo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import { tourFacts } from './settle.ts';
@@ -29,5 +29,5 @@ export async function visibleBooking(q: Queryable, actor: Actor, id: string, opt
 
 /** Dispatchers (permissions.ts): admins, and managers for what they see. */
 export function requireDispatcher(actor: Actor): void {
-  requireOnDispatch(actor, 'dispatch');
+  dispatchPermissions.require(actor, 'dispatch');
 }

@@ -1,41 +1,18 @@
 // The dispatch permission matrix (CONTRACT.md §4–§5): what each role may ever do, checked at the top of every
 // operation (403). Whether it may do it on one booking or tour is the visibility rule's (visibility.ts, 404).
-import type { Actor, UserRole } from '../../http/actor.ts';
-import { forbidden } from '../../http/errors.ts';
+import type { Actor } from '../../http/actor.ts';
+import { permissionTable } from '../../http/permission-table.ts';
 
-export const DISPATCH_ACTIONS = [
-  /** POST /bookings. */
-  'create_booking',
-  /** PUT/DELETE a booking's tip. */
-  'tip',
-  /** Cancel bookings, set managing organizations and preferred drivers, add and change stops, merge and insert into
-   * tours, remove and force packages, and the dispatcher's tour transitions. */
-  'dispatch',
-  /** The driver's tour transitions (claim, pick, start, …) and stop steps. */
-  'drive',
-  'list_tours',
-  /** GET /tours/{id}/visibility. */
-  'explain_visibility',
-] as const;
-export type DispatchAction = (typeof DISPATCH_ACTIONS)[number];
-export type DispatchPermissions = Record<DispatchAction, boolean>;
-
-const all = (allowed: readonly DispatchAction[]): DispatchPermissions =>
-  Object.fromEntries(DISPATCH_ACTIONS.map((action) => [action, allowed.includes(action)])) as DispatchPermissions;
-
-const MATRIX: Record<UserRole, DispatchPermissions> = {
-  admin: all(['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility']),
+export const dispatchPermissions = permissionTable({
+  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility'],
   // A manager dispatches what it sees (visibility.ts).
-  manager: all(['create_booking', 'tip', 'dispatch', 'list_tours']),
-  driver: all(['drive', 'list_tours']),
-  customer: all(['create_booking', 'tip']),
-};
-
-export const mayOnDispatch = (actor: Pick<Actor, 'role'>, action: DispatchAction): boolean => MATRIX[actor.role][action];
-
-export function requireOnDispatch(actor: Pick<Actor, 'role'>, action: DispatchAction): void {
-  if (!mayOnDispatch(actor, action)) throw forbidden();
-}
+  manager: ['create_booking', 'tip', 'dispatch', 'list_tours'],
+  // `drive`: the driver's tour transitions (claim, pick, start, …). `dispatch`: cancelling bookings, managing
+  // organizations and preferred drivers, adding and changing stops, merge and insert, removing and forcing packages,
+  // and the dispatcher's tour transitions.
+  driver: ['drive', 'list_tours'],
+  customer: ['create_booking', 'tip'],
+});
 
 /** Customers book for themselves: their bookings' customer is them, and they see no one else's. */
 export const ownBookingsOnly = (actor: Pick<Actor, 'role'>): boolean => actor.role === 'customer';

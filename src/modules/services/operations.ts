@@ -7,7 +7,7 @@ import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea } from '../identity/index.ts';
-import { requireOnServices } from './permissions.ts';
+import { servicePermissions } from './permissions.ts';
 import * as repo from './repository.ts';
 import { defaultReturnStopType, mergeFailureOutcomes, SCHEDULING_CONFIG_DEFAULTS, SERVICE_DEFAULTS, serviceConfigErrors } from './rules.ts';
 import type { SchedulingConfigCreateInput, SchedulingConfigUpdateInput, ServiceCreateInput, ServiceUpdateInput } from './schemas.ts';
@@ -59,7 +59,7 @@ function checkServiceRules(config: { stopTypes: readonly string[]; returnStopTyp
 }
 
 export async function listServices(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceView>> {
-  requireOnServices(actor, 'read');
+  servicePermissions.require(actor, 'read');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listServices(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -68,14 +68,14 @@ export async function listServices(deps: Deps, actor: Actor, query: { limit?: nu
 }
 
 export async function showService(deps: Deps, actor: Actor, id: string): Promise<ServiceView> {
-  requireOnServices(actor, 'read');
+  servicePermissions.require(actor, 'read');
   const row = await repo.findService(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service');
   return toServiceView(row);
 }
 
 export async function createService(deps: Deps, actor: Actor, input: ServiceCreateInput): Promise<ServiceView> {
-  requireOnServices(actor, 'manage');
+  servicePermissions.require(actor, 'manage');
   const stopTypes = input.stop_types ?? [...SERVICE_DEFAULTS.stopTypes];
   const row: repo.ServiceRow = {
     tenantId: actor.tenantId,
@@ -103,7 +103,7 @@ export async function createService(deps: Deps, actor: Actor, input: ServiceCrea
 
 /** PUT changes only the fields given (CONTRACT.md §1 Updates); rules are checked on the result. */
 export async function updateService(deps: Deps, actor: Actor, id: string, input: ServiceUpdateInput): Promise<ServiceView> {
-  requireOnServices(actor, 'manage');
+  servicePermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findServiceForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('service');
@@ -133,7 +133,7 @@ export async function listSchedulingConfigs(
   query: { limit?: number; cursor?: string },
   withDeprecated: boolean,
 ): Promise<Page<SchedulingConfigView>> {
-  requireOnServices(actor, 'read');
+  servicePermissions.require(actor, 'read');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listSchedulingConfigs(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -142,7 +142,7 @@ export async function listSchedulingConfigs(
 }
 
 export async function showSchedulingConfig(deps: Deps, actor: Actor, id: string, withDeprecated: boolean): Promise<SchedulingConfigView> {
-  requireOnServices(actor, 'read');
+  servicePermissions.require(actor, 'read');
   const row = await repo.findSchedulingConfig(deps.db, actor.tenantId, id);
   if (!row) throw notFound('scheduling config');
   return toSchedulingConfigView(row, withDeprecated);
@@ -155,7 +155,7 @@ export async function createSchedulingConfig(
   input: SchedulingConfigCreateInput,
   withDeprecated: boolean,
 ): Promise<SchedulingConfigView> {
-  requireOnServices(actor, 'manage');
+  servicePermissions.require(actor, 'manage');
   const row: repo.SchedulingConfigRow = {
     tenantId: actor.tenantId,
     id: newId(),
@@ -175,7 +175,7 @@ export async function updateSchedulingConfig(
   input: SchedulingConfigUpdateInput,
   withDeprecated: boolean,
 ): Promise<SchedulingConfigView> {
-  requireOnServices(actor, 'manage');
+  servicePermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findSchedulingConfigForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('scheduling config');

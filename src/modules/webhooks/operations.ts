@@ -9,7 +9,7 @@ import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
-import { requireOnWebhooks } from './permissions.ts';
+import { webhookPermissions } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListInput, WebhookCreateInput, WebhookUpdateInput } from './schemas.ts';
 import { sealSecret } from './secret-sealing.ts';
@@ -75,7 +75,7 @@ async function validateSubscription(
 }
 
 export async function createWebhook(deps: Deps, actor: Actor, input: WebhookCreateInput) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   await validateSubscription(deps, actor, input);
   const now = deps.clock.now();
   const secret = generateSecret();
@@ -101,7 +101,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: WebhookCrea
 }
 
 export async function listWebhooks(deps: Deps, actor: Actor, query: { limit?: number | undefined; cursor?: string | undefined }) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listSubscriptions(deps.db, actor.tenantId, { limit, beforeId: beforeId as string | null });
@@ -116,12 +116,12 @@ async function loadSubscription(deps: Deps, actor: Actor, id: string) {
 }
 
 export async function getWebhook(deps: Deps, actor: Actor, id: string) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   return toWebhookView(await loadSubscription(deps, actor, id));
 }
 
 export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookUpdateInput) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   await validateSubscription(deps, actor, input);
   return deps.db.transaction(async (tx) => {
     const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
@@ -143,7 +143,7 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
 }
 
 export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   await deps.db.transaction(async (tx) => {
     if (!(await repo.findSubscription(tx, actor.tenantId, id))) throw notFound('webhook');
     // The worker locks deliveries before their subscription (recording a batch clears its failure clock): so does this,
@@ -155,7 +155,7 @@ export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promi
 }
 
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
     if (!row) throw notFound('webhook');
@@ -191,7 +191,7 @@ async function withAttempts(deps: Deps, tenantId: string, rows: repo.DeliveryRow
 }
 
 export async function listDeliveries(deps: Deps, actor: Actor, id: string, query: DeliveryListInput) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   await loadSubscription(deps, actor, id);
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
@@ -207,7 +207,7 @@ export async function listDeliveries(deps: Deps, actor: Actor, id: string, query
 
 /** Sends a delivery again now, whatever its status (unless an attempt is in flight); its log grows, its event id stays. */
 export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   const row = await deps.db.transaction(async (tx) => {
     const delivery = await repo.findDelivery(tx, actor.tenantId, id, deliveryId, { forUpdate: true });
     if (!delivery) throw notFound('delivery');
@@ -222,7 +222,7 @@ export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId
 }
 
 export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, since: string) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const subscription = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
     if (!subscription) throw notFound('webhook');
@@ -233,7 +233,7 @@ export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, si
 
 /** A webhook.test event, recorded in the event log and delivered to this one subscription only. */
 export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
-  requireOnWebhooks(actor, 'manage');
+  webhookPermissions.require(actor, 'manage');
   const delivery = await deps.db.transaction(async (tx) => {
     const subscription = await repo.findSubscription(tx, actor.tenantId, id);
     if (!subscription) throw notFound('webhook');

@@ -12,7 +12,7 @@ import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
 import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
 import { canSee } from '../access.ts';
-import { defaultManagingOrganizationIds, ownBookingsOnly, requireOnDispatch } from '../permissions.ts';
+import { defaultManagingOrganizationIds, dispatchPermissions, ownBookingsOnly } from '../permissions.ts';
 import { externalLabelErrors, preparePackages } from '../packages/operations.ts';
 import type * as packagesRepo from '../packages/repository.ts';
 import { newShortcode } from '../packages/shortcodes.ts';
@@ -82,7 +82,7 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
  * response renders from the rows written, as a read after the commit would.
  */
 export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
-  requireOnDispatch(actor, 'create_booking');
+  dispatchPermissions.require(actor, 'create_booking');
   const at = deps.clock.now();
   const tenantId = actor.tenantId;
   const { db } = deps;

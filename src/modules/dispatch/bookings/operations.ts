@@ -8,7 +8,7 @@ import { recordEvent } from '../../../events/outbox.ts';
 import { isUuid, newId } from '../../../shared/ids.ts';
 import { findUser, membershipsOf } from '../../identity/index.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
-import { bookingListScope, requireOnDispatch } from '../permissions.ts';
+import { bookingListScope, dispatchPermissions } from '../permissions.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import { bookingEventData, recordBookingModified, settle, tourEventData } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
@@ -117,7 +117,7 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
 }
 
 export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount: number; currency: string } | null) {
-  requireOnDispatch(actor, 'tip');
+  dispatchPermissions.require(actor, 'tip');
   const at = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });

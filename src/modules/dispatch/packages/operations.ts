@@ -16,7 +16,7 @@ import { appendPackageReattempts, checkPackageFailures } from './package-failure
 import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../visibility.ts';
 import { canSee, requireDispatcher } from '../access.ts';
-import { mayOnDispatch } from '../permissions.ts';
+import { dispatchPermissions } from '../permissions.ts';
 import * as repo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import * as packagesRepo from './repository.ts';
@@ -122,7 +122,7 @@ async function openTourStops(tx: Tx, tenantId: string, pkg: packagesRepo.Package
 
 /** CONTRACT.md §5: admin or manager who sees the tour, package not yet delivered, its stops on an open tour. */
 async function isRemovable(tx: Tx, actor: Actor, pkg: packagesRepo.PackageRow): Promise<boolean> {
-  if (!mayOnDispatch(actor, 'dispatch')) return false;
+  if (!dispatchPermissions.may(actor, 'dispatch')) return false;
   if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) return false;
   const { stops, tours } = await openTourStops(tx, actor.tenantId, pkg);
   return stops.length > 0 && tours.every((t) => canSeeTour(actor, tourFacts(t))) && stops.every((s) => s.status === 'scheduled');

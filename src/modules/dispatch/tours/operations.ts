@@ -3,7 +3,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
-import { mayOnDispatch, requireOnDispatch } from '../permissions.ts';
+import { dispatchPermissions } from '../permissions.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
@@ -40,11 +40,11 @@ async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): 
 /** How the caller takes part in an action on this tour, or the error that refuses it. */
 function actorKind(actor: Actor, tour: repo.TourRow, action: TourAction): TourActor {
   const by = TOUR_TRANSITIONS[action].by;
-  if (mayOnDispatch(actor, 'dispatch')) {
+  if (dispatchPermissions.may(actor, 'dispatch')) {
     if (by !== 'dispatcher') throw forbidden();
     return 'dispatcher';
   }
-  if (!mayOnDispatch(actor, 'drive') || by === 'dispatcher' || by === 'system') throw forbidden();
+  if (!dispatchPermissions.may(actor, 'drive') || by === 'dispatcher' || by === 'system') throw forbidden();
   return tour.driverId === actor.userId ? 'own_driver' : 'eligible_driver';
 }
 
@@ -197,7 +197,7 @@ export async function expireClaim(deps: Deps, tenantId: string, tourId: string):
 }
 
 export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: string, driverIds: string[]) {
-  requireOnDispatch(actor, 'dispatch');
+  dispatchPermissions.require(actor, 'dispatch');
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
@@ -211,7 +211,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
 
 /** POST /api/hailing/tours/{id}/stops: a tour-only custom stop (no booking) at `position` (default: last). */
 export async function addTourStop(deps: Deps, actor: Actor, tourId: string, input: CustomStopInput) {
-  requireOnDispatch(actor, 'dispatch');
+  dispatchPermissions.require(actor, 'dispatch');
   const at = deps.clock.now();
   const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
@@ -233,7 +233,7 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
 
 /** GET /api/hailing/tours/{id}/visibility (admins): which organizations see the tour and why. */
 export async function explainTourVisibility(deps: Deps, actor: Actor, tourId: string) {
-  requireOnDispatch(actor, 'explain_visibility');
+  dispatchPermissions.require(actor, 'explain_visibility');
   const tour = await visibleTour(deps.db, actor, tourId);
   const { organizationIds, reason } = tourOrganizations(tourFacts(tour));
   return {

@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badParameter, notFound } from '../../../http/errors.ts';
-import { requireOnDispatch, tourListScope } from '../permissions.ts';
+import { dispatchPermissions, tourListScope } from '../permissions.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
@@ -48,7 +48,7 @@ export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string):
 
 /** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
 export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
-  requireOnDispatch(actor, 'list_tours');
+  dispatchPermissions.require(actor, 'list_tours');
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {

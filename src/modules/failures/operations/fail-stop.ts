@@ -2,7 +2,7 @@
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, unprocessable } from '../../../http/errors.ts';
-import { requireOnFailures } from '../permissions.ts';
+import { failurePermissions } from '../permissions.ts';
 import { t } from '../../../http/i18n.ts';
 import { automaticGroup, failStopOnTour, lockStopForFailure, renderFailedStop } from '../../dispatch/index.ts';
 import { blockerMessage, outcomeBlocker, type FailureOutcome } from '../failure-options.ts';
@@ -36,7 +36,7 @@ function notAvailable(actor: Actor, outcome: FailureOutcome, blocker: NonNullabl
 }
 
 export async function failStop(deps: Deps, actor: Actor, stopId: string, input: FailStopInput) {
-  requireOnFailures(actor, 'fail_stop');
+  failurePermissions.require(actor, 'fail_stop');
   const outcome = input.outcome ?? 'skip_recovery';
   const note = input.note?.trim() ? input.note : null;
   const reason = chosenReason(input);

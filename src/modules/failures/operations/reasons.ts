@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unprocessable } from '../../../http/errors.ts';
-import { requireOnFailures } from '../permissions.ts';
+import { failurePermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import {
   DEFAULT_PACKAGE_FAILURE_REASONS,
@@ -51,20 +51,20 @@ export function listStopFailureReasons(actor: Actor): ReasonView[] {
 }
 
 export async function listAdminPackageFailureReasons(deps: Deps, actor: Actor): Promise<AdminReasonView[]> {
-  requireOnFailures(actor, 'manage_reasons');
+  failurePermissions.require(actor, 'manage_reasons');
   const reasons = await repo.listPackageFailureReasons(deps.db, actor.tenantId);
   return reasons.map((reason) => toAdminView(reason, actor));
 }
 
 export async function getPackageFailureReason(deps: Deps, actor: Actor, key: string): Promise<AdminReasonView> {
-  requireOnFailures(actor, 'manage_reasons');
+  failurePermissions.require(actor, 'manage_reasons');
   const reason = await repo.findPackageFailureReason(deps.db, actor.tenantId, key);
   if (!reason) throw notFound('reason');
   return toAdminView(reason, actor);
 }
 
 export async function createPackageFailureReason(deps: Deps, actor: Actor, input: ReasonCreateInput): Promise<AdminReasonView> {
-  requireOnFailures(actor, 'manage_reasons');
+  failurePermissions.require(actor, 'manage_reasons');
   const at = deps.clock.now();
   const reason: ReasonRecord = {
     key: input.key,
@@ -89,7 +89,7 @@ export async function createPackageFailureReason(deps: Deps, actor: Actor, input
 
 /** PUT and PATCH alike change only the fields given (CONTRACT.md §1). */
 export async function updatePackageFailureReason(deps: Deps, actor: Actor, key: string, input: ReasonUpdateInput): Promise<AdminReasonView> {
-  requireOnFailures(actor, 'manage_reasons');
+  failurePermissions.require(actor, 'manage_reasons');
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const current = await repo.findPackageFailureReason(tx, actor.tenantId, key, { forUpdate: true });
@@ -109,7 +109,7 @@ export async function updatePackageFailureReason(deps: Deps, actor: Actor, key: 
 
 /** Deleting a reason keeps history readable: failures recorded its key, label and note when they happened. */
 export async function deletePackageFailureReason(deps: Deps, actor: Actor, key: string): Promise<void> {
-  requireOnFailures(actor, 'manage_reasons');
+  failurePermissions.require(actor, 'manage_reasons');
   await deps.db.transaction(async (tx) => {
     if (!(await repo.deletePackageFailureReason(tx, actor.tenantId, key))) throw notFound('reason');
   });

@@ -5,12 +5,12 @@ import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { issueCredential } from '../operations.ts';
-import { requireOnIdentity } from '../permissions.ts';
+import { identityPermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { toApiKeyView, type ApiKeyView } from '../views.ts';
 
 export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ApiKeyView>> {
-  requireOnIdentity(actor, 'manage_api_keys');
+  identityPermissions.require(actor, 'manage_api_keys');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listApiKeys(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -20,7 +20,7 @@ export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: num
 
 /** The token is in this answer only; the database keeps its SHA-256. */
 export async function createApiKey(deps: Deps, actor: Actor, input: { name: string; user_id: string }): Promise<ApiKeyView & { token: string }> {
-  requireOnIdentity(actor, 'manage_api_keys');
+  identityPermissions.require(actor, 'manage_api_keys');
   return deps.db.transaction(async (tx) => {
     const user = await repo.findUser(tx, actor.tenantId, input.user_id);
     if (!user || user.deactivatedAt) throw unknownReference('/api_key/user_id', 'active user');
@@ -33,7 +33,7 @@ export async function createApiKey(deps: Deps, actor: Actor, input: { name: stri
 
 /** Revocation applies at once in this process (and within the auth cache's few seconds in others). */
 export async function revokeApiKey(deps: Deps, actor: Actor, id: string): Promise<ApiKeyView> {
-  requireOnIdentity(actor, 'manage_api_keys');
+  identityPermissions.require(actor, 'manage_api_keys');
   const view = await deps.db.transaction(async (tx) => {
     const row = await repo.findApiKeyForUpdate(tx, actor.tenantId, id);
     if (!row) throw notFound('API key');

@@ -5,7 +5,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
-import { readScope, requireOnIdentity } from '../permissions.ts';
+import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { canonicalTimeZone, isCurrency, polygonErrors } from '../rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
@@ -38,7 +38,7 @@ export async function getOrganization(deps: Deps, actor: Actor, id: string): Pro
 }
 
 export async function createOrganization(deps: Deps, actor: Actor, input: OrganizationCreateInput): Promise<OrganizationView> {
-  requireOnIdentity(actor, 'manage_organizations');
+  identityPermissions.require(actor, 'manage_organizations');
   const row = { tenantId: actor.tenantId, id: newId(), name: input.name, serviceAreaIds: input.service_area_ids ?? [], createdAt: deps.clock.now() };
   return deps.db.transaction(async (tx) => {
     await checkServiceAreas(tx, actor.tenantId, row.serviceAreaIds);
@@ -48,7 +48,7 @@ export async function createOrganization(deps: Deps, actor: Actor, input: Organi
 }
 
 export async function updateOrganization(deps: Deps, actor: Actor, id: string, input: OrganizationUpdateInput): Promise<OrganizationView> {
-  requireOnIdentity(actor, 'manage_organizations');
+  identityPermissions.require(actor, 'manage_organizations');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findOrganizationForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('organization');
@@ -81,7 +81,7 @@ async function checkSchedulingConfig(deps: Deps, tx: Tx, tenantId: string, id: s
 }
 
 export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
-  requireOnIdentity(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'manage_service_areas');
   const limit = query.limit ?? 25;
   const rows = await repo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
   const page = toPage(rows, limit, (row) => [row.id]);
@@ -89,14 +89,14 @@ export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?
 }
 
 export async function getServiceArea(deps: Deps, actor: Actor, id: string): Promise<ServiceAreaView> {
-  requireOnIdentity(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'manage_service_areas');
   const row = await repo.findServiceArea(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service area');
   return toServiceAreaView(row);
 }
 
 export async function createServiceArea(deps: Deps, actor: Actor, input: ServiceAreaCreateInput): Promise<ServiceAreaView> {
-  requireOnIdentity(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
   const row: repo.ServiceAreaRow = {
     tenantId: actor.tenantId,
@@ -117,7 +117,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
 }
 
 export async function updateServiceArea(deps: Deps, actor: Actor, id: string, input: ServiceAreaUpdateInput): Promise<ServiceAreaView> {
-  requireOnIdentity(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
   return deps.db.transaction(async (tx) => {
     const current = await repo.findServiceAreaForUpdate(tx, actor.tenantId, id);

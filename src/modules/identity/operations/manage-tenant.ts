@@ -5,12 +5,12 @@ import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { notFound } from '../../../http/errors.ts';
 import { issueCredential } from '../operations.ts';
 import { toTenantView, type TenantView } from '../views.ts';
-import { requireOnIdentity } from '../permissions.ts';
+import { identityPermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import type { AdminTenantUpdate, OperatorTenantUpdate } from '../tenant-schemas.ts';
 
 export async function getOwnTenant(deps: Deps, actor: Actor): Promise<TenantView> {
-  requireOnIdentity(actor, 'manage_tenant');
+  identityPermissions.require(actor, 'manage_tenant');
   const row = await repo.findTenant(deps.db, actor.tenantId);
   if (!row) throw notFound('tenant');
   return toTenantView(row);
@@ -36,7 +36,7 @@ async function applyTenantUpdate(deps: Deps, tenantId: string, input: OperatorTe
 }
 
 export async function updateOwnTenant(deps: Deps, actor: Actor, input: AdminTenantUpdate): Promise<TenantView> {
-  requireOnIdentity(actor, 'manage_tenant');
+  identityPermissions.require(actor, 'manage_tenant');
   return applyTenantUpdate(deps, actor.tenantId, input);
 }
 

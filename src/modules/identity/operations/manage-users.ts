@@ -10,7 +10,7 @@ import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword } from '../../../shared/secrets.ts';
 import { toUserView, type UserView } from '../views.ts';
-import { readScope, requireOnIdentity } from '../permissions.ts';
+import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { membershipErrors } from '../rules.ts';
 import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from '../schemas.ts';
@@ -85,7 +85,7 @@ export async function getUser(deps: Deps, actor: Actor, id: string): Promise<Use
 }
 
 export async function createUser(deps: Deps, actor: Actor, input: UserCreateInput): Promise<UserView> {
-  requireOnIdentity(actor, 'manage_users');
+  identityPermissions.require(actor, 'manage_users');
   const organizationIds = input.organization_ids ?? [];
   const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : null;
   const id = newId();
@@ -114,7 +114,7 @@ export async function createUser(deps: Deps, actor: Actor, input: UserCreateInpu
 
 /** Only the given fields change; role and organizations are checked together as they will be stored. */
 export async function updateUser(deps: Deps, actor: Actor, id: string, input: UserUpdateInput): Promise<UserView> {
-  requireOnIdentity(actor, 'manage_users');
+  identityPermissions.require(actor, 'manage_users');
   const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : undefined;
   try {
     const view = await deps.db.transaction(async (tx) => {
@@ -148,7 +148,7 @@ export async function updateUser(deps: Deps, actor: Actor, id: string, input: Us
 
 /** DELETE deactivates: the user stays (bookings and tours refer to it) and its credentials stop working at once. */
 export async function deactivateUser(deps: Deps, actor: Actor, id: string): Promise<UserView> {
-  requireOnIdentity(actor, 'manage_users');
+  identityPermissions.require(actor, 'manage_users');
   if (id === actor.userId) throw unprocessable('cannot_deactivate_self', { key: 'identity.cannot_deactivate_self' });
   const view = await deps.db.transaction(async (tx) => {
     const current = await repo.findUserForUpdate(tx, actor.tenantId, id);
