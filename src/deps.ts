@@ -11,7 +11,10 @@ import type { Clock } from './shared/clock.ts';
  * composition root by `wireHooks` (src/hooks.ts).
  */
 export interface Hooks {
-  /** Reactions inside dispatch's transactions (a tour completed, a tip changed, a tour's stops changed). */
+  /**
+   * Reactions inside dispatch's transactions (a tour completed, a tip changed, a tour's stops changed: compensation,
+   * live tracking) and what dispatch renders of other modules (stop ETAs, a booking's tip distribution).
+   */
   dispatch: DispatchHooks;
   /** What dispatch renders and checks of failures: failure_options, package failure reasons, the reattempt copy. */
   failureRules: FailureRules;

@@ -1,20 +1,25 @@
 // The composition root's wiring of the module seams (Deps.hooks): which module answers which other module's hooks.
 import type { Hooks } from './deps.ts';
-import { NO_DISPATCH_HOOKS } from './modules/dispatch/index.ts';
+import { compensationDispatchHooks } from './modules/compensation/index.ts';
+import { NO_DISPATCH_HOOKS, type DispatchHooks } from './modules/dispatch/index.ts';
 import { failureRules, seedPackageFailureReasons } from './modules/failures/index.ts';
+import { liveDispatchHooks, travelTimes } from './modules/live/index.ts';
 import { getSchedulingConfig } from './modules/services/index.ts';
-import { travelTimes } from './modules/live/index.ts';
 
-/** The hooks of a running Tourbook; `overrides` lets a test or a bench replace one. */
-export function wireHooks(overrides: Partial<Hooks> = {}): Hooks {
+/** What a test or a bench replaces: dispatch's hooks one by one (the others stay wired), any other seam whole. */
+export type HookOverrides = Partial<Omit<Hooks, 'dispatch'>> & { dispatch?: Partial<DispatchHooks> };
+
+/** The hooks of a running Tourbook. */
+export function wireHooks(overrides: HookOverrides = {}): Hooks {
+  const { dispatch, ...others } = overrides;
   return {
-    dispatch: NO_DISPATCH_HOOKS,
+    dispatch: { ...NO_DISPATCH_HOOKS, ...liveDispatchHooks, ...compensationDispatchHooks, ...dispatch },
     failureRules,
     identity: {
       tenantCreated: seedPackageFailureReasons,
       schedulingConfigExists: async (q, tenantId, id) => (await getSchedulingConfig(q, tenantId, id)) !== null,
     },
     travel: travelTimes,
-    ...overrides,
+    ...others,
   };
 }

@@ -9,8 +9,8 @@ import { inject } from 'vitest';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
-import { wireHooks } from '../src/hooks.ts';
-import type { Deps, Hooks } from '../src/deps.ts';
+import { wireHooks, type HookOverrides } from '../src/hooks.ts';
+import type { Deps } from '../src/deps.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { randomBase62 } from '../src/shared/secrets.ts';
 import { adminUrl } from './global-setup.ts';
@@ -108,7 +108,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
 }
 
 /** `hooks` replaces seams of Deps.hooks (src/hooks.ts), e.g. to observe what dispatch tells other modules. */
-export async function buildTestApp(overrides: Partial<Config> = {}, options: { hooks?: Partial<Hooks> } = {}): Promise<TestApp> {
+export async function buildTestApp(overrides: Partial<Config> = {}, options: { hooks?: HookOverrides } = {}): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-data-'));
   const config = loadConfig(

@@ -1,17 +1,18 @@
 // Access to bookings: the visibility rule applied to one loaded booking; an invisible booking is a 404.
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { findTours } from './tours/repository.ts';
-import { canSeeBooking } from './visibility.ts';
+import { canSeeBooking, seesBookingWithoutTours } from './visibility.ts';
+import { dispatchPermissions } from './permissions.ts';
 import * as repo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import { tourFacts } from './settle.ts';
 
 /** `stops`, when the caller already holds all of the booking's stops, spares reading which tours they are on. */
 export async function canSee(q: Queryable, actor: Actor, booking: repo.BookingRow, stops?: stopsRepo.StopRow[]): Promise<boolean> {
-  if (actor.role === 'admin') return true;
-  if (actor.role === 'customer') return booking.customerId === actor.userId;
+  const decided = seesBookingWithoutTours(actor, booking);
+  if (decided !== null) return decided;
   const tourIds = stops
     ? [...new Set(stops.map((s) => s.tourId).filter((id): id is string => id !== null))]
     : await stopsRepo.tourIdsOfBookings(q, actor.tenantId, [booking.id]);
@@ -26,7 +27,7 @@ export async function visibleBooking(q: Queryable, actor: Actor, id: string, opt
   return booking;
 }
 
-/** Dispatchers: admins, and managers for what they see. */
+/** Dispatchers (permissions.ts): admins, and managers for what they see. */
 export function requireDispatcher(actor: Actor): void {
-  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
+  dispatchPermissions.require(actor, 'dispatch');
 }

@@ -9,7 +9,7 @@ import type { DispatchHooks, TourStopsChange } from './index.ts';
 const calls: { hook: keyof DispatchHooks; id: string; reason?: TourStopsChange; statusSeen?: string | null }[] = [];
 let failTipHook = false;
 
-const recorder: DispatchHooks = {
+const recorder: Partial<DispatchHooks> = {
   async tourCompleted(tx: Tx, tenantId, tourId) {
     calls.push({ hook: 'tourCompleted', id: tourId, statusSeen: (await findTourById(tx, tenantId, tourId))?.status ?? null });
   },

@@ -17,9 +17,37 @@ import type { TourRow } from './tours/repository.ts';
  */
 export type TourStopsChange = 'stops_inserted' | 'stops_moved' | 'stops_removed' | 'stop_completed' | 'stop_failed' | 'tour_started';
 
+/** The tours a settled change touched (`trackedToursChanged`). */
+export interface TrackedToursChanged {
+  tenantId: string;
+  at: Date;
+  /** Tours touched by the change; `tracked` while a driver holds them (claimed or en route) after it. */
+  tours: { id: string; tracked: boolean }[];
+  /** What caused it: the settle event (start, stop_completed, fail_stop, dispatch, stop_added, cancel, …). */
+  event: string;
+}
+
+/** What may move a tip's distribution (`tipFactsChanged`). */
+export interface DispatchChange {
+  tenantId: string;
+  at: Date;
+  /** Tours that completed in this change. */
+  completedTourIds: string[];
+  /** Bookings whose tip changed, or that reached a final state (all their stops final), in this change. */
+  bookingIds: string[];
+}
+
+/** A booking's `tip_distribution` (CONTRACT.md §7), decided and stored by the compensation module. */
+export interface BookingTipDistribution {
+  tour_id: string | null;
+  status: string;
+  reason: string;
+}
+
 /**
- * Called inside the transaction of the dispatch write that caused them, after its rows and events are written and
- * settled, with the transaction handle only. A hook that throws rolls the write back.
+ * The reactions are called inside the transaction of the dispatch write that caused them, after its rows and events
+ * are written and settled, with the transaction handle only. A hook that throws rolls the write back. The readers
+ * add another module's data to what dispatch renders.
  */
 export interface DispatchHooks {
   /** A tour reached `completed` (its last open stop reached a final state). */
@@ -28,13 +56,33 @@ export interface DispatchHooks {
   bookingTipChanged(tx: Tx, tenantId: string, bookingId: string): Promise<void>;
   /** A tour's stops changed: inserted, moved, completed, failed, or the tour started. */
   tourStopsChanged(tx: Tx, tenantId: string, tourId: string, reason: TourStopsChange): Promise<void>;
+  /** Every settled change touching tours (never with none): live tracking recomputes or drops their ETAs (decision 0903). */
+  trackedToursChanged(tx: Tx, change: TrackedToursChanged): Promise<void>;
+  /** Tours completed, bookings finished or a tip changed (never with none): compensation schedules tip distribution. */
+  tipFactsChanged(tx: Tx, change: DispatchChange): Promise<void>;
+  /** Each stop's ETA with the tour it was computed on (live tracking); called with at least one stop. */
+  stopEtas(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>>;
+  /**
+   * Each booking's tip_distribution (compensation). `fresh`: the bookings were just created, so nothing was evaluated
+   * for them yet and nothing needs reading.
+   */
+  tipDistribution(
+    q: Queryable,
+    tenantId: string,
+    bookings: { id: string; tip: { amount: number } | null }[],
+    options: { fresh: boolean },
+  ): Promise<Map<string, BookingTipDistribution>>;
 }
 
-/** Every hook a no-op: the default until a module wires its reaction. */
+/** Every reaction a no-op and every reader empty: the default until a module wires its part (src/hooks.ts). */
 export const NO_DISPATCH_HOOKS: DispatchHooks = {
   tourCompleted: async () => undefined,
   bookingTipChanged: async () => undefined,
   tourStopsChanged: async () => undefined,
+  trackedToursChanged: async () => undefined,
+  tipFactsChanged: async () => undefined,
+  stopEtas: async () => new Map(),
+  tipDistribution: async () => new Map(),
 };
 
 /** failure_options as rendered on a stop under way (the wire shape). */

@@ -25,10 +25,12 @@ export {
   type StopFailureScene,
 } from './stops/fail-stop-on-tour.ts';
 
-// Seams wired in the composition root (src/hooks.ts, Deps.hooks): reactions inside dispatch's transactions, and
-// what dispatch asks of the failures module.
+// Seams wired in the composition root (src/hooks.ts, Deps.hooks): reactions inside dispatch's transactions, what it
+// renders of other modules (ETAs, tip distribution), and what it asks of the failures module.
 export {
   NO_DISPATCH_HOOKS,
+  type BookingTipDistribution,
+  type DispatchChange,
   type DispatchHooks,
   type FailureOptionsView,
   type FailureRules,
@@ -36,18 +38,16 @@ export {
   type ReportedPackageFailure,
   type StopFailureFacts,
   type TourStopsChange,
+  type TrackedToursChanged,
 } from './hooks.ts';
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
-export { onTrackedToursChanged, provideStopEtas, type TrackedToursChanged } from './ports.ts';
 // Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
 export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
-// Compensation: a tour the caller sees (404 otherwise), the in-transaction hook dispatch changes call, and the
-// facts tip distribution decides on.
+// Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
 export { seenTour, visibleTour } from './tours/read-tours.ts';
 export { tourRead, type TourRow } from './tours/repository.ts';
-export { onDispatchChange, type DispatchChange, provideTipDistribution, type BookingTipDistribution } from './change-listeners.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
 export { setLegacyEarnings, type EarningsTarget } from './earnings.ts';
 export { getBooking } from './bookings/operations.ts';

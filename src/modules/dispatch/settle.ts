@@ -9,9 +9,7 @@ import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
-import { dispatchChanged } from './change-listeners.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
-import { trackedToursChanged } from './ports.ts';
 
 export interface Change {
   tenantId: string;
@@ -123,7 +121,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   }
   await recordEvents(tx, transitions);
   const finished = transitions.filter((e) => e.data.to === 'completed' || e.data.to === 'cancelled').map((e) => e.resourceId!);
-  await dispatchChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
+  if (completedTourIds.length || finished.length) await hooks.tipFactsChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
 
   // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
   // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
@@ -158,7 +156,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
 
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
   const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
-  await trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
+  if (touched.length) await hooks.trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
   for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
   for (const tourId of completedTourIds) await hooks.tourCompleted(tx, tenantId, tourId);
 }

@@ -66,6 +66,13 @@ export function canSeeTour(viewer: Viewer, tour: TourFacts): boolean {
   }
 }
 
+/** Admins see every booking and customers their own, whichever tours hold it: decided without reading them (else null). */
+export function seesBookingWithoutTours(viewer: Viewer, booking: Pick<BookingFacts, 'customerId'>): boolean | null {
+  if (viewer.role === 'admin') return true;
+  if (viewer.role === 'customer') return booking.customerId === viewer.userId;
+  return null;
+}
+
 export function canSeeBooking(viewer: Viewer, booking: BookingFacts): boolean {
   switch (viewer.role) {
     case 'admin':

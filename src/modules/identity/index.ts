@@ -20,4 +20,4 @@ export type { IdentityHooks } from './hooks.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
 export { countTenants } from './repository.ts';
 export { createTenant } from './operations.ts';
-export { createAdminKey, type AdminKeyResult } from './tenant-operations.ts';
+export { createAdminKey, type AdminKeyResult } from './operations/manage-tenant.ts';

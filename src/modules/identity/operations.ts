@@ -1,47 +1,12 @@
-// Identity operations: tenants and their first admin, the caller, credentials.
+// Creating a tenant with its first admin and that admin's API key, and issuing credentials of every kind.
+// (The module's other operations are under operations/.)
 import type { Deps } from '../../deps.ts';
-import type { Actor } from '../../http/actor.ts';
-import { notFound } from '../../http/errors.ts';
 import { newId } from '../../shared/ids.ts';
-import { iso, isoOrNull } from '../../shared/time.ts';
 import { randomBase62, sha256Hex } from '../../shared/secrets.ts';
 import type { Tx } from '../../db/client.ts';
 import * as repo from './repository.ts';
 import type { TenantCreateInput } from './schemas.ts';
-
-export interface TenantView {
-  id: string;
-  name: string;
-  extensions: string[];
-  settings: { enforce_sunsets: boolean };
-  created_at: string;
-}
-
-export const toTenantView = (row: repo.TenantRow): TenantView => ({
-  id: row.id,
-  name: row.name,
-  extensions: row.extensions,
-  settings: row.settings,
-  created_at: iso(row.createdAt),
-});
-
-export function toUserView(row: repo.UserRow, organizationIds: string[]) {
-  const driverFields =
-    row.role === 'driver'
-      ? { active_tour_id: row.activeTourId, active_hailing_booking_ids: row.activeTourId ? [row.activeTourId] : [] }
-      : {};
-  return {
-    id: row.id,
-    role: row.role,
-    name: row.name,
-    email: row.email,
-    phone_number: row.phoneNumber,
-    organization_ids: organizationIds,
-    ...driverFields,
-    deactivated_at: isoOrNull(row.deactivatedAt),
-    created_at: iso(row.createdAt),
-  };
-}
+import { toTenantView, type TenantView } from './views.ts';
 
 export const newApiKeyToken = (): string => `tb_${randomBase62(32)}`;
 
@@ -108,10 +73,4 @@ export async function createTenant(deps: Deps, input: TenantCreateInput, options
     if (!tenant) throw new Error('tenant vanished inside its own transaction');
     return { tenant: toTenantView(tenant), admin_user_id: adminId, admin_token: token };
   });
-}
-
-export async function getCurrentUser(deps: Deps, actor: Actor) {
-  const row = await repo.findUser(deps.db, actor.tenantId, actor.userId);
-  if (!row) throw notFound('user');
-  return toUserView(row, actor.organizationIds);
 }

@@ -7,8 +7,8 @@ import { markDeprecated } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { setNextLink } from '../../http/pagination.ts';
-import { createApiKey, listApiKeys, refreshTokens, revokeApiKey, signIn } from './credential-operations.ts';
-import { getCurrentUser } from './operations.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './operations/manage-api-keys.ts';
+import { refreshTokens, signIn } from './operations/sign-in.ts';
 import {
   createOrganization,
   createServiceArea,
@@ -18,7 +18,7 @@ import {
   listServiceAreas,
   updateOrganization,
   updateServiceArea,
-} from './organization-operations.ts';
+} from './operations/manage-organizations.ts';
 import {
   ApiKeyCreateBody,
   ApiKeyCreated,
@@ -43,7 +43,7 @@ import {
   UserResponse,
   UserUpdateBody,
 } from './schemas.ts';
-import { createUser, deactivateUser, getUser, listUsers, updateUser } from './user-operations.ts';
+import { createUser, deactivateUser, getCurrentUser, getUser, listUsers, updateUser } from './operations/manage-users.ts';
 
 /** Drivers render the deprecated `active_hailing_booking_ids`: a response that carries it says so (Deprecation, Link). */
 function rendered<T extends { active_hailing_booking_ids?: unknown }>(reply: FastifyReply, users: T[]): T[] {

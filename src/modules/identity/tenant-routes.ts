@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { getOwnTenant, updateOwnTenant, updateTenantAsOperator } from './tenant-operations.ts';
+import { getOwnTenant, updateOwnTenant, updateTenantAsOperator } from './operations/manage-tenant.ts';
 import { AdminTenantUpdateBody, OperatorTenantUpdateBody, TenantResponse } from './tenant-schemas.ts';
 
 export const tenantRoutes =

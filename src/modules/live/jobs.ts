@@ -7,7 +7,7 @@ import { registerDebouncedEvent } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
-import { findTourSummary, onTrackedToursChanged, provideStopEtas } from '../dispatch/index.ts';
+import { findTourSummary, type DispatchHooks } from '../dispatch/index.ts';
 import { recomputeEtas } from './operations/recompute-etas.ts';
 import * as repo from './repository.ts';
 
@@ -19,7 +19,7 @@ const TRACKED_STATUSES = ['claimed', 'en_route'];
  * make its ETAs due again. The recomputation is a job in the change's transaction rather than part of it, so a
  * routing request never holds the tour's lock (decision 0903); tours nobody holds any more drop their ETAs at once.
  */
-onTrackedToursChanged(async (tx, change) => {
+const dropOrRecomputeEtas: DispatchHooks['trackedToursChanged'] = async (tx, change) => {
   await repo.deleteEtasOfTours(tx, change.tenantId, change.tours.filter((t) => !t.tracked).map((t) => t.id));
   for (const tour of change.tours.filter((t) => t.tracked)) {
     await ensureJob(tx, {
@@ -31,9 +31,13 @@ onTrackedToursChanged(async (tx, change) => {
       now: change.at,
     });
   }
-});
+};
 
-provideStopEtas(repo.etasWithTourOfStops);
+/** Live tracking's part in dispatch (Deps.hooks.dispatch, wired in src/hooks.ts): ETAs after changes, ETAs on stops. */
+export const liveDispatchHooks: Pick<DispatchHooks, 'trackedToursChanged' | 'stopEtas'> = {
+  trackedToursChanged: dropOrRecomputeEtas,
+  stopEtas: repo.etasWithTourOfStops,
+};
 
 export const recomputeEtasJob: JobHandler = async (deps, job) => {
   const tourId = String(job.payload.tour_id);

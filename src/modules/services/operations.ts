@@ -2,22 +2,15 @@
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
-import { forbidden, invalidFields, notFound, unknownReference } from '../../http/errors.ts';
+import { invalidFields, notFound, unknownReference } from '../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea } from '../identity/index.ts';
+import { servicePermissions } from './permissions.ts';
 import * as repo from './repository.ts';
 import { defaultReturnStopType, mergeFailureOutcomes, SCHEDULING_CONFIG_DEFAULTS, SERVICE_DEFAULTS, serviceConfigErrors } from './rules.ts';
 import type { SchedulingConfigCreateInput, SchedulingConfigUpdateInput, ServiceCreateInput, ServiceUpdateInput } from './schemas.ts';
-
-function mayRead(actor: Actor): void {
-  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
-}
-
-function mayWrite(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
 
 export function toServiceView(row: repo.ServiceRow) {
   return {
@@ -66,7 +59,7 @@ function checkServiceRules(config: { stopTypes: readonly string[]; returnStopTyp
 }
 
 export async function listServices(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceView>> {
-  mayRead(actor);
+  servicePermissions.require(actor, 'read');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listServices(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -75,14 +68,14 @@ export async function listServices(deps: Deps, actor: Actor, query: { limit?: nu
 }
 
 export async function showService(deps: Deps, actor: Actor, id: string): Promise<ServiceView> {
-  mayRead(actor);
+  servicePermissions.require(actor, 'read');
   const row = await repo.findService(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service');
   return toServiceView(row);
 }
 
 export async function createService(deps: Deps, actor: Actor, input: ServiceCreateInput): Promise<ServiceView> {
-  mayWrite(actor);
+  servicePermissions.require(actor, 'manage');
   const stopTypes = input.stop_types ?? [...SERVICE_DEFAULTS.stopTypes];
   const row: repo.ServiceRow = {
     tenantId: actor.tenantId,
@@ -110,7 +103,7 @@ export async function createService(deps: Deps, actor: Actor, input: ServiceCrea
 
 /** PUT changes only the fields given (CONTRACT.md §1 Updates); rules are checked on the result. */
 export async function updateService(deps: Deps, actor: Actor, id: string, input: ServiceUpdateInput): Promise<ServiceView> {
-  mayWrite(actor);
+  servicePermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findServiceForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('service');
@@ -140,7 +133,7 @@ export async function listSchedulingConfigs(
   query: { limit?: number; cursor?: string },
   withDeprecated: boolean,
 ): Promise<Page<SchedulingConfigView>> {
-  mayRead(actor);
+  servicePermissions.require(actor, 'read');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listSchedulingConfigs(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
@@ -149,7 +142,7 @@ export async function listSchedulingConfigs(
 }
 
 export async function showSchedulingConfig(deps: Deps, actor: Actor, id: string, withDeprecated: boolean): Promise<SchedulingConfigView> {
-  mayRead(actor);
+  servicePermissions.require(actor, 'read');
   const row = await repo.findSchedulingConfig(deps.db, actor.tenantId, id);
   if (!row) throw notFound('scheduling config');
   return toSchedulingConfigView(row, withDeprecated);
@@ -162,7 +155,7 @@ export async function createSchedulingConfig(
   input: SchedulingConfigCreateInput,
   withDeprecated: boolean,
 ): Promise<SchedulingConfigView> {
-  mayWrite(actor);
+  servicePermissions.require(actor, 'manage');
   const row: repo.SchedulingConfigRow = {
     tenantId: actor.tenantId,
     id: newId(),
@@ -182,7 +175,7 @@ export async function updateSchedulingConfig(
   input: SchedulingConfigUpdateInput,
   withDeprecated: boolean,
 ): Promise<SchedulingConfigView> {
-  mayWrite(actor);
+  servicePermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findSchedulingConfigForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('scheduling config');

@@ -2,13 +2,14 @@
 import type { Deps } from '../../deps.ts';
 import { isEventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { isAdmin, type Actor } from '../../http/actor.ts';
-import { conflict, forbidden, invalidFields, notFound, type FieldError } from '../../http/errors.ts';
+import type { Actor } from '../../http/actor.ts';
+import { conflict, invalidFields, notFound, type FieldError } from '../../http/errors.ts';
 import { defineMessages, t } from '../../http/i18n.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
+import { webhookPermissions } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListInput, WebhookCreateInput, WebhookUpdateInput } from './schemas.ts';
 import { sealSecret } from './secret-sealing.ts';
@@ -26,10 +27,6 @@ defineMessages({
   'webhooks.delivery_in_flight': { en: 'The delivery is being attempted right now; try again in a minute.', de: 'Die Zustellung wird gerade versucht; versuchen Sie es in einer Minute erneut.' },
   'webhooks.unresolvable_host': { en: 'The host name of the URL does not resolve.', de: 'Der Hostname der URL lässt sich nicht auflösen.' },
 });
-
-function assertAdmin(actor: Actor): void {
-  if (!isAdmin(actor)) throw forbidden();
-}
 
 export function toWebhookView(row: repo.SubscriptionRow) {
   return {
@@ -78,7 +75,7 @@ async function validateSubscription(
 }
 
 export async function createWebhook(deps: Deps, actor: Actor, input: WebhookCreateInput) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   await validateSubscription(deps, actor, input);
   const now = deps.clock.now();
   const secret = generateSecret();
@@ -104,7 +101,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: WebhookCrea
 }
 
 export async function listWebhooks(deps: Deps, actor: Actor, query: { limit?: number | undefined; cursor?: string | undefined }) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listSubscriptions(deps.db, actor.tenantId, { limit, beforeId: beforeId as string | null });
@@ -119,12 +116,12 @@ async function loadSubscription(deps: Deps, actor: Actor, id: string) {
 }
 
 export async function getWebhook(deps: Deps, actor: Actor, id: string) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   return toWebhookView(await loadSubscription(deps, actor, id));
 }
 
 export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookUpdateInput) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   await validateSubscription(deps, actor, input);
   return deps.db.transaction(async (tx) => {
     const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
@@ -146,7 +143,7 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
 }
 
 export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   await deps.db.transaction(async (tx) => {
     if (!(await repo.findSubscription(tx, actor.tenantId, id))) throw notFound('webhook');
     // The worker locks deliveries before their subscription (recording a batch clears its failure clock): so does this,
@@ -158,7 +155,7 @@ export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promi
 }
 
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
     if (!row) throw notFound('webhook');
@@ -194,7 +191,7 @@ async function withAttempts(deps: Deps, tenantId: string, rows: repo.DeliveryRow
 }
 
 export async function listDeliveries(deps: Deps, actor: Actor, id: string, query: DeliveryListInput) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   await loadSubscription(deps, actor, id);
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
@@ -210,7 +207,7 @@ export async function listDeliveries(deps: Deps, actor: Actor, id: string, query
 
 /** Sends a delivery again now, whatever its status (unless an attempt is in flight); its log grows, its event id stays. */
 export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   const row = await deps.db.transaction(async (tx) => {
     const delivery = await repo.findDelivery(tx, actor.tenantId, id, deliveryId, { forUpdate: true });
     if (!delivery) throw notFound('delivery');
@@ -225,7 +222,7 @@ export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId
 }
 
 export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, since: string) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
     const subscription = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
     if (!subscription) throw notFound('webhook');
@@ -236,7 +233,7 @@ export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, si
 
 /** A webhook.test event, recorded in the event log and delivered to this one subscription only. */
 export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
-  assertAdmin(actor);
+  webhookPermissions.require(actor, 'manage');
   const delivery = await deps.db.transaction(async (tx) => {
     const subscription = await repo.findSubscription(tx, actor.tenantId, id);
     if (!subscription) throw notFound('webhook');

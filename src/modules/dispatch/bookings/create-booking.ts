@@ -6,12 +6,13 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { forbidden, invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
 import { eventRows, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
 import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
 import { canSee } from '../access.ts';
+import { defaultManagingOrganizationIds, dispatchPermissions, ownBookingsOnly } from '../permissions.ts';
 import { externalLabelErrors, preparePackages } from '../packages/operations.ts';
 import type * as packagesRepo from '../packages/repository.ts';
 import { newShortcode } from '../packages/shortcodes.ts';
@@ -25,7 +26,7 @@ import { getBooking } from './operations.ts';
 import { checkOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
-import { renderBookings } from './views.ts';
+import { renderBookings } from './render-bookings.ts';
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
 async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
@@ -81,7 +82,7 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
  * response renders from the rows written, as a read after the commit would.
  */
 export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
-  if (actor.role === 'driver') throw forbidden();
+  dispatchPermissions.require(actor, 'create_booking');
   const at = deps.clock.now();
   const tenantId = actor.tenantId;
   const { db } = deps;
@@ -90,12 +91,12 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   if (!service) throw unknownReference('/booking/service_id', 'service');
   if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
   // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
-  const customerId = actor.role === 'customer' ? actor.userId : (input.customer_id ?? null);
-  if (customerId && actor.role !== 'customer') {
+  const customerId = ownBookingsOnly(actor) ? actor.userId : (input.customer_id ?? null);
+  if (customerId && !ownBookingsOnly(actor)) {
     const customer = await findUser(db, tenantId, customerId);
     if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
   }
-  const managing = input.managing_organization_ids ?? (actor.role === 'manager' ? actor.organizationIds : []);
+  const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
   await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>

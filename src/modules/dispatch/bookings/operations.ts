@@ -2,13 +2,13 @@
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { badParameter, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { isUuid, newId } from '../../../shared/ids.ts';
 import { findUser, membershipsOf } from '../../identity/index.ts';
-import { dispatchChanged } from '../change-listeners.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
+import { bookingListScope, dispatchPermissions } from '../permissions.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import { bookingEventData, recordBookingModified, settle, tourEventData } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
@@ -18,7 +18,7 @@ import { isFinalStop } from './booking-status.ts';
 import { checkOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingListQueryT } from './schemas.ts';
-import { renderBookings } from './views.ts';
+import { renderBookings } from './render-bookings.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 
 /**
@@ -60,9 +60,9 @@ export async function listBookings(deps: Deps, actor: Actor, query: BookingListQ
   }
   const filters = query.filters ?? {};
   const rows = await repo.listBookings(deps.db, actor.tenantId, {
-    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
-    ...(actor.role === 'driver' ? { onToursOfDriver: actor.userId } : {}),
-    ...(actor.role === 'customer' ? { customerId: actor.userId } : filters.customer_id ? { customerId: filters.customer_id } : {}),
+    ...(filters.customer_id ? { customerId: filters.customer_id } : {}),
+    // After the filter: a customer's own bookings whatever customer_id says.
+    ...bookingListScope(actor),
     ...(filters.status ? { statuses: filters.status } : {}),
     ...(filters.external_id ? { externalId: filters.external_id } : {}),
     ...(filters.service_area_id ? { serviceAreaId: filters.service_area_id } : {}),
@@ -117,14 +117,14 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
 }
 
 export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount: number; currency: string } | null) {
-  if (actor.role === 'driver') throw forbidden();
+  dispatchPermissions.require(actor, 'tip');
   const at = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordBookingModified(tx, actor.tenantId, at, booking);
     await deps.hooks.dispatch.bookingTipChanged(tx, actor.tenantId, id);
-    await dispatchChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
+    await deps.hooks.dispatch.tipFactsChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
   return getBooking(deps, actor, id);
 }

@@ -1,17 +1,11 @@
-// Rendering bookings for a caller: compact, or with their stops and packages read in one statement.
-import type { Queryable } from '../../../db/client.ts';
-import type { Actor } from '../../../http/actor.ts';
+// A booking as the caller sees it, mapped from its row (render-bookings.ts loads the rest): no queries here.
 import { iso, isoOrNull } from '../../../shared/time.ts';
-import type { PackageHistoryRow } from '../packages/repository.ts';
-import { toPackageView } from '../packages/views.ts';
-import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
-import { earningsField } from '../earnings.ts';
-import { tipDistributionOf, type BookingTipDistribution } from '../change-listeners.ts';
-import * as repo from './repository.ts';
+import type { BookingTipDistribution } from '../hooks.ts';
+import type * as repo from './repository.ts';
 
 const NOT_EVALUATED: BookingTipDistribution = { tour_id: null, status: 'pending', reason: 'dropoffs_unresolved' };
 
-const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistribution>, earnings: (money: repo.BookingRow['earnings']) => object) => ({
+export const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistribution>, earnings: (money: repo.BookingRow['earnings']) => object) => ({
   id: row.id,
   external_id: row.externalId,
   service_id: row.serviceId,
@@ -28,33 +22,3 @@ const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTipDistrib
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),
 });
-
-/**
- * Bookings with their stops and packages (standard view), or without them (compact). Children the caller already
- * holds (`known`, by booking id) are not read again; the others come from one statement.
- */
-export async function renderBookings(
-  q: Queryable,
-  render: RenderDeps,
-  actor: Actor,
-  rows: repo.BookingRow[],
-  view: 'standard' | 'compact' = 'standard',
-  known?: Map<string, repo.BookingChildren>,
-  options: { fresh?: boolean } = {},
-) {
-  const tips = await tipDistributionOf(q, actor.tenantId, rows, { fresh: options.fresh ?? false });
-  const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
-  if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
-  const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
-  const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
-  const stops = rows.flatMap((row) => ofBooking(row.id).stops);
-  const packages = rows.flatMap((row) => ofBooking(row.id).packages);
-  const context = await loadStopContext(q, render, actor.tenantId, stops, { bookingStops: stops, packages });
-  const historyByPackage = new Map<string, PackageHistoryRow[]>();
-  for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
-  return rows.map((row) => ({
-    ...bookingFields(row, tips, earnings),
-    stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
-    packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
-  }));
-}

@@ -16,6 +16,7 @@ import { appendPackageReattempts, checkPackageFailures } from './package-failure
 import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../visibility.ts';
 import { canSee, requireDispatcher } from '../access.ts';
+import { dispatchPermissions } from '../permissions.ts';
 import * as repo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import * as packagesRepo from './repository.ts';
@@ -24,7 +25,7 @@ import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from '../stops/stop-input.ts';
 import type { packageHistory, packages as packagesTable} from '../tables.ts';
 import { type PackageStatus } from '../tables.ts';
-import { renderPackages } from './views.ts';
+import { renderPackages } from './render-packages.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
 const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
@@ -121,7 +122,7 @@ async function openTourStops(tx: Tx, tenantId: string, pkg: packagesRepo.Package
 
 /** CONTRACT.md §5: admin or manager who sees the tour, package not yet delivered, its stops on an open tour. */
 async function isRemovable(tx: Tx, actor: Actor, pkg: packagesRepo.PackageRow): Promise<boolean> {
-  if (actor.role !== 'admin' && actor.role !== 'manager') return false;
+  if (!dispatchPermissions.may(actor, 'dispatch')) return false;
   if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) return false;
   const { stops, tours } = await openTourStops(tx, actor.tenantId, pkg);
   return stops.length > 0 && tours.every((t) => canSeeTour(actor, tourFacts(t))) && stops.every((s) => s.status === 'scheduled');

@@ -1,7 +1,6 @@
-// Rendering packages with their history.
-import type { Queryable } from '../../../db/client.ts';
+// A package with its history as the wire shows it: no queries here (render-packages.ts reads).
 import { iso } from '../../../shared/time.ts';
-import * as packagesRepo from './repository.ts';
+import type * as packagesRepo from './repository.ts';
 
 export function toPackageView(row: packagesRepo.PackageRow, history: packagesRepo.PackageHistoryRow[]) {
   return {
@@ -25,9 +24,4 @@ export function toPackageView(row: packagesRepo.PackageRow, history: packagesRep
       note: h.note,
     })),
   };
-}
-
-export async function renderPackages(q: Queryable, tenantId: string, rows: packagesRepo.PackageRow[]) {
-  const history = await packagesRepo.findPackageHistory(q, tenantId, rows.map((p) => p.id));
-  return rows.map((p) => toPackageView(p, history.filter((h) => h.packageId === p.id)));
 }

@@ -11,7 +11,7 @@ import type { DeliveryProofInput } from '../bookings/schemas.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from './repository.ts';
 import type { StopStatus } from '../tables.ts';
-import { renderStop } from './views.ts';
+import { renderStop } from './render-stops.ts';
 import * as repo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import { canSeeTour } from '../visibility.ts';

@@ -14,7 +14,8 @@ import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts
 import * as toursRepo from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
 import * as stopsRepo from './repository.ts';
-import { loadStopContext, toStopView } from './views.ts';
+import { loadStopContext } from './render-stops.ts';
+import { toStopView } from './views.ts';
 
 type StopRow = stopsRepo.StopRow;
 

@@ -8,7 +8,7 @@ import { tourFacts } from '../settle.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
 import * as stopsRepo from './repository.ts';
-import { renderStop } from './views.ts';
+import { renderStop } from './render-stops.ts';
 
 /** GET /api/stops/{id}: visible through its booking, or through its tour for a tour-only stop. */
 export async function getStop(deps: Deps, actor: Actor, stopId: string) {

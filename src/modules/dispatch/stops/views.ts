@@ -1,20 +1,17 @@
-// Rendering stops for a caller: everything a read needs is loaded once, then mapped (failure_options included).
+// Stops as the caller sees them, mapped from rows and a loaded StopContext (render-stops.ts loads it): no queries here.
 import { stillServed } from '../../../compat/http.ts';
-import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
-import { getService, type ServiceConfig } from '../../services/index.ts';
+import type { ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
-import { stopEtas } from '../ports.ts';
 import { tourFacts } from '../settle.ts';
-import { findTours, type TourRow } from '../tours/repository.ts';
+import type { TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
 import type { FailureRules } from '../hooks.ts';
-import * as stopsRepo from './repository.ts';
-import * as packagesRepo from '../packages/repository.ts';
+import type * as stopsRepo from './repository.ts';
 
-const isUnderWay = (stop: stopsRepo.StopRow): boolean => stop.tourId !== null && (stop.status === 'approaching' || stop.status === 'arrived');
+export const isUnderWay = (stop: stopsRepo.StopRow): boolean => stop.tourId !== null && (stop.status === 'approaching' || stop.status === 'arrived');
 
 /** What rendering stops needs besides the stops: their tours, all stops of those tours and bookings, services. */
 export interface StopContext {
@@ -26,54 +23,8 @@ export interface StopContext {
   /** Deprecated stop fields are served or dropped against this clock (their sunset dates). */
   clock: Deps['clock'];
   failureRules: FailureRules;
-  /** ETAs of open tour stops, from live tracking (ports.ts), with the tour each was computed on. */
+  /** ETAs of open tour stops, from live tracking (Deps.hooks.dispatch.stopEtas), with the tour each was computed on. */
   etas: Map<string, { tourId: string; eta: Date }>;
-}
-
-/** What rendering stops needs of Deps: the clock (sunset dates) and the failures module's rules (failure_options). */
-export type RenderDeps = Pick<Deps, 'clock' | 'hooks'>;
-
-/** Rows the caller already holds are passed in `known` and not read again. */
-export async function loadStopContext(
-  q: Queryable,
-  render: RenderDeps,
-  tenantId: string,
-  stops: stopsRepo.StopRow[],
-  known: { bookingStops?: stopsRepo.StopRow[]; packages?: packagesRepo.PackageRow[] } = {},
-): Promise<StopContext> {
-  // failure_options render only on tour stops under way: only their tours and services are read.
-  const tourIds = [...new Set(stops.filter(isUnderWay).map((s) => s.tourId).filter((id): id is string => id !== null))];
-  const bookingIds = [...new Set(stops.filter(isUnderWay).map((s) => s.bookingId).filter((id): id is string => id !== null))];
-  // One after the other: inside a transaction `q` is a single connection, which must not run two queries at once.
-  const tours = await findTours(q, tenantId, tourIds);
-  const tourStops = await stopsRepo.findStopsOfTours(q, tenantId, tourIds);
-  const bookingStops = known.bookingStops ?? (await stopsRepo.findStopsOfBookings(q, tenantId, bookingIds));
-  const packages = known.packages ?? (await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)));
-  const services = new Map<string, ServiceConfig>();
-  for (const id of new Set(tours.map((t) => t.serviceId))) {
-    const service = await getService(q, tenantId, id);
-    if (service) services.set(service.id, service);
-  }
-  const tourStopCounts = new Map<string, number>();
-  for (const s of tourStops) if (s.tourId && s.status !== 'cancelled') tourStopCounts.set(s.tourId, (tourStopCounts.get(s.tourId) ?? 0) + 1);
-  const byBooking = new Map<string, stopsRepo.StopRow[]>();
-  for (const s of bookingStops) if (s.bookingId) byBooking.set(s.bookingId, [...(byBooking.get(s.bookingId) ?? []), s]);
-  const packageIdsByStop = new Map<string, string[]>();
-  for (const p of packages) {
-    for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
-  }
-  const etaStopIds = stops.filter((s) => s.tourId !== null && !isFinalStop(s.status)).map((s) => s.id);
-  const etas = await stopEtas(q, tenantId, etaStopIds);
-  return {
-    etas,
-    tours: new Map(tours.map((t) => [t.id, t])),
-    tourStopCounts,
-    bookingStops: byBooking,
-    services,
-    packageIdsByStop,
-    clock: render.clock,
-    failureRules: render.hooks.failureRules,
-  };
 }
 
 /**
@@ -132,8 +83,4 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: context.failureRules.completionRequirementsFail(options) } } : {}),
     ...(options ? { failure_options: options } : {}),
   };
-}
-
-export async function renderStop(q: Queryable, render: RenderDeps, actor: Actor, stop: stopsRepo.StopRow) {
-  return toStopView(actor, stop, await loadStopContext(q, render, actor.tenantId, [stop]));
 }

@@ -3,6 +3,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { dispatchPermissions } from '../permissions.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
@@ -39,11 +40,11 @@ async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): 
 /** How the caller takes part in an action on this tour, or the error that refuses it. */
 function actorKind(actor: Actor, tour: repo.TourRow, action: TourAction): TourActor {
   const by = TOUR_TRANSITIONS[action].by;
-  if (actor.role === 'admin' || actor.role === 'manager') {
+  if (dispatchPermissions.may(actor, 'dispatch')) {
     if (by !== 'dispatcher') throw forbidden();
     return 'dispatcher';
   }
-  if (actor.role !== 'driver' || by === 'dispatcher' || by === 'system') throw forbidden();
+  if (!dispatchPermissions.may(actor, 'drive') || by === 'dispatcher' || by === 'system') throw forbidden();
   return tour.driverId === actor.userId ? 'own_driver' : 'eligible_driver';
 }
 
@@ -196,7 +197,7 @@ export async function expireClaim(deps: Deps, tenantId: string, tourId: string):
 }
 
 export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: string, driverIds: string[]) {
-  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
+  dispatchPermissions.require(actor, 'dispatch');
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
@@ -210,7 +211,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
 
 /** POST /api/hailing/tours/{id}/stops: a tour-only custom stop (no booking) at `position` (default: last). */
 export async function addTourStop(deps: Deps, actor: Actor, tourId: string, input: CustomStopInput) {
-  if (actor.role !== 'admin' && actor.role !== 'manager') throw forbidden();
+  dispatchPermissions.require(actor, 'dispatch');
   const at = deps.clock.now();
   const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
@@ -232,7 +233,7 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
 
 /** GET /api/hailing/tours/{id}/visibility (admins): which organizations see the tour and why. */
 export async function explainTourVisibility(deps: Deps, actor: Actor, tourId: string) {
-  if (actor.role !== 'admin') throw forbidden();
+  dispatchPermissions.require(actor, 'explain_visibility');
   const tour = await visibleTour(deps.db, actor, tourId);
   const { organizationIds, reason } = tourOrganizations(tourFacts(tour));
   return {

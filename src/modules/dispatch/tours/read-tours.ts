@@ -3,13 +3,15 @@ import { earningsField } from '../earnings.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, forbidden, notFound } from '../../../http/errors.ts';
+import { badParameter, notFound } from '../../../http/errors.ts';
+import { dispatchPermissions, tourListScope } from '../permissions.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import { tourFacts } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
-import { loadStopContext, toStopView, type RenderDeps } from '../stops/views.ts';
+import { loadStopContext, type RenderDeps } from '../stops/render-stops.ts';
+import { toStopView } from '../stops/views.ts';
 import { canSeeTour } from '../visibility.ts';
 import * as repo from './repository.ts';
 import type { TourListQueryT } from './schemas.ts';
@@ -50,15 +52,14 @@ export function seenTour(actor: Actor, tour: repo.TourRow | null): repo.TourRow 
 
 /** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
 export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
-  if (actor.role === 'customer') throw forbidden();
+  dispatchPermissions.require(actor, 'list_tours');
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
     throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
   }
   const rows = await repo.listTours(deps.db, actor.tenantId, {
-    ...(actor.role === 'manager' ? { visibleToOrganizationIds: actor.organizationIds } : {}),
-    ...(actor.role === 'driver' ? { driver: { id: actor.userId, organizationIds: actor.organizationIds } } : {}),
+    ...tourListScope(actor),
     ...(query.filters?.status ? { statuses: query.filters.status } : {}),
     ...(query.filters?.service_area_id ? { serviceAreaId: query.filters.service_area_id } : {}),
     beforeId,

@@ -1,7 +1,8 @@
 // failStop: POST /api/stops/{id}/fail — fails a tour stop with an outcome and appends its recovery stop (CONTRACT.md §6).
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { forbidden, invalidFields, unprocessable } from '../../../http/errors.ts';
+import { invalidFields, unprocessable } from '../../../http/errors.ts';
+import { failurePermissions } from '../permissions.ts';
 import { t } from '../../../http/i18n.ts';
 import { automaticGroup, failStopOnTour, lockStopForFailure, renderFailedStop } from '../../dispatch/index.ts';
 import { blockerMessage, outcomeBlocker, type FailureOutcome } from '../failure-options.ts';
@@ -35,7 +36,7 @@ function notAvailable(actor: Actor, outcome: FailureOutcome, blocker: NonNullabl
 }
 
 export async function failStop(deps: Deps, actor: Actor, stopId: string, input: FailStopInput) {
-  if (actor.role === 'customer') throw forbidden();
+  failurePermissions.require(actor, 'fail_stop');
   const outcome = input.outcome ?? 'skip_recovery';
   const note = input.note?.trim() ? input.note : null;
   const reason = chosenReason(input);

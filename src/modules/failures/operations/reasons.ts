@@ -1,8 +1,9 @@
 // Reason operations: reading the package and stop failure reasons, the legacy list, and admins managing their tenant's reasons.
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
-import { isAdmin, type Actor } from '../../../http/actor.ts';
-import { forbidden, invalidFields, notFound, unprocessable } from '../../../http/errors.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidFields, notFound, unprocessable } from '../../../http/errors.ts';
+import { failurePermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import {
   DEFAULT_PACKAGE_FAILURE_REASONS,
@@ -49,25 +50,21 @@ export function listStopFailureReasons(actor: Actor): ReasonView[] {
   return STOP_FAILURE_REASONS.map((reason) => toReasonView('stop_failure', reason, actor.lang));
 }
 
-function assertAdmin(actor: Actor): void {
-  if (!isAdmin(actor)) throw forbidden();
-}
-
 export async function listAdminPackageFailureReasons(deps: Deps, actor: Actor): Promise<AdminReasonView[]> {
-  assertAdmin(actor);
+  failurePermissions.require(actor, 'manage_reasons');
   const reasons = await repo.listPackageFailureReasons(deps.db, actor.tenantId);
   return reasons.map((reason) => toAdminView(reason, actor));
 }
 
 export async function getPackageFailureReason(deps: Deps, actor: Actor, key: string): Promise<AdminReasonView> {
-  assertAdmin(actor);
+  failurePermissions.require(actor, 'manage_reasons');
   const reason = await repo.findPackageFailureReason(deps.db, actor.tenantId, key);
   if (!reason) throw notFound('reason');
   return toAdminView(reason, actor);
 }
 
 export async function createPackageFailureReason(deps: Deps, actor: Actor, input: ReasonCreateInput): Promise<AdminReasonView> {
-  assertAdmin(actor);
+  failurePermissions.require(actor, 'manage_reasons');
   const at = deps.clock.now();
   const reason: ReasonRecord = {
     key: input.key,
@@ -92,7 +89,7 @@ export async function createPackageFailureReason(deps: Deps, actor: Actor, input
 
 /** PUT and PATCH alike change only the fields given (CONTRACT.md §1). */
 export async function updatePackageFailureReason(deps: Deps, actor: Actor, key: string, input: ReasonUpdateInput): Promise<AdminReasonView> {
-  assertAdmin(actor);
+  failurePermissions.require(actor, 'manage_reasons');
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const current = await repo.findPackageFailureReason(tx, actor.tenantId, key, { forUpdate: true });
@@ -112,7 +109,7 @@ export async function updatePackageFailureReason(deps: Deps, actor: Actor, key: 
 
 /** Deleting a reason keeps history readable: failures recorded its key, label and note when they happened. */
 export async function deletePackageFailureReason(deps: Deps, actor: Actor, key: string): Promise<void> {
-  assertAdmin(actor);
+  failurePermissions.require(actor, 'manage_reasons');
   await deps.db.transaction(async (tx) => {
     if (!(await repo.deletePackageFailureReason(tx, actor.tenantId, key))) throw notFound('reason');
   });

@@ -1,14 +1,16 @@
 // Tenant settings operations: an admin reads and changes its own tenant; the operator changes any tenant.
-import type { Deps } from '../../deps.ts';
-import { isAdmin, type Actor } from '../../http/actor.ts';
-import { invalidateCredentialCache } from '../../http/auth.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
-import { issueCredential, toTenantView, type TenantView } from './operations.ts';
-import * as repo from './repository.ts';
-import type { AdminTenantUpdate, OperatorTenantUpdate } from './tenant-schemas.ts';
+import type { Deps } from '../../../deps.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidateCredentialCache } from '../../../http/auth.ts';
+import { notFound } from '../../../http/errors.ts';
+import { issueCredential } from '../operations.ts';
+import { toTenantView, type TenantView } from '../views.ts';
+import { identityPermissions } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import type { AdminTenantUpdate, OperatorTenantUpdate } from '../tenant-schemas.ts';
 
 export async function getOwnTenant(deps: Deps, actor: Actor): Promise<TenantView> {
-  if (!isAdmin(actor)) throw forbidden();
+  identityPermissions.require(actor, 'manage_tenant');
   const row = await repo.findTenant(deps.db, actor.tenantId);
   if (!row) throw notFound('tenant');
   return toTenantView(row);
@@ -34,7 +36,7 @@ async function applyTenantUpdate(deps: Deps, tenantId: string, input: OperatorTe
 }
 
 export async function updateOwnTenant(deps: Deps, actor: Actor, input: AdminTenantUpdate): Promise<TenantView> {
-  if (!isAdmin(actor)) throw forbidden();
+  identityPermissions.require(actor, 'manage_tenant');
   return applyTenantUpdate(deps, actor.tenantId, input);
 }
 

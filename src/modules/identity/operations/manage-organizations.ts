@@ -1,38 +1,20 @@
 // Organization and service area operations: admins write; managers read their own organizations.
-import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
-import type { Actor } from '../../http/actor.ts';
-import { forbidden, invalidFields, notFound, unknownReference } from '../../http/errors.ts';
-import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { newId } from '../../shared/ids.ts';
-import { iso } from '../../shared/time.ts';
-import * as repo from './repository.ts';
-import { canonicalTimeZone, isCurrency, polygonErrors } from './rules.ts';
-import type { OrganizationCreateInput, OrganizationUpdateInput, PolygonInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from './schemas.ts';
-
-function mayAdminister(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
-
-/** Admins see every organization; managers their own; other roles none. */
-function organizationScope(actor: Actor): string[] | undefined {
-  if (actor.role === 'admin') return undefined;
-  if (actor.role === 'manager') return actor.organizationIds;
-  throw forbidden();
-}
+import type { Deps } from '../../../deps.ts';
+import type { Tx } from '../../../db/client.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { newId } from '../../../shared/ids.ts';
+import { identityPermissions, readScope } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import { canonicalTimeZone, isCurrency, polygonErrors } from '../rules.ts';
+import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
+import { toOrganizationView, toServiceAreaView, type OrganizationView, type ServiceAreaView } from '../views.ts';
 
 const cursorId = (cursor: string | undefined): string | null => {
   const [afterId] = decodeCursor(cursor) ?? [null];
   return typeof afterId === 'string' ? afterId : null;
 };
-
-export const toOrganizationView = (row: repo.OrganizationRow) => ({
-  id: row.id,
-  name: row.name,
-  service_area_ids: row.serviceAreaIds,
-  created_at: iso(row.createdAt),
-});
-export type OrganizationView = ReturnType<typeof toOrganizationView>;
 
 async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
   const found = new Set((await repo.findServiceAreas(tx, tenantId, ids)).map((a) => a.id));
@@ -41,7 +23,7 @@ async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promi
 }
 
 export async function listOrganizations(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<OrganizationView>> {
-  const within = organizationScope(actor);
+  const within = readScope(actor, 'read_organizations');
   const limit = query.limit ?? 25;
   const rows = await repo.listOrganizations(deps.db, actor.tenantId, { withinIds: within, afterId: cursorId(query.cursor), limit });
   const page = toPage(rows, limit, (row) => [row.id]);
@@ -49,14 +31,14 @@ export async function listOrganizations(deps: Deps, actor: Actor, query: { limit
 }
 
 export async function getOrganization(deps: Deps, actor: Actor, id: string): Promise<OrganizationView> {
-  const within = organizationScope(actor);
+  const within = readScope(actor, 'read_organizations');
   const row = await repo.findOrganization(deps.db, actor.tenantId, id);
   if (!row || (within && !within.includes(id))) throw notFound('organization');
   return toOrganizationView(row);
 }
 
 export async function createOrganization(deps: Deps, actor: Actor, input: OrganizationCreateInput): Promise<OrganizationView> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_organizations');
   const row = { tenantId: actor.tenantId, id: newId(), name: input.name, serviceAreaIds: input.service_area_ids ?? [], createdAt: deps.clock.now() };
   return deps.db.transaction(async (tx) => {
     await checkServiceAreas(tx, actor.tenantId, row.serviceAreaIds);
@@ -66,7 +48,7 @@ export async function createOrganization(deps: Deps, actor: Actor, input: Organi
 }
 
 export async function updateOrganization(deps: Deps, actor: Actor, id: string, input: OrganizationUpdateInput): Promise<OrganizationView> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_organizations');
   return deps.db.transaction(async (tx) => {
     const current = await repo.findOrganizationForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('organization');
@@ -79,18 +61,6 @@ export async function updateOrganization(deps: Deps, actor: Actor, id: string, i
     return toOrganizationView({ ...current, ...patch });
   });
 }
-
-export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
-  id: row.id,
-  name: row.name,
-  currency: row.currency,
-  time_zone: row.timeZone,
-  boundary: row.boundary as PolygonInput | null,
-  scheduling_config_id: row.schedulingConfigId,
-  average_speed_kmh: row.averageSpeedKmh,
-  created_at: iso(row.createdAt),
-});
-export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 
 /** Checks what the schema cannot (a real ISO-4217 code, a known IANA zone, a closed in-range polygon); returns the canonical zone. */
 function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: string } {
@@ -111,7 +81,7 @@ async function checkSchedulingConfig(deps: Deps, tx: Tx, tenantId: string, id: s
 }
 
 export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_service_areas');
   const limit = query.limit ?? 25;
   const rows = await repo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
   const page = toPage(rows, limit, (row) => [row.id]);
@@ -119,14 +89,14 @@ export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?
 }
 
 export async function getServiceArea(deps: Deps, actor: Actor, id: string): Promise<ServiceAreaView> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_service_areas');
   const row = await repo.findServiceArea(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service area');
   return toServiceAreaView(row);
 }
 
 export async function createServiceArea(deps: Deps, actor: Actor, input: ServiceAreaCreateInput): Promise<ServiceAreaView> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
   const row: repo.ServiceAreaRow = {
     tenantId: actor.tenantId,
@@ -147,7 +117,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
 }
 
 export async function updateServiceArea(deps: Deps, actor: Actor, id: string, input: ServiceAreaUpdateInput): Promise<ServiceAreaView> {
-  mayAdminister(actor);
+  identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
   return deps.db.transaction(async (tx) => {
     const current = await repo.findServiceAreaForUpdate(tx, actor.tenantId, id);

@@ -1,17 +1,14 @@
-// Credential operations: API keys (admins), sign-in with e-mail and password, refresh-token rotation.
-import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
-import type { Actor } from '../../http/actor.ts';
-import { invalidateCredentialCache } from '../../http/auth.ts';
-import { forbidden, notFound, unauthenticated, unknownReference, unprocessable } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
-import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../http/rate-limit.ts';
-import { newId } from '../../shared/ids.ts';
-import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../shared/secrets.ts';
-import { iso, isoOrNull } from '../../shared/time.ts';
-import { issueCredential } from './operations.ts';
-import * as repo from './repository.ts';
+// Signing in with e-mail and password, and refresh-token rotation.
+import type { Deps } from '../../../deps.ts';
+import type { Tx } from '../../../db/client.ts';
+import { invalidateCredentialCache } from '../../../http/auth.ts';
+import { unauthenticated, unprocessable } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../../http/rate-limit.ts';
+import { newId } from '../../../shared/ids.ts';
+import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../../shared/secrets.ts';
+import { issueCredential } from '../operations.ts';
+import * as repo from '../repository.ts';
 
 defineMessages({
   'identity.tenant_required': {
@@ -26,58 +23,6 @@ defineMessages({
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
-
-export function toApiKeyView(row: repo.CredentialRow) {
-  return {
-    id: row.id,
-    name: row.name,
-    user_id: row.userId,
-    token_prefix: row.tokenPrefix,
-    revoked_at: isoOrNull(row.revokedAt),
-    created_at: iso(row.createdAt),
-  };
-}
-export type ApiKeyView = ReturnType<typeof toApiKeyView>;
-
-function mayManage(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
-
-export async function listApiKeys(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ApiKeyView>> {
-  mayManage(actor);
-  const limit = query.limit ?? 25;
-  const [afterId] = decodeCursor(query.cursor) ?? [null];
-  const rows = await repo.listApiKeys(deps.db, actor.tenantId, typeof afterId === 'string' ? afterId : null, limit);
-  const page = toPage(rows, limit, (row) => [row.id]);
-  return { items: page.items.map(toApiKeyView), meta: page.meta };
-}
-
-/** The token is in this answer only; the database keeps its SHA-256. */
-export async function createApiKey(deps: Deps, actor: Actor, input: { name: string; user_id: string }): Promise<ApiKeyView & { token: string }> {
-  mayManage(actor);
-  return deps.db.transaction(async (tx) => {
-    const user = await repo.findUser(tx, actor.tenantId, input.user_id);
-    if (!user || user.deactivatedAt) throw unknownReference('/api_key/user_id', 'active user');
-    const { id, token } = await issueCredential(tx, actor.tenantId, user.id, 'api_key', deps.clock.now(), { name: input.name });
-    const row = await repo.findApiKey(tx, actor.tenantId, id);
-    if (!row) throw new Error('API key vanished inside its own transaction');
-    return { ...toApiKeyView(row), token };
-  });
-}
-
-/** Revocation applies at once in this process (and within the auth cache's few seconds in others). */
-export async function revokeApiKey(deps: Deps, actor: Actor, id: string): Promise<ApiKeyView> {
-  mayManage(actor);
-  const view = await deps.db.transaction(async (tx) => {
-    const row = await repo.findApiKeyForUpdate(tx, actor.tenantId, id);
-    if (!row) throw notFound('API key');
-    const revokedAt = row.revokedAt ?? deps.clock.now();
-    if (!row.revokedAt) await repo.revokeCredential(tx, actor.tenantId, id, revokedAt);
-    return toApiKeyView({ ...row, revokedAt });
-  });
-  invalidateCredentialCache();
-  return view;
-}
 
 export interface TokenPair {
   access_token: string;

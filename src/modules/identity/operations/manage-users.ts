@@ -1,35 +1,23 @@
-// User operations: admins manage users; managers read the users of their organizations.
-import type { Deps } from '../../deps.ts';
-import type { Tx } from '../../db/client.ts';
-import { uniqueViolation } from '../../db/errors.ts';
-import type { Actor } from '../../http/actor.ts';
-import { invalidateCredentialCache } from '../../http/auth.ts';
-import { badParameter, forbidden, invalidFields, notFound, unknownReference, unprocessable } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
-import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
-import { newId } from '../../shared/ids.ts';
-import { hashPassword } from '../../shared/secrets.ts';
-import { toUserView } from './operations.ts';
-import * as repo from './repository.ts';
-import { membershipErrors } from './rules.ts';
-import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from './schemas.ts';
+// User operations: admins manage users; managers read the users of their organizations; anyone reads itself.
+import type { Deps } from '../../../deps.ts';
+import type { Tx } from '../../../db/client.ts';
+import { uniqueViolation } from '../../../db/errors.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { invalidateCredentialCache } from '../../../http/auth.ts';
+import { badParameter, invalidFields, notFound, unknownReference, unprocessable } from '../../../http/errors.ts';
+import { defineMessages } from '../../../http/i18n.ts';
+import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { newId } from '../../../shared/ids.ts';
+import { hashPassword } from '../../../shared/secrets.ts';
+import { toUserView, type UserView } from '../views.ts';
+import { identityPermissions, readScope } from '../permissions.ts';
+import * as repo from '../repository.ts';
+import { membershipErrors } from '../rules.ts';
+import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from '../schemas.ts';
 
 defineMessages({
   'identity.cannot_deactivate_self': { en: 'You cannot deactivate your own user.', de: 'Sie können Ihren eigenen Benutzer nicht deaktivieren.' },
 });
-
-export type UserView = ReturnType<typeof toUserView>;
-
-function mayManage(actor: Actor): void {
-  if (actor.role !== 'admin') throw forbidden();
-}
-
-/** Admins read every user; managers the users sharing one of their organizations (read-only); others nobody. */
-function readScope(actor: Actor): string[] | undefined {
-  if (actor.role === 'admin') return undefined;
-  if (actor.role === 'manager') return actor.organizationIds;
-  throw forbidden();
-}
 
 const emailTaken = () => invalidFields([{ pointer: '/user/email', code: 'taken', detail: 'is already used by another user of this tenant' }]);
 
@@ -62,7 +50,7 @@ async function renderById(tx: Tx, tenantId: string, id: string): Promise<UserVie
  * `usedDeprecatedAlias` tells the route to answer with deprecation headers.
  */
 export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryInput): Promise<Page<UserView> & { usedDeprecatedAlias: boolean }> {
-  const within = readScope(actor);
+  const within = readScope(actor, 'read_users');
   const filters = query.filters ?? {};
   const alias = filters.on_active_hailing_booking;
   if (alias !== undefined && filters.on_active_tour !== undefined && alias !== filters.on_active_tour) {
@@ -88,7 +76,7 @@ export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryIn
 }
 
 export async function getUser(deps: Deps, actor: Actor, id: string): Promise<UserView> {
-  const within = readScope(actor);
+  const within = readScope(actor, 'read_users');
   const row = await repo.findUser(deps.db, actor.tenantId, id);
   if (!row) throw notFound('user');
   const memberships = (await repo.membershipsOf(deps.db, actor.tenantId, [id])).get(id) ?? [];
@@ -97,7 +85,7 @@ export async function getUser(deps: Deps, actor: Actor, id: string): Promise<Use
 }
 
 export async function createUser(deps: Deps, actor: Actor, input: UserCreateInput): Promise<UserView> {
-  mayManage(actor);
+  identityPermissions.require(actor, 'manage_users');
   const organizationIds = input.organization_ids ?? [];
   const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : null;
   const id = newId();
@@ -126,7 +114,7 @@ export async function createUser(deps: Deps, actor: Actor, input: UserCreateInpu
 
 /** Only the given fields change; role and organizations are checked together as they will be stored. */
 export async function updateUser(deps: Deps, actor: Actor, id: string, input: UserUpdateInput): Promise<UserView> {
-  mayManage(actor);
+  identityPermissions.require(actor, 'manage_users');
   const passwordHash = input.password ? await hashPassword(input.password, deps.config.passwordHash) : undefined;
   try {
     const view = await deps.db.transaction(async (tx) => {
@@ -160,7 +148,7 @@ export async function updateUser(deps: Deps, actor: Actor, id: string, input: Us
 
 /** DELETE deactivates: the user stays (bookings and tours refer to it) and its credentials stop working at once. */
 export async function deactivateUser(deps: Deps, actor: Actor, id: string): Promise<UserView> {
-  mayManage(actor);
+  identityPermissions.require(actor, 'manage_users');
   if (id === actor.userId) throw unprocessable('cannot_deactivate_self', { key: 'identity.cannot_deactivate_self' });
   const view = await deps.db.transaction(async (tx) => {
     const current = await repo.findUserForUpdate(tx, actor.tenantId, id);
@@ -174,4 +162,11 @@ export async function deactivateUser(deps: Deps, actor: Actor, id: string): Prom
   });
   invalidateCredentialCache();
   return view;
+}
+
+/** GET /api/user: the caller. */
+export async function getCurrentUser(deps: Deps, actor: Actor) {
+  const row = await repo.findUser(deps.db, actor.tenantId, actor.userId);
+  if (!row) throw notFound('user');
+  return toUserView(row, actor.organizationIds);
 }

@@ -1,0 +1,55 @@
+// The dispatch permission matrix (CONTRACT.md §4–§5): what each role may ever do, checked at the top of every
+// operation (403). Whether it may do it on one booking or tour is the visibility rule's (visibility.ts, 404).
+import type { Actor } from '../../http/actor.ts';
+import { permissionTable } from '../../http/permission-table.ts';
+
+export const dispatchPermissions = permissionTable({
+  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility'],
+  // A manager dispatches what it sees (visibility.ts).
+  manager: ['create_booking', 'tip', 'dispatch', 'list_tours'],
+  // `drive`: the driver's tour transitions (claim, pick, start, …). `dispatch`: cancelling bookings, managing
+  // organizations and preferred drivers, adding and changing stops, merge and insert, removing and forcing packages,
+  // and the dispatcher's tour transitions.
+  driver: ['drive', 'list_tours'],
+  customer: ['create_booking', 'tip'],
+});
+
+/** Customers book for themselves: their bookings' customer is them, and they see no one else's. */
+export const ownBookingsOnly = (actor: Pick<Actor, 'role'>): boolean => actor.role === 'customer';
+
+/** A manager's new booking is managed by its organizations unless told otherwise; anyone else's by none. */
+export const defaultManagingOrganizationIds = (actor: Pick<Actor, 'role' | 'organizationIds'>): string[] =>
+  actor.role === 'manager' ? actor.organizationIds : [];
+
+/** The visibility predicate as a list filter (the stored visibility of decision 0300): which bookings a role lists. */
+export function bookingListScope(actor: Pick<Actor, 'role' | 'userId' | 'organizationIds'>):
+  | { visibleToOrganizationIds: string[] }
+  | { onToursOfDriver: string }
+  | { customerId: string }
+  | Record<string, never> {
+  switch (actor.role) {
+    case 'admin':
+      return {};
+    case 'manager':
+      return { visibleToOrganizationIds: actor.organizationIds };
+    case 'driver':
+      return { onToursOfDriver: actor.userId };
+    case 'customer':
+      return { customerId: actor.userId };
+  }
+}
+
+/** The visibility predicate as a list filter: which tours a role lists (customers list none: 403 before). */
+export function tourListScope(actor: Pick<Actor, 'role' | 'userId' | 'organizationIds'>):
+  | { visibleToOrganizationIds: string[] }
+  | { driver: { id: string; organizationIds: string[] } }
+  | Record<string, never> {
+  switch (actor.role) {
+    case 'manager':
+      return { visibleToOrganizationIds: actor.organizationIds };
+    case 'driver':
+      return { driver: { id: actor.userId, organizationIds: actor.organizationIds } };
+    default:
+      return {};
+  }
+}
