@@ -14,6 +14,11 @@ export interface AlnsParameters {
   eliminationShare: number;
   /** Route elimination's perturbation: requests removed per step, uniform in [2, eliminationRemove]. */
   eliminationRemove: number;
+  /**
+   * Route elimination gives up on a route after this many steps × requests without a smaller pool, and tries
+   * another from the best solution (0: never, one route for the whole phase).
+   */
+  eliminationStall: number;
   /** Requests removed per iteration: uniform in [minRemove, max(minRemove, removeShare · requests)], at most maxRemove. */
   minRemove: number;
   removeShare: number;
@@ -33,6 +38,7 @@ export interface AlnsParameters {
 export const DEFAULT_PARAMETERS: AlnsParameters = {
   eliminationShare: 0.5,
   eliminationRemove: 10,
+  eliminationStall: 0,
   minRemove: 4,
   removeShare: 0.4,
   maxRemove: 40,
@@ -136,14 +142,21 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
     // A pickup-and-delivery vehicle frees capacity at each delivery, so there is no useful load bound: stop at one.
     const lowerBound = 1;
     const eliminationEnds = () => outOfBudget() || progress() >= P.eliminationShare;
+    const stallLimit = P.eliminationStall > 0 ? P.eliminationStall * requests : Infinity;
     while (!eliminationEnds() && best.usedVehicles() > lowerBound) {
       cur.copyFrom(best);
       penalty.fill(1);
       const victim = pickShortRoute(cur, rng);
       emptyRoute(cur, victim);
       repair(cur, repairBuffers, 2, 0, rand, false);
-      while (cur.bankSize > 0 && !eliminationEnds()) {
+      let smallest = cur.bankSize;
+      let stalled = 0;
+      while (cur.bankSize > 0 && !eliminationEnds() && stalled < stallLimit) {
         iterations++;
+        if (cur.bankSize < smallest) {
+          smallest = cur.bankSize;
+          stalled = 0;
+        } else stalled++;
         const u = cur.bank[rng.int(cur.bankSize)]!;
         if (insertAnywhere(cur, u, at, placed) < 0) {
           penalty[u] = penalty[u]! + 1;
@@ -153,12 +166,17 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
         cand.copyFrom(cur);
         const before = cand.bankSize;
         DESTROYS[rng.int(3)]!(cand, removalBuffers, Math.min(requests - before, 2 + rng.int(Math.max(1, P.eliminationRemove - 1))), rng);
+        cand.restoreAllFeasibility();
         repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, false);
         if (cand.bankSize <= before) [cur, cand] = [cand, cur];
       }
       // Kept only when it beats the best: a route whose requests can go nowhere else (goods already on board are
       // bound to their vehicle) comes back whole, as many vehicles and possibly a longer way round.
-      if (cur.bankSize > 0 || !better(cur, best)) break;
+      if (cur.bankSize > 0) {
+        if (stalled >= stallLimit) continue;
+        break;
+      }
+      if (!better(cur, best)) break;
       best.copyFrom(cur);
     }
   }
@@ -181,6 +199,7 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
     const d = destroyWheel.pick(rng);
     const r = repairWheel.pick(rng);
     DESTROYS[d]!(cand, removalBuffers, removeCount(requests - cand.bankSize), rng);
+    cand.restoreAllFeasibility();
     repair(cand, repairBuffers, REPAIRS[r]!.regret, REPAIRS[r]!.noisy ? P.noise * inst.maxTravel : 0, rand, allowNew);
     let score = 0;
     if (cand.bankSize <= cur.bankSize) {

@@ -4,26 +4,6 @@ import { newRepairBuffers, repair, type RepairBuffers } from './insertion.ts';
 import { ProblemError } from './instance.ts';
 import type { RouteState } from './route-state.ts';
 
-/** First position on route r that breaks a window, the capacity or a pickup-before-delivery rule; -1 if none. */
-export function firstViolation(s: RouteState, r: number): number {
-  const { latest, reqPickup, reqDelivery, requestOf, stopCount } = s.inst;
-  const off = r * s.stride;
-  const L = s.len[r]!;
-  const cap = s.inst.vehCapacity[r]!;
-  for (let k = 1; k <= L + 1; k++) {
-    const x = s.nodes[off + k]!;
-    if (s.begin[off + k]! > latest[x]! + 1e-9 || s.load[off + k]! > cap + 1e-9) return k;
-    if (x >= stopCount) continue;
-    const u = requestOf[x]!;
-    const p = reqPickup[u]!;
-    const d = reqDelivery[u]!;
-    if (p >= 0 && d >= 0 && (s.routeOf[p] !== r || s.routeOf[d] !== r || s.posOf[p]! > s.posOf[d]!)) return k;
-    const bound = s.inst.reqVehicle[u]!;
-    if (bound >= 0 && bound !== r) return k;
-  }
-  return -1;
-}
-
 /** Loads a starting solution (stop indices per vehicle); requests that make a route infeasible go to the bank. */
 export function loadInitial(s: RouteState, routes: readonly (readonly number[])[]): void {
   const inst = s.inst;
@@ -52,11 +32,7 @@ export function loadInitial(s: RouteState, routes: readonly (readonly number[])[
     const d = inst.reqDelivery[u]!;
     if (s.bankIndex[u] !== -1 && ((p >= 0 && seen[p]) || (d >= 0 && seen[d]))) dropStops(s, u);
   }
-  for (let r = 0; r < routes.length; r++) {
-    for (let k = firstViolation(s, r); k >= 0; k = firstViolation(s, r)) {
-      s.removeRequest(inst.requestOf[s.nodes[r * s.stride + k]!]!);
-    }
-  }
+  for (let r = 0; r < routes.length; r++) s.restoreFeasibility(r);
 }
 
 function dropStops(s: RouteState, u: number): void {

@@ -72,7 +72,9 @@ export function insertWithEjection(s: RouteState, u: number, penalty: Float64Arr
       const p1 = penalty[w1]!;
       if (p1 >= bestSum) continue;
       s.removeRequest(w1);
-      bestInsertion(s, u, r, b.at);
+      // Ejecting on-board goods (a lone delivery) can overload the rest of the route: no room made there.
+      if (s.firstViolation(r) >= 0) b.at.cost = Infinity;
+      else bestInsertion(s, u, r, b.at);
       if (b.at.cost < Infinity) {
         bestSum = p1;
         bestR = r;
@@ -83,7 +85,8 @@ export function insertWithEjection(s: RouteState, u: number, penalty: Float64Arr
           const w2 = b.members[c]!;
           if (p1 + penalty[w2]! >= bestSum) continue;
           s.removeRequest(w2);
-          bestInsertion(s, u, r, b.at);
+          if (s.firstViolation(r) >= 0) b.at.cost = Infinity;
+          else bestInsertion(s, u, r, b.at);
           if (b.at.cost < Infinity) {
             bestSum = p1 + penalty[w2]!;
             bestR = r;

@@ -52,8 +52,10 @@ export async function solveParallel(problem: Problem, options: SolveOptions, thr
   const deadline = Date.now() + options.timeLimitMs;
   const jobs: Promise<Solution>[] = [];
   const worker = threads > 1 ? workerModule() : null;
+  // A function cannot cross to a worker: workers keep to the wall-clock deadline.
+  const { clock: _clock, ...plain } = options;
   for (let k = 1; k < threads && worker; k++) {
-    const job: ParallelJob = { problem, options: { ...options, seed: seed + k }, deadline, ...(parameters ? { parameters } : {}) };
+    const job: ParallelJob = { problem, options: { ...plain, seed: seed + k }, deadline, ...(parameters ? { parameters } : {}) };
     jobs.push(
       new Promise<Solution>((resolve, reject) => {
         const thread = new Worker(bootScript(worker), { eval: true, workerData: job });

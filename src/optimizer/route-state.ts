@@ -117,12 +117,21 @@ export class RouteState {
     this.rebuild(r);
   }
 
-  /** Takes a request's stops off their route and puts the request in the bank. */
+  /** Takes a request's stops off their route (both routes, for a pair a given start split) and banks the request. */
   removeRequest(u: number): void {
-    const { reqPickup, reqDelivery, requestOf, stopCount } = this.inst;
-    const any = reqPickup[u]! >= 0 ? reqPickup[u]! : reqDelivery[u]!;
-    const r = this.routeOf[any]!;
-    if (r < 0) return;
+    const { reqPickup, reqDelivery } = this.inst;
+    const p = reqPickup[u]!;
+    const d = reqDelivery[u]!;
+    const rp = p >= 0 ? this.routeOf[p]! : -1;
+    const rd = d >= 0 ? this.routeOf[d]! : -1;
+    if (rp < 0 && rd < 0) return;
+    if (rp >= 0) this.takeOff(rp, u);
+    if (rd >= 0 && rd !== rp) this.takeOff(rd, u);
+    this.addToBank(u);
+  }
+
+  private takeOff(r: number, u: number): void {
+    const { requestOf, stopCount } = this.inst;
     const off = r * this.stride;
     const L = this.len[r]!;
     let w = 1;
@@ -136,8 +145,44 @@ export class RouteState {
       this.nodes[off + w++] = node;
     }
     this.len[r] = w - 2;
-    this.addToBank(u);
     this.rebuild(r);
+  }
+
+  /** First position on route r that breaks a window, the capacity or a pickup-before-delivery rule; -1 if none. */
+  firstViolation(r: number): number {
+    const { latest, reqPickup, reqDelivery, reqVehicle, requestOf, stopCount } = this.inst;
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    const cap = this.inst.vehCapacity[r]!;
+    for (let k = 1; k <= L + 1; k++) {
+      const x = this.nodes[off + k]!;
+      if (this.begin[off + k]! > latest[x]! + 1e-9 || this.load[off + k]! > cap + 1e-9) return k;
+      if (x >= stopCount) continue;
+      const u = requestOf[x]!;
+      const p = reqPickup[u]!;
+      const d = reqDelivery[u]!;
+      if (p >= 0 && d >= 0 && (this.routeOf[p] !== r || this.routeOf[d] !== r || this.posOf[p]! > this.posOf[d]!)) return k;
+      if (reqVehicle[u]! >= 0 && reqVehicle[u] !== r) return k;
+    }
+    return -1;
+  }
+
+  /**
+   * Takes requests off route r, at its first violation each time, until the route is feasible. Taking a request
+   * off usually keeps a route feasible, but not always: a lone delivery of goods already on board raises the load
+   * after it when it leaves, and a road matrix need not obey the triangle inequality.
+   */
+  restoreFeasibility(r: number): void {
+    const off = r * this.stride;
+    for (let k = this.firstViolation(r); k >= 0 && this.len[r]! > 0; k = this.firstViolation(r)) {
+      // Back at the end too late: the last stop's request goes.
+      this.removeRequest(this.inst.requestOf[this.nodes[off + Math.min(k, this.len[r]!)]!]!);
+    }
+  }
+
+  /** restoreFeasibility on every used route: O(stops), after a destroy operator. */
+  restoreAllFeasibility(): void {
+    for (let r = 0; r < this.inst.vehicleCount; r++) if (this.len[r]! > 0) this.restoreFeasibility(r);
   }
 
   /** Route of a request, or -1 when it is in the bank. */

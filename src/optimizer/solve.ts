@@ -14,6 +14,7 @@ export function solve(problem: Problem, options: SolveOptions, parameters?: Part
     ...(options.initial ? { initial: options.initial } : {}),
     ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     ...(parameters ? { parameters } : {}),
+    ...(options.clock ? { now: options.clock } : {}),
   });
   const routes: number[][] = [];
   for (let r = 0; r < inst.vehicleCount; r++) routes.push(best.stopsOf(r));

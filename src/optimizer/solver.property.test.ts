@@ -143,6 +143,8 @@ const plannedProblem = fc
   });
 
 const FAST = { timeLimitMs: 10_000, maxIterations: 40 };
+/** OPTIMIZER_PROPERTY_RUNS=100 multiplies every property's runs (a long hunt for counterexamples; not in CI). */
+const RUNS = Math.max(1, Number(process.env.OPTIMIZER_PROPERTY_RUNS ?? 1));
 
 describe('solver properties on random small instances', () => {
   it('returns only feasible routes and names every request it could not place', () => {
@@ -151,7 +153,7 @@ describe('solver properties on random small instances', () => {
         const solution = solve(problem, { ...FAST, seed });
         expect(check(problem, solution)).toBeNull();
       }),
-      { numRuns: 150 },
+      { numRuns: 150 * RUNS },
     );
   });
 
@@ -184,6 +186,92 @@ describe('solver properties on random small instances', () => {
     if (solution.vehicles === start.vehicles) expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
   });
 
+  it('starts from any given solution, feasible or not, and returns feasible routes', () => {
+    // Stops dealt to random vehicles in a random order (deliveries before pickups, late returns, overloads).
+    const withAnyStart = anyProblem.chain((problem) =>
+      fc.tuple(
+        fc.constant(problem),
+        fc.array(fc.tuple(fc.integer({ min: -1, max: problem.vehicles.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: problem.stops.length,
+          maxLength: problem.stops.length,
+        }),
+      ),
+    );
+    fc.assert(
+      fc.property(withAnyStart, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ([problem, deal], seed, objective) => {
+        const initial: number[][] = problem.vehicles.map(() => []);
+        [...deal.entries()].sort((a, b) => a[1][1] - b[1][1]).forEach(([stop, [v]]) => v >= 0 && initial[v]!.push(stop));
+        const solution = solve(problem, { ...FAST, seed, initial, objective });
+        expect(check(problem, solution)).toBeNull();
+      }),
+      { numRuns: 100 * RUNS },
+    );
+  });
+
+  it('drops a request from a given tour that comes back too late, instead of looping', () => {
+    // Used to hang: the violation was at the route's end node, which belongs to no request.
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [10, 0], [20, 0]] },
+      stops: [
+        { location: 1, demand: 1, earliest: 0, latest: 100, service: 0 },
+        { location: 2, demand: -1, earliest: 0, latest: 100, service: 0 },
+      ],
+      requests: [{ pickup: 0, delivery: 1 }],
+      vehicles: [{ start: 0, end: 0, earliest: 0, latest: 30, capacity: 5 }],
+    };
+    const solution = solve(problem, { ...FAST, initial: [[0, 1]] });
+    expect(solution.routes).toEqual([[]]);
+    expect(solution.unassigned).toEqual([0]);
+  });
+
+  it('takes out a pair that a given start splits over two vehicles, instead of looping', () => {
+    // Used to hang: taking the request off removed only its pickup's route, so the delivery's route stayed wrong.
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[27, 47], [26, 22], [31, 15], [3, 53], [41, 27]] },
+      stops: [
+        { location: 1, demand: 5, earliest: 127, latest: 187, service: 6 },
+        { location: 2, demand: -5, earliest: 127, latest: 247, service: 6 },
+        { location: 3, demand: 3, earliest: 124, latest: 185, service: 2 },
+        { location: 4, demand: -3, earliest: 124, latest: 246, service: 2 },
+      ],
+      requests: [{ pickup: 0, delivery: 1 }, { pickup: 2, delivery: 3 }],
+      vehicles: Array.from({ length: 3 }, () => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity: 24 })),
+    };
+    const solution = solve(problem, { ...FAST, initial: [[0, 1], [3], [2]] });
+    expect(check(problem, solution)).toBeNull();
+    expect(solution.unassigned).toEqual([]);
+  });
+
+  it('keeps on-board goods on their vehicle when taking them off would overload the rest of the route', () => {
+    // The counterexample fast-check found: a destroy step took the lone delivery of goods on board off the route,
+    // the pickup after it then carried 6 + 4 > 8, and repair put the delivery back behind that pickup.
+    const problem = {
+      travel: { kind: 'euclidean', points: [[23, 39], [18, 27], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [19, 27], [0, 0], [0, 0], [0, 1], [0, 0], [0, 0]] },
+      stops: [
+        { location: 1, demand: -3, earliest: 13, latest: 17, service: 2 },
+        { location: 2, demand: -3, earliest: 52.015148038438355, latest: 52.015148038438355, service: 2 },
+        { location: 3, demand: 4, earliest: 54.015148038438355, latest: 54.015148038438355, service: 3 },
+        { location: 4, demand: -4, earliest: 63.015148038438355, latest: 63.015148038438355, service: 3 },
+        { location: 5, demand: 4, earliest: 60.015148038438355, latest: 60.015148038438355, service: 3 },
+        { location: 6, demand: -4, earliest: 66.01514803843835, latest: 66.01514803843835, service: 3 },
+        { location: 7, demand: 4, earliest: 13, latest: 16, service: 3 },
+        { location: 8, demand: -4, earliest: 57.015148038438355, latest: 57.015148038438355, service: 3 },
+      ],
+      requests: [{ delivery: 0, vehicle: 0 }, { delivery: 1, vehicle: 0 }, { pickup: 2, delivery: 3 }, { pickup: 4, delivery: 5 }, { pickup: 6, delivery: 7 }],
+      vehicles: [{ start: 0, end: 0, earliest: 0, latest: 114.29207372912543, capacity: 8, initialLoad: 6 }],
+    } as Problem;
+    const initial = [[0, 6, 1, 2, 7, 4, 3, 5]];
+    for (const objective of ['vehicles-then-distance', 'distance'] as const) {
+      const start = solve(problem, { timeLimitMs: 10_000, maxIterations: 0, initial, objective });
+      for (let seed = 1; seed <= 20; seed++) {
+        const solution = solve(problem, { ...FAST, seed, initial, objective });
+        expect(check(problem, solution)).toBeNull();
+        expect(solution.unassigned).toEqual([]);
+        expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
+      }
+    }
+  });
+
   it('is never worse than the starting solution (fewer vehicles, or as many and no more distance)', () => {
     fc.assert(
       fc.property(plannedProblem, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ({ problem, initial }, seed, objective) => {
@@ -200,18 +288,19 @@ describe('solver properties on random small instances', () => {
           if (solution.vehicles === start.vehicles) expect(solution.distance).toBeLessThanOrEqual(start.distance + 1e-9);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 150 * RUNS },
     );
   });
 
   it('gives the same routes for the same seed and iteration count', () => {
     fc.assert(
-      fc.property(anyProblem, fc.integer({ min: 1, max: 1000 }), (problem, seed) => {
-        const a = solve(problem, { ...FAST, seed });
-        const b = solve(problem, { ...FAST, seed });
+      fc.property(anyProblem, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), (problem, seed, objective) => {
+        const a = solve(problem, { ...FAST, seed, objective });
+        const b = solve(problem, { ...FAST, seed, objective });
         expect(b.routes).toEqual(a.routes);
+        expect(b.distance).toBe(a.distance);
       }),
-      { numRuns: 50 },
+      { numRuns: 50 * RUNS },
     );
   });
 });

@@ -62,6 +62,11 @@ export interface SolveOptions {
   initial?: readonly (readonly number[])[];
   /** Stops after this many ALNS iterations even if time remains (tests, determinism checks). */
   maxIterations?: number;
+  /**
+   * The clock the budget is measured on, in milliseconds (default `performance.now`). A benchmark on a shared
+   * machine passes the process's CPU time so a run gets its budget of work whatever the load.
+   */
+  clock?: () => number;
 }
 
 export interface Solution {
