@@ -150,9 +150,20 @@ export async function listHistory(q: Queryable, tenantId: string, tourId: string
     .orderBy(asc(compensationHistory.id));
 }
 
+/** Prepared: every booking read renders `tip_distribution`, so this runs once per booking GET and list page. */
 export async function findTipOutcomes(q: Queryable, tenantId: string, bookingIds: string[]): Promise<TipOutcomeRow[]> {
   if (!bookingIds.length) return [];
-  return q.select().from(tipOutcomes).where(and(eq(tipOutcomes.tenantId, tenantId), inArray(tipOutcomes.bookingId, bookingIds)));
+  return runPrepared(
+    q,
+    'find_tip_outcomes',
+    (q) =>
+      q
+        .select()
+        .from(tipOutcomes)
+        .where(and(eq(tipOutcomes.tenantId, sql.placeholder('tenantId')), sql`${tipOutcomes.bookingId} = ANY(${sql.placeholder('ids')}::uuid[])`))
+        .prepare('find_tip_outcomes'),
+    { tenantId, ids: bookingIds },
+  );
 }
 
 /** Bookings whose last outcome names the tour (awarded, paused or waiting for it). */

@@ -10,6 +10,7 @@ import * as bookingsRepo from './bookings/repository.ts';
 import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+import { syncVisibility, type VisibilityEntry } from './visibility-repository.ts';
 
 export interface Change {
   tenantId: string;
@@ -127,6 +128,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
   // stop, so the tours' stops read above are still current.
   const bookingById = new Map(bookings.map((b) => [b.id, b]));
+  const tourRows: VisibilityEntry[] = [];
   for (const tour of tours) {
     const ofTour = tourStops.filter((s) => s.tourId === tour.id && s.bookingId);
     const managing = unique(ofTour.flatMap((s) => bookingById.get(s.bookingId ?? '')?.managingOrganizationIds ?? []));
@@ -134,13 +136,15 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
       await repo.updateTour(tx, tenantId, tour.id, { managingOrganizationIds: managing });
       tour.managingOrganizationIds = managing;
     }
-    await repo.replaceTourVisibility(tx, tenantId, tour.id, tourOrganizations(tourFacts(tour)).organizationIds);
+    tourRows.push({ id: tour.id, organizationIds: tourOrganizations(tourFacts(tour)).organizationIds });
   }
+  await syncVisibility(tx, 'tour', tenantId, tourRows);
 
   // Tours already in hand (updated in place above) are not read again.
   const tourById = new Map(tours.map((t) => [t.id, t]));
   const otherTourIds = unique(bookingStops.map((s) => s.tourId)).filter((id) => !tourById.has(id));
   for (const tour of await repo.findTours(tx, tenantId, otherTourIds)) tourById.set(tour.id, tour);
+  const bookingRows: VisibilityEntry[] = [];
   for (const booking of bookings) {
     const ofBooking = unique(bookingStops.filter((s) => s.bookingId === booking.id).map((s) => s.tourId)).flatMap((id) => {
       const tour = tourById.get(id);
@@ -151,8 +155,9 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
       managingOrganizationIds: booking.managingOrganizationIds,
       tours: ofBooking,
     });
-    await bookingsRepo.replaceBookingVisibility(tx, tenantId, booking.id, organizationIds);
+    bookingRows.push({ id: booking.id, organizationIds });
   }
+  await syncVisibility(tx, 'booking', tenantId, bookingRows);
 
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
   const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));

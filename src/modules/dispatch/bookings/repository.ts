@@ -179,11 +179,6 @@ export async function listBookings(q: Queryable, tenantId: string, query: Bookin
     .limit(query.limit + 1);
 }
 
-export async function replaceBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
-  await q.delete(bookingVisibility).where(and(eq(bookingVisibility.tenantId, tenantId), eq(bookingVisibility.bookingId, bookingId)));
-  await insertBookingVisibility(q, tenantId, bookingId, organizationIds);
-}
-
 /** For a booking that has no visibility rows yet. */
 export async function insertBookingVisibility(q: Queryable, tenantId: string, bookingId: string, organizationIds: string[]): Promise<void> {
   if (organizationIds.length) {

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { oneRow } from '../../../db/json-read.ts';
-import { tours, tourVisibility } from '../tables.ts';
+import { tours } from '../tables.ts';
 
 export type TourRow = typeof tours.$inferSelect;
 
@@ -50,11 +50,6 @@ export async function findEnRouteTourOfDriver(q: Queryable, tenantId: string, dr
 
 export async function updateTour(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<TourRow, 'tenantId' | 'id'>>): Promise<void> {
   await q.update(tours).set(patch).where(and(eq(tours.tenantId, tenantId), eq(tours.id, id)));
-}
-
-export async function replaceTourVisibility(q: Queryable, tenantId: string, tourId: string, organizationIds: string[]): Promise<void> {
-  await q.delete(tourVisibility).where(and(eq(tourVisibility.tenantId, tenantId), eq(tourVisibility.tourId, tourId)));
-  if (organizationIds.length) await q.insert(tourVisibility).values(organizationIds.map((organizationId) => ({ tenantId, organizationId, tourId })));
 }
 
 /** Claimed tours whose claim window has passed (the expiry job re-checks each under a row lock). */
