@@ -16,6 +16,8 @@ const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_live-se
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 100);
+/** BENCH_LIVE_PARTS=positions,streams,delivery runs only those parts (all by default). */
+const parts = new Set(process.env.BENCH_LIVE_PARTS?.split(',') ?? ['positions', 'streams', 'delivery']);
 const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
 
 console.log(`Machine: ${machineDescription()}`);
@@ -27,6 +29,15 @@ const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 };
+
+/** Non-2xx answers by status with one body each: a run with errors is invalid, and this says why. */
+const refused = new Map<number, { count: number; body: string }>();
+function noteAnswer(status: number, body: string | Buffer): void {
+  if (status >= 200 && status < 300) return;
+  const seen = refused.get(status) ?? { count: 0, body: String(body).slice(0, 300) };
+  seen.count += 1;
+  refused.set(status, seen);
+}
 
 /** A fix 1 km from the previous one and 20 s later (180 km/h: under the jump filter), so every post is current and moves ETAs. */
 function fixes(info: LiveInfo) {
@@ -52,6 +63,7 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
         const tour = info.tours[t]!;  
         return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t) }) };
       },
+      onResponse: (status, body) => noteAnswer(status, body),
     },
   ];
   await autocannon({ url: info.realUrl, connections: 10, duration: 2, requests });
@@ -138,8 +150,9 @@ async function streams(info: LiveInfo, kind: DatabaseKind) {
         headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ location }),
       }).then(async (res) => {
+        const body = await res.text();
         if (res.status !== 200) errors += 1;
-        await res.arrayBuffer();
+        noteAnswer(res.status, body);
       }),
     );
   }
@@ -167,11 +180,12 @@ for (const kind of kinds) {
   const database = await scratchDatabase(kind);
   const server = await startServer<LiveInfo>(SERVER, database);
   try {
-    await positionsVsBare(server.info, kind, server);
-    await streams(server.info, kind);
+    if (parts.has('positions')) await positionsVsBare(server.info, kind, server);
+    if (parts.has('streams')) await streams(server.info, kind);
   } finally {
     await server.stop();
     await database.drop();
   }
 }
+for (const [status, { count, body }] of refused) console.error(`${count} × ${status}: ${body}`);
 finishReport(rows, failed);

@@ -27,8 +27,11 @@ export interface DebouncedEventInput {
   now: Date;
 }
 
-/** The pending job that sends `input.type` for the resource when the window ends (one per type and resource). */
-function pendingEvent(input: DebouncedEventInput) {
+/**
+ * The pending job that sends `input.type` for the resource when the window ends (one per type and resource).
+ * Exported for writes that schedule it inside a single statement (live positions' fast path).
+ */
+export function pendingEvent(input: DebouncedEventInput) {
   if (!builders.has(input.type)) throw new Error(`no payload builder registered for ${input.type}`);
   return {
     tenantId: input.tenantId,
