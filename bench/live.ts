@@ -18,6 +18,8 @@ const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 100);
 /** BENCH_LIVE_PARTS=positions,streams,delivery runs only those parts (all by default). */
 const parts = new Set(process.env.BENCH_LIVE_PARTS?.split(',') ?? ['positions', 'streams', 'delivery']);
+/** In the streams part, one fix in this many per tour moves the ETAs (events through the outbox poller). */
+const STREAM_HOP_EVERY = Number(process.env.BENCH_LIVE_HOP_EVERY ?? 10);
 const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
 
 console.log(`Machine: ${machineDescription()}`);
@@ -39,21 +41,37 @@ function noteAnswer(status: number, body: string | Buffer): void {
   refused.set(status, seen);
 }
 
-/** A fix 1 km from the previous one and 20 s later (180 km/h: under the jump filter), so every post is current and moves ETAs. */
-function fixes(info: LiveInfo) {
+/**
+ * The drivers' fixes, one counter per tour for the whole run (every fix is newer than the last, so every post is a
+ * current position). Fixes are 20 s apart in recorded time. A driver in slow traffic moves 40 m back and forth: its
+ * ETAs are recomputed on every fix but stay within 60 s of what was last told (no events, the common case). Every
+ * `hopEvery`-th fix instead hops 1 km (180 km/h: under the jump filter), which moves the ETAs by minutes and records
+ * tour.etas_recalculated plus one booking.etas_recalculated per booking (16 events) — the worst case when 1.
+ */
+function fixGenerator(info: LiveInfo) {
   const counters = info.tours.map(() => 0);
   const base = Date.now() - 30 * 86_400_000;
-  return (tour: number) => {
-    const n = counters[tour]!++;  
-    return { lat: 52.45 + (n % 2) * 0.009, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() };
+  return (tour: number, hopEvery: number) => {
+    const n = counters[tour]!++;
+    const hop = hopEvery > 0 && n % hopEvery === 0 && Math.floor(n / hopEvery) % 2 === 1;
+    const lat = 52.45 + (n % 2) * 0.00036 + (hop ? 0.009 : 0);
+    return { lat, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() };
   };
 }
+let next: ReturnType<typeof fixGenerator>;
 
 async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>) {
   // One connection per tour: a tour's positions serialize on its tracking row, as one phone's do.
   const connections = info.tours.length;
   const bare = await load({ label: `${kind} bare INSERT`, url: info.bareInsertUrl, method: 'POST', durationSeconds: DURATION, server, connections });
-  const next = fixes(info);
+  if (bare.non2xx || bare.errors) failed = true;
+  rows.push({ run: bare.label, 'req/s': Math.round(bare.requestsPerSecond), 'p50 ms': bare.p50Ms, 'p99 ms': bare.p99Ms, 'server CPU µs/req': Math.round(bare.cpuMicrosPerRequest ?? 0) });
+  await positionRun(info, kind, server, bare, 0, `${kind} position, ETAs recomputed (30 stops), no event`);
+  await positionRun(info, kind, server, bare, 1, `${kind} position, ETAs moved: 16 events each`);
+}
+
+async function positionRun(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>, bare: Awaited<ReturnType<typeof load>>, hopEvery: number, label: string) {
+  const connections = info.tours.length;
   let turn = 0;
   const requests: Request[] = [
     {
@@ -61,7 +79,7 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
       setupRequest: (req) => {
         const t = turn++ % info.tours.length;
         const tour = info.tours[t]!;  
-        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t) }) };
+        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery) }) };
       },
       onResponse: (status, body) => noteAnswer(status, body),
     },
@@ -70,11 +88,10 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({ url: info.realUrl, connections, duration: DURATION, requests });
   const cpuAfter = await server.cpuMicros();
-  if (bare.non2xx || bare.errors || result.non2xx || result.errors) failed = true;
+  if (result.non2xx || result.errors || result.timeouts) failed = true;
   const cpu = (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
-  rows.push({ run: bare.label, 'req/s': Math.round(bare.requestsPerSecond), 'p50 ms': bare.p50Ms, 'p99 ms': bare.p99Ms, 'server CPU µs/req': Math.round(bare.cpuMicrosPerRequest ?? 0) });
   rows.push({
-    run: `${kind} position + ETAs (30 stops)`,
+    run: label,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
@@ -84,15 +101,27 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
   });
 }
 
-async function streams(info: LiveInfo, kind: DatabaseKind) {
-  const rss = async () => ((await (await fetch(info.rssUrl)).json()) as { rss: number }).rss;
+interface StreamRun {
+  label: string;
+  /** Where the streams are held (another process than the one posting, for the delivery part). */
+  streamUrl: string;
+  rssUrl: string;
+  streams: number;
+  rate: number;
+  hopEvery: number;
+}
+
+async function streams(info: LiveInfo, run: StreamRun) {
+  const STREAMS = run.streams;
+  const RATE = run.rate;
+  const rss = async () => ((await (await fetch(run.rssUrl)).json()) as { rss: number }).rss;
   const sentAt = new Map<string, number>();
   const lastPostToTour = new Map<string, number>();
   const positionLatency: number[] = [];
   const outboxLatency: number[] = [];
   const agent = new http.Agent({ keepAlive: true, maxSockets: STREAMS + 100 });
   const open: http.ClientRequest[] = [];
-  const url = new URL(info.realUrl);
+  const url = new URL(run.streamUrl);
   let ready = 0;
   await new Promise<void>((resolve, reject) => {
     for (let i = 0; i < STREAMS; i++) {
@@ -129,7 +158,6 @@ async function streams(info: LiveInfo, kind: DatabaseKind) {
     }
   });
   const rssBefore = await rss();
-  const next = fixes(info);
   let errors = 0;
   const started = performance.now();
   const total = RATE * DURATION;
@@ -140,7 +168,7 @@ async function streams(info: LiveInfo, kind: DatabaseKind) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const t = n % info.tours.length;
     const tour = info.tours[t]!;  
-    const location = next(t);
+    const location = next(t, run.hopEvery);
     const at = performance.now();
     sentAt.set(`${tour.id}@${location.recorded_at}`, at);
     lastPostToTour.set(tour.id, at);
@@ -164,24 +192,50 @@ async function streams(info: LiveInfo, kind: DatabaseKind) {
   if (errors) failed = true;
   const expected = total * (STREAMS / info.managerTokens.length);
   rows.push({
-    run: `${kind} ${STREAMS} streams, ${RATE} positions/s`,
+    run: run.label,
     'frames received': positionLatency.length,
     'frames expected': expected,
     'position p50 ms': median(positionLatency).toFixed(1),
     'position p99 ms': quantile(positionLatency, 0.99).toFixed(1),
+    'position max ms': quantile(positionLatency, 1).toFixed(1),
     'outbox event p50 ms': median(outboxLatency).toFixed(1),
     'outbox event p99 ms': quantile(outboxLatency, 0.99).toFixed(1),
+    'outbox event max ms': quantile(outboxLatency, 1).toFixed(1),
+    'outbox frames': outboxLatency.length,
     'RSS growth MiB': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
     'post errors': errors,
   });
 }
 
+/**
+ * Two API processes on one PostgreSQL (decision 0902): streams held by a second process, positions posted to the
+ * first, every fix moving the ETAs. A position reaches the other process by NOTIFY, its tour.etas_recalculated by
+ * that process's outbox poller (LIVE_POLL_MS): the two paths side by side, against the issue's 1 s.
+ */
+async function delivery(info: LiveInfo, database: Awaited<ReturnType<typeof scratchDatabase>>) {
+  const other = await startServer<LiveInfo>(SERVER, database, { BENCH_LIVE_ROLE: 'listener' });
+  try {
+    const label = `postgres, 2 processes: ${DELIVERY_STREAMS} streams on one, ${DELIVERY_RATE} positions/s to the other, every one moving ETAs`;
+    await streams(info, { label, streamUrl: other.info.realUrl, rssUrl: other.info.rssUrl, streams: DELIVERY_STREAMS, rate: DELIVERY_RATE, hopEvery: 1 });
+  } finally {
+    await other.stop();
+  }
+}
+const DELIVERY_STREAMS = Number(process.env.BENCH_LIVE_DELIVERY_STREAMS ?? 100);
+const DELIVERY_RATE = Number(process.env.BENCH_LIVE_DELIVERY_RATE ?? 20);
+
 for (const kind of kinds) {
   const database = await scratchDatabase(kind);
   const server = await startServer<LiveInfo>(SERVER, database);
   try {
-    if (parts.has('positions')) await positionsVsBare(server.info, kind, server);
-    if (parts.has('streams')) await streams(server.info, kind);
+    const info = server.info;
+    next = fixGenerator(info);
+    if (parts.has('positions')) await positionsVsBare(info, kind, server);
+    if (parts.has('streams')) {
+      const label = `${kind} ${STREAMS} streams, ${RATE} positions/s, 1 in ${STREAM_HOP_EVERY} moves ETAs`;
+      await streams(info, { label, streamUrl: info.realUrl, rssUrl: info.rssUrl, streams: STREAMS, rate: RATE, hopEvery: STREAM_HOP_EVERY });
+    }
+    if (parts.has('delivery') && kind === 'postgres') await delivery(info, database);
   } finally {
     await server.stop();
     await database.drop();
