@@ -5,12 +5,55 @@
 //     latency ≤ 250 ms, server RSS growth ≤ 200 MiB. The tour.etas_recalculated events the fixes cause reach the
 //     streams through the outbox poller: the two delivery paths (LISTEN/NOTIFY vs the shared poller, decision 0902)
 //     are measured side by side.
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
-import { finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
+import { type ServerHandle, finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
 import type { LiveInfo } from './_live-server.ts';
+
+interface Received {
+  /** `${tour_id}@${recorded_at}` of every position frame, with its arrival (Date.now()). */
+  positions: [string, number][];
+  etas: [string, number][];
+}
+
+/** The receiver process: opens the streams it is sent, records arrivals, answers them on 'stop'. */
+async function runReceiver(): Promise<never> {
+  const received: Received = { positions: [], etas: [] };
+  const { url, tokens } = await new Promise<{ url: string; tokens: string[] }>((resolve) => process.once('message', (m) => resolve(m as { url: string; tokens: string[] })));
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
+  let ready = 0;
+  for (const token of tokens) {
+    const req = http.get({ host: target.hostname, port: target.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const now = Date.now();
+        buffer += chunk;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
+          const data = block.indexOf('\ndata: ');
+          if (data < 0) continue;
+          const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
+          if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
+          else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
+        }
+      });
+    });
+    req.on('error', (err) => process.send?.({ error: String(err) }));
+  }
+  await new Promise((resolve) => process.once('message', resolve));
+  process.send?.(received, () => process.exit(0));
+  return new Promise<never>(() => undefined);
+}
+if (process.env.BENCH_LIVE_RECEIVER) await runReceiver();
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_live-server.ts');
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -44,18 +87,20 @@ function noteAnswer(status: number, body: string | Buffer): void {
 /**
  * The drivers' fixes, one counter per tour for the whole run (every fix is newer than the last, so every post is a
  * current position). Fixes are 20 s apart in recorded time. A driver in slow traffic moves 40 m back and forth: its
- * ETAs are recomputed on every fix but stay within 60 s of what was last told (no events, the common case). Every
- * `hopEvery`-th fix instead hops 1 km (180 km/h: under the jump filter), which moves the ETAs by minutes and records
- * tour.etas_recalculated plus one booking.etas_recalculated per booking (16 events) — the worst case when 1.
+ * ETAs are recomputed on every fix but stay within 60 s of what was last told (no events: the common case). With
+ * `hopEvery` > 0 the driver hops 1 km away or back every `hopEvery` fixes (180 km/h: under the jump filter), which
+ * moves the ETAs by minutes and records tour.etas_recalculated plus one booking.etas_recalculated per booking (16
+ * events); with 1, every fix does (the worst case).
  */
 function fixGenerator(info: LiveInfo) {
   const counters = info.tours.map(() => 0);
   const base = Date.now() - 30 * 86_400_000;
   return (tour: number, hopEvery: number) => {
     const n = counters[tour]!++;
-    const hop = hopEvery > 0 && n % hopEvery === 0 && Math.floor(n / hopEvery) % 2 === 1;
-    const lat = 52.45 + (n % 2) * 0.00036 + (hop ? 0.009 : 0);
-    return { lat, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() };
+    const hopped = hopEvery > 0 && Math.floor(n / hopEvery) % 2 === 1;
+    const lat = 52.45 + (n % 2) * 0.00036 + (hopped ? 0.009 : 0);
+    const movesEtas = hopEvery > 0 && n % hopEvery === 0;
+    return { location: { lat, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() }, movesEtas };
   };
 }
 let next: ReturnType<typeof fixGenerator>;
@@ -79,7 +124,7 @@ async function positionRun(info: LiveInfo, kind: DatabaseKind, server: Awaited<R
       setupRequest: (req) => {
         const t = turn++ % info.tours.length;
         const tour = info.tours[t]!;  
-        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery) }) };
+        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery).location }) };
       },
       onResponse: (status, body) => noteAnswer(status, body),
     },
@@ -109,74 +154,40 @@ interface StreamRun {
   streams: number;
   rate: number;
   hopEvery: number;
+  /** The process holding the streams, for its CPU time per position. */
+  server: ServerHandle<LiveInfo>;
 }
 
 async function streams(info: LiveInfo, run: StreamRun) {
-  const STREAMS = run.streams;
-  const RATE = run.rate;
   const rss = async () => ((await (await fetch(run.rssUrl)).json()) as { rss: number }).rss;
-  const sentAt = new Map<string, number>();
-  const lastPostToTour = new Map<string, number>();
-  const positionLatency: number[] = [];
-  const outboxLatency: number[] = [];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: STREAMS + 100 });
-  const open: http.ClientRequest[] = [];
-  const url = new URL(run.streamUrl);
-  let ready = 0;
-  await new Promise<void>((resolve, reject) => {
-    for (let i = 0; i < STREAMS; i++) {
-      const org = i % info.managerTokens.length;
-      const tokens = info.managerTokens[org]!;  
-      const token = tokens[Math.floor(i / info.managerTokens.length) % tokens.length];
-      const req = http.get({ host: url.hostname, port: url.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk: string) => {
-          const now = performance.now();
-          buffer += chunk;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            if (block.includes(': ready') && ++ready === STREAMS) resolve();
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (!data) continue;
-            const envelope = JSON.parse(data.slice(6)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
-            if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) {
-              const sent = sentAt.get(`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`);
-              if (sent !== undefined) positionLatency.push(now - sent);
-            } else if (envelope.type === 'tour.etas_recalculated') {
-              const sent = lastPostToTour.get(envelope.data.tour_id);
-              if (sent !== undefined) outboxLatency.push(now - sent);
-            }
-          }
-        });
-      });
-      req.on('error', reject);
-      open.push(req);
-    }
+  const tokens = Array.from({ length: run.streams }, (_, i) => {
+    const org = info.managerTokens[i % info.managerTokens.length]!;
+    return org[Math.floor(i / info.managerTokens.length) % org.length]!;
   });
+  const receiver = await startReceiver(run.streamUrl, tokens);
+  const sentAt = new Map<string, number>();
+  /** Send times of the fixes that moved a tour's ETAs (an etas_recalculated frame is timed from the last one). */
+  const moves = new Map<string, number[]>();
   const rssBefore = await rss();
+  const cpuBefore = await run.server.cpuMicros();
   let errors = 0;
-  const started = performance.now();
-  const total = RATE * DURATION;
+  const started = Date.now();
+  const total = run.rate * DURATION;
   const inflight: Promise<void>[] = [];
   for (let n = 0; n < total; n++) {
-    const due = started + (n * 1000) / RATE;
-    const wait = due - performance.now();
+    const wait = started + (n * 1000) / run.rate - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const t = n % info.tours.length;
-    const tour = info.tours[t]!;  
-    const location = next(t, run.hopEvery);
-    const at = performance.now();
-    sentAt.set(`${tour.id}@${location.recorded_at}`, at);
-    lastPostToTour.set(tour.id, at);
+    const tour = info.tours[t]!;
+    const fix = next(t, run.hopEvery);
+    const at = Date.now();
+    sentAt.set(`${tour.id}@${fix.location.recorded_at}`, at);
+    if (fix.movesEtas) (moves.get(tour.id) ?? moves.set(tour.id, []).get(tour.id))?.push(at);
     inflight.push(
       fetch(`${info.realUrl}/api/hailing/tours/${tour.id}/driver_location`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ location }),
+        body: JSON.stringify({ location: fix.location }),
       }).then(async (res) => {
         const body = await res.text();
         if (res.status !== 200) errors += 1;
@@ -187,10 +198,15 @@ async function streams(info: LiveInfo, run: StreamRun) {
   await Promise.allSettled(inflight);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const rssAfter = await rss();
-  for (const req of open) req.destroy();
-  agent.destroy();
+  const cpuAfter = await run.server.cpuMicros();
+  const received = await receiver.stop();
   if (errors) failed = true;
-  const expected = total * (STREAMS / info.managerTokens.length);
+  const positionLatency = received.positions.flatMap(([key, at]) => (sentAt.has(key) ? [at - sentAt.get(key)!] : []));
+  const outboxLatency = received.etas.flatMap(([tourId, at]) => {
+    const sent = (moves.get(tourId) ?? []).filter((s) => s <= at).pop();
+    return sent === undefined ? [] : [at - sent];
+  });
+  const expected = total * (run.streams / info.managerTokens.length);
   rows.push({
     run: run.label,
     'frames received': positionLatency.length,
@@ -202,21 +218,44 @@ async function streams(info: LiveInfo, run: StreamRun) {
     'outbox event p99 ms': quantile(outboxLatency, 0.99).toFixed(1),
     'outbox event max ms': quantile(outboxLatency, 1).toFixed(1),
     'outbox frames': outboxLatency.length,
+    'stream server CPU ms/s': ((cpuAfter - cpuBefore) / 1000 / (DURATION + 1.5)).toFixed(0),
     'RSS growth MiB': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
     'post errors': errors,
   });
 }
 
 /**
+ * The stream clients run in a child process (this file with BENCH_LIVE_RECEIVER set), so parsing 10,000 frames/s
+ * does not delay the posts, nor the clock they are timed with (Date.now(), one clock for both processes).
+ */
+async function startReceiver(url: string, tokens: string[]) {
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_LIVE_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const message = <T>() => new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
+    child.once('exit', (code) => reject(new Error(`stream receiver exited with ${code}`)));
+  });
+  const ready = message<{ ready: true }>();
+  child.send({ url, tokens });
+  await ready;
+  return {
+    async stop() {
+      const done = message<Received>();
+      child.send('stop');
+      return done;
+    },
+  };
+}
+
+/**
  * Two API processes on one PostgreSQL (decision 0902): streams held by a second process, positions posted to the
- * first, every fix moving the ETAs. A position reaches the other process by NOTIFY, its tour.etas_recalculated by
+ * first, one fix in 4 moving the ETAs. A position reaches the other process by NOTIFY, its tour.etas_recalculated by
  * that process's outbox poller (LIVE_POLL_MS): the two paths side by side, against the issue's 1 s.
  */
 async function delivery(info: LiveInfo, database: Awaited<ReturnType<typeof scratchDatabase>>) {
   const other = await startServer<LiveInfo>(SERVER, database, { BENCH_LIVE_ROLE: 'listener' });
   try {
-    const label = `postgres, 2 processes: ${DELIVERY_STREAMS} streams on one, ${DELIVERY_RATE} positions/s to the other, every one moving ETAs`;
-    await streams(info, { label, streamUrl: other.info.realUrl, rssUrl: other.info.rssUrl, streams: DELIVERY_STREAMS, rate: DELIVERY_RATE, hopEvery: 1 });
+    const label = `postgres, 2 processes: ${DELIVERY_STREAMS} streams on one, ${DELIVERY_RATE} positions/s to the other, 1 in 4 moving ETAs`;
+    await streams(info, { label, streamUrl: other.info.realUrl, rssUrl: other.info.rssUrl, server: other, streams: DELIVERY_STREAMS, rate: DELIVERY_RATE, hopEvery: 4 });
   } finally {
     await other.stop();
   }
@@ -233,7 +272,7 @@ for (const kind of kinds) {
     if (parts.has('positions')) await positionsVsBare(info, kind, server);
     if (parts.has('streams')) {
       const label = `${kind} ${STREAMS} streams, ${RATE} positions/s, 1 in ${STREAM_HOP_EVERY} moves ETAs`;
-      await streams(info, { label, streamUrl: info.realUrl, rssUrl: info.rssUrl, streams: STREAMS, rate: RATE, hopEvery: STREAM_HOP_EVERY });
+      await streams(info, { label, streamUrl: info.realUrl, rssUrl: info.rssUrl, server, streams: STREAMS, rate: RATE, hopEvery: STREAM_HOP_EVERY });
     }
     if (parts.has('delivery') && kind === 'postgres') await delivery(info, database);
   } finally {

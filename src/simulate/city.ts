@@ -1,6 +1,6 @@
 // `tourbook simulate`: a city of drivers and customers driving Tourbook through its public HTTP API only, as real
 // clients would. Every choice comes from one seed; time runs in 5-second ticks, `speedup` times faster than real.
-import { readFileSync } from 'node:fs';
+import berlin from './berlin-locations.json' with { type: 'json' };
 import { haversineMeters, type LatLng } from '../modules/live/geo.ts';
 import { rng, type Rng } from './rng.ts';
 import { createStats, endpointOf, type Stats } from './stats.ts';
@@ -40,8 +40,8 @@ const OPEN = ['scheduled', 'approaching', 'arrived', 'to_be_dispatched'];
 
 /** Berlin coordinates from the Sartori & Buriol PDPTW instances, shipped with the project. */
 export function berlinLocations(): LatLng[] {
-  const file = JSON.parse(readFileSync(new URL('./berlin-locations.json', import.meta.url), 'utf8')) as { locations: [number, number][] };
-  return file.locations.map(([lat, lng]) => ({ lat, lng }));
+  // Imported, not read from disk: the build bundles it into dist/, where no berlin-locations.json sits next to the code.
+  return berlin.locations.map(([lat, lng]) => ({ lat: lat ?? NaN, lng: lng ?? NaN }));
 }
 
 class ProtocolError extends Error {}
