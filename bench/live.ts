@@ -171,6 +171,9 @@ async function streams(info: LiveInfo, run: StreamRun) {
   const rssBefore = await rss();
   const cpuBefore = await run.server.cpuMicros();
   let errors = 0;
+  const postLatency: number[] = [];
+  /** When each post's answer arrived: a frame's arrival minus it is the delivery alone (NOTIFY, fan-out, client). */
+  const answeredAt = new Map<string, number>();
   const started = Date.now();
   const total = run.rate * DURATION;
   const inflight: Promise<void>[] = [];
@@ -190,6 +193,8 @@ async function streams(info: LiveInfo, run: StreamRun) {
         body: JSON.stringify({ location: fix.location }),
       }).then(async (res) => {
         const body = await res.text();
+        postLatency.push(Date.now() - at);
+        answeredAt.set(`${tour.id}@${fix.location.recorded_at}`, Date.now());
         if (res.status !== 200) errors += 1;
         noteAnswer(res.status, body);
       }),
@@ -202,6 +207,7 @@ async function streams(info: LiveInfo, run: StreamRun) {
   const received = await receiver.stop();
   if (errors) failed = true;
   const positionLatency = received.positions.flatMap(([key, at]) => (sentAt.has(key) ? [at - sentAt.get(key)!] : []));
+  const afterAnswer = received.positions.flatMap(([key, at]) => (answeredAt.has(key) ? [at - answeredAt.get(key)!] : []));
   const outboxLatency = received.etas.flatMap(([tourId, at]) => {
     const sent = (moves.get(tourId) ?? []).filter((s) => s <= at).pop();
     return sent === undefined ? [] : [at - sent];
@@ -214,6 +220,8 @@ async function streams(info: LiveInfo, run: StreamRun) {
     'position p50 ms': median(positionLatency).toFixed(1),
     'position p99 ms': quantile(positionLatency, 0.99).toFixed(1),
     'position max ms': quantile(positionLatency, 1).toFixed(1),
+    'post p50 / p99 ms': `${median(postLatency).toFixed(0)} / ${quantile(postLatency, 0.99).toFixed(0)}`,
+    'frame after answer p50 / p99 ms': `${median(afterAnswer).toFixed(0)} / ${quantile(afterAnswer, 0.99).toFixed(0)}`,
     'outbox event p50 ms': median(outboxLatency).toFixed(1),
     'outbox event p99 ms': quantile(outboxLatency, 0.99).toFixed(1),
     'outbox event max ms': quantile(outboxLatency, 1).toFixed(1),
