@@ -26,6 +26,15 @@ const runtime = await createRuntime(config, { migrate: true });
 const { deps } = runtime;
 const app = await buildApp(deps);
 
+// BENCH_LIVE_ROLE=listener: a second API process on the same database (the delivery part holds its streams here).
+if (process.env.BENCH_LIVE_ROLE === 'listener') {
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const side = Fastify();
+  side.get('/bare/rss', async () => ({ rss: process.memoryUsage().rss }));
+  const sideAddress = await side.listen({ port: 0, host: '127.0.0.1' });
+  reportReady({ realUrl: address, bareInsertUrl: '', rssUrl: `${sideAddress}/bare/rss`, tours: [], managerTokens: [] } satisfies LiveInfo);
+} else {
+
 async function call<T>(token: string, method: 'GET' | 'POST', url: string, body: unknown, status: number): Promise<T> {
   const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
   if (res.statusCode !== status) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
@@ -81,3 +90,4 @@ bare.get('/bare/rss', async () => ({ rss: process.memoryUsage().rss }));
 const bareAddress = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 reportReady({ realUrl: realAddress, bareInsertUrl: `${bareAddress}/bare/insert`, rssUrl: `${bareAddress}/bare/rss`, tours, managerTokens } satisfies LiveInfo);
+}

@@ -5,17 +5,64 @@
 //     latency ≤ 250 ms, server RSS growth ≤ 200 MiB. The tour.etas_recalculated events the fixes cause reach the
 //     streams through the outbox poller: the two delivery paths (LISTEN/NOTIFY vs the shared poller, decision 0902)
 //     are measured side by side.
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
-import { finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
+import { type ServerHandle, finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
 import type { LiveInfo } from './_live-server.ts';
+
+interface Received {
+  /** `${tour_id}@${recorded_at}` of every position frame, with its arrival (Date.now()). */
+  positions: [string, number][];
+  etas: [string, number][];
+}
+
+/** The receiver process: opens the streams it is sent, records arrivals, answers them on 'stop'. */
+async function runReceiver(): Promise<never> {
+  const received: Received = { positions: [], etas: [] };
+  const { url, tokens } = await new Promise<{ url: string; tokens: string[] }>((resolve) => process.once('message', (m) => resolve(m as { url: string; tokens: string[] })));
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
+  let ready = 0;
+  for (const token of tokens) {
+    const req = http.get({ host: target.hostname, port: target.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
+      res.setEncoding('utf8');
+      let buffer = '';
+      res.on('data', (chunk: string) => {
+        const now = Date.now();
+        buffer += chunk;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
+          const data = block.indexOf('\ndata: ');
+          if (data < 0) continue;
+          const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
+          if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
+          else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
+        }
+      });
+    });
+    req.on('error', (err) => process.send?.({ error: String(err) }));
+  }
+  await new Promise((resolve) => process.once('message', resolve));
+  process.send?.(received, () => process.exit(0));
+  return new Promise<never>(() => undefined);
+}
+if (process.env.BENCH_LIVE_RECEIVER) await runReceiver();
 
 const SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), '_live-server.ts');
 const DURATION = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const STREAMS = Number(process.env.BENCH_LIVE_STREAMS ?? 1000);
 const RATE = Number(process.env.BENCH_LIVE_RATE ?? 100);
+/** BENCH_LIVE_PARTS=positions,streams,delivery runs only those parts (all by default). */
+const parts = new Set(process.env.BENCH_LIVE_PARTS?.split(',') ?? ['positions', 'streams', 'delivery']);
+/** In the streams part, one fix in this many per tour moves the ETAs (events through the outbox poller). */
+const STREAM_HOP_EVERY = Number(process.env.BENCH_LIVE_HOP_EVERY ?? 10);
 const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
 
 console.log(`Machine: ${machineDescription()}`);
@@ -28,21 +75,48 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
 };
 
-/** A fix 1 km from the previous one and 20 s later (180 km/h: under the jump filter), so every post is current and moves ETAs. */
-function fixes(info: LiveInfo) {
+/** Non-2xx answers by status with one body each: a run with errors is invalid, and this says why. */
+const refused = new Map<number, { count: number; body: string }>();
+function noteAnswer(status: number, body: string | Buffer): void {
+  if (status >= 200 && status < 300) return;
+  const seen = refused.get(status) ?? { count: 0, body: String(body).slice(0, 300) };
+  seen.count += 1;
+  refused.set(status, seen);
+}
+
+/**
+ * The drivers' fixes, one counter per tour for the whole run (every fix is newer than the last, so every post is a
+ * current position). Fixes are 20 s apart in recorded time. A driver in slow traffic moves 40 m back and forth: its
+ * ETAs are recomputed on every fix but stay within 60 s of what was last told (no events: the common case). With
+ * `hopEvery` > 0 the driver hops 1 km away or back every `hopEvery` fixes (180 km/h: under the jump filter), which
+ * moves the ETAs by minutes and records tour.etas_recalculated plus one booking.etas_recalculated per booking (16
+ * events); with 1, every fix does (the worst case).
+ */
+function fixGenerator(info: LiveInfo) {
   const counters = info.tours.map(() => 0);
   const base = Date.now() - 30 * 86_400_000;
-  return (tour: number) => {
-    const n = counters[tour]!++;  
-    return { lat: 52.45 + (n % 2) * 0.009, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() };
+  return (tour: number, hopEvery: number) => {
+    const n = counters[tour]!++;
+    const hopped = hopEvery > 0 && Math.floor(n / hopEvery) % 2 === 1;
+    const lat = 52.45 + (n % 2) * 0.00036 + (hopped ? 0.009 : 0);
+    const movesEtas = hopEvery > 0 && n % hopEvery === 0;
+    return { location: { lat, lng: 13.3 + tour * 1e-4, recorded_at: new Date(base + n * 20_000).toISOString() }, movesEtas };
   };
 }
+let next: ReturnType<typeof fixGenerator>;
 
 async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>) {
   // One connection per tour: a tour's positions serialize on its tracking row, as one phone's do.
   const connections = info.tours.length;
   const bare = await load({ label: `${kind} bare INSERT`, url: info.bareInsertUrl, method: 'POST', durationSeconds: DURATION, server, connections });
-  const next = fixes(info);
+  if (bare.non2xx || bare.errors) failed = true;
+  rows.push({ run: bare.label, 'req/s': Math.round(bare.requestsPerSecond), 'p50 ms': bare.p50Ms, 'p99 ms': bare.p99Ms, 'server CPU µs/req': Math.round(bare.cpuMicrosPerRequest ?? 0) });
+  await positionRun(info, kind, server, bare, 0, `${kind} position, ETAs recomputed (30 stops), no event`);
+  await positionRun(info, kind, server, bare, 1, `${kind} position, ETAs moved: 16 events each`);
+}
+
+async function positionRun(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>, bare: Awaited<ReturnType<typeof load>>, hopEvery: number, label: string) {
+  const connections = info.tours.length;
   let turn = 0;
   const requests: Request[] = [
     {
@@ -50,19 +124,19 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
       setupRequest: (req) => {
         const t = turn++ % info.tours.length;
         const tour = info.tours[t]!;  
-        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t) }) };
+        return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery).location }) };
       },
+      onResponse: (status, body) => noteAnswer(status, body),
     },
   ];
   await autocannon({ url: info.realUrl, connections: 10, duration: 2, requests });
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({ url: info.realUrl, connections, duration: DURATION, requests });
   const cpuAfter = await server.cpuMicros();
-  if (bare.non2xx || bare.errors || result.non2xx || result.errors) failed = true;
+  if (result.non2xx || result.errors || result.timeouts) failed = true;
   const cpu = (cpuAfter - cpuBefore) / Math.max(1, result.requests.total);
-  rows.push({ run: bare.label, 'req/s': Math.round(bare.requestsPerSecond), 'p50 ms': bare.p50Ms, 'p99 ms': bare.p99Ms, 'server CPU µs/req': Math.round(bare.cpuMicrosPerRequest ?? 0) });
   rows.push({
-    run: `${kind} position + ETAs (30 stops)`,
+    run: label,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
@@ -72,106 +146,147 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
   });
 }
 
-async function streams(info: LiveInfo, kind: DatabaseKind) {
-  const rss = async () => ((await (await fetch(info.rssUrl)).json()) as { rss: number }).rss;
-  const sentAt = new Map<string, number>();
-  const lastPostToTour = new Map<string, number>();
-  const positionLatency: number[] = [];
-  const outboxLatency: number[] = [];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: STREAMS + 100 });
-  const open: http.ClientRequest[] = [];
-  const url = new URL(info.realUrl);
-  let ready = 0;
-  await new Promise<void>((resolve, reject) => {
-    for (let i = 0; i < STREAMS; i++) {
-      const org = i % info.managerTokens.length;
-      const tokens = info.managerTokens[org]!;  
-      const token = tokens[Math.floor(i / info.managerTokens.length) % tokens.length];
-      const req = http.get({ host: url.hostname, port: url.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk: string) => {
-          const now = performance.now();
-          buffer += chunk;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            if (block.includes(': ready') && ++ready === STREAMS) resolve();
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (!data) continue;
-            const envelope = JSON.parse(data.slice(6)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
-            if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) {
-              const sent = sentAt.get(`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`);
-              if (sent !== undefined) positionLatency.push(now - sent);
-            } else if (envelope.type === 'tour.etas_recalculated') {
-              const sent = lastPostToTour.get(envelope.data.tour_id);
-              if (sent !== undefined) outboxLatency.push(now - sent);
-            }
-          }
-        });
-      });
-      req.on('error', reject);
-      open.push(req);
-    }
+interface StreamRun {
+  label: string;
+  /** Where the streams are held (another process than the one posting, for the delivery part). */
+  streamUrl: string;
+  rssUrl: string;
+  streams: number;
+  rate: number;
+  hopEvery: number;
+  /** The process holding the streams, for its CPU time per position. */
+  server: ServerHandle<LiveInfo>;
+}
+
+async function streams(info: LiveInfo, run: StreamRun) {
+  const rss = async () => ((await (await fetch(run.rssUrl)).json()) as { rss: number }).rss;
+  const tokens = Array.from({ length: run.streams }, (_, i) => {
+    const org = info.managerTokens[i % info.managerTokens.length]!;
+    return org[Math.floor(i / info.managerTokens.length) % org.length]!;
   });
+  const receiver = await startReceiver(run.streamUrl, tokens);
+  const sentAt = new Map<string, number>();
+  /** Send times of the fixes that moved a tour's ETAs (an etas_recalculated frame is timed from the last one). */
+  const moves = new Map<string, number[]>();
   const rssBefore = await rss();
-  const next = fixes(info);
+  const cpuBefore = await run.server.cpuMicros();
   let errors = 0;
-  const started = performance.now();
-  const total = RATE * DURATION;
+  const postLatency: number[] = [];
+  /** When each post's answer arrived: a frame's arrival minus it is the delivery alone (NOTIFY, fan-out, client). */
+  const answeredAt = new Map<string, number>();
+  const started = Date.now();
+  const total = run.rate * DURATION;
   const inflight: Promise<void>[] = [];
   for (let n = 0; n < total; n++) {
-    const due = started + (n * 1000) / RATE;
-    const wait = due - performance.now();
+    const wait = started + (n * 1000) / run.rate - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const t = n % info.tours.length;
-    const tour = info.tours[t]!;  
-    const location = next(t);
-    const at = performance.now();
-    sentAt.set(`${tour.id}@${location.recorded_at}`, at);
-    lastPostToTour.set(tour.id, at);
+    const tour = info.tours[t]!;
+    const fix = next(t, run.hopEvery);
+    const at = Date.now();
+    sentAt.set(`${tour.id}@${fix.location.recorded_at}`, at);
+    if (fix.movesEtas) (moves.get(tour.id) ?? moves.set(tour.id, []).get(tour.id))?.push(at);
     inflight.push(
       fetch(`${info.realUrl}/api/hailing/tours/${tour.id}/driver_location`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ location }),
+        body: JSON.stringify({ location: fix.location }),
       }).then(async (res) => {
+        const body = await res.text();
+        postLatency.push(Date.now() - at);
+        answeredAt.set(`${tour.id}@${fix.location.recorded_at}`, Date.now());
         if (res.status !== 200) errors += 1;
-        await res.arrayBuffer();
+        noteAnswer(res.status, body);
       }),
     );
   }
   await Promise.allSettled(inflight);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const rssAfter = await rss();
-  for (const req of open) req.destroy();
-  agent.destroy();
+  const cpuAfter = await run.server.cpuMicros();
+  const received = await receiver.stop();
   if (errors) failed = true;
-  const expected = total * (STREAMS / info.managerTokens.length);
+  const positionLatency = received.positions.flatMap(([key, at]) => (sentAt.has(key) ? [at - sentAt.get(key)!] : []));
+  const afterAnswer = received.positions.flatMap(([key, at]) => (answeredAt.has(key) ? [at - answeredAt.get(key)!] : []));
+  const outboxLatency = received.etas.flatMap(([tourId, at]) => {
+    const sent = (moves.get(tourId) ?? []).filter((s) => s <= at).pop();
+    return sent === undefined ? [] : [at - sent];
+  });
+  const expected = total * (run.streams / info.managerTokens.length);
   rows.push({
-    run: `${kind} ${STREAMS} streams, ${RATE} positions/s`,
+    run: run.label,
     'frames received': positionLatency.length,
     'frames expected': expected,
     'position p50 ms': median(positionLatency).toFixed(1),
     'position p99 ms': quantile(positionLatency, 0.99).toFixed(1),
+    'position max ms': quantile(positionLatency, 1).toFixed(1),
+    'post p50 / p99 ms': `${median(postLatency).toFixed(0)} / ${quantile(postLatency, 0.99).toFixed(0)}`,
+    'frame after answer p50 / p99 ms': `${median(afterAnswer).toFixed(0)} / ${quantile(afterAnswer, 0.99).toFixed(0)}`,
     'outbox event p50 ms': median(outboxLatency).toFixed(1),
     'outbox event p99 ms': quantile(outboxLatency, 0.99).toFixed(1),
+    'outbox event max ms': quantile(outboxLatency, 1).toFixed(1),
+    'outbox frames': outboxLatency.length,
+    'stream server CPU ms/s': ((cpuAfter - cpuBefore) / 1000 / (DURATION + 1.5)).toFixed(0),
     'RSS growth MiB': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
     'post errors': errors,
   });
 }
 
+/**
+ * The stream clients run in a child process (this file with BENCH_LIVE_RECEIVER set), so parsing 10,000 frames/s
+ * does not delay the posts, nor the clock they are timed with (Date.now(), one clock for both processes).
+ */
+async function startReceiver(url: string, tokens: string[]) {
+  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_LIVE_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const message = <T>() => new Promise<T>((resolve, reject) => {
+    child.once('message', (m) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
+    child.once('exit', (code) => reject(new Error(`stream receiver exited with ${code}`)));
+  });
+  const ready = message<{ ready: true }>();
+  child.send({ url, tokens });
+  await ready;
+  return {
+    async stop() {
+      const done = message<Received>();
+      child.send('stop');
+      return done;
+    },
+  };
+}
+
+/**
+ * Two API processes on one PostgreSQL (decision 0902): streams held by a second process, positions posted to the
+ * first, one fix in 4 moving the ETAs. A position reaches the other process by NOTIFY, its tour.etas_recalculated by
+ * that process's outbox poller (LIVE_POLL_MS): the two paths side by side, against the issue's 1 s.
+ */
+async function delivery(info: LiveInfo, database: Awaited<ReturnType<typeof scratchDatabase>>) {
+  const other = await startServer<LiveInfo>(SERVER, database, { BENCH_LIVE_ROLE: 'listener' });
+  try {
+    const label = `postgres, 2 processes: ${DELIVERY_STREAMS} streams on one, ${DELIVERY_RATE} positions/s to the other, 1 in 4 moving ETAs`;
+    await streams(info, { label, streamUrl: other.info.realUrl, rssUrl: other.info.rssUrl, server: other, streams: DELIVERY_STREAMS, rate: DELIVERY_RATE, hopEvery: 4 });
+  } finally {
+    await other.stop();
+  }
+}
+const DELIVERY_STREAMS = Number(process.env.BENCH_LIVE_DELIVERY_STREAMS ?? 100);
+const DELIVERY_RATE = Number(process.env.BENCH_LIVE_DELIVERY_RATE ?? 20);
+
 for (const kind of kinds) {
   const database = await scratchDatabase(kind);
   const server = await startServer<LiveInfo>(SERVER, database);
   try {
-    await positionsVsBare(server.info, kind, server);
-    await streams(server.info, kind);
+    const info = server.info;
+    next = fixGenerator(info);
+    if (parts.has('positions')) await positionsVsBare(info, kind, server);
+    if (parts.has('streams')) {
+      const label = `${kind} ${STREAMS} streams, ${RATE} positions/s, 1 in ${STREAM_HOP_EVERY} moves ETAs`;
+      await streams(info, { label, streamUrl: info.realUrl, rssUrl: info.rssUrl, server, streams: STREAMS, rate: RATE, hopEvery: STREAM_HOP_EVERY });
+    }
+    if (parts.has('delivery') && kind === 'postgres') await delivery(info, database);
   } finally {
     await server.stop();
     await database.drop();
   }
 }
+for (const [status, { count, body }] of refused) console.error(`${count} × ${status}: ${body}`);
 finishReport(rows, failed);

@@ -29,7 +29,8 @@ export interface DebouncedEventInput {
 
 /**
  * The pending job that sends `input.type` for the resource when the window ends (one per type and resource). Exported
- * for writes that upsert it in a statement of their own (compensation's write, decision 0606).
+ * for writes that upsert it in a statement of their own (compensation's write, decision 0606; live positions' fast
+ * path, decision 0905).
  */
 export function pendingEvent(input: DebouncedEventInput) {
   if (!builders.has(input.type)) throw new Error(`no payload builder registered for ${input.type}`);

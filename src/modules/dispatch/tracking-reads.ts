@@ -1,14 +1,18 @@
 // Read helpers for live tracking: a tour with the caller's visibility check, its open stops in order, the facts the
 // visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { oneRow, type JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
+import { notFound } from '../../http/errors.ts';
 import * as bookingsRepository from './bookings/repository.ts';
-import { isFinalStop } from './bookings/booking-status.ts';
+import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/booking-status.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
+import { stops, tours } from './tables.ts';
 import * as stopsRepository from './stops/repository.ts';
 import { visibleTour } from './tours/read-tours.ts';
 import * as toursRepository from './tours/repository.ts';
-import type { canSeeBooking, canSeeTour } from './visibility.ts';
+import { canSeeTour, type canSeeBooking } from './visibility.ts';
 
 export interface TourSummary {
   id: string;
@@ -69,6 +73,39 @@ export async function openStopsOfTour(q: Queryable, tenantId: string, tourId: st
       timeWindowStartsAt: s.timeWindowStartsAt,
       serviceDurationSeconds: s.serviceDurationSeconds,
     }));
+}
+
+/**
+ * The tour as one part of a combined read (db/json-read.ts): a driver's position reads it with its own rows in one
+ * round trip. `visibleSummaryOf` then applies the caller's visibility, as visibleTourSummary does.
+ */
+export const tourRead = (tenantId: Placeholder, tourId: Placeholder) => oneRow(tours, and(eq(tours.tenantId, tenantId), eq(tours.id, tourId)));
+
+export function visibleSummaryOf(actor: Actor, tour: toursRepository.TourRow | null): TourSummary {
+  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+  return summary(tour);
+}
+
+/** openStopsOfTour as one part of a combined read: only the columns an ETA needs, in tour order. */
+export function openStopsRead(tenantId: Placeholder, tourId: Placeholder): JsonPart<OpenStop[]> {
+  const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
+  return {
+    sql: sql`(SELECT coalesce(json_agg(json_build_array(${stops.id}, ${stops.bookingId}, ${stops.type}, ${stops.tourPosition}, ${stops.position},
+                ${stops.lat}, ${stops.lng}, ${stops.timeWindowStartsAt}, ${stops.serviceDurationSeconds}) ORDER BY ${stops.tourPosition}), '[]'::json)
+               FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`,
+    decode: (json) =>
+      (json as [string, string | null, string, number | null, number, number, number, string | null, number][]).map(([id, bookingId, type, tourPosition, position, lat, lng, startsAt, service]) => ({
+        id,
+        bookingId,
+        type,
+        tourPosition: tourPosition ?? 0,
+        position,
+        lat,
+        lng,
+        timeWindowStartsAt: startsAt === null ? null : new Date(startsAt),
+        serviceDurationSeconds: service,
+      })),
+  };
 }
 
 /** The common data of booking events ({booking_id, customer_id, external_id, service_area_id}) by booking id. */

@@ -22,6 +22,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
     await expectOk(post(52.5, at(-20)));
 
     // Another upload (fix at -10 s) holds the tour's tracking row and commits only once ours (fix at -15 s) waits.
+    // Ours read the row before; its write is guarded by the row's xmin (decision 0905), so it finds the row changed
+    // and classifies again. Without the guard (or the transaction's lock) it would overwrite the newer position.
     const pool = t.deps.database.pool!;  
     const other = await pool.connect();
     try {
@@ -39,5 +41,33 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
     }
     const { rows } = await pool.query('SELECT lat FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
     expect(rows[0].lat).toBe(52.501);
+  });
+
+  it('flags one of two identical uploads sent at once as a duplicate', async () => {
+    const tenant = await t.createTenant();
+    const service = await createService(tenant.admin);
+    const booking = await createBooking(tenant.admin, { service_id: service.id });
+    const driver = await createUser(tenant.admin, { role: 'driver' });
+    const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
+    const at = (s: number) => new Date(t.clock.now().getTime() + s * 1000).toISOString();
+    const post = (lat: number, recordedAt: string) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } });
+    await expectOk(post(52.5, at(-20)));
+
+    // Both uploads read the tracking row while another session holds it, so both see no stored copy of the fix;
+    // the xmin guard lets one write, and the other reads again and finds the first one's row.
+    const pool = t.deps.database.pool!;
+    const other = await pool.connect();
+    let answers: { location: { filtered: string | null } }[];
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT tour_id FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2 FOR UPDATE', [tenant.tenantId, tour.id]);
+      const both = Promise.all([expectOk(post(52.5005, at(-10))), expectOk(post(52.5005, at(-10)))]);
+      await waitUntilSomeoneWaitsForALock(pool, 2);
+      await other.query('COMMIT');
+      answers = await both;
+    } finally {
+      other.release();
+    }
+    expect(answers.map((a) => a.location.filtered).sort()).toEqual(['duplicate', null]);
   });
 });

@@ -13,3 +13,5 @@ export {
   type TourFacts,
   type TourSummary,
 } from '../dispatch/index.ts';
+// The driver position's fast path reads the tour and its open stops in its own single statement (json-read parts).
+export { openStopsRead, tourRead, visibleSummaryOf } from '../dispatch/index.ts';

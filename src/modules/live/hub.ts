@@ -53,6 +53,35 @@ export const frameOf = (envelope: Envelope): string => `id: ${envelope.id}\neven
 
 type EventRow = typeof events.$inferSelect;
 
+/**
+ * Streams that see exactly the same events share an audience: same role, user (drivers, customers), organizations
+ * (managers) and filters. Visibility is decided once per event and audience, not per stream: 1,000 managers of 10
+ * organizations are 10 decisions (docs/performance.md).
+ */
+const audiences = new WeakMap<Subscriber, string>();
+export function audienceOf(sub: Subscriber): string {
+  let key = audiences.get(sub);
+  if (key === undefined) {
+    const { role, userId, organizationIds } = sub.viewer;
+    const who = role === 'admin' ? '' : role === 'manager' ? [...organizationIds].sort().join(',') : `${userId}|${[...organizationIds].sort().join(',')}`;
+    const types = sub.filters.types ? [...sub.filters.types].sort().join(',') : '*';
+    key = `${sub.tenantId}|${role}|${who}|${sub.filters.tourId ?? '*'}|${types}`;
+    audiences.set(sub, key);
+  }
+  return key;
+}
+
+/** Delivers `envelope` to every subscriber whose audience `sees` it, deciding once per audience. */
+function fanOut(subscribers: Iterable<Subscriber>, envelope: Envelope, frame: string, sees: (sub: Subscriber) => boolean): void {
+  const decided = new Map<string, boolean>();
+  for (const sub of subscribers) {
+    const audience = audienceOf(sub);
+    let yes = decided.get(audience);
+    if (yes === undefined) decided.set(audience, (yes = sees(sub)));
+    if (yes) sub.deliver(envelope, frame);
+  }
+}
+
 export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
   const byTenant = new Map<string, Set<Subscriber>>();
   const seen = new Map<string, number>();
@@ -78,9 +107,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     const envelope = notice.envelope;
     const frame = frameOf(envelope);
     const driverId = typeof envelope.data.driver_id === 'string' ? envelope.data.driver_id : null;
-    for (const sub of subscribers) {
-      if (seesPosition(sub.viewer, driverId, notice.driver_organization_id) && passesFilters(sub.filters, envelope, {})) sub.deliver(envelope, frame);
-    }
+    fanOut(subscribers, envelope, frame, (sub) => seesPosition(sub.viewer, driverId, notice.driver_organization_id) && passesFilters(sub.filters, envelope, {}));
   }
 
   async function listen(): Promise<void> {
@@ -164,7 +191,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
         for (const e of envelopes) {
           const frame = frameOf(e);
           const f = facts.get(e.id) ?? {};
-          for (const sub of subscribers) if (visibleTo(sub, e, f)) sub.deliver(e, frame);
+          fanOut(subscribers, e, frame, (sub) => visibleTo(sub, e, f));
         }
       }
     } catch (err) {

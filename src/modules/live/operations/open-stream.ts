@@ -49,10 +49,20 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
   let after = resumeFrom ?? uuidFloor(Date.now());
   const sent = new Set<string>();
   let closed = false;
+  // Frames of one event-loop turn go out as one write: under load many notices arrive per turn, and each write is a
+  // system call (and an HTTP chunk) per client — the fan-out's main cost (docs/performance.md).
+  let pending = '';
+  const flush = (): void => {
+    const chunk = pending;
+    pending = '';
+    if (closed || !chunk) return;
+    res.write(chunk);
+    if (res.writableLength > MAX_BUFFERED_BYTES) subscriber.close();
+  };
   const write = (frame: string): void => {
     if (closed) return;
-    res.write(frame);
-    if (res.writableLength > MAX_BUFFERED_BYTES) subscriber.close();
+    if (!pending) setImmediate(flush);
+    pending += frame;
   };
   const subscriber: Subscriber = {
     tenantId: actor.tenantId,

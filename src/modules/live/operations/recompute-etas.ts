@@ -1,5 +1,5 @@
 // Recomputing a tour's ETAs inside the caller's transaction, and the *.etas_recalculated events when they moved.
-import type { Tx } from '../../../db/client.ts';
+import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import { recordEvents, type EventInput } from '../../../events/outbox.ts';
 import { iso } from '../../../shared/time.ts';
@@ -25,11 +25,11 @@ export interface EtaState {
 const SPEED_CACHE_MS = 60_000;
 const speeds = new Map<string, { kmh: number; until: number }>();
 
-async function areaSpeedKmh(tx: Tx, tenantId: string, serviceAreaId: string): Promise<number> {
+export async function areaSpeedKmh(q: Queryable, tenantId: string, serviceAreaId: string): Promise<number> {
   const key = `${tenantId}:${serviceAreaId}`;
   const cached = speeds.get(key);
   if (cached && cached.until > Date.now()) return cached.kmh;
-  const kmh = (await findServiceArea(tx, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  const kmh = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
   if (speeds.size > 10_000) speeds.clear();
   speeds.set(key, { kmh, until: Date.now() + SPEED_CACHE_MS });
   return kmh;

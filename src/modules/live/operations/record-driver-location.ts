@@ -15,6 +15,7 @@ import * as repo from '../repository.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
 import { recomputeEtas, type EtaState } from './recompute-etas.ts';
+import { recordPositionFast } from './record-position-fast.ts';
 
 /** A phone's clock may run a little ahead; beyond this a fix is bad input (issue 15). */
 const MAX_FUTURE_MS = 5 * 60 * 1000;
@@ -32,6 +33,11 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
   if (fix.recordedAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
     throw invalidFields([{ pointer: '/location/recorded_at', code: 'in_the_future', detail: 'recorded_at is more than 5 minutes ahead of the server clock.' }]);
   }
+  return (await recordPositionFast(deps, actor, tourId, input, fix, now)) ?? recordInTransaction(deps, actor, tourId, input, fix, now);
+}
+
+/** The locking path: a tour's first position, ETAs that moved enough for events, a stop gone (see the fast path). */
+async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
   return deps.db.transaction(async (tx) => {
     const tour = await visibleTourSummary(tx, actor, tourId);
     if (tour.driverId !== actor.userId) throw forbidden();
