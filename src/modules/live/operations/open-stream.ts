@@ -46,7 +46,12 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
   let replaying: Envelope[] | null = resumeFrom ? [] : null;
   // Ids are UUIDv7 (time-ordered): a stream starts after the last id the client saw, or at the moment it opened,
   // so the hub's look-back over recent commits never hands a new client the past.
-  let after = resumeFrom ?? uuidFloor(Date.now());
+  const opened = uuidFloor(Date.now());
+  let after = resumeFrom ?? opened;
+  // A resumed stream takes what was written before it opened from the backlog, whose window is the service clock's;
+  // the hub's look-back may hand it the same events too, and must not bring back one the window left out.
+  const resumeSince = deps.clock.now().getTime() - RESUME_WINDOW_MS;
+  const beforeWindow = (envelope: Envelope): boolean => resumeFrom !== null && envelope.id < opened && Date.parse(envelope.timestamp) < resumeSince;
   const sent = new Set<string>();
   let closed = false;
   // Frames of one event-loop turn go out as one write: under load many notices arrive per turn, and each write is a
@@ -70,7 +75,7 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
     credentialHash,
     filters: { tourId: query.filters?.tour_id ?? null, types: types === undefined ? null : new Set([types].flat()) },
     deliver(envelope, frame) {
-      if (envelope.id <= after) return;
+      if (envelope.id <= after || beforeWindow(envelope)) return;
       if (replaying) replaying.push(envelope);
       else write(frame);
     },

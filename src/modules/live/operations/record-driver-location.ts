@@ -5,11 +5,11 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { newId } from '../../../shared/ids.ts';
 import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
-import { classifyPosition, type Fix } from '../ingestion.ts';
+import type { Fix } from '../ingestion.ts';
+import { positionRow } from '../position-row.ts';
 import { mayOnLive } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
@@ -43,27 +43,10 @@ async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, inp
     if (tour.driverId !== actor.userId) throw forbidden();
     if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
     const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
-    const current: Fix | null =
-      tracking.lat !== null && tracking.lng !== null && tracking.recordedAt !== null ? { lat: tracking.lat, lng: tracking.lng, recordedAt: tracking.recordedAt } : null;
     const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
-    const verdict = classifyPosition(fix, current, duplicate, { maxSpeedKmh: deps.config.live.maxSpeedKmh });
-    const row: repo.PositionRow = {
-      tenantId: actor.tenantId,
-      id: newId(),
-      tourId: tour.id,
-      driverId: actor.userId,
-      lat: fix.lat,
-      lng: fix.lng,
-      heading: input.heading ?? null,
-      speed: input.speed ?? null,
-      accuracy: input.accuracy ?? null,
-      recordedAt: fix.recordedAt,
-      receivedAt: now,
-      filtered: verdict.filtered,
-      becameCurrent: verdict.becomesCurrent,
-    };
+    const row = positionRow({ tenantId: actor.tenantId, tourId: tour.id, driverId: actor.userId, now }, input, fix, tracking, duplicate, deps.config.live.maxSpeedKmh);
     await repo.insertPosition(tx, row);
-    if (verdict.becomesCurrent) await moveCurrentPosition(deps, tx, actor, tour, { tracking, told }, row);
+    if (row.becameCurrent) await moveCurrentPosition(deps, tx, actor, tour, { tracking, told }, row);
     return { location: renderPosition(row) };
   });
 }

@@ -25,7 +25,8 @@ import { pendingEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { openStopsRead, tourRead, visibleSummaryOf } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
-import { classifyPosition, type Fix } from '../ingestion.ts';
+import type { Fix } from '../ingestion.ts';
+import { positionRow } from '../position-row.ts';
 import type { PositionRow, TrackingRow } from '../repository.ts';
 import { routingProvider } from '../routing.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
@@ -142,29 +143,12 @@ export async function recordPositionFast(
     if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
     if (!read.tracking) return null;
     const tracking = read.tracking.row;
-    const current: Fix | null =
-      tracking.lat !== null && tracking.lng !== null && tracking.recordedAt !== null ? { lat: tracking.lat, lng: tracking.lng, recordedAt: tracking.recordedAt } : null;
-    const verdict = classifyPosition(fix, current, read.duplicate, { maxSpeedKmh: deps.config.live.maxSpeedKmh });
-    const row: PositionRow = {
-      tenantId: actor.tenantId,
-      id: newId(),
-      tourId: tour.id,
-      driverId: actor.userId,
-      lat: fix.lat,
-      lng: fix.lng,
-      heading: input.heading ?? null,
-      speed: input.speed ?? null,
-      accuracy: input.accuracy ?? null,
-      recordedAt: fix.recordedAt,
-      receivedAt: now,
-      filtered: verdict.filtered,
-      becameCurrent: verdict.becomesCurrent,
-    };
+    const row = positionRow({ tenantId: actor.tenantId, tourId: tour.id, driverId: actor.userId, now }, input, fix, tracking, read.duplicate, deps.config.live.maxSpeedKmh);
     let next = tracking;
     let etas: { stop_id: string; eta: string }[] = [];
     let job: ReturnType<typeof pendingEvent> | null = null;
     let notice = '';
-    if (verdict.becomesCurrent) {
+    if (row.becameCurrent) {
       const computed = computeEtas(now, true, read.stops, await legSeconds(deps, tour.serviceAreaId, fix, read.stops, actor.tenantId));
       const told = new Map([...read.etas].map(([id, stored]) => [id, stored.notified]));
       // Events and the removal of a stop's ETA need the transaction (see the opening comment).
