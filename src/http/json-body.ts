@@ -45,22 +45,39 @@ const stringProblem = (s: string): string | null =>
 
 /**
  * The first string (value or key) that cannot be stored, or number that is not finite, with its JSON pointer. Lone surrogates reached
- * PostgreSQL's jsonb as a 500 and text columns as a silent U+FFFD: both are refused, wherever they are.
+ * PostgreSQL's jsonb as a 500 and text columns as a silent U+FFFD: both are refused, wherever they are. Every body
+ * passes through here, so the walk builds no pointer until it finds something (the path is kept as keys).
  */
-export function malformedString(value: unknown, pointer = ''): { pointer: string; detail: string } | null {
+export function malformedString(value: unknown): { pointer: string; detail: string } | null {
+  const path: string[] = [];
+  const detail = problemIn(value, path);
+  return detail === null ? null : { pointer: path.map((key) => `/${pointerSegment(key)}`).join(''), detail };
+}
+
+/** What is wrong at or below `value`, or null; on a find, `path` holds the keys that lead to it. */
+function problemIn(value: unknown, path: string[]): string | null {
   // 1e400 parses to Infinity: no field means that, and a schema without bounds would store it (or fail in SQL).
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { pointer, detail: 'is not a finite number' };
-  if (typeof value === 'string') {
-    const detail = stringProblem(value);
-    return detail ? { pointer, detail } : null;
-  }
+  if (typeof value === 'number') return Number.isFinite(value) ? null : 'is not a finite number';
+  if (typeof value === 'string') return stringProblem(value);
   if (typeof value !== 'object' || value === null) return null;
-  for (const [key, inner] of Object.entries(value)) {
-    const at = `${pointer}/${pointerSegment(key)}`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = problemIn(value[i], path);
+      if (found !== null) {
+        path.unshift(String(i));
+        return found;
+      }
+    }
+    return null;
+  }
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const keyProblem = stringProblem(key);
-    if (keyProblem) return { pointer: at, detail: `its name ${keyProblem}` };
-    const found = malformedString(inner, at);
-    if (found) return found;
+    const found = keyProblem ? `its name ${keyProblem}` : problemIn((value as Record<string, unknown>)[key], path);
+    if (found !== null) {
+      path.unshift(key);
+      return found;
+    }
   }
   return null;
 }

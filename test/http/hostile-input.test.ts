@@ -90,6 +90,16 @@ describe('lone surrogates', () => {
     expect(malformedStringPointer({ filters: { name: 'a\ud800' } })).toBe('/filters/name');
     expect(malformedStringPointer({ filters: { name: 'a🚚' } })).toBeNull();
   });
+
+  it.each([
+    [{ stops: [{ a: 'ok' }, { b: ['x', 'y\u0000'] }] }, '/stops/1/b/1'],
+    [{ 'a/b': { 'c~d\udc00': 1 } }, '/a~1b/c~0d\udc00'],
+    [{ metadata: { n: Number.POSITIVE_INFINITY } }, '/metadata/n'],
+    [[0, [1, 'z\ud800']], '/1/1'],
+    [{ fine: [1, 'two', { three: null }] }, null],
+  ])('points at the first unstorable value of %j: %s', (value, pointer) => {
+    expect(malformedStringPointer(value)).toBe(pointer);
+  });
 });
 
 describe('timestamps outside 1970–9999', () => {

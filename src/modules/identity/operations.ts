@@ -8,8 +8,6 @@ import * as repo from './repository.ts';
 import type { TenantCreateInput } from './schemas.ts';
 import { toTenantView, type TenantView } from './views.ts';
 
-export const newApiKeyToken = (): string => `tb_${randomBase62(32)}`;
-
 /** Issues a credential inside the caller's transaction and returns the token (shown once). */
 export async function issueCredential(
   tx: Tx,
