@@ -1,4 +1,5 @@
 // The stored row of one uploaded position, the same on the fast path and in the locked transaction.
+import type { Actor } from '../../http/actor.ts';
 import { newId } from '../../shared/ids.ts';
 import { classifyPosition, type Fix } from './ingestion.ts';
 import type { PositionRow, TrackingRow } from './repository.ts';
@@ -34,3 +35,18 @@ export function positionRow(
     becameCurrent: verdict.becomesCurrent,
   };
 }
+
+/** What a new current position sets on the tour's tracking row. */
+export const currentPositionFields = (actor: Actor, row: PositionRow) => ({
+  driverId: actor.userId,
+  // A driver belongs to exactly one organization (identity rule); its managers alone follow the positions.
+  driverOrganizationId: actor.organizationIds[0] ?? null,
+  positionId: row.id,
+  lat: row.lat,
+  lng: row.lng,
+  heading: row.heading,
+  speed: row.speed,
+  accuracy: row.accuracy,
+  recordedAt: row.recordedAt,
+  updatedAt: row.receivedAt,
+});

@@ -9,7 +9,7 @@ import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
 import type { Fix } from '../ingestion.ts';
-import { positionRow } from '../position-row.ts';
+import { currentPositionFields, positionRow } from '../position-row.ts';
 import { mayOnLive } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
@@ -53,19 +53,7 @@ async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, inp
 
 /** The new current position: tracking row, ETAs, the coalesced webhook and the live stream's notice. */
 async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
-  const patch = {
-    driverId: actor.userId,
-    // A driver belongs to exactly one organization (identity rule); its managers alone follow the positions.
-    driverOrganizationId: actor.organizationIds[0] ?? null,
-    positionId: row.id,
-    lat: row.lat,
-    lng: row.lng,
-    heading: row.heading,
-    speed: row.speed,
-    accuracy: row.accuracy,
-    recordedAt: row.recordedAt,
-    updatedAt: row.receivedAt,
-  };
+  const patch = currentPositionFields(actor, row);
   // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
   await recomputeEtas(deps, tx, actor.tenantId, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
   await scheduleCoalescedEvent(tx, {

@@ -26,7 +26,7 @@ import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { openStopsRead, tourRead, visibleSummaryOf } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { Fix } from '../ingestion.ts';
-import { positionRow } from '../position-row.ts';
+import { currentPositionFields, positionRow } from '../position-row.ts';
 import type { PositionRow, TrackingRow } from '../repository.ts';
 import { routingProvider } from '../routing.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
@@ -159,21 +159,7 @@ export async function recordPositionFast(
           return !stored || Math.abs(stored.eta.getTime() - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000;
         })
         .map(([id, eta]) => ({ stop_id: id, eta: eta.toISOString() }));
-      next = {
-        ...tracking,
-        // A driver belongs to exactly one organization (identity rule); its managers alone follow the positions.
-        driverId: actor.userId,
-        driverOrganizationId: actor.organizationIds[0] ?? null,
-        positionId: row.id,
-        lat: row.lat,
-        lng: row.lng,
-        heading: row.heading,
-        speed: row.speed,
-        accuracy: row.accuracy,
-        recordedAt: row.recordedAt,
-        etasComputedAt: now,
-        updatedAt: now,
-      };
+      next = { ...tracking, ...currentPositionFields(actor, row), etasComputedAt: now };
       const key = `${actor.tenantId}:${tour.id}`;
       const pending = pendingOf(deps.db);
       if ((pending.get(key) ?? 0) <= now.getTime()) {
