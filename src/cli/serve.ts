@@ -1,4 +1,5 @@
 // `tourbook serve`: checks the port, opens and migrates the database, listens, then creates the bootstrap tenant.
+import type http from 'node:http';
 import net from 'node:net';
 import { loadConfig, ConfigError, type Config, type Role } from '../config.ts';
 import { createLogger, createRuntime } from '../runtime.ts';
@@ -37,6 +38,7 @@ export async function serve(values: { role?: string }): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   let address: string | null = null;
+  let firstAnswer: Promise<void> | undefined;
   if (appModule) {
     const { buildApp } = await appModule;
     const app = await buildApp(deps);
@@ -47,10 +49,11 @@ export async function serve(values: { role?: string }): Promise<void> {
       throw portError(err, config);
     }
     stops.push(() => app.close());
+    firstAnswer = firstResponse(app.server, WORKER_GRACE_MS);
   }
   if (workerModule) {
     const { startWorker } = await workerModule;
-    const worker = startWorker(deps);
+    const worker = startWorker(deps, firstAnswer ? { startAfter: firstAnswer } : {});
     stops.push(() => worker.stop());
   }
 
@@ -74,6 +77,22 @@ export async function serve(values: { role?: string }): Promise<void> {
   } else {
     log.info('Ready: worker running');
   }
+}
+
+/**
+ * How long the worker of `--role all` waits for the first answered request before its first pass. Its first passes
+ * (periodic jobs, the outbox, the delivery lanes) would otherwise share PGlite's one session with the first request, a
+ * readiness probe usually, which then answers about 250 ms later (decision 0138). Nothing the worker does is due
+ * within a second of a start.
+ */
+const WORKER_GRACE_MS = 1000;
+
+/** Resolves when the server has answered its first request, or after `graceMs`, whichever comes first. */
+function firstResponse(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    setTimeout(resolve, graceMs).unref();
+    server.once('request', (_request: http.IncomingMessage, response: http.ServerResponse) => response.once('finish', () => resolve()));
+  });
 }
 
 /** Binds the port once and lets it go: the cheapest way to learn it is taken before the database is touched. */

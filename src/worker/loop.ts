@@ -15,6 +15,8 @@ export interface WorkerOptions {
   batchSize?: number;
   /** Webhook POST timeout; 15 s (CONTRACT.md §9) unless a test shortens it. */
   deliveryTimeoutMs?: number;
+  /** The background loop's first pass waits for this (serve: the first answered request, or a second; decision 0138). */
+  startAfter?: Promise<void>;
 }
 
 export interface Worker {
@@ -135,7 +137,11 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
       });
     }
   };
+  let stopped: () => void = () => undefined;
+  const stopping = new Promise<void>((resolve) => (stopped = resolve));
   const lanes = (async () => {
+    if (options.startAfter) await Promise.race([options.startAfter, stopping]);
+    if (!running) return;
     await ensurePeriodicJobs(deps).catch((err: unknown) => deps.log.error({ err }, 'scheduling the periodic jobs failed'));
     await Promise.all([
       lane('jobs', 'jobs', () => runDueJobs(deps, workerId, options)),
@@ -148,6 +154,7 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
     drain: worker.drain,
     stop: async () => {
       running = false;
+      stopped();
       for (const kind of Object.keys(sleepers) as LaneKind[]) wakeAll(kind);
       await lanes;
     },
