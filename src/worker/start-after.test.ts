@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { startWorker } from './loop.ts';
+import { jobs } from './tables.ts';
 
 // serve's worker waits for the first answered request (decision 0138): until its gate opens it must not touch the
 // database, and it must stop cleanly if the process is stopped before that.
@@ -11,10 +12,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const pendingJobs = async (): Promise<number> => {
-  const result = await t.deps.db.execute(sql`select count(*)::int as n from jobs`);
-  return (result.rows[0] as { n: number }).n;
-};
+const pendingJobs = async (): Promise<number> => (await t.deps.db.select({ n: count() }).from(jobs))[0]!.n;
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,7 +28,7 @@ describe('the background worker gated by startAfter', () => {
     await expect.poll(pendingJobs, { timeout: 10_000 }).toBeGreaterThan(before);
     await gated.stop();
 
-    await t.deps.db.execute(sql`delete from jobs`);
+    await t.deps.db.delete(jobs);
     const never = startWorker(t.deps, { startAfter: new Promise<void>(() => undefined), pollMs: 10 });
     await never.stop(); // returns although the gate never opens
     expect(await pendingJobs()).toBe(0);

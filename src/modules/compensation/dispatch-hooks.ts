@@ -4,11 +4,11 @@
 import type { DispatchHooks } from '../dispatch/index.ts';
 import { scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
-import { tipDistributionOfBookings } from './views.ts';
+import { tipDistributionOfBookings, tipOutcomeRead } from './views.ts';
 
 export const DISTRIBUTE_TIPS_JOB: JobKind = 'compensation.distribute_tips';
 
-export const compensationDispatchHooks: Pick<DispatchHooks, 'tipFactsChanged' | 'tipDistribution'> = {
+export const compensationDispatchHooks: Pick<DispatchHooks, 'tipFactsChanged' | 'tipDistribution' | 'tipOutcomeRead'> = {
   async tipFactsChanged(tx, change) {
     await scheduleJob(tx, {
       tenantId: change.tenantId,
@@ -19,4 +19,5 @@ export const compensationDispatchHooks: Pick<DispatchHooks, 'tipFactsChanged' | 
     });
   },
   tipDistribution: tipDistributionOfBookings,
+  tipOutcomeRead,
 };

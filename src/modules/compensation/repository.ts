@@ -1,5 +1,5 @@
 // Compensation SQL: components per tour, history, tip outcomes. Handle and tenant id first.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { oneRow, readTogether, rowFromJson } from '../../db/json-read.ts';
 import { prepareSql, runPrepared } from '../../db/prepared.ts';
@@ -165,6 +165,9 @@ export async function findTipOutcomes(q: Queryable, tenantId: string, bookingIds
     { tenantId, ids: bookingIds },
   );
 }
+
+/** A booking's outcome as a part of another module's read (the booking read's placeholders). */
+export const tipOutcomeRead = (tenantId: Placeholder, bookingId: Placeholder) => oneRow(tipOutcomes, and(eq(tipOutcomes.tenantId, tenantId), eq(tipOutcomes.bookingId, bookingId)));
 
 /** Bookings whose last outcome names the tour (awarded, paused or waiting for it). */
 export async function bookingIdsNamingTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<string[]> {

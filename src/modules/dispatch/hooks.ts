@@ -2,7 +2,9 @@
 // (DispatchHooks), and the failures module decides what dispatch renders and checks of failures (FailureRules).
 // Both exist because those modules import dispatch: dispatch importing them back would be an import loop.
 import type { Static } from '@sinclair/typebox';
+import type { Placeholder } from 'drizzle-orm';
 import type { Queryable, Tx } from '../../db/client.ts';
+import type { JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
 import type { ServiceConfig } from '../services/index.ts';
 import type { FailureOptions } from './bookings/schemas.ts';
@@ -64,15 +66,23 @@ export interface DispatchHooks {
   stopEtas(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>>;
   /**
    * Each booking's tip_distribution (compensation). `fresh`: the bookings were just created, so nothing was evaluated
-   * for them yet and nothing needs reading.
+   * for them yet and nothing needs reading; `evaluated`: the outcomes were read already (by `tipOutcomeRead`).
    */
   tipDistribution(
     q: Queryable,
     tenantId: string,
     bookings: { id: string; tip: { amount: number } | null }[],
-    options: { fresh: boolean },
+    options: TipDistributionSource,
   ): Promise<Map<string, BookingTipDistribution>>;
+  /**
+   * Compensation's part of the one-statement booking read (decision 0312): the booking's evaluated tip outcome, bound
+   * to the read's own placeholders. Null when no module stores outcomes.
+   */
+  tipOutcomeRead: ((tenantId: Placeholder, bookingId: Placeholder) => JsonPart<BookingTipDistribution | null>) | null;
 }
+
+/** Where tipDistribution takes each booking's evaluated outcome from: nowhere (just created), a read, or given. */
+export type TipDistributionSource = { fresh: boolean } | { evaluated: Map<string, BookingTipDistribution | null> };
 
 /** Every reaction a no-op and every reader empty: the default until a module wires its part (src/hooks.ts). */
 export const NO_DISPATCH_HOOKS: DispatchHooks = {
@@ -83,6 +93,7 @@ export const NO_DISPATCH_HOOKS: DispatchHooks = {
   tipFactsChanged: async () => undefined,
   stopEtas: async () => new Map(),
   tipDistribution: async () => new Map(),
+  tipOutcomeRead: null,
 };
 
 /** failure_options as rendered on a stop under way (the wire shape). */

@@ -30,6 +30,7 @@ export {
 export {
   NO_DISPATCH_HOOKS,
   type BookingTipDistribution,
+  type TipDistributionSource,
   type DispatchChange,
   type DispatchHooks,
   type FailureOptionsView,

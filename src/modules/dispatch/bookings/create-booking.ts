@@ -138,6 +138,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   await writeNewBooking(db, created, events, packageInputs);
   if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]));
+  // Just created: no tip outcome can exist yet, so none is read.
+  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]), { fresh: true });
   return rendered!;
 }

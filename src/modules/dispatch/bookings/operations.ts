@@ -45,10 +45,11 @@ export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'st
     const booking = await visibleBooking(deps.db, actor, id);
     return (await renderBookings(deps.db, deps, actor, [booking], view))[0]!;
   }
-  // One statement for the booking and its children; visibility is decided from the stops it brought.
-  const found = await repo.findBookingWithChildren(deps.db, actor.tenantId, id);
+  // One statement for the booking, its children and its tip outcome; visibility is decided from the stops it brought.
+  const found = await repo.findBookingWithChildren(deps.db, actor.tenantId, id, deps.hooks.dispatch.tipOutcomeRead);
   if (!found || !(await canSee(deps.db, actor, found.booking, found.children.stops))) throw notFound('booking');
-  const [rendered] = await renderBookings(deps.db, deps, actor, [found.booking], view, new Map([[id, found.children]]));
+  const tips = deps.hooks.dispatch.tipOutcomeRead ? { evaluated: new Map([[id, found.part ?? null]]) } : { fresh: false };
+  const [rendered] = await renderBookings(deps.db, deps, actor, [found.booking], view, new Map([[id, found.children]]), tips);
   return rendered!;
 }
 

@@ -6,7 +6,7 @@ import { toPackageView } from '../packages/views.ts';
 import { loadStopContext, type RenderDeps } from '../stops/render-stops.ts';
 import { toStopView } from '../stops/views.ts';
 import { earningsField } from '../earnings.ts';
-import type { BookingTipDistribution } from '../hooks.ts';
+import type { BookingTipDistribution, TipDistributionSource } from '../hooks.ts';
 import * as repo from './repository.ts';
 import { bookingFields } from './views.ts';
 
@@ -21,9 +21,9 @@ export async function renderBookings(
   rows: repo.BookingRow[],
   view: 'standard' | 'compact' = 'standard',
   known?: Map<string, repo.BookingChildren>,
-  options: { fresh?: boolean } = {},
+  tipSource: TipDistributionSource = { fresh: false },
 ) {
-  const tips = rows.length ? await render.hooks.dispatch.tipDistribution(q, actor.tenantId, rows, { fresh: options.fresh ?? false }) : new Map<string, BookingTipDistribution>();
+  const tips = rows.length ? await render.hooks.dispatch.tipDistribution(q, actor.tenantId, rows, tipSource) : new Map<string, BookingTipDistribution>();
   const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
   if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));

@@ -1,8 +1,8 @@
 // Bookings SQL: bookings, a new booking with everything it brings, a booking's children, booking visibility. Handle and tenant id first.
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { isTransaction, type Queryable } from '../../../db/client.ts';
 import { insertAll, rowsOf, type TableRows } from '../../../db/json-insert.ts';
-import { readTogether, rowFromJson } from '../../../db/json-read.ts';
+import { readTogether, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
 import { insertAllBatched } from '../../../db/write-batch.ts';
 import { runPrepared } from '../../../db/prepared.ts';
 import { placesRead } from '../../places/index.ts';
@@ -107,21 +107,32 @@ const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<st
 });
 
 /** The booking with its children, in one statement. */
-export async function findBookingWithChildren(q: Queryable, tenantId: string, id: string): Promise<{ booking: BookingRow; children: BookingChildren } | null> {
+/**
+ * The booking with its children and, when another module adds one, its part (e.g. compensation's tip outcome), in one
+ * statement. `part` must be the same for every call of a process: it is prepared once.
+ */
+export async function findBookingWithChildren<T = never>(
+  q: Queryable,
+  tenantId: string,
+  id: string,
+  part?: ((tenantId: Placeholder, id: Placeholder) => JsonPart<T>) | null,
+): Promise<{ booking: BookingRow; children: BookingChildren; part: T | undefined } | null> {
+  const extra = part?.(sql.placeholder('tenantId'), sql.placeholder('id'));
+  const name = extra ? 'booking_with_children_and_part' : 'booking_with_children';
   const [row] = await runPrepared(
     q,
-    'booking_with_children',
+    name,
     (q) =>
       q
-        .select({ ...getTableColumns(bookings), ...childColumns })
+        .select({ ...getTableColumns(bookings), ...childColumns, part: extra ? extra.sql : sql<null>`null` })
         .from(bookings)
         .where(and(eq(bookings.tenantId, sql.placeholder('tenantId')), eq(bookings.id, sql.placeholder('id'))))
-        .prepare('booking_with_children'),
+        .prepare(name),
     { tenantId, id },
   );
   if (!row) return null;
-  const { stops: stopsJson, packages: packagesJson, history: historyJson, ...booking } = row;
-  return { booking, children: toChildren({ stops: stopsJson, packages: packagesJson, history: historyJson }) };
+  const { stops: stopsJson, packages: packagesJson, history: historyJson, part: partJson, ...booking } = row;
+  return { booking, children: toChildren({ stops: stopsJson, packages: packagesJson, history: historyJson }), part: extra?.decode(partJson) };
 }
 
 /** The children of several bookings, in one statement. */
