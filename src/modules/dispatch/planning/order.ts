@@ -2,7 +2,7 @@
 // that drives least while keeping pickups before drop-offs and time windows (decisions 0955, 0956).
 import type { Queryable } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
-import { solve } from '../../../optimizer/index.ts';
+import type { Solver } from '../../../optimizer/index.ts';
 import { findServiceArea } from '../../identity/index.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import type { StopRow } from '../stops/repository.ts';
@@ -49,7 +49,7 @@ export interface TourToOrder {
  * and the stops served outside their window. Never worse than the current order: fewer late stops, then less travel.
  */
 export async function optimizedOrder(
-  deps: Pick<Deps, 'config' | 'hooks' | 'clock'>,
+  deps: Pick<Deps, 'config' | 'hooks' | 'clock'> & { optimizer: Solver },
   q: Queryable,
   tenantId: string,
   tour: TourToOrder,
@@ -64,7 +64,7 @@ export async function optimizedOrder(
   const model = await routedModel(deps, q, tenantId, tour.serviceAreaId, open, startOf(stops, position), startAt);
   const current = open.map((_, i) => i);
   const kept = placeAll(model, { routes: [current], unassigned: [] });
-  const solution = open.length ? solve(problemOf(model, 1), { timeLimitMs, seed: SEED, objective: 'distance', ...(inOrder(model, current) ? { initial: [current] } : {}) }) : { routes: [[]], unassigned: [] };
+  const solution = open.length ? await deps.optimizer.solve(problemOf(model, 1), { timeLimitMs, seed: SEED, objective: 'distance', ...(inOrder(model, current) ? { initial: [current] } : {}) }) : { routes: [[]], unassigned: [] };
   const found = placeAll(model, solution);
   const travel = (p: typeof kept) => scheduleOf(model, p.routes[0] ?? []).travelSeconds;
   const better = found.unplaced.length < kept.unplaced.length || (found.unplaced.length === kept.unplaced.length && travel(found) < travel(kept));

@@ -5,7 +5,6 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, unknownReference } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { solve } from '../../../optimizer/index.ts';
 import { getService } from '../../services/index.ts';
 import { canSee, requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -45,7 +44,7 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
   const serviceAreaId = bookings[0]!.serviceAreaId;
   const model = await routedModel(deps, deps.db, actor.tenantId, serviceAreaId, stops, { point: null, readyAfterSeconds: 0 }, deps.clock.now());
   const vehicles = Math.min(input.max_tours ?? MAX_TOURS, model.requests.length);
-  const solution = solve(problemOf(model, vehicles), { timeLimitMs: input.time_limit_ms ?? PLAN_TIME_LIMIT_MS, seed: SEED, objective: 'vehicles-then-distance' });
+  const solution = await deps.optimizer.solve(problemOf(model, vehicles), { timeLimitMs: input.time_limit_ms ?? PLAN_TIME_LIMIT_MS, seed: SEED, objective: 'vehicles-then-distance' });
   const { routes, unplaced } = placeAll(model, solution);
   const proposed = routes
     .filter((r) => r.length)
