@@ -233,6 +233,39 @@ describe('POST /api/hailing/dispatch/plan', () => {
     expect([again.status, again.body.errors?.[0]?.code]).toEqual([422, 'nothing_to_dispatch']);
   });
 
+  it("never proposes a tour with more stops than the service's max_stops_per_tour, and apply creates them", async () => {
+    const w = await world();
+    await expectOk(w.tenant.admin.put(`/api/admin/hailing/services/${w.serviceId}`, { service: { max_stops_per_tour: 4 } }));
+    // Five bookings close together: without the limit one tour of ten stops is the fewest tours.
+    const bookings = [];
+    for (let k = 0; k < 5; k++) bookings.push(await booking(w, 13.4 + k * 0.002, 13.401 + k * 0.002));
+    const ids = bookings.map((b) => b.id);
+    const proposed = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200 }));
+    expect(proposed.plan.tours.map((p: { stop_ids: string[] }) => p.stop_ids.length).sort()).toEqual([2, 4, 4]);
+    expect(proposed.plan.unplaced).toEqual([]);
+    const applied = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200, apply: true }), 201);
+    expect(applied.tours).toHaveLength(3);
+    for (const tour of applied.tours) {
+      expect(tour.stops.length).toBeLessThanOrEqual(4);
+      expectValidOrder(tour.stops);
+    }
+    for (const b of bookings) expect((await expectOk(w.managerA.client.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('dispatched');
+  });
+
+  it('leaves out, as unplaced for capacity, the stops that max_tours tours of max_stops_per_tour cannot hold', async () => {
+    const w = await world();
+    await expectOk(w.tenant.admin.put(`/api/admin/hailing/services/${w.serviceId}`, { service: { max_stops_per_tour: 4 } }));
+    const bookings = [];
+    for (let k = 0; k < 5; k++) bookings.push(await booking(w, 13.4 + k * 0.002, 13.401 + k * 0.002));
+    const body = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id), max_tours: 2, time_limit_ms: 200, apply: true }), 201);
+    expect(body.plan.tours.map((p: { stop_ids: string[] }) => p.stop_ids.length)).toEqual([4, 4]);
+    expect(body.plan.unplaced).toHaveLength(2);
+    expect(body.plan.unplaced.every((u: { reason: string }) => u.reason === 'capacity')).toBe(true);
+    const left = bookings.filter((b) => b.stops.some((s: WireStop) => body.plan.unplaced.some((u: { stop_id: string }) => u.stop_id === s.id)));
+    expect(left).toHaveLength(1);
+    expect((await expectOk(w.managerA.client.get(`/api/hailing/bookings/${left[0].id}`))).booking.status).toBe('to_be_dispatched');
+  });
+
   it('keeps at most max_tours tours', async () => {
     const w = await world();
     const bookings = [await booking(w, 13.4, 13.41), await booking(w, 13.42, 13.43), await booking(w, 13.44, 13.45)];
