@@ -86,5 +86,6 @@ printTable([
   { measure: 'mean travel seconds saved per optimisation', value: (gained / trials).toFixed(0) },
 ]);
 await app.close();
+await deps.optimizer.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -114,8 +114,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  // The optimiser's threads end with the app (a running search would otherwise outlive it; decision 0961).
-  app.addHook('onClose', async () => deps.optimizer.close());
 
   // Routes without a query-string schema accept no query parameters at all.
   app.addHook('onRoute', (route) => {

@@ -32,6 +32,6 @@ export interface Deps {
   config: Config;
   log: FastifyBaseLogger;
   hooks: Hooks;
-  /** The route optimiser's worker threads (decision 0961), started on first use, ended when the app or runtime closes. */
+  /** The route optimiser's worker threads (decision 0961), started on first use, ended by whoever made Deps (runtime.close()). */
   optimizer: SolverPool;
 }

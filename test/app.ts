@@ -175,6 +175,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: { h
     },
     async close() {
       await app.close();
+      await deps.optimizer.close();
       await database.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -108,6 +108,40 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
     expect(body.optimization.before_seconds).toBeGreaterThanOrEqual(body.optimization.after_seconds);
   });
 
+  it('keeps finished stops that lie between open ones at their positions and permutes only the open ones', async () => {
+    const w = await world();
+    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
+    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const before = tour.stops as WireStop[];
+    // The driver serves the second booking's pickup (position 2) first, ahead of the first booking.
+    await driveStop(w.driver.client, before[2]!.id, 'completed');
+    const body = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 200 }));
+    const after = body.tour.stops as WireStop[];
+    expect([after[2]!.id, after[2]!.status]).toEqual([before[2]!.id, 'completed']);
+    expect(after.filter((_, i) => i !== 2).map((s) => s.id).sort()).toEqual(before.filter((_, i) => i !== 2).map((s) => s.id).sort());
+    expectValidOrder(after);
+    // From the served pickup at 13.40 eastwards: the open stops are reordered, and the drive is shorter.
+    expect(after.filter((_, i) => i !== 2).map((s) => s.id)).not.toEqual(before.filter((_, i) => i !== 2).map((s) => s.id));
+    expect(body.optimization.before_seconds).toBeGreaterThan(body.optimization.after_seconds);
+  });
+
+  it('keeps a failed stop followed by open ones, and a completed one after them, where they are', async () => {
+    const w = await world();
+    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
+    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const before = tour.stops as WireStop[];
+    await driveStop(w.driver.client, before[0]!.id, 'completed');
+    await driveStop(w.driver.client, before[1]!.id, 'approaching');
+    await expectOk(w.driver.client.post(`/api/stops/${before[1]!.id}/fail`, { outcome: 'skip_recovery' }));
+    await driveStop(w.driver.client, before[4]!.id, 'completed');
+    const body = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 200 }));
+    const after = body.tour.stops as WireStop[];
+    for (const k of [0, 1, 4]) expect(after[k]!.id, `position ${k}`).toBe(before[k]!.id);
+    expect([after[1]!.status, after[4]!.status]).toEqual(['failed', 'completed']);
+    expect([2, 3, 5].map((k) => after[k]!.id).sort()).toEqual([2, 3, 5].map((k) => before[k]!.id).sort());
+    expectValidOrder(after);
+  });
+
   it("starts from the driver's reported position, and the ETAs follow the new order", async () => {
     const w = await world();
     // West: a short booking at 13.40; east: one at 13.50. From anywhere, west first is shorter; from 13.52, east first.
