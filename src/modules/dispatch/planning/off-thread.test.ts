@@ -2,11 +2,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/app.ts';
 import { createBooking, createService, expectOk } from '../../../../test/factories.ts';
-import { travelTimes } from '../../live/index.ts';
+import { wireHooks } from '../../../hooks.ts';
 
 let t: TestApp;
 /** Resolved when a plan has its travel matrix: its search starts right after. */
 let routed: () => void = () => undefined;
+/** The travel times the app uses (live tracking's, through the composition root: dispatch does not import live). */
+const travelTimes = wireHooks().travel;
 beforeAll(async () => {
   t = await buildTestApp({}, {
     hooks: {

@@ -62,6 +62,12 @@ async function zigzag(w: World, optimize?: boolean) {
   return { bookings, stopIds, merged };
 }
 
+/** The zig-zag bookings on a tour its driver has started. */
+async function zigzagEnRoute(w: World) {
+  const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
+  return tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+}
+
 /** Every pickup of a booking comes before its drop-off, and positions run 0…n-1. */
 function expectValidOrder(stops: WireStop[]) {
   expect(stops.map((s) => s.tour_position)).toEqual(stops.map((_, i) => i));
@@ -93,8 +99,7 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
 
   it('keeps completed and under-way stops where they are and reorders only the open ones', async () => {
     const w = await world();
-    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
-    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const tour = await zigzagEnRoute(w);
     const [first, second] = tour.stops as WireStop[];
     await driveStop(w.driver.client, first!.id, 'completed');
     await driveStop(w.driver.client, second!.id, 'approaching');
@@ -110,8 +115,7 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
 
   it('keeps finished stops that lie between open ones at their positions and permutes only the open ones', async () => {
     const w = await world();
-    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
-    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const tour = await zigzagEnRoute(w);
     const before = tour.stops as WireStop[];
     // The driver serves the second booking's pickup (position 2) first, ahead of the first booking.
     await driveStop(w.driver.client, before[2]!.id, 'completed');
@@ -127,8 +131,7 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
 
   it('keeps a failed stop followed by open ones, and a completed one after them, where they are', async () => {
     const w = await world();
-    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
-    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const tour = await zigzagEnRoute(w);
     const before = tour.stops as WireStop[];
     await driveStop(w.driver.client, before[0]!.id, 'completed');
     await driveStop(w.driver.client, before[1]!.id, 'approaching');
