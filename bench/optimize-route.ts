@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config.ts';
 import { openPglite } from '../src/db/client.ts';
 import type { Deps } from '../src/deps.ts';
 import { wireHooks } from '../src/hooks.ts';
+import { createSolverPool } from '../src/optimizer/index.ts';
 import { createTenant } from '../src/modules/identity/operations.ts';
 import { createRng } from '../src/optimizer/prng.ts';
 import { systemClock } from '../src/shared/clock.ts';
@@ -30,7 +31,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-bench-optimize-'
 const database = await openPglite({ dataDir: path.join(dataDir, 'db') });
 await database.migrate();
 const config = loadConfig({}, { dataDir, logLevel: 'warn', rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } });
-const deps: Deps = { db: database.db, database, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks() };
+const deps: Deps = { db: database.db, database, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
 const app = await buildApp(deps);
 await app.ready();
 const { admin_token: token } = await createTenant(deps, { name: 'Bench' });
@@ -85,5 +86,6 @@ printTable([
   { measure: 'mean travel seconds saved per optimisation', value: (gained / trials).toFixed(0) },
 ]);
 await app.close();
+await deps.optimizer.close();
 await database.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
 import { openPostgres } from '../src/db/client.ts';
 import { wireHooks } from '../src/hooks.ts';
+import { createSolverPool } from '../src/optimizer/index.ts';
 import type { Deps } from '../src/deps.ts';
 import { recordEvent } from '../src/events/outbox.ts';
 import { createTenant } from '../src/modules/identity/operations.ts';
@@ -31,7 +32,7 @@ const database = await scratchDatabase('postgres');
 const db = openPostgres(database.url!, 10);
 await db.migrate();
 const config = loadConfig({}, { databaseUrl: database.url, dataDir: database.dataDir, logLevel: 'warn' });
-const deps: Deps = { db: db.db, database: db, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks() };
+const deps: Deps = { db: db.db, database: db, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
 
 const receiverProcess = fork(path.join(here, '_webhooks-receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const receiver = await new Promise<ReceiverInfo>((resolve) => receiverProcess.once('message', (m) => resolve(m as ReceiverInfo)));

@@ -35,6 +35,8 @@ export interface Config {
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Worker threads the route optimiser's searches run in (decision 0961): plans and optimisations beyond them wait. */
+  optimizerThreads: number;
   /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
   live: {
     maxSpeedKmh: number;
@@ -98,6 +100,7 @@ const ENV_SCHEMA = {
     OSRM_TIMEOUT_MS: integer(50, 60_000),
     LIVE_POLL_MS: integer(10, 10_000),
     LIVE_REVALIDATE_MS: integer(100, 600_000),
+    OPTIMIZER_THREADS: integer(1, 64),
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
   dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
@@ -174,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
     publicUrl: str('PUBLIC_URL'),
+    optimizerThreads: num('OPTIMIZER_THREADS', 1),
     live: {
       maxSpeedKmh: num('LIVE_MAX_SPEED_KMH', 200),
       positionRetentionDays: num('POSITION_RETENTION_DAYS', 30),

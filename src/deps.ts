@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { DispatchHooks, FailureRules, TravelTimes } from './modules/dispatch/index.ts';
 import type { IdentityHooks } from './modules/identity/index.ts';
+import type { SolverPool } from './optimizer/index.ts';
 import type { Clock } from './shared/clock.ts';
 
 /**
@@ -31,4 +32,6 @@ export interface Deps {
   config: Config;
   log: FastifyBaseLogger;
   hooks: Hooks;
+  /** The route optimiser's worker threads (decision 0961), started on first use, ended by whoever made Deps (runtime.close()). */
+  optimizer: SolverPool;
 }

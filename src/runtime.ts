@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
 import { wireHooks } from './hooks.ts';
+import { createSolverPool } from './optimizer/index.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
 import { systemClock } from './shared/clock.ts';
@@ -121,11 +122,12 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log = options.log ?? pino({ level: config.logLevel });
   const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
-  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks() };
+  const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
   return {
     deps,
     migrated,
     close: async () => {
+      await deps.optimizer.close();
       await database.close();
       release();
     },

@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
 import { wireHooks, type HookOverrides } from '../src/hooks.ts';
 import type { Deps } from '../src/deps.ts';
+import { createSolverPool } from '../src/optimizer/index.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { randomBase62 } from '../src/shared/secrets.ts';
 import { adminUrl } from './global-setup.ts';
@@ -128,7 +129,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: { h
   );
   const clock = new ManualClock();
   const log = pino({ level: config.logLevel });
-  const deps: Deps = { db: database.db, database, clock, config, log, hooks: wireHooks(options.hooks) };
+  const deps: Deps = { db: database.db, database, clock, config, log, hooks: wireHooks(options.hooks), optimizer: createSolverPool(config.optimizerThreads) };
   const app = await buildApp(deps);
   await app.ready();
 
@@ -174,6 +175,7 @@ export async function buildTestApp(overrides: Partial<Config> = {}, options: { h
     },
     async close() {
       await app.close();
+      await deps.optimizer.close();
       await database.close();
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -19,6 +19,7 @@ export function bestInsertion(s: RouteState, u: number, r: number, out: Placemen
   if (bound >= 0 && bound !== r) return;
   const p = inst.reqPickup[u]!;
   const d = inst.reqDelivery[u]!;
+  if (s.len[r]! + (p >= 0 && d >= 0 ? 2 : 1) > inst.maxRouteStops) return;
   if (p >= 0 && d >= 0) insertPairScan(s, r, p, d, out);
   else insertSingleScan(s, r, p >= 0 ? p : d, p >= 0, out);
 }

@@ -21,6 +21,8 @@ export interface Instance {
   /** Vehicle a request is bound to, or -1. */
   reqVehicle: Int32Array;
   vehCapacity: Float64Array;
+  /** Most stops one route may visit (Infinity: no limit). */
+  maxRouteStops: number;
   vehInitialLoad: Float64Array;
   /** Vehicles with the same class are interchangeable (same start, end, window, capacity, load). */
   vehClass: Int32Array;
@@ -89,6 +91,9 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
   });
   for (let s = 0; s < stopCount; s++) if (requestOf[s] === -1) throw new ProblemError(`stop ${s} belongs to no request`);
 
+  const maxRouteStops = problem.maxStopsPerRoute ?? Infinity;
+  if (!(maxRouteStops >= 1)) throw new ProblemError(`maxStopsPerRoute must be at least 1, got ${problem.maxStopsPerRoute}`);
+
   const tt = new Float64Array(n * n);
   let maxTravel = 0;
   if (travel.kind === 'euclidean') {
@@ -119,6 +124,6 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
   const vehicleCost = objective === 'distance' ? 0 : 2 * (n + 1) * Math.max(1, maxTravel);
   return {
     nodeCount: n, stopCount, vehicleCount, requestCount, travel: tt, earliest, latest, service, demand, requestOf,
-    reqPickup, reqDelivery, reqVehicle, vehCapacity, vehInitialLoad, vehClass, maxTravel, vehicleCost,
+    reqPickup, reqDelivery, reqVehicle, vehCapacity, maxRouteStops, vehInitialLoad, vehClass, maxTravel, vehicleCost,
   };
 }

@@ -148,11 +148,15 @@ export class RouteState {
     this.rebuild(r);
   }
 
-  /** First position on route r that breaks a window, the capacity or a pickup-before-delivery rule; -1 if none. */
+  /**
+   * First position on route r that breaks a window, the capacity or a pickup-before-delivery rule; -1 if none. A
+   * route over the stop limit breaks it at its last stop.
+   */
   firstViolation(r: number): number {
     const { latest, reqPickup, reqDelivery, reqVehicle, requestOf, stopCount } = this.inst;
     const off = r * this.stride;
     const L = this.len[r]!;
+    if (L > this.inst.maxRouteStops) return L;
     const cap = this.inst.vehCapacity[r]!;
     for (let k = 1; k <= L + 1; k++) {
       const x = this.nodes[off + k]!;

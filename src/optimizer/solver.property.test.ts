@@ -16,6 +16,7 @@ function check(problem: Problem, solution: Solution): string | null {
   for (const [v, route] of solution.routes.entries()) {
     const vehicle = problem.vehicles[v]!;
     if (route.length === 0) continue;
+    if (route.length > (problem.maxStopsPerRoute ?? Infinity)) return `vehicle ${v} visits ${route.length} stops, over the limit ${problem.maxStopsPerRoute}`;
     let time = vehicle.earliest;
     let load = vehicle.initialLoad ?? 0;
     let at = vehicle.start;
@@ -152,6 +153,28 @@ describe('solver properties on random small instances', () => {
       fc.property(anyProblem, fc.integer({ min: 1, max: 1000 }), (problem, seed) => {
         const solution = solve(problem, { ...FAST, seed });
         expect(check(problem, solution)).toBeNull();
+      }),
+      { numRuns: 150 * RUNS },
+    );
+  });
+
+  it('never puts more stops on a route than maxStopsPerRoute, from any start, and names what it leaves out', () => {
+    // Starts over the limit too: every stop dealt to one vehicle, in a random order.
+    const limited = anyProblem.chain((problem) =>
+      fc.tuple(
+        fc.constant(problem),
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: problem.stops.length, maxLength: problem.stops.length }),
+        fc.boolean(),
+      ),
+    );
+    fc.assert(
+      fc.property(limited, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ([base, limit, keys, start], seed, objective) => {
+        const problem = { ...base, maxStopsPerRoute: limit };
+        const initial = start ? [[...keys.keys()].sort((a, b) => keys[a]! - keys[b]!)] : undefined;
+        const solution = solve(problem, { ...FAST, seed, objective, ...(initial ? { initial } : {}) });
+        expect(check(problem, solution)).toBeNull();
+        for (const route of solution.routes) expect(route.length).toBeLessThanOrEqual(limit);
       }),
       { numRuns: 150 * RUNS },
     );

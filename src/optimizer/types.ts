@@ -46,6 +46,8 @@ export interface Problem {
   stops: readonly Stop[];
   requests: readonly Request[];
   vehicles: readonly Vehicle[];
+  /** At most this many stops on any one route (a tour's stop limit); default unlimited. */
+  maxStopsPerRoute?: number;
 }
 
 export interface SolveOptions {

@@ -2330,7 +2330,7 @@ export type components = {
                 travel_seconds: number;
             }[];
             travel_seconds: number;
-            /** @description Stops served outside their time window: still on the tour, where they cost least. */
+            /** @description Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting. */
             unplaced: {
                 /** @enum {string} */
                 reason: "time_window" | "precedence" | "capacity";
@@ -2417,7 +2417,7 @@ export type components = {
             after_seconds: number;
             /** @description Travel seconds of the open part of the tour in its previous order. */
             before_seconds: number;
-            /** @description Stops served outside their time window: still on the tour, where they cost least. */
+            /** @description Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting. */
             unplaced: {
                 /** @enum {string} */
                 reason: "time_window" | "precedence" | "capacity";

@@ -1,11 +1,13 @@
-// A tour's best stop order by the solver: stops done or under way first as they are, then the open ones in the order
-// that drives least while keeping pickups before drop-offs and time windows (decisions 0955, 0956).
+// A tour's best stop order by the solver: stops done or under way stay at their positions; the open ones fill the
+// other positions in the order that drives least while keeping pickups before drop-offs and time windows (decisions
+// 0955, 0956).
 import type { Queryable } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
-import { solve } from '../../../optimizer/index.ts';
+import type { Solver } from '../../../optimizer/index.ts';
 import { findServiceArea } from '../../identity/index.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import type { StopRow } from '../stops/repository.ts';
+import { inFreePositions } from './positions.ts';
 import { isMovable, modelOf, placeAll, problemOf, scheduleOf, startOf, withTravel, type Model, type Unplaced } from './problem.ts';
 import type { Point } from './travel.ts';
 
@@ -49,7 +51,7 @@ export interface TourToOrder {
  * and the stops served outside their window. Never worse than the current order: fewer late stops, then less travel.
  */
 export async function optimizedOrder(
-  deps: Pick<Deps, 'config' | 'hooks' | 'clock'>,
+  deps: Pick<Deps, 'config' | 'hooks' | 'clock'> & { optimizer: Solver },
   q: Queryable,
   tenantId: string,
   tour: TourToOrder,
@@ -58,19 +60,27 @@ export async function optimizedOrder(
 ): Promise<{ order: StopRow[]; optimization: Optimization }> {
   const fixed = stops.filter((s) => !isMovable(s));
   const open = stops.filter(isMovable);
+  // Fixed stops keep their positions; the open ones' positions must stay after the fixed stops they depend on.
+  const links = fixed.length ? await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)) : [];
+  const inPlace = (route: readonly number[]) => inFreePositions(stops, links, route.map((i) => open[i]!), (s) => !isMovable(s));
   const position: Point | null = tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(q, tenantId, tour.id) : null;
   const now = deps.clock.now();
   const startAt = tour.scheduledAt && tour.scheduledAt > now ? tour.scheduledAt : now;
   const model = await routedModel(deps, q, tenantId, tour.serviceAreaId, open, startOf(stops, position), startAt);
   const current = open.map((_, i) => i);
   const kept = placeAll(model, { routes: [current], unassigned: [] });
-  const solution = open.length ? solve(problemOf(model, 1), { timeLimitMs, seed: SEED, objective: 'distance', ...(inOrder(model, current) ? { initial: [current] } : {}) }) : { routes: [[]], unassigned: [] };
-  const found = placeAll(model, solution);
+  const solution = open.length ? await deps.optimizer.solve(problemOf(model, 1), { timeLimitMs, seed: SEED, objective: 'distance', ...(inOrder(model, current) ? { initial: [current] } : {}) }) : { routes: [[]], unassigned: [] };
+  const searched = placeAll(model, solution);
+  const order = inPlace(searched.routes[0] ?? []);
+  // The open stops in the order they take around the fixed ones (the search's, unless precedence with them moved some).
+  const openIndex = new Map(open.map((s, i) => [s.id, i]));
+  const route = order?.filter(isMovable).map((s) => openIndex.get(s.id)!) ?? [];
+  const found = route.every((i, k) => searched.routes[0]?.[k] === i) ? searched : placeAll(model, { routes: [route], unassigned: [] });
   const travel = (p: typeof kept) => scheduleOf(model, p.routes[0] ?? []).travelSeconds;
-  const better = found.unplaced.length < kept.unplaced.length || (found.unplaced.length === kept.unplaced.length && travel(found) < travel(kept));
+  const better = order !== null && (found.unplaced.length < kept.unplaced.length || (found.unplaced.length === kept.unplaced.length && travel(found) < travel(kept)));
   const chosen = better ? found : kept;
   return {
-    order: [...fixed, ...(chosen.routes[0] ?? []).map((i) => open[i]!)],
+    order: better ? order : [...stops],
     optimization: {
       before_seconds: Math.round(scheduleOf(model, current).travelSeconds),
       after_seconds: Math.round(travel(chosen)),

@@ -1,11 +1,10 @@
 // POST /api/hailing/dispatch/plan: tours proposed for waiting stops across drivers (fewest tours, then least travel,
 // as the benchmark's objective) and, with `apply`, created as merge creates one (decision 0958).
-import type { Tx } from '../../../db/client.ts';
+import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, unknownReference } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { solve } from '../../../optimizer/index.ts';
 import { getService } from '../../services/index.ts';
 import { canSee, requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -43,17 +42,19 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
   const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
   const serviceAreaId = bookings[0]!.serviceAreaId;
+  // No proposed tour may hold more stops than the service allows (merge would refuse it: stop_limit_reached).
+  const maxStops = (await serviceOf(deps.db, actor, bookings[0]!.serviceId)).maxStopsPerTour;
   const model = await routedModel(deps, deps.db, actor.tenantId, serviceAreaId, stops, { point: null, readyAfterSeconds: 0 }, deps.clock.now());
   const vehicles = Math.min(input.max_tours ?? MAX_TOURS, model.requests.length);
-  const solution = solve(problemOf(model, vehicles), { timeLimitMs: input.time_limit_ms ?? PLAN_TIME_LIMIT_MS, seed: SEED, objective: 'vehicles-then-distance' });
-  const { routes, unplaced } = placeAll(model, solution);
+  const solution = await deps.optimizer.solve(problemOf(model, vehicles, maxStops), { timeLimitMs: input.time_limit_ms ?? PLAN_TIME_LIMIT_MS, seed: SEED, objective: 'vehicles-then-distance' });
+  const { routes, unplaced } = placeAll(model, solution, maxStops);
   const proposed = routes
     .filter((r) => r.length)
     .map((r) => {
       const tourStops = r.map((i) => model.stops[i]!);
       return { stops: tourStops, travelSeconds: Math.round(scheduleOf(model, r).travelSeconds) };
     });
-  const tourIds = input.apply ? await applyPlan(deps, actor, input, proposed.map((p) => p.stops)) : proposed.map(() => null);
+  const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed.map((p) => p.stops)) : proposed.map(() => null);
   const plan = {
     applied: input.apply === true,
     tours: proposed.map((p, k) => ({
@@ -70,17 +71,24 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
   return { plan, tours };
 }
 
-/** Creates the proposed tours in one transaction, if the planned stops all still wait for dispatch. */
-async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, planned: stopsRepo.StopRow[][]): Promise<string[]> {
+async function serviceOf(q: Queryable, actor: Actor, serviceId: string) {
+  const service = await getService(q, actor.tenantId, serviceId);
+  if (!service) throw new Error('booking without its service');
+  return service;
+}
+
+/**
+ * Creates the proposed tours in one transaction, if the stops selected (`selected`: those planned, and those no tour
+ * had room for) all still wait for dispatch.
+ */
+async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], planned: stopsRepo.StopRow[][]): Promise<string[]> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     // Under the bookings' locks, as merge: a concurrent merge of the same stops either committed (seen here) or waits.
     const { stops, bookings } = await selectStops(tx, actor, input);
     const now = new Set(stops.map((s) => s.id));
-    const before = planned.flat();
-    if (now.size !== before.length || before.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
-    const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
-    if (!service) throw new Error('booking without its service');
+    if (now.size !== selected.length || selected.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
+    const service = await serviceOf(tx, actor, bookings[0]!.serviceId);
     const byId = new Map(stops.map((s) => [s.id, s]));
     const ids: string[] = [];
     for (const route of planned) {

@@ -62,6 +62,12 @@ async function zigzag(w: World, optimize?: boolean) {
   return { bookings, stopIds, merged };
 }
 
+/** The zig-zag bookings on a tour its driver has started. */
+async function zigzagEnRoute(w: World) {
+  const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
+  return tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+}
+
 /** Every pickup of a booking comes before its drop-off, and positions run 0…n-1. */
 function expectValidOrder(stops: WireStop[]) {
   expect(stops.map((s) => s.tour_position)).toEqual(stops.map((_, i) => i));
@@ -93,8 +99,7 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
 
   it('keeps completed and under-way stops where they are and reorders only the open ones', async () => {
     const w = await world();
-    const bookings = [await booking(w, 13.44, 13.5), await booking(w, 13.4, 13.46), await booking(w, 13.42, 13.48)];
-    const tour = await tourEnRoute(w.tenant.admin, bookings.map((b) => b.id), w.driver.id);
+    const tour = await zigzagEnRoute(w);
     const [first, second] = tour.stops as WireStop[];
     await driveStop(w.driver.client, first!.id, 'completed');
     await driveStop(w.driver.client, second!.id, 'approaching');
@@ -106,6 +111,38 @@ describe('POST /api/hailing/tours/{id}/optimize', () => {
     expect(body.tour.stops).toHaveLength(6);
     expectValidOrder(body.tour.stops);
     expect(body.optimization.before_seconds).toBeGreaterThanOrEqual(body.optimization.after_seconds);
+  });
+
+  it('keeps finished stops that lie between open ones at their positions and permutes only the open ones', async () => {
+    const w = await world();
+    const tour = await zigzagEnRoute(w);
+    const before = tour.stops as WireStop[];
+    // The driver serves the second booking's pickup (position 2) first, ahead of the first booking.
+    await driveStop(w.driver.client, before[2]!.id, 'completed');
+    const body = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 200 }));
+    const after = body.tour.stops as WireStop[];
+    expect([after[2]!.id, after[2]!.status]).toEqual([before[2]!.id, 'completed']);
+    expect(after.filter((_, i) => i !== 2).map((s) => s.id).sort()).toEqual(before.filter((_, i) => i !== 2).map((s) => s.id).sort());
+    expectValidOrder(after);
+    // From the served pickup at 13.40 eastwards: the open stops are reordered, and the drive is shorter.
+    expect(after.filter((_, i) => i !== 2).map((s) => s.id)).not.toEqual(before.filter((_, i) => i !== 2).map((s) => s.id));
+    expect(body.optimization.before_seconds).toBeGreaterThan(body.optimization.after_seconds);
+  });
+
+  it('keeps a failed stop followed by open ones, and a completed one after them, where they are', async () => {
+    const w = await world();
+    const tour = await zigzagEnRoute(w);
+    const before = tour.stops as WireStop[];
+    await driveStop(w.driver.client, before[0]!.id, 'completed');
+    await driveStop(w.driver.client, before[1]!.id, 'approaching');
+    await expectOk(w.driver.client.post(`/api/stops/${before[1]!.id}/fail`, { outcome: 'skip_recovery' }));
+    await driveStop(w.driver.client, before[4]!.id, 'completed');
+    const body = await expectOk(w.managerA.client.post(`/api/hailing/tours/${tour.id}/optimize`, { time_limit_ms: 200 }));
+    const after = body.tour.stops as WireStop[];
+    for (const k of [0, 1, 4]) expect(after[k]!.id, `position ${k}`).toBe(before[k]!.id);
+    expect([after[1]!.status, after[4]!.status]).toEqual(['failed', 'completed']);
+    expect([2, 3, 5].map((k) => after[k]!.id).sort()).toEqual([2, 3, 5].map((k) => before[k]!.id).sort());
+    expectValidOrder(after);
   });
 
   it("starts from the driver's reported position, and the ETAs follow the new order", async () => {
@@ -231,6 +268,39 @@ describe('POST /api/hailing/dispatch/plan', () => {
     // Planned again, nothing waits any more.
     const again = await w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id) });
     expect([again.status, again.body.errors?.[0]?.code]).toEqual([422, 'nothing_to_dispatch']);
+  });
+
+  it("never proposes a tour with more stops than the service's max_stops_per_tour, and apply creates them", async () => {
+    const w = await world();
+    await expectOk(w.tenant.admin.put(`/api/admin/hailing/services/${w.serviceId}`, { service: { max_stops_per_tour: 4 } }));
+    // Five bookings close together: without the limit one tour of ten stops is the fewest tours.
+    const bookings = [];
+    for (let k = 0; k < 5; k++) bookings.push(await booking(w, 13.4 + k * 0.002, 13.401 + k * 0.002));
+    const ids = bookings.map((b) => b.id);
+    const proposed = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200 }));
+    expect(proposed.plan.tours.map((p: { stop_ids: string[] }) => p.stop_ids.length).sort()).toEqual([2, 4, 4]);
+    expect(proposed.plan.unplaced).toEqual([]);
+    const applied = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200, apply: true }), 201);
+    expect(applied.tours).toHaveLength(3);
+    for (const tour of applied.tours) {
+      expect(tour.stops.length).toBeLessThanOrEqual(4);
+      expectValidOrder(tour.stops);
+    }
+    for (const b of bookings) expect((await expectOk(w.managerA.client.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('dispatched');
+  });
+
+  it('leaves out, as unplaced for capacity, the stops that max_tours tours of max_stops_per_tour cannot hold', async () => {
+    const w = await world();
+    await expectOk(w.tenant.admin.put(`/api/admin/hailing/services/${w.serviceId}`, { service: { max_stops_per_tour: 4 } }));
+    const bookings = [];
+    for (let k = 0; k < 5; k++) bookings.push(await booking(w, 13.4 + k * 0.002, 13.401 + k * 0.002));
+    const body = await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id), max_tours: 2, time_limit_ms: 200, apply: true }), 201);
+    expect(body.plan.tours.map((p: { stop_ids: string[] }) => p.stop_ids.length)).toEqual([4, 4]);
+    expect(body.plan.unplaced).toHaveLength(2);
+    expect(body.plan.unplaced.every((u: { reason: string }) => u.reason === 'capacity')).toBe(true);
+    const left = bookings.filter((b) => b.stops.some((s: WireStop) => body.plan.unplaced.some((u: { stop_id: string }) => u.stop_id === s.id)));
+    expect(left).toHaveLength(1);
+    expect((await expectOk(w.managerA.client.get(`/api/hailing/bookings/${left[0].id}`))).booking.status).toBe('to_be_dispatched');
   });
 
   it('keeps at most max_tours tours', async () => {

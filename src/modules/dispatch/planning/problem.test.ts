@@ -135,13 +135,14 @@ describe('placeAll', () => {
     expect(unplaced).toEqual([{ stop_id: 'd1', reason: 'precedence' }]);
   });
 
-  it('keeps every pickup before its drop-offs whatever the links and windows (solver and placement together)', () => {
+  it('keeps every pickup before its drop-offs and every tour within a stop limit, whatever the links and windows (solver and placement together)', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ x: fc.integer({ min: 0, max: 50 }), end: fc.option(fc.integer({ min: 0, max: 5000 })) }), { minLength: 1, maxLength: 9 }),
         fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 6 }),
         fc.integer({ min: 1, max: 3 }),
-        (specs, pairs, vehicles) => {
+        fc.option(fc.integer({ min: 1, max: 5 })),
+        (specs, pairs, vehicles, limit) => {
           const stops = specs.map((s, i) => stop(`s${i}`, s.x, { timeWindowEndsAt: s.end === null ? null : at(s.end) }));
           // Links only from a lower to a higher index: precedence without cycles, as packages make it.
           const links = pairs
@@ -149,9 +150,14 @@ describe('placeAll', () => {
             .filter(([a, b]) => a < b)
             .map(([a, b]) => ({ pickupStopId: `s${a}`, dropoffStopId: `s${b}` }));
           const model = routed(stops, links);
-          const solution = solve(problemOf(model, vehicles), { timeLimitMs: 1000, maxIterations: 30, seed: 3, objective: 'vehicles-then-distance' });
-          const { routes } = placeAll(model, solution);
-          expect(routes.flat().sort((a, b) => a - b)).toEqual(stops.map((_, i) => i));
+          const maxStops = limit ?? undefined;
+          const solution = solve(problemOf(model, vehicles, maxStops), { timeLimitMs: 1000, maxIterations: 30, seed: 3, objective: 'vehicles-then-distance' });
+          const { routes, unplaced } = placeAll(model, solution, maxStops);
+          // Every stop is on a tour or named as one no tour had room for.
+          const left = unplaced.filter((u) => u.reason === 'capacity').map((u) => Number(u.stop_id.slice(1)));
+          expect([...routes.flat(), ...left].sort((a, b) => a - b)).toEqual(stops.map((_, i) => i));
+          if (limit === null) expect(left).toEqual([]);
+          for (const route of routes) expect(route.length).toBeLessThanOrEqual(limit ?? Infinity);
           for (const route of routes) expect(dropoffsBeforePickups(route.map((i) => model.stops[i]!), links)).toEqual([]);
           // Linked stops ride on one tour.
           for (const link of links) {

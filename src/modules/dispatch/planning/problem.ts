@@ -118,8 +118,10 @@ export function withTravel<S extends PlanStop>(model: Model<S>, pointSeconds: re
 
 const seconds = (model: Model, at: Date | null, fallback: number): number => (at ? (at.getTime() - model.startAt.getTime()) / 1000 : fallback);
 
-export function problemOf(model: Model, vehicles: number, capacity = Number.MAX_SAFE_INTEGER): Problem {
+/** `maxStops`: the service's max_stops_per_tour, for tours a plan proposes (a tour being reordered keeps its count). */
+export function problemOf(model: Model, vehicles: number, maxStops?: number): Problem {
   return {
+    ...(maxStops !== undefined ? { maxStopsPerRoute: maxStops } : {}),
     travel: { kind: 'matrix', matrix: model.matrix },
     stops: model.stops.map((s, i) => ({
       location: i + 2,
@@ -129,7 +131,7 @@ export function problemOf(model: Model, vehicles: number, capacity = Number.MAX_
       service: s.serviceDurationSeconds,
     })),
     requests: model.requests,
-    vehicles: Array.from({ length: vehicles }, () => ({ start: 0, end: 1, earliest: model.start.readyAfterSeconds, latest: Number.MAX_SAFE_INTEGER, capacity })),
+    vehicles: Array.from({ length: vehicles }, () => ({ start: 0, end: 1, earliest: model.start.readyAfterSeconds, latest: Number.MAX_SAFE_INTEGER, capacity: Number.MAX_SAFE_INTEGER })),
   };
 }
 
@@ -177,11 +179,15 @@ function bounds(model: Model, route: readonly number[], i: number): [number, num
   return lo <= hi ? [lo, hi] : null;
 }
 
-/** Inserts stop `i` into the cheapest route and position that keep precedence; `routes` are changed in place. */
-function placeCheapest(model: Model, routes: number[][], i: number, only?: number): void {
+/**
+ * Inserts stop `i` into the cheapest route and position that keep precedence, among routes with `room` stops to spare
+ * under `maxStops`; `routes` are changed in place. False when no route has the room.
+ */
+function placeCheapest(model: Model, routes: number[][], i: number, only: number | undefined, maxStops: number, room = 1): boolean {
+  const fits = (r: number) => (only === undefined || r === only) && routes[r]!.length + room <= maxStops;
   let best: { r: number; k: number; cost: number } | null = null;
   routes.forEach((route, r) => {
-    if (only !== undefined && r !== only) return;
+    if (!fits(r)) return;
     const range = bounds(model, route, i);
     if (!range) return;
     const base = costOf(model, route);
@@ -192,7 +198,12 @@ function placeCheapest(model: Model, routes: number[][], i: number, only?: numbe
   });
   const chosen = best as { r: number; k: number } | null;
   if (chosen) routes[chosen.r]!.splice(chosen.k, 0, i);
-  else routes[only ?? 0]!.push(i);
+  else {
+    const r = only ?? routes.findIndex((_, k) => fits(k));
+    if (r === -1 || !fits(r)) return false;
+    routes[r]!.push(i);
+  }
+  return true;
 }
 
 /** Stops related by precedence, directly or through others: they travel on one tour. */
@@ -233,13 +244,15 @@ export interface Placement {
 /**
  * The solver's routes made whole: stops it left unassigned are placed where they cost least (their window ignored,
  * precedence kept), stops that precedence ties to another tour or order are moved after their predecessors (chains
- * the solver does not model), and every stop that is then served after its window is named.
+ * the solver does not model), and every stop that is then served after its window is named. No route grows beyond
+ * `maxStops`: a stop (or chain) no route has room for is on none and named with reason `capacity`.
  */
-export function placeAll(model: Model, solution: Pick<Solution, 'routes' | 'unassigned'>): Placement {
+export function placeAll(model: Model, solution: Pick<Solution, 'routes' | 'unassigned'>, maxStops = Number.POSITIVE_INFINITY): Placement {
   const routes = solution.routes.map((r) => [...r]);
   if (!routes.length) routes.push([]);
   const routeOf = (i: number) => routes.findIndex((r) => r.includes(i));
   const moved = new Set<number>();
+  const left: number[] = [];
   // Precedence chains first: each component rides on the tour of its first placed member, in precedence order.
   const handled = new Set<number>();
   for (let i = 0; i < model.stops.length; i++) {
@@ -259,16 +272,24 @@ export function placeAll(model: Model, solution: Pick<Solution, 'routes' | 'unas
         moved.add(k);
       }
     }
-    let into = target;
+    // The whole chain rides on one route: the target if it has room for the members still to place, else the first
+    // placed member goes wherever the whole chain fits.
+    const missing = ordered.filter((k) => routeOf(k) === -1).length;
+    let into = target !== undefined && routes[target]!.length + missing <= maxStops ? target : undefined;
     for (const k of ordered) {
       if (routeOf(k) !== -1) continue;
-      placeCheapest(model, routes, k, into);
+      if (!placeCheapest(model, routes, k, into, maxStops, into === undefined ? missing : 1)) {
+        left.push(...ordered.filter((m) => routeOf(m) === -1 && !left.includes(m)));
+        break;
+      }
       into = routeOf(k);
     }
   }
   const unassignedStops = new Set(solution.unassigned.flatMap((r) => [model.requests[r]?.pickup, model.requests[r]?.delivery]).filter((i): i is number => i !== undefined));
-  for (const i of [...unassignedStops].sort((a, b) => a - b)) if (routeOf(i) === -1) placeCheapest(model, routes, i);
-  const unplaced: Unplaced[] = [];
+  for (const i of [...unassignedStops].sort((a, b) => a - b)) {
+    if (routeOf(i) === -1 && !left.includes(i) && !placeCheapest(model, routes, i, undefined, maxStops)) left.push(i);
+  }
+  const unplaced: Unplaced[] = left.sort((a, b) => a - b).map((i) => ({ stop_id: model.stops[i]!.id, reason: 'capacity' }));
   for (const route of routes) {
     for (const i of scheduleOf(model, route).late.keys()) {
       unplaced.push({ stop_id: model.stops[i]!.id, reason: moved.has(i) && !unassignedStops.has(i) ? 'precedence' : 'time_window' });

@@ -18,7 +18,7 @@ export const Optimization = component(
         stop_id: Uuid,
         reason: StringEnum(['time_window', 'precedence', 'capacity']),
       }),
-      { description: 'Stops served outside their time window: still on the tour, where they cost least.' },
+      { description: "Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting." },
     ),
   }),
 );

@@ -22,6 +22,7 @@ import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
 import { getTour } from './read-tours.ts';
 import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/order.ts';
+import { INLINE_SOLVER } from '../../../optimizer/index.ts';
 
 defineMessages({
   'dispatch.failed_stops': { en: 'Failed stops cannot be dispatched.', de: 'Fehlgeschlagene Stopps können nicht disponiert werden.' },
@@ -167,9 +168,10 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
     // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
     const ordered = [...stops].sort((a, b) => (a.bookingId === b.bookingId ? a.position - b.position : 0));
     const scheduledAt = input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null);
-    // `optimize: true`: the solver orders the new tour (decision 0958).
+    // `optimize: true`: the solver orders the new tour (decision 0958), on this thread: waiting for a pool thread busy
+    // with a long plan would hold these locks (and PGlite's one connection) meanwhile (decision 0961).
     const optimized = input.optimize
-      ? await optimizedOrder(deps, tx, actor.tenantId, { id: '', serviceAreaId: service.serviceAreaId, status: 'to_be_dispatched', scheduledAt }, ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS)
+      ? await optimizedOrder({ ...deps, optimizer: INLINE_SOLVER }, tx, actor.tenantId, { id: '', serviceAreaId: service.serviceAreaId, status: 'to_be_dispatched', scheduledAt }, ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS)
       : null;
     optimization = optimized?.optimization;
     const tourId = await createTour(tx, actor.tenantId, at, {

@@ -1,0 +1,74 @@
+// What happens while a plan searches: the solver runs in a worker thread (decision 0961), so the API answers other
+// requests meanwhile, and other writes may take the planned stops (apply then refuses: plan_outdated).
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
+import { createBooking, createService, expectOk } from '../../../../test/factories.ts';
+import { wireHooks } from '../../../hooks.ts';
+
+let t: TestApp;
+/** Run once a plan has its travel matrix, before it returns to the plan: its search starts right after. */
+let routed: () => Promise<void> = async () => undefined;
+/** The travel times the app uses (live tracking's, through the composition root: dispatch does not import live). */
+const travelTimes = wireHooks().travel;
+beforeAll(async () => {
+  t = await buildTestApp({}, {
+    hooks: {
+      travel: {
+        ...travelTimes,
+        matrixSeconds: async (...args) => {
+          const matrix = await travelTimes.matrixSeconds(...args);
+          await routed();
+          return matrix;
+        },
+      },
+    },
+  });
+});
+afterAll(async () => t?.close());
+
+async function bookings(tenant: TestTenant, serviceId: string, count: number) {
+  const made = [];
+  for (let k = 0; k < count; k++) {
+    const lng = 13.4 + 0.02 * k;
+    made.push(await createBooking(tenant.admin, { service_id: serviceId, stops: [
+      { type: 'pickup', location: { lat: 52.5, lng }, address: { street: 'Torstraße', number: '1', city: 'Berlin' } },
+      { type: 'dropoff', location: { lat: 52.51, lng: lng + 0.01 }, address: { street: 'Torstraße', number: '2', city: 'Berlin' } },
+    ] }));
+  }
+  return made;
+}
+
+it('answers a readiness probe and a booking read while a plan with a long budget searches', async () => {
+  const tenant = await t.createTenant();
+  const made = await bookings(tenant, (await createService(tenant.admin)).id, 4);
+  let searching: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (searching = resolve));
+  routed = async () => searching();
+  const answered: string[] = [];
+  const plan = tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: made.map((b) => b.id), time_limit_ms: 3000 }).then((res) => {
+    answered.push('plan');
+    return res;
+  });
+  await started;
+  const ready = await t.anonymous.get('/readyz');
+  answered.push('readyz');
+  const read = await tenant.admin.get(`/api/hailing/bookings/${made[0].id}`);
+  answered.push('booking');
+  expect([ready.status, read.status]).toEqual([200, 200]);
+  const planned = await expectOk(plan);
+  expect(answered).toEqual(['readyz', 'booking', 'plan']);
+  expect(planned.plan.tours.flatMap((p: { stop_ids: string[] }) => p.stop_ids)).toHaveLength(8);
+});
+
+it('refuses to apply a plan (409 plan_outdated) when one of its bookings was merged while it searched', async () => {
+  const tenant = await t.createTenant();
+  const made = await bookings(tenant, (await createService(tenant.admin)).id, 3);
+  // The plan has read its stops; before its search, a merge takes the last booking.
+  routed = async () => {
+    routed = async () => undefined;
+    await expectOk(tenant.admin.post('/api/hailing/bookings/merge', { booking_ids: [made[2].id] }), 201);
+  };
+  const res = await tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: made.map((b) => b.id), time_limit_ms: 50, apply: true });
+  expect([res.status, res.body.error_code]).toEqual([409, 'plan_outdated']);
+  for (const b of made.slice(0, 2)) expect((await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('to_be_dispatched');
+});
