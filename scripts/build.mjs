@@ -1,7 +1,8 @@
 // npm run build (and `prepare`, at install): bundles src/ and its dependencies into plain JavaScript in dist/ and
 // prepares the embedded seed. dist/main.js is the CLI; each command's code is its own chunk loaded on demand, so
-// `--help` loads almost nothing. dist/optimizer-worker.js is the route optimiser's worker thread. Dependencies are bundled too (decision 0134): resolving and loading ~600 files from
-// node_modules cost a start more than compiling the same code from a few chunks.
+// `--help` loads almost nothing; dist/optimizer-worker.js is the route optimiser's worker thread. Dependencies are
+// bundled too (decision 0134): resolving and loading ~600 files from node_modules cost a start more than compiling
+// the same code from a few chunks.
 // dist/pglite-seed/ is an embedded data directory with every migration applied: a fresh DATA_DIR starts as a copy of
 // it instead of running PostgreSQL's initdb (decision 0135). It is rebuilt only when migrations/ changes.
 import crypto from 'node:crypto';
