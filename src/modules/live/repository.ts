@@ -1,6 +1,7 @@
 // Live tracking SQL: positions, the per-tour tracking row (the lock of every ETA update), stop ETAs, tickets.
 import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { queryRows } from '../../db/sql.ts';
 import { driverPositions, liveTickets, stopEtas, tourTracking } from './tables.ts';
 
@@ -142,10 +143,18 @@ export async function deleteTicketsExpiredBefore(q: Queryable, cutoff: Date): Pr
 /** ETAs with the tour they were computed on (what dispatch's stop views render). */
 export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>> {
   if (!stopIds.length) return new Map();
-  const rows = await q
-    .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta })
-    .from(stopEtas)
-    .where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.stopId, [...stopIds])));
+  // Prepared, with the ids as one array: every booking read with a stop under way runs it (one plan, not one per count).
+  const rows = await runPrepared(
+    q,
+    'etas_with_tour_of_stops',
+    (q) =>
+      q
+        .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta })
+        .from(stopEtas)
+        .where(and(eq(stopEtas.tenantId, sql.placeholder('tenantId')), sql`${stopEtas.stopId} = ANY(${sql.placeholder('ids')}::uuid[])`))
+        .prepare('etas_with_tour_of_stops'),
+    { tenantId, ids: [...stopIds] },
+  );
   return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta }]));
 }
 
