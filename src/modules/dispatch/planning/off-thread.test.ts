@@ -72,3 +72,21 @@ it('refuses to apply a plan (409 plan_outdated) when one of its bookings was mer
   expect([res.status, res.body.error_code]).toEqual([409, 'plan_outdated']);
   for (const b of made.slice(0, 2)) expect((await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('to_be_dispatched');
 });
+
+it('merges with optimize: true the stops waiting at commit, when a booking gained a stop while the solver searched', async () => {
+  const tenant = await t.createTenant();
+  const made = await bookings(tenant, (await createService(tenant.admin)).id, 3);
+  // The merge has read its selection and routed it; before its search, the first booking gains a stop.
+  let added = '';
+  routed = async () => {
+    routed = async () => undefined;
+    const stop = { type: 'dropoff', location: { lat: 52.52, lng: 13.45 }, address: { street: 'Torstraße', number: '3', city: 'Berlin' } };
+    added = (await expectOk(tenant.admin.post(`/api/hailing/bookings/${made[0].id}/stops`, { stop }), 201)).stop.id;
+  };
+  const merged = await expectOk(tenant.admin.post('/api/hailing/bookings/merge', { booking_ids: made.map((b) => b.id), optimize: true }), 201);
+  const onTour = merged.tour.stops.map((s: { id: string }) => s.id);
+  expect(onTour).toHaveLength(7);
+  expect(onTour).toContain(added);
+  expect(merged.tour.optimized).toBe(true);
+  expect(merged.optimization.unplaced).toEqual([]);
+});

@@ -134,54 +134,71 @@ export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewT
   return id;
 }
 
+/** What a merge takes: the named stops (or the named bookings' waiting stops), locked, in booking order. */
+async function selectForMerge(tx: Tx, actor: Actor, input: MergeInput) {
+  let stopIds: string[];
+  let pointerOf: PointerOf;
+  if ('stop_ids' in input) {
+    stopIds = input.stop_ids;
+    pointerOf = (i) => `/stop_ids/${i}`;
+  } else {
+    // Locked before their stops are read, so ten concurrent merges of one booking dispatch it once.
+    const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
+    for (const [i, id] of input.booking_ids.entries()) {
+      const booking = bookings.find((b) => b.id === id);
+      if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
+    }
+    const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
+    const ordered = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id));
+    // Only what awaits dispatch: a failed stop stays on the tour it failed on, and its recovery stop (if any)
+    // is the booking's stop to dispatch now. Naming a failed stop in stop_ids is the 422 failed_stops case.
+    const waiting = ordered.filter((s) => s.status === 'to_be_dispatched');
+    if (!waiting.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
+    stopIds = waiting.map((s) => s.id);
+    const bookingIds = input.booking_ids;
+    pointerOf = (i) => `/booking_ids/${bookingIds.indexOf(waiting[i]!.bookingId!)}`;
+  }
+  const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointerOf, false);
+  const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
+  if (!service) throw new Error('booking without its service');
+  // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
+  const ordered = [...stops].sort((a, b) => (a.bookingId === b.bookingId ? a.position - b.position : 0));
+  const scheduledAt = input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null);
+  return { bookings, service, ordered, scheduledAt, tour: { id: '', serviceAreaId: service.serviceAreaId, status: 'to_be_dispatched' as const, scheduledAt } };
+}
+
+/** What a searched order depends on: which stops, each as last written. */
+const selectionOf = (stops: readonly stopsRepo.StopRow[]): string => stops.map((s) => `${s.id}:${s.updatedAt.getTime()}`).join('|');
+
 /** POST /api/hailing/bookings/merge: the named stops (or every waiting stop of the named bookings) into a new tour. */
 export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: MergeInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
+  // `optimize: true` (decision 0958): the search runs before the merge's locks are taken, on a solver thread, from a
+  // short locked read of the selection (which also answers every validation error early); the merge then uses that
+  // order if its selection is unchanged, and searches briefly on this thread otherwise (decision 0962).
+  const searched = input.optimize
+    ? await (async () => {
+        const preview = await deps.db.transaction((tx) => selectForMerge(tx, actor, input));
+        const { order, optimization } = await optimizedOrder(deps, deps.db, actor.tenantId, preview.tour, preview.ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS);
+        return { selection: selectionOf(preview.ordered), orderIds: order.map((s) => s.id), optimization };
+      })()
+    : null;
   let optimization: Optimization | undefined;
   const tourId = await deps.db.transaction(async (tx) => {
-    let stopIds: string[];
-    let pointerOf: PointerOf;
-    if ('stop_ids' in input) {
-      stopIds = input.stop_ids;
-      pointerOf = (i) => `/stop_ids/${i}`;
-    } else {
-      // Locked before their stops are read, so ten concurrent merges of one booking dispatch it once.
-      const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
-      for (const [i, id] of input.booking_ids.entries()) {
-        const booking = bookings.find((b) => b.id === id);
-        if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
-      }
-      const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
-      const ordered = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id));
-      // Only what awaits dispatch: a failed stop stays on the tour it failed on, and its recovery stop (if any)
-      // is the booking's stop to dispatch now. Naming a failed stop in stop_ids is the 422 failed_stops case.
-      const waiting = ordered.filter((s) => s.status === 'to_be_dispatched');
-      if (!waiting.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch' }]);
-      stopIds = waiting.map((s) => s.id);
-      const bookingIds = input.booking_ids;
-      pointerOf = (i) => `/booking_ids/${bookingIds.indexOf(waiting[i]!.bookingId!)}`;
+    const { bookings, service, ordered, scheduledAt, tour } = await selectForMerge(tx, actor, input);
+    let order = ordered;
+    if (searched && searched.selection === selectionOf(ordered)) {
+      const byId = new Map(ordered.map((s) => [s.id, s]));
+      order = searched.orderIds.map((id) => byId.get(id)!);
+      optimization = searched.optimization;
+    } else if (searched) {
+      // The selection changed while the solver ran: a short search on this thread, under the locks.
+      const again = await optimizedOrder({ ...deps, optimizer: INLINE_SOLVER }, tx, actor.tenantId, tour, ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS);
+      order = again.order;
+      optimization = again.optimization;
     }
-    const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointerOf, false);
-    const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
-    if (!service) throw new Error('booking without its service');
-    // Stops keep their booking order, so a booking's pickups stay ahead of its drop-offs.
-    const ordered = [...stops].sort((a, b) => (a.bookingId === b.bookingId ? a.position - b.position : 0));
-    const scheduledAt = input.scheduled_at ? new Date(input.scheduled_at) : (bookings.map((b) => b.scheduledAt).find((d) => d) ?? null);
-    // `optimize: true`: the solver orders the new tour (decision 0958), on this thread: waiting for a pool thread busy
-    // with a long plan would hold these locks (and PGlite's one connection) meanwhile (decision 0961).
-    const optimized = input.optimize
-      ? await optimizedOrder({ ...deps, optimizer: INLINE_SOLVER }, tx, actor.tenantId, { id: '', serviceAreaId: service.serviceAreaId, status: 'to_be_dispatched', scheduledAt }, ordered, MERGE_OPTIMIZE_TIME_LIMIT_MS)
-      : null;
-    optimization = optimized?.optimization;
-    const tourId = await createTour(tx, actor.tenantId, at, {
-      service,
-      status: 'to_be_dispatched',
-      scheduledAt,
-      optimized: optimized !== null,
-      bookings,
-      stops: optimized?.order ?? ordered,
-    });
+    const tourId = await createTour(tx, actor.tenantId, at, { service, status: 'to_be_dispatched', scheduledAt, optimized: searched !== null, bookings, stops: order });
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
       at,
