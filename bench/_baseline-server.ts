@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { places } from '../src/db/schema.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { reportReady } from './_harness.ts';
 

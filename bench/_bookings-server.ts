@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { bookings, packageHistory } from '../src/db/schema.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { newId } from '../src/shared/ids.ts';
 import { reportReady } from './_harness.ts';

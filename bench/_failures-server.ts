@@ -2,7 +2,7 @@
 // are all arrived, so the driver's read renders failure_options on 19 stops; the customer's read renders none.
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { reportReady } from './_harness.ts';
 

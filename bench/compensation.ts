@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { ManualClock } from '../src/shared/clock.ts';
 import { createWorker } from '../src/worker/loop.ts';

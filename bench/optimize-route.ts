@@ -17,7 +17,7 @@ import { openPglite } from '../src/db/client.ts';
 import type { Deps } from '../src/deps.ts';
 import { wireHooks } from '../src/hooks.ts';
 import { createSolverPool } from '../src/optimizer/index.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { createRng } from '../src/optimizer/prng.ts';
 import { systemClock } from '../src/shared/clock.ts';
 import { machineDescription, median, printTable } from './_harness.ts';

@@ -10,7 +10,7 @@ import { wireHooks } from '../src/hooks.ts';
 import { createSolverPool } from '../src/optimizer/index.ts';
 import type { Deps } from '../src/deps.ts';
 import { recordEvent } from '../src/events/outbox.ts';
-import { createTenant } from '../src/modules/identity/operations.ts';
+import { createTenant } from '../src/modules/identity/index.ts';
 import { postJson } from '../src/modules/webhooks/http-client.ts';
 import { insertSubscription } from '../src/modules/webhooks/repository.ts';
 import { generateSecret, signatureHeader } from '../src/modules/webhooks/signing.ts';

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { tokenFromRequest } from '../../http/auth.ts';
 import { AppError, unauthenticated } from '../../http/errors.ts';
-import { createTenant } from './operations.ts';
+import { createTenant } from './operations/create-tenant.ts';
 import { TenantCreateBody, TenantCreated } from './schemas.ts';
 
 /** OPERATOR_TOKEN check shared by every operator route (404 while the operator API is disabled). */

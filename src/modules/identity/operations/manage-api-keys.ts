@@ -4,7 +4,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
-import { issueCredential } from '../operations.ts';
+import { issueCredential } from './create-tenant.ts';
 import { identityPermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { toApiKeyView, type ApiKeyView } from '../views.ts';

@@ -3,7 +3,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { notFound } from '../../../http/errors.ts';
-import { issueCredential } from '../operations.ts';
+import { issueCredential } from './create-tenant.ts';
 import { toTenantView, type TenantView } from '../views.ts';
 import { identityPermissions } from '../permissions.ts';
 import * as repo from '../repository.ts';

@@ -7,7 +7,7 @@ import { defineMessages } from '../../../http/i18n.ts';
 import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../../http/rate-limit.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../../shared/secrets.ts';
-import { issueCredential } from '../operations.ts';
+import { issueCredential } from './create-tenant.ts';
 import * as repo from '../repository.ts';
 
 defineMessages({

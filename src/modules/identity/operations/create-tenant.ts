@@ -1,12 +1,12 @@
 // Creating a tenant with its first admin and that admin's API key, and issuing credentials of every kind.
-// (The module's other operations are under operations/.)
-import type { Deps } from '../../deps.ts';
-import { newId } from '../../shared/ids.ts';
-import { randomBase62, sha256Hex } from '../../shared/secrets.ts';
-import type { Tx } from '../../db/client.ts';
-import * as repo from './repository.ts';
-import type { TenantCreateInput } from './schemas.ts';
-import { toTenantView, type TenantView } from './views.ts';
+// (Every credential comes from issueCredential: sign-in, API keys and the tenant's first admin.)
+import type { Deps } from '../../../deps.ts';
+import { newId } from '../../../shared/ids.ts';
+import { randomBase62, sha256Hex } from '../../../shared/secrets.ts';
+import type { Tx } from '../../../db/client.ts';
+import * as repo from '../repository.ts';
+import type { TenantCreateInput } from '../schemas.ts';
+import { toTenantView, type TenantView } from '../views.ts';
 
 /** Issues a credential inside the caller's transaction and returns the token (shown once). */
 export async function issueCredential(
