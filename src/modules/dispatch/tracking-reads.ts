@@ -1,6 +1,6 @@
 // Read helpers for live tracking: a tour with the caller's visibility check, its open stops in order, the facts the
 // visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
-import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { oneRow, type JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
@@ -106,6 +106,22 @@ export function openStopsRead(tenantId: Placeholder, tourId: Placeholder): JsonP
         serviceDurationSeconds: service,
       })),
   };
+}
+
+/**
+ * Versions of the tour row and of its open stops (row versions, `xmin`), as text: equal versions mean the same rows
+ * with the same contents. A driver position that computed its ETAs from an earlier read writes only while both are
+ * unchanged (live's fast path), so it never stores ETAs of stops that moved, closed or changed meanwhile. The stops'
+ * version lists their `xmin`s in id order: any change since (a stop edited, moved here, reordered) brings a transaction
+ * id the list did not have, and a stop that left or closed shortens it.
+ */
+export const tourVersionSql = (tenantId: Placeholder, tourId: Placeholder): SQL =>
+  sql`(SELECT ${tours}.xmin::text FROM ${tours} WHERE ${tours.tenantId} = ${tenantId} AND ${tours.id} = ${tourId})`;
+
+export function openStopsVersionSql(tenantId: Placeholder, tourId: Placeholder): SQL {
+  const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
+  return sql`(SELECT coalesce(string_agg(${stops}.xmin::text, ',' ORDER BY ${stops.id}), '')
+               FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`;
 }
 
 /** The common data of booking events ({booking_id, customer_id, external_id, service_area_id}) by booking id. */
