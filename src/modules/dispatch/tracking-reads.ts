@@ -112,7 +112,7 @@ export function openStopsRead(tenantId: Placeholder, tourId: Placeholder): JsonP
  * Versions of the tour row and of its open stops (row versions, `xmin`), as text: equal versions mean the same rows
  * with the same contents. A driver position that computed its ETAs from an earlier read writes only while both are
  * unchanged (live's fast path), so it never stores ETAs of stops that moved, closed or changed meanwhile. The stops'
- * version lists their `xmin`s in id order: any change since (a stop edited, moved here, reordered) brings a transaction
+ * version lists their `xmin`s in tour order: any change since (a stop edited, moved here, reordered) brings a transaction
  * id the list did not have, and a stop that left or closed shortens it.
  */
 export const tourVersionSql = (tenantId: Placeholder, tourId: Placeholder): SQL =>
@@ -120,7 +120,8 @@ export const tourVersionSql = (tenantId: Placeholder, tourId: Placeholder): SQL 
 
 export function openStopsVersionSql(tenantId: Placeholder, tourId: Placeholder): SQL {
   const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
-  return sql`(SELECT coalesce(string_agg(${stops}.xmin::text, ',' ORDER BY ${stops.id}), '')
+  // Tour order (the tour index's), not id order: ordering by id made the planner walk the tenant's primary key.
+  return sql`(SELECT coalesce(string_agg(${stops}.xmin::text, ',' ORDER BY ${stops.tourPosition}, ${stops.id}), '')
                FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`;
 }
 

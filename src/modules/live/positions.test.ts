@@ -208,6 +208,22 @@ describe('ETAs', () => {
     expect(Math.abs(new Date(after.stops[1].eta).getTime() - expected)).toBeLessThan(2);
   });
 
+  it('stores ETAs that moved by 5 s or more, under the 60 s that events need, without telling anyone', async () => {
+    const { post, tour, tenant, places } = await tracked();
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-20) }));
+    // 100 m nearer the first stop: 13 s earlier at every stop.
+    const fix = { lat: 52.4909, lng: 13.4 };
+    await expectOk(post({ ...fix, recorded_at: at(-10) }));
+    const firstEta = async () => new Date((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops[0].eta).getTime();
+    expect(Math.abs((await firstEta()) - (t.clock.now().getTime() + legSeconds(fix, places[0].location) * 1000))).toBeLessThan(2);
+    // Back again: this position starts from what the previous one stored (its snapshot), and stores the later ETAs.
+    const back = { lat: 52.49, lng: 13.4 };
+    await expectOk(post({ ...back, recorded_at: at() }));
+    expect(Math.abs((await firstEta()) - (t.clock.now().getTime() + legSeconds(back, places[0].location) * 1000))).toBeLessThan(2);
+    // Told once: the first position's ETAs.
+    expect(await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated')).toHaveLength(1);
+  });
+
   it('records *.etas_recalculated only when some ETA moved by 60 s or more', async () => {
     const { post, tour, tenant } = await tracked();
     await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at() }));

@@ -117,10 +117,9 @@ p AS (
          ${ph('now')}::timestamptz, ${ph('filtered')}::text, ${ph('current')}::boolean
     FROM t),
 e AS (
-  INSERT INTO stop_etas (tenant_id, stop_id, tour_id, eta, notified_eta, computed_at)
-  SELECT ${ph('tenantId')}::uuid, x.stop_id, ${ph('tourId')}::uuid, x.eta, NULL, ${ph('now')}::timestamptz
+  UPDATE stop_etas SET eta = x.eta, computed_at = ${ph('now')}::timestamptz
     FROM t, json_to_recordset(${ph('etas')}::json) AS x(stop_id uuid, eta timestamptz)
-  ON CONFLICT (tenant_id, stop_id) DO UPDATE SET tour_id = excluded.tour_id, eta = excluded.eta, computed_at = excluded.computed_at),
+   WHERE stop_etas.tenant_id = ${ph('tenantId')}::uuid AND stop_etas.stop_id = x.stop_id AND stop_etas.tour_id = ${ph('tourId')}::uuid),
 j AS (
   INSERT INTO jobs (tenant_id, id, kind, dedupe_key, payload, status, due_at, max_attempts, created_at, updated_at)
   SELECT ${ph('tenantId')}::uuid, ${ph('jobId')}::uuid, ${ph('jobKind')}::text, ${ph('jobDedupeKey')}::text, ${ph('jobPayload')}::jsonb, 'pending',
@@ -190,11 +189,9 @@ export async function recordPositionFast(
       const told = new Map([...snapshot.etas].map(([id, stored]) => [id, stored.notified]));
       // Events and the removal of a stop's ETA need the transaction (see the opening comment).
       if (etasMoved(told, computed) || [...snapshot.etas.keys()].some((id) => !computed.has(id))) return null;
+      // Every stop has its ETA row here (one without a told ETA counts as moved): the write updates rows, never inserts.
       etas = [...computed]
-        .filter(([id, eta]) => {
-          const stored = snapshot.etas.get(id);
-          return !stored || Math.abs(stored.eta.getTime() - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000;
-        })
+        .filter(([id, eta]) => Math.abs((snapshot.etas.get(id)?.eta.getTime() ?? 0) - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000)
         .map(([id, eta]) => ({ stop_id: id, eta: eta.toISOString() }));
       next = { ...tracking, ...currentPositionFields(actor, row), etasComputedAt: now };
       const pending = mapOf(pendingUntil, deps.db);
