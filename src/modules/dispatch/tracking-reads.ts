@@ -2,13 +2,13 @@
 // visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { oneRow, type JsonPart } from '../../db/json-read.ts';
+import { oneRow, rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import * as bookingsRepository from './bookings/repository.ts';
 import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/booking-status.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
-import { stops, tours } from './tables.ts';
+import { bookings, stops, tours } from './tables.ts';
 import * as stopsRepository from './stops/repository.ts';
 import { visibleTour } from './tours/read-tours.ts';
 import * as toursRepository from './tours/repository.ts';
@@ -123,6 +123,17 @@ export function openStopsVersionSql(tenantId: Placeholder, tourId: Placeholder):
   // Tour order (the tour index's), not id order: ordering by id made the planner walk the tenant's primary key.
   return sql`(SELECT coalesce(string_agg(${stops}.xmin::text, ',' ORDER BY ${stops.tourPosition}, ${stops.id}), '')
                FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`;
+}
+
+/** bookingEventDataOf for the bookings with open stops on the tour, as one part of a combined read. */
+export function bookingEventDataRead(tenantId: Placeholder, tourId: Placeholder): JsonPart<Map<string, Record<string, unknown>>> {
+  const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
+  return {
+    sql: sql`(SELECT coalesce(json_agg(row_to_json(${bookings})), '[]'::json) FROM ${bookings}
+               WHERE ${bookings.tenantId} = ${tenantId} AND ${bookings.id} IN (SELECT ${stops.bookingId} FROM ${stops}
+                 WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final})))`,
+    decode: (json) => new Map((json as Record<string, unknown>[]).map((row) => rowFromJson(bookings, row)).map((b) => [b.id, bookingEventData(b)])),
+  };
 }
 
 /** The common data of booking events ({booking_id, customer_id, external_id, service_area_id}) by booking id. */

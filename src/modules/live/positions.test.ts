@@ -224,6 +224,19 @@ describe('ETAs', () => {
     expect(await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated')).toHaveLength(1);
   });
 
+  it('measures the next move from the ETAs last told, also when the fast path told them', async () => {
+    const { post, tour, tenant, driver } = await tracked();
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-120) }));
+    // 690 m farther from the first stop: 90 s later everywhere, told (the first fast position of the tour reads).
+    await expectOk(post({ lat: 52.4838, lng: 13.4, recorded_at: at(-60) }));
+    // A stop changes (still open, same place): the next position reads what is stored, not what this process kept.
+    await driveStop(driver.client, tour.stops[0].id, 'approaching');
+    // 222 m farther again: 29 s after what was told last, 118 s after the first ETAs.
+    await expectOk(post({ lat: 52.4818, lng: 13.4, recorded_at: at() }));
+    const told = await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated');
+    expect(told).toHaveLength(2);
+  });
+
   it('records *.etas_recalculated only when some ETA moved by 60 s or more', async () => {
     const { post, tour, tenant } = await tracked();
     await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at() }));

@@ -19,6 +19,7 @@
 // a stop that left the tour.
 import { sql } from 'drizzle-orm';
 import { combinedRead, decodeCombined, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
+import { insertFromJson, jsonParameter } from '../../../db/json-insert.ts';
 import { rawStatement, runRaw } from '../../../db/prepared.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
@@ -26,7 +27,9 @@ import { conflict, forbidden } from '../../../http/errors.ts';
 import { newId } from '../../../shared/ids.ts';
 import { pendingEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
-import { openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf, type TourSummary } from '../dispatch-port.ts';
+import { eventRows, type EventInput } from '../../../events/outbox.ts';
+import { events } from '../../../events/tables.ts';
+import { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf, type TourSummary } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { Fix } from '../ingestion.ts';
 import { currentPositionFields, positionRow } from '../position-row.ts';
@@ -35,7 +38,7 @@ import { routingProvider } from '../routing.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
 import { tourTracking } from '../tables.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
-import { areaSpeedKmh } from './recompute-etas.ts';
+import { areaSpeedKmh, etaEventInputs } from './recompute-etas.ts';
 
 const TRACKED_STATUSES = ['en_route', 'claimed'];
 /** Lost optimistic races before the position takes the locking transaction instead. */
@@ -85,6 +88,7 @@ const READ_PARTS = {
   tracking: trackingPart,
   duplicate: duplicatePart,
   etas: etasPart,
+  bookingData: bookingEventDataRead(ph('tenantId'), ph('tourId')),
 };
 const READ = rawStatement('live_position_read', combinedRead(READ_PARTS));
 
@@ -117,7 +121,8 @@ p AS (
          ${ph('now')}::timestamptz, ${ph('filtered')}::text, ${ph('current')}::boolean
     FROM t),
 e AS (
-  UPDATE stop_etas SET eta = x.eta, computed_at = ${ph('now')}::timestamptz
+  UPDATE stop_etas SET eta = x.eta, computed_at = ${ph('now')}::timestamptz,
+         notified_eta = CASE WHEN ${ph('told')}::boolean THEN x.eta ELSE stop_etas.notified_eta END
     FROM t, json_to_recordset(${ph('etas')}::json) AS x(stop_id uuid, eta timestamptz)
    WHERE stop_etas.tenant_id = ${ph('tenantId')}::uuid AND stop_etas.stop_id = x.stop_id AND stop_etas.tour_id = ${ph('tourId')}::uuid),
 j AS (
@@ -127,6 +132,7 @@ j AS (
     FROM t WHERE ${ph('scheduleJob')}::boolean
   ON CONFLICT DO NOTHING
   RETURNING due_at),
+ev AS (${insertFromJson(events, 'events', 't')}),
 n AS (SELECT pg_notify(${LIVE_CHANNEL}, ${ph('notice')}::text) FROM t WHERE ${ph('current')}::boolean)
 SELECT (SELECT version FROM t) AS version, (SELECT count(*) FROM n)::int AS notified, (SELECT count(*) FROM j)::int AS scheduled`,
 );
@@ -146,6 +152,8 @@ interface Snapshot {
   tracking: TrackingRow;
   trackingVersion: string;
   etas: Map<string, StoredEta>;
+  /** The event data of the tour's bookings: only from a read (bookings change without the versions checked). */
+  bookingData: Decoded['bookingData'] | null;
 }
 type Decoded = ReturnType<typeof decodeCombined<typeof READ_PARTS>>;
 
@@ -184,14 +192,19 @@ export async function recordPositionFast(
     let etas: { stop_id: string; eta: string }[] = [];
     let job: ReturnType<typeof pendingEvent> | null = null;
     let notice = '';
+    let told: EventInput[] = [];
     if (row.becameCurrent) {
       const computed = computeEtas(now, true, snapshot.stops, await legSeconds(deps, tour.serviceAreaId, fix, snapshot.stops, actor.tenantId));
-      const told = new Map([...snapshot.etas].map(([id, stored]) => [id, stored.notified]));
-      // Events and the removal of a stop's ETA need the transaction (see the opening comment).
-      if (etasMoved(told, computed) || [...snapshot.etas.keys()].some((id) => !computed.has(id))) return null;
-      // Every stop has its ETA row here (one without a told ETA counts as moved): the write updates rows, never inserts.
+      // A stop that left (its ETA row goes) or one without an ETA row yet needs the transaction.
+      if ([...snapshot.etas.keys()].some((id) => !computed.has(id)) || [...computed.keys()].some((id) => !snapshot.etas.has(id))) return null;
+      if (etasMoved(new Map([...snapshot.etas].map(([id, stored]) => [id, stored.notified])), computed)) {
+        // Told in events, whose booking data only a read has: a position from a snapshot reads first.
+        if (!snapshot.bookingData) continue;
+        told = etaEventInputs(actor.tenantId, tour, snapshot.stops, computed, now, snapshot.bookingData);
+      }
+      // Every stop has its ETA row here: the write updates rows, never inserts; told ETAs are all written.
       etas = [...computed]
-        .filter(([id, eta]) => Math.abs((snapshot.etas.get(id)?.eta.getTime() ?? 0) - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000)
+        .filter(([id, eta]) => told.length > 0 || Math.abs((snapshot.etas.get(id)?.eta.getTime() ?? 0) - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000)
         .map(([id, eta]) => ({ stop_id: id, eta: eta.toISOString() }));
       next = { ...tracking, ...currentPositionFields(actor, row), etasComputedAt: now };
       const pending = mapOf(pendingUntil, deps.db);
@@ -200,12 +213,12 @@ export async function recordPositionFast(
       }
       notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row));
     }
-    const result = await write(deps, snapshot, next, row, etas, job, notice, !duplicate);
+    const result = await write(deps, snapshot, next, row, { etas, told }, job, notice, !duplicate);
     if (!result) continue;
     if (job && result.scheduled) remember(mapOf(pendingUntil, deps.db), key, job.dueAt.getTime());
     const stored = new Map(snapshot.etas);
-    for (const { stop_id, eta } of etas) stored.set(stop_id, { eta: new Date(eta), notified: stored.get(stop_id)?.notified ?? null });
-    remember(known, key, { ...snapshot, tracking: next, trackingVersion: result.version, etas: stored });
+    for (const { stop_id, eta } of etas) stored.set(stop_id, { eta: new Date(eta), notified: told.length ? new Date(eta) : (stored.get(stop_id)?.notified ?? null) });
+    remember(known, key, { ...snapshot, tracking: next, trackingVersion: result.version, etas: stored, bookingData: null });
     return { location: renderPosition(row) };
   }
   return null;
@@ -237,8 +250,8 @@ async function readSnapshot(deps: Deps, actor: Actor, tourId: string, fix: Fix):
   // The 404/403/409 come before "no tracking row yet", as in the transaction.
   trackedTour(actor, read.tour, true);
   if (!read.tracking || !read.tour) return { snapshot: null, duplicate: read.duplicate };
-  const { tour, tourVersion, stops, stopsVersion, etas } = read;
-  return { snapshot: { tour, tourVersion, stops, stopsVersion, etas, tracking: read.tracking.row, trackingVersion: read.tracking.xmin }, duplicate: read.duplicate };
+  const { tour, tourVersion, stops, stopsVersion, etas, bookingData } = read;
+  return { snapshot: { tour, tourVersion, stops, stopsVersion, etas, bookingData, tracking: read.tracking.row, trackingVersion: read.tracking.xmin }, duplicate: read.duplicate };
 }
 
 function remember<V>(map: Map<string, V>, key: string, value: V): void {
@@ -264,7 +277,7 @@ async function write(
   read: Snapshot,
   t: TrackingRow,
   row: PositionRow,
-  etas: { stop_id: string; eta: string }[],
+  etas: { etas: { stop_id: string; eta: string }[]; told: EventInput[] },
   job: ReturnType<typeof pendingEvent> | null,
   notice: string,
   fresh: boolean,
@@ -298,7 +311,9 @@ async function write(
     now: row.receivedAt.toISOString(),
     filtered: row.filtered,
     current: row.becameCurrent,
-    etas: JSON.stringify(etas),
+    etas: JSON.stringify(etas.etas),
+    told: etas.told.length > 0,
+    events: jsonParameter(eventRows(etas.told)),
     scheduleJob: job !== null,
     jobId: newId(),
     jobKind: job?.kind ?? '',
