@@ -5,7 +5,8 @@
 // per position on PostgreSQL; per statement, PGlite spends ~60–100 µs of JavaScript and WebAssembly before any work.
 //  1. what the ETAs need — the tour, its open stops, the tracking row, the stored and last-told ETAs, with the row
 //     versions (`xmin`) of the tour, the stops and the tracking row — comes from the tour's previous fast write in this
-//     process (a snapshot), or else from one prepared read (which also says whether the same fix is stored);
+//     process (a snapshot), or else from one prepared read (which also says whether the same fix is stored and
+//     carries the bookings' event data);
 //  2. classification and ETAs in JS (pure, no lock held — OSRM too is asked outside any lock);
 //  3. one prepared write of data-modifying CTEs, guarded by those versions: the tracking row is updated only if the
 //     row, the tour and its open stops are still the versions computed from, and the fix is still not stored
@@ -13,10 +14,11 @@
 //     the position, the ETAs that moved, the coalesced webhook job and the `pg_notify` follow only when it wrote. A
 //     single statement is atomic and notifies at its commit. Its answer is the tracking row's new version: the next
 //     position of the tour starts from there without reading.
-// A failed check forgets the snapshot and reads (up to 3 times); what the fast path does not handle goes through the
-// transaction (record-driver-location.ts): a tour's first position (no tracking row yet), ETAs that moved enough for
-// *.etas_recalculated events (they need booking data and the outbox, and happen once per minute of delay at most), and
-// a stop that left the tour.
+// ETAs that moved enough for *.etas_recalculated events are told here too: their booking data comes with the read (a
+// snapshot does not keep it), the events and the told ETAs go in the same write. A failed check forgets the snapshot
+// and reads (up to 3 times); what the fast path does not handle goes through the transaction
+// (record-driver-location.ts): a tour's first position (no tracking row yet) and a stop that left the tour or has no
+// ETA row yet.
 import { sql } from 'drizzle-orm';
 import { combinedRead, decodeCombined, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
 import { insertFromJson, jsonParameter } from '../../../db/json-insert.ts';
