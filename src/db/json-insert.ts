@@ -55,7 +55,7 @@ function convertersOf(table: PgTable): Converter[] {
 }
 
 /** The JSON parameter of one table's rows: column names as keys. */
-function jsonParameter({ table, rows }: TableRows): string {
+export function jsonParameter({ table, rows }: TableRows): string {
   const converters = convertersOf(table);
   return JSON.stringify(
     rows.map((row) => {
@@ -69,11 +69,15 @@ function jsonParameter({ table, rows }: TableRows): string {
   );
 }
 
-/** `INSERT INTO t (every column) SELECT … FROM json_populate_recordset(NULL::t, $n)`: one parameter for all rows. */
-function insertFromJson(table: PgTable, parameter: string): SQL {
+/**
+ * `INSERT INTO t (every column) SELECT … FROM json_populate_recordset(NULL::t, $n)`: one parameter for all rows. With
+ * `after`, the name of an earlier CTE of the statement, the rows are inserted only when that CTE yielded a row.
+ */
+export function insertFromJson(table: PgTable, parameter: string, after?: string): SQL {
   const names = sql.raw(columnsOf(table).map(([, c]) => `"${c.name}"`).join(', '));
   const name = sql.raw(`"${getTableName(table)}"`);
-  return sql`INSERT INTO ${name} (${names}) SELECT ${names} FROM json_populate_recordset(NULL::${name}, ${sql.placeholder(parameter)}::json)`;
+  const gate = after ? sql.raw(`, (SELECT 1 FROM ${after} LIMIT 1) AS gate`) : sql``;
+  return sql`INSERT INTO ${name} (${names}) SELECT ${names} FROM json_populate_recordset(NULL::${name}, ${sql.placeholder(parameter)}::json)${gate}`;
 }
 
 /**

@@ -44,6 +44,16 @@ export function manyRows<T extends PgTable>(table: T, where: SQL | undefined): J
 
 type Decoded<P> = { [K in keyof P]: P[K] extends JsonPart<infer T> ? T : never };
 
+/** `parts` as one SELECT: each part's JSON in its own column. */
+export function combinedRead(parts: Record<string, JsonPart<unknown>>): SQL {
+  return sql`SELECT ${sql.join(Object.keys(parts).map((key, i) => sql`${parts[key]!.sql} AS ${sql.raw(`p${i}`)}`), sql`, `)}`;
+}
+
+/** The row of combinedRead(parts), decoded part by part. */
+export function decodeCombined<P extends Record<string, JsonPart<unknown>>>(parts: P, row: Record<string, unknown> | undefined): Decoded<P> {
+  return Object.fromEntries(Object.keys(parts).map((key, i) => [key, parts[key]!.decode(row?.[`p${i}`])])) as Decoded<P>;
+}
+
 /**
  * Runs `parts` as one statement, prepared once under `name` (the parts' shape must not vary between calls), with
  * the placeholders' `params`.
@@ -54,10 +64,7 @@ export async function readTogether<P extends Record<string, JsonPart<unknown>>>(
   parts: P,
   params: Record<string, unknown>,
 ): Promise<Decoded<P>> {
-  const keys = Object.keys(parts);
-  const build = (q: Queryable) =>
-    prepareSql(q, name, sql`SELECT ${sql.join(keys.map((key, i) => sql`${parts[key]!.sql} AS ${sql.raw(`p${i}`)}`), sql`, `)}`);
-  const result = (await runPrepared(q, name, build, params)) as { rows: Record<string, unknown>[] } | Record<string, unknown>[];
+  const result = (await runPrepared(q, name, (q) => prepareSql(q, name, combinedRead(parts)), params)) as { rows: Record<string, unknown>[] } | Record<string, unknown>[];
   const [row] = Array.isArray(result) ? result : result.rows;
-  return Object.fromEntries(keys.map((key, i) => [key, parts[key]!.decode(row?.[`p${i}`])])) as Decoded<P>;
+  return decodeCombined(parts, row);
 }

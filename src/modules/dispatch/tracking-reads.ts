@@ -1,14 +1,14 @@
 // Read helpers for live tracking: a tour with the caller's visibility check, its open stops in order, the facts the
 // visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
-import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { oneRow, type JsonPart } from '../../db/json-read.ts';
+import { oneRow, rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import * as bookingsRepository from './bookings/repository.ts';
 import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/booking-status.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
-import { stops, tours } from './tables.ts';
+import { bookings, stops, tours } from './tables.ts';
 import * as stopsRepository from './stops/repository.ts';
 import { visibleTour } from './tours/read-tours.ts';
 import * as toursRepository from './tours/repository.ts';
@@ -105,6 +105,34 @@ export function openStopsRead(tenantId: Placeholder, tourId: Placeholder): JsonP
         timeWindowStartsAt: startsAt === null ? null : new Date(startsAt),
         serviceDurationSeconds: service,
       })),
+  };
+}
+
+/**
+ * Versions of the tour row and of its open stops (row versions, `xmin`), as text: equal versions mean the same rows
+ * with the same contents. A driver position that computed its ETAs from an earlier read writes only while both are
+ * unchanged (live's fast path), so it never stores ETAs of stops that moved, closed or changed meanwhile. The stops'
+ * version lists their `xmin`s in tour order: any change since (a stop edited, moved here, reordered) brings a transaction
+ * id the list did not have, and a stop that left or closed shortens it.
+ */
+export const tourVersionSql = (tenantId: Placeholder, tourId: Placeholder): SQL =>
+  sql`(SELECT ${tours}.xmin::text FROM ${tours} WHERE ${tours.tenantId} = ${tenantId} AND ${tours.id} = ${tourId})`;
+
+export function openStopsVersionSql(tenantId: Placeholder, tourId: Placeholder): SQL {
+  const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
+  // Tour order (the tour index's), not id order: ordering by id made the planner walk the tenant's primary key.
+  return sql`(SELECT coalesce(string_agg(${stops}.xmin::text, ',' ORDER BY ${stops.tourPosition}, ${stops.id}), '')
+               FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`;
+}
+
+/** bookingEventDataOf for the bookings with open stops on the tour, as one part of a combined read. */
+export function bookingEventDataRead(tenantId: Placeholder, tourId: Placeholder): JsonPart<Map<string, Record<string, unknown>>> {
+  const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
+  return {
+    sql: sql`(SELECT coalesce(json_agg(row_to_json(${bookings})), '[]'::json) FROM ${bookings}
+               WHERE ${bookings.tenantId} = ${tenantId} AND ${bookings.id} IN (SELECT ${stops.bookingId} FROM ${stops}
+                 WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final})))`,
+    decode: (json) => new Map((json as Record<string, unknown>[]).map((row) => rowFromJson(bookings, row)).map((b) => [b.id, bookingEventData(b)])),
   };
 }
 

@@ -14,4 +14,4 @@ export {
   type TourSummary,
 } from '../dispatch/index.ts';
 // The driver position's fast path reads the tour and its open stops in its own single statement (json-read parts).
-export { openStopsRead, tourRead, visibleSummaryOf } from '../dispatch/index.ts';
+export { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf } from '../dispatch/index.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
-import { createBooking, createPlace, createService, createServiceArea, createUser, eventsOf, expectOk, tourEnRoute } from '../../../test/factories.ts';
+import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, eventsOf, expectOk, tourEnRoute } from '../../../test/factories.ts';
 import { createWorker, type Worker } from '../../worker/loop.ts';
 import { DETOUR_FACTOR } from './routing.ts';
 import { haversineMeters } from './geo.ts';
@@ -83,6 +83,17 @@ describe('POST /api/hailing/tours/{id}/driver_location', () => {
     const res = await post({ lat: 52.5, lng: 13.4, recorded_at: at() }, driver.client);
     expect(res.status).toBe(409);
     expect(res.body.error_code).toBe('tour_not_tracked');
+  });
+
+  it('refuses the position of a driver the tour was taken from, even right after that driver\'s last position was written', async () => {
+    const { post, tour, tenant } = await tracked();
+    // The first position makes the tracking row; the second is written by the fast path, which keeps what it read.
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-20) }));
+    await expectOk(post({ lat: 52.4901, lng: 13.4, recorded_at: at(-10) }));
+    await expectOk(tenant.admin.post(`/api/hailing/tours/${tour.id}/force_unassign`, {}));
+    const res = await post({ lat: 52.4902, lng: 13.4, recorded_at: at() });
+    // The driver still sees the tour (its organization's); it is no longer the tour's driver.
+    expect(res.status).toBe(403);
   });
 
   it('flags (0, 0), exact duplicates and impossible jumps, and keeps late older fixes as history only', async () => {
@@ -181,6 +192,49 @@ describe('ETAs', () => {
     expect(bookingEvent.data).toMatchObject({ booking_id: bookings[0].id, customer_id: bookings[0].customer_id });
     expect(bookingEvent.data.unfinished_stops_info.map((s: { id: string }) => s.id)).toEqual(bookings[0].stops.map((s: { id: string }) => s.id));
     expect(await eventsOf(tenant.admin, bookings[1].id, 'booking.etas_recalculated')).toHaveLength(1);
+  });
+
+  it('computes from the stops as they are now when a stop changed since the previous position, before its ETA job ran', async () => {
+    const { post, tour, tenant, driver, places } = await tracked();
+    await expectOk(post({ lat: 52.499, lng: 13.41, recorded_at: at(-20) }));
+    await expectOk(post({ lat: 52.4991, lng: 13.41, recorded_at: at(-10) }));
+    // No worker.drain(): the recomputation the completion scheduled has not run when the next position arrives.
+    await driveStop(driver.client, tour.stops[0].id, 'completed');
+    const fix = { lat: 52.4992, lng: 13.41 };
+    await expectOk(post({ ...fix, recorded_at: at() }));
+    const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
+    // The first booking's drop-off is now the first open stop: straight from the driver, not via the completed pickup.
+    const expected = t.clock.now().getTime() + legSeconds(fix, places[1].location) * 1000;
+    expect(Math.abs(new Date(after.stops[1].eta).getTime() - expected)).toBeLessThan(2);
+  });
+
+  it('stores ETAs that moved by 5 s or more, under the 60 s that events need, without telling anyone', async () => {
+    const { post, tour, tenant, places } = await tracked();
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-20) }));
+    // 100 m nearer the first stop: 13 s earlier at every stop.
+    const fix = { lat: 52.4909, lng: 13.4 };
+    await expectOk(post({ ...fix, recorded_at: at(-10) }));
+    const firstEta = async () => new Date((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops[0].eta).getTime();
+    expect(Math.abs((await firstEta()) - (t.clock.now().getTime() + legSeconds(fix, places[0].location) * 1000))).toBeLessThan(2);
+    // Back again: this position starts from what the previous one stored (its snapshot), and stores the later ETAs.
+    const back = { lat: 52.49, lng: 13.4 };
+    await expectOk(post({ ...back, recorded_at: at() }));
+    expect(Math.abs((await firstEta()) - (t.clock.now().getTime() + legSeconds(back, places[0].location) * 1000))).toBeLessThan(2);
+    // Told once: the first position's ETAs.
+    expect(await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated')).toHaveLength(1);
+  });
+
+  it('measures the next move from the ETAs last told, also when the fast path told them', async () => {
+    const { post, tour, tenant, driver } = await tracked();
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-120) }));
+    // 690 m farther from the first stop: 90 s later everywhere, told (the first fast position of the tour reads).
+    await expectOk(post({ lat: 52.4838, lng: 13.4, recorded_at: at(-60) }));
+    // A stop changes (still open, same place): the next position reads what is stored, not what this process kept.
+    await driveStop(driver.client, tour.stops[0].id, 'approaching');
+    // 222 m farther again: 29 s after what was told last, 118 s after the first ETAs.
+    await expectOk(post({ lat: 52.4818, lng: 13.4, recorded_at: at() }));
+    const told = await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated');
+    expect(told).toHaveLength(2);
   });
 
   it('records *.etas_recalculated only when some ETA moved by 60 s or more', async () => {

@@ -63,6 +63,19 @@ const info = (stops: OpenStop[], etas: ReadonlyMap<string, Date>, position: (s: 
   stops.map((s) => ({ id: s.id, position: position(s), type: s.type, eta: etas.has(s.id) ? iso(etas.get(s.id) as Date) : null }));
 
 async function etaEvents(tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, stops: OpenStop[], etas: ReadonlyMap<string, Date>, now: Date): Promise<EventInput[]> {
+  const bookingIds = [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => id !== null))];
+  return etaEventInputs(tenantId, tour, stops, etas, now, await bookingEventDataOf(tx, tenantId, bookingIds));
+}
+
+/** tour.etas_recalculated and one booking.etas_recalculated per booking on the tour, with the bookings' event data. */
+export function etaEventInputs(
+  tenantId: string,
+  tour: Pick<TourSummary, 'id' | 'serviceAreaId'>,
+  stops: OpenStop[],
+  etas: ReadonlyMap<string, Date>,
+  now: Date,
+  bookingData: ReadonlyMap<string, Record<string, unknown>>,
+): EventInput[] {
   const events: EventInput[] = [
     {
       tenantId,
@@ -73,7 +86,6 @@ async function etaEvents(tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' 
     },
   ];
   const bookingIds = [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => id !== null))];
-  const bookingData = await bookingEventDataOf(tx, tenantId, bookingIds);
   for (const bookingId of bookingIds) {
     // A split booking's stops on other tours are told by those tours' recalculations.
     const own = stops.filter((s) => s.bookingId === bookingId);

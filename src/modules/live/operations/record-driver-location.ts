@@ -36,7 +36,7 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
   return (await recordPositionFast(deps, actor, tourId, input, fix, now)) ?? recordInTransaction(deps, actor, tourId, input, fix, now);
 }
 
-/** The locking path: a tour's first position, ETAs that moved enough for events, a stop gone (see the fast path). */
+/** The locking path: a tour's first position, a stop gone or without an ETA row (see the fast path). */
 async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
   return deps.db.transaction(async (tx) => {
     const tour = await visibleTourSummary(tx, actor, tourId);
