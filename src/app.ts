@@ -132,11 +132,11 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   // Routes without a body schema (DELETE, bodiless GET-like actions) take no body: none, `{}` or an empty JSON body
   // are the same; anything else is refused like an unknown member of any other body (422), never ignored.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.routeOptions.schema?.body) return;
+  app.addHook('preValidation', (request, _reply, done) => {
     const body: unknown = request.body;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0) return;
-    throw strayBody(body);
+    if (body === undefined || request.routeOptions.schema?.body) return done();
+    if (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0) return done();
+    done(strayBody(body));
   });
 
   // API conventions (CONTRACT.md §1), in hook order: rate limit after auth, idempotency claim, If-Match, ETag, metrics.

@@ -201,8 +201,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     );
   }
 
-  /** One tick of a driver: drive toward the next open stop, report the position, serve the stop when there. */
-  async function drive(driver: Driver, tick: number): Promise<void> {
+  /**
+   * One tick of a driver, `offsetMs` of simulated time into it: drive toward the next open stop, report the position,
+   * serve the stop when there.
+   */
+  async function drive(driver: Driver, tick: number, offsetMs: number): Promise<void> {
     const tour = driver.tour;
     if (!tour) return;
     const next = tour.stops.find((s) => OPEN.includes(s.status));
@@ -218,7 +221,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     const f = distance <= step ? 1 : step / distance;
     driver.at = { lat: driver.at.lat + (target.lat - driver.at.lat) * f, lng: driver.at.lng + (target.lng - driver.at.lng) * f };
     await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/driver_location`, {
-      location: { lat: Number(driver.at.lat.toFixed(6)), lng: Number(driver.at.lng.toFixed(6)), speed: DRIVER_SPEED_MPS, recorded_at: simNow(tick).toISOString() },
+      location: { lat: Number(driver.at.lat.toFixed(6)), lng: Number(driver.at.lng.toFixed(6)), speed: DRIVER_SPEED_MPS, recorded_at: new Date(simNow(tick).getTime() + offsetMs).toISOString() },
     });
     counters.positions += 1;
     if (f < 1) return;
@@ -244,7 +247,15 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
     await createBookings();
     await dispatch();
-    await Promise.allSettled(drivers.map((d) => drive(d, tick)));
+    // Each driver reports at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
+    // once measured the server's queue for that burst rather than its answers (decision 0907).
+    await Promise.allSettled(
+      drivers.map(async (d) => {
+        const offset = (d.index / drivers.length) * tickMs;
+        if (Date.now() < due + offset) await new Promise((resolve) => setTimeout(resolve, due + offset - Date.now()));
+        await drive(d, tick, offset * options.speedup);
+      }),
+    );
     if (Date.now() - progressAt >= (options.progressMs ?? 10_000)) progress();
   }
   progress();

@@ -107,6 +107,14 @@ const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<st
 });
 
 /** The booking with its children, in one statement. */
+/** Each part's SQL, built once: the statement is prepared once, and building the fragment cost every read ~10 µs. */
+const builtParts = new WeakMap<object, JsonPart<unknown>>();
+function partOf<T>(part: (tenantId: Placeholder, id: Placeholder) => JsonPart<T>): JsonPart<T> {
+  let built = builtParts.get(part) as JsonPart<T> | undefined;
+  if (!built) builtParts.set(part, (built = part(sql.placeholder('tenantId'), sql.placeholder('id'))));
+  return built;
+}
+
 /**
  * The booking with its children and, when another module adds one, its part (e.g. compensation's tip outcome), in one
  * statement. `part` must be the same for every call of a process: it is prepared once.
@@ -117,7 +125,7 @@ export async function findBookingWithChildren<T = never>(
   id: string,
   part?: ((tenantId: Placeholder, id: Placeholder) => JsonPart<T>) | null,
 ): Promise<{ booking: BookingRow; children: BookingChildren; part: T | undefined } | null> {
-  const extra = part?.(sql.placeholder('tenantId'), sql.placeholder('id'));
+  const extra = part ? partOf(part) : undefined;
   const name = extra ? 'booking_with_children_and_part' : 'booking_with_children';
   const [row] = await runPrepared(
     q,
