@@ -17,7 +17,7 @@ const USAGE = `Usage: tourbook <command> [options]
   demo [--url U] [--token T]             load a small demo data set into a running service (URL from --url,
                                          TOURBOOK_URL, or HOST/PORT; token from --token, TOURBOOK_ADMIN_TOKEN or
                                          BOOTSTRAP_ADMIN_TOKEN)
-  simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K]
+  simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
                                          drive a running service with a simulated Berlin (demo and load test)
   keys rotate --new-key K                re-seal report file keys and webhook secrets under a new master key
   --help                                 show this help
@@ -61,7 +61,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (values) => (await import('./cli/optimize.ts')).optimizeCommand(values as { instance?: string; json?: boolean }),
   },
   simulate: {
-    options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' } },
+    options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' }, warmup: { type: 'string' } },
     run: async (values) => (await import('./simulate/cli.ts')).simulateCommand(values),
   },
 };

@@ -14,6 +14,8 @@ export interface SimulationOptions {
   durationSeconds: number;
   speedup: number;
   seed: number;
+  /** Real seconds at the run's start whose requests are reported apart as "(warm-up)" (0: none). */
+  warmupSeconds?: number;
   log?: (line: string) => void;
   /** Progress line interval in real milliseconds (10 s). */
   progressMs?: number;
@@ -134,7 +136,9 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     );
     drivers.push(...created);
   }
-  stats.startRun();
+  const warmupMs = (options.warmupSeconds ?? 0) * 1000;
+  const runStartedAt = Date.now();
+  stats.startRun(warmupMs > 0 ? '(warm-up) ' : '');
   log(`simulate: ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
 
   const tickMs = (TICK_SECONDS * 1000) / options.speedup;
@@ -152,7 +156,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     const rate = (stats.requests - lastRequests) / Math.max(seconds, 0.001);
     progressAt = Date.now();
     lastRequests = stats.requests;
-    const worst = stats.percentiles().filter((e) => !e.endpoint.startsWith('(set-up)')).sort((a, b) => b.p99 - a.p99)[0];
+    const worst = stats.percentiles().filter((e) => !e.endpoint.startsWith('(')).sort((a, b) => b.p99 - a.p99)[0];
     log(
       `simulate: ${Math.round((Date.now() - startedAt) / 1000)} s — bookings ${counters.bookings}, stops done ${counters.stopsDone}, failures ${counters.failures}, ` +
         `${rate.toFixed(0)} req/s, slowest p99 ${worst ? `${worst.endpoint} ${worst.p99.toFixed(0)} ms (p50 ${worst.p50.toFixed(0)})` : '-'}, errors ${stats.errors.length}`,
@@ -180,25 +184,30 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     }
   }
 
-  /** Idle drivers get tours: half are scheduled and claimed then started, half made pickable and picked. */
-  async function dispatch(): Promise<void> {
-    await Promise.allSettled(
-      drivers
-        .filter((d) => !d.tour)
-        .map((d) => ({ driver: d, bookings: waiting.splice(0, BOOKINGS_PER_TOUR) }))
-        .filter((x) => x.bookings.length)
-        .map(async ({ driver, bookings }) => {
-          const tour = (await admin('POST', '/api/hailing/bookings/merge', { booking_ids: bookings })).tour;
-          if (driver.rng.chance(0.5)) {
-            await admin('POST', `/api/hailing/tours/${tour.id}/schedule`, {});
-            await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/claim`, {});
-            driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/start`, {})).tour;
-          } else {
-            await admin('POST', `/api/hailing/tours/${tour.id}/ready_to_pick`, {});
-            driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/pick`, {})).tour;
-          }
-        }),
-    );
+  /**
+   * Which idle drivers get which waiting bookings this tick: decided at the tick's start, in driver order, so the
+   * pairing does not depend on timing; each driver takes its tour at its own moment of the tick (takeTour).
+   */
+  function assignTours(): Map<Driver, string[]> {
+    const assigned = new Map<Driver, string[]>();
+    for (const driver of drivers) {
+      if (driver.tour || !waiting.length) continue;
+      assigned.set(driver, waiting.splice(0, BOOKINGS_PER_TOUR));
+    }
+    return assigned;
+  }
+
+  /** A driver's new tour: half are scheduled and claimed then started, half made pickable and picked. */
+  async function takeTour(driver: Driver, bookings: string[]): Promise<void> {
+    const tour = (await admin('POST', '/api/hailing/bookings/merge', { booking_ids: bookings })).tour;
+    if (driver.rng.chance(0.5)) {
+      await admin('POST', `/api/hailing/tours/${tour.id}/schedule`, {});
+      await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/claim`, {});
+      driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/start`, {})).tour;
+    } else {
+      await admin('POST', `/api/hailing/tours/${tour.id}/ready_to_pick`, {});
+      driver.tour = (await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/pick`, {})).tour;
+    }
   }
 
   /**
@@ -245,14 +254,17 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   for (let tick = 0; tick < ticks; tick++) {
     const due = startedAt + tick * tickMs;
     if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    if (warmupMs > 0 && Date.now() - runStartedAt >= warmupMs) stats.startRun('');
     await createBookings();
-    await dispatch();
-    // Each driver reports at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
+    const assigned = assignTours();
+    // Each driver acts at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
     // once measured the server's queue for that burst rather than its answers (decision 0907).
     await Promise.allSettled(
       drivers.map(async (d) => {
         const offset = (d.index / drivers.length) * tickMs;
         if (Date.now() < due + offset) await new Promise((resolve) => setTimeout(resolve, due + offset - Date.now()));
+        const bookings = assigned.get(d);
+        if (bookings) await takeTour(d, bookings);
         await drive(d, tick, offset * options.speedup);
       }),
     );

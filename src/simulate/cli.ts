@@ -2,12 +2,13 @@
 import { ConfigError } from '../config.ts';
 import { runSimulation } from './city.ts';
 
-const USAGE = `Usage: tourbook simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K]
+const USAGE = `Usage: tourbook simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
 
   Drives a running Tourbook through its public HTTP API with a simulated Berlin: a service area, two organizations,
   N drivers (default 5), places from real coordinates, M bookings per simulated minute (default 6), tours claimed
   or picked, positions every 5 s (simulated), stops completed or failed. Runs S real seconds (default 60), X times
-  faster than real time (default 1), deterministic for seed K (default 1). Exits 1 on any 5xx or protocol error.
+  faster than real time (default 1), deterministic for seed K (default 1). The first W real seconds (default 0) are
+  reported apart as "(warm-up)". Exits 1 on any 5xx or protocol error.
 `;
 
 const number = (value: string | undefined, name: string, fallback: number, min: number): number => {
@@ -26,6 +27,7 @@ export const SIMULATE_OPTIONS = {
   duration: { type: 'string' },
   speedup: { type: 'string' },
   seed: { type: 'string' },
+  warmup: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -43,6 +45,7 @@ export async function simulateCommand(values: SimulateFlags): Promise<void> {
     durationSeconds: number(values.duration, 'duration', 60, 1),
     speedup: number(values.speedup, 'speedup', 1, 1),
     seed: Math.floor(number(values.seed, 'seed', 1, 0)),
+    warmupSeconds: number(values.warmup, 'warmup', 0, 0),
     log: (line) => console.log(line),
   });
   console.log(`\nsimulate: summary after ${summary.seconds.toFixed(1)} s`);

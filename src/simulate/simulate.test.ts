@@ -29,6 +29,16 @@ describe('tourbook simulate', () => {
     expect(lines.some((l) => /bookings \d+, stops done \d+, failures \d+, \d+ req\/s/.test(l))).toBe(true);
   }, 120_000);
 
+  it('reports a warm-up apart from the steady run', async () => {
+    const tenant = await t.createTenant();
+    const summary = await runSimulation({ url, token: tenant.adminToken, drivers: 4, bookingsPerMinute: 24, durationSeconds: 3, speedup: 50, seed: 7, warmupSeconds: 1, log: () => undefined });
+    expect(summary.errors).toEqual([]);
+    const names = summary.endpoints.map((e) => e.endpoint);
+    expect(names).toContain('(warm-up) POST /api/hailing/bookings');
+    expect(names).toContain('POST /api/hailing/bookings');
+    expect(names.filter((n) => n.startsWith('(warm-up) ')).length).toBeGreaterThan(0);
+  }, 120_000);
+
   it('ships its Berlin coordinates inside the project', () => {
     const locations = berlinLocations();
     expect(locations.length).toBeGreaterThanOrEqual(300);

@@ -5,8 +5,11 @@ export const endpointOf = (method: string, path: string): string => `${method} $
 
 export interface Stats {
   record(endpoint: string, ms: number): void;
-  /** From now on, requests count as the steady run: the set-up's (users, keys, places) are reported apart. */
-  startRun(): void;
+  /**
+   * From now on, requests count under `prefix`: the set-up's (users, keys, places) are reported apart, then those of a
+   * warm-up ("(warm-up) ") if the run has one, then the steady run's ('').
+   */
+  startRun(prefix: string): void;
   error(message: string): void;
   readonly errors: string[];
   readonly requests: number;
@@ -23,8 +26,8 @@ export function createStats(): Stats {
   // The goal (p99 per endpoint) is about the city running, not about creating 500 drivers before it starts.
   let prefix = '(set-up) ';
   return {
-    startRun() {
-      prefix = '';
+    startRun(next) {
+      prefix = next;
     },
     record(name, ms) {
       requests += 1;
