@@ -11,8 +11,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
   });
   afterAll(async () => t?.close());
 
-  // The second upload of a tour reads before it writes; later ones start from what the previous one wrote.
-  it.each([['an upload that read the row', 1], ['an upload working from the previous upload\'s snapshot', 2]])('never lets an older fix replace a newer current position written by a concurrent upload (%s)', async (_, earlier) => {
+  /** A driver on an en-route tour, fix times relative to the clock (s seconds), and its position upload. */
+  async function driverOnTour() {
     const tenant = await t.createTenant();
     const service = await createService(tenant.admin);
     const booking = await createBooking(tenant.admin, { service_id: service.id });
@@ -20,13 +20,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
     const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
     const at = (s: number) => new Date(t.clock.now().getTime() + s * 1000).toISOString();
     const post = (lat: number, recordedAt: string) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } });
+    return { tenant, tour, at, post };
+  }
+
+  // The second upload of a tour reads before it writes; later ones start from what the previous one wrote.
+  it.each([['an upload that read the row', 1], ['an upload working from the previous upload\'s snapshot', 2]])('never lets an older fix replace a newer current position written by a concurrent upload (%s)', async (_, earlier) => {
+    const { tenant, tour, at, post } = await driverOnTour();
     await expectOk(post(52.5, at(-20)));
     if (earlier > 1) await expectOk(post(52.5002, at(-18)));
 
     // Another upload (fix at -10 s) holds the tour's tracking row and commits only once ours (fix at -15 s) waits.
     // Ours read the row before; its write is guarded by the row's xmin (decision 0905), so it finds the row changed
     // and classifies again. Without the guard (or the transaction's lock) it would overwrite the newer position.
-    const pool = t.deps.database.pool!;  
+    const pool = t.deps.database.pool!;
     const other = await pool.connect();
     try {
       await other.query('BEGIN');
@@ -46,13 +52,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
   });
 
   it('flags one of two identical uploads sent at once as a duplicate', async () => {
-    const tenant = await t.createTenant();
-    const service = await createService(tenant.admin);
-    const booking = await createBooking(tenant.admin, { service_id: service.id });
-    const driver = await createUser(tenant.admin, { role: 'driver' });
-    const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
-    const at = (s: number) => new Date(t.clock.now().getTime() + s * 1000).toISOString();
-    const post = (lat: number, recordedAt: string) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } });
+    const { tenant, tour, at, post } = await driverOnTour();
     await expectOk(post(52.5, at(-20)));
 
     // Both uploads read the tracking row while another session holds it, so both see no stored copy of the fix;

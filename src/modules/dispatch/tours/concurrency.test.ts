@@ -14,7 +14,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
   let serviceId: string;
   let orgId: string;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // A solver thread per racer: merges with optimize: true then search side by side and reach their transactions
+    // together, instead of one after the other behind a single thread.
+    t = await buildTestApp({ optimizerThreads: RACERS });
     tenant = await t.createTenant();
     orgId = (await createOrganization(tenant.admin)).id;
     serviceId = (await createService(tenant.admin)).id;
@@ -137,10 +139,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
     return { holding: rows.rows.filter((r) => r.holds).map((r) => r.id), created };
   }
 
-  it('lets exactly one of ten concurrent merges of one booking win; the others get 422 and no tour', async () => {
+  // With optimize: true each merge first reads its selection in a transaction of its own and searches (decision 0962):
+  // the merge's own transaction, under its locks, must still let only one of them dispatch the booking.
+  it.each([{ optimize: false }, { optimize: true }])('lets exactly one of ten concurrent merges of one booking win (%o); the others get 422 and no tour', async (options) => {
     for (let round = 0; round < ROUNDS; round++) {
       const b = await booking();
-      const results = await Promise.all(Array.from({ length: RACERS }, () => tenant.admin.post('/api/hailing/bookings/merge', { booking_ids: [b.id] })));
+      const results = await Promise.all(Array.from({ length: RACERS }, () => tenant.admin.post('/api/hailing/bookings/merge', { booking_ids: [b.id], ...options })));
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(1);
       expect(statuses.filter((s) => s !== 201).every((s) => s === 409 || s === 422)).toBe(true);
