@@ -117,19 +117,31 @@ async function positionsVsBare(info: LiveInfo, kind: DatabaseKind, server: Await
 
 async function positionRun(info: LiveInfo, kind: DatabaseKind, server: Awaited<ReturnType<typeof startServer<LiveInfo>>>, bare: Awaited<ReturnType<typeof load>>, hopEvery: number, label: string) {
   const connections = info.tours.length;
+  // A tour is never posted twice at once, as one phone's positions follow each other: autocannon hands a connection
+  // no identity, so each request takes the next tour with none in flight (there is always one: connections = tours)
+  // and frees it with its answer (a connection builds its next request only after its answer). Round-robin turns
+  // alone let two connections post one tour together.
   let turn = 0;
+  const inFlight = new Set<number>();
   const requests: Request[] = [
     {
       method: 'POST',
-      setupRequest: (req) => {
-        const t = turn++ % info.tours.length;
-        const tour = info.tours[t]!;  
+      setupRequest: (req, context) => {
+        let t = turn++ % info.tours.length;
+        for (let tries = 1; inFlight.has(t) && tries < info.tours.length; tries++) t = turn++ % info.tours.length;
+        inFlight.add(t);
+        context.tour = t;
+        const tour = info.tours[t]!;
         return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery).location }) };
       },
-      onResponse: (status, body) => noteAnswer(status, body),
+      onResponse: (status, body, context) => {
+        inFlight.delete(context.tour as number);
+        noteAnswer(status, body);
+      },
     },
   ];
   await autocannon({ url: info.realUrl, connections: 10, duration: 2, requests });
+  inFlight.clear(); // what the warm-up left unanswered
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({ url: info.realUrl, connections, duration: DURATION, requests });
   const cpuAfter = await server.cpuMicros();

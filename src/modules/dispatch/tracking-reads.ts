@@ -125,13 +125,17 @@ export function openStopsVersionSql(tenantId: Placeholder, tourId: Placeholder):
                FROM ${stops} WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))`;
 }
 
-/** bookingEventDataOf for the bookings with open stops on the tour, as one part of a combined read. */
+/**
+ * bookingEventDataOf for the bookings with open stops on the tour, as one part of a combined read. `= ANY (ARRAY(…))`
+ * looks the bookings up by key: with `IN (SELECT …)` the prepared statement's generic plan walked every booking of
+ * the tenant against the tour's stops (6 ms at 300 bookings, growing with the tenant).
+ */
 export function bookingEventDataRead(tenantId: Placeholder, tourId: Placeholder): JsonPart<Map<string, Record<string, unknown>>> {
   const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
   return {
     sql: sql`(SELECT coalesce(json_agg(row_to_json(${bookings})), '[]'::json) FROM ${bookings}
-               WHERE ${bookings.tenantId} = ${tenantId} AND ${bookings.id} IN (SELECT ${stops.bookingId} FROM ${stops}
-                 WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final})))`,
+               WHERE ${bookings.tenantId} = ${tenantId} AND ${bookings.id} = ANY (ARRAY(SELECT ${stops.bookingId} FROM ${stops}
+                 WHERE ${stops.tenantId} = ${tenantId} AND ${stops.tourId} = ${tourId} AND ${stops.status} NOT IN (${final}))))`,
     decode: (json) => new Map((json as Record<string, unknown>[]).map((row) => rowFromJson(bookings, row)).map((b) => [b.id, bookingEventData(b)])),
   };
 }
