@@ -130,12 +130,12 @@ async function positionRun(info: LiveInfo, kind: DatabaseKind, server: Awaited<R
         let t = turn++ % info.tours.length;
         for (let tries = 1; inFlight.has(t) && tries < info.tours.length; tries++) t = turn++ % info.tours.length;
         inFlight.add(t);
-        context.tour = t;
+        (context as { tour?: number }).tour = t;
         const tour = info.tours[t]!;
         return { ...req, path: `/api/hailing/tours/${tour.id}/driver_location`, headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ location: next(t, hopEvery).location }) };
       },
       onResponse: (status, body, context) => {
-        inFlight.delete(context.tour as number);
+        inFlight.delete((context as { tour?: number }).tour ?? -1);
         noteAnswer(status, body);
       },
     },

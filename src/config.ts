@@ -43,7 +43,7 @@ export interface Config {
     positionRetentionDays: number;
     osrmTimeoutMs: number;
     /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
-    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number };
+    stream: { pollMs: number; heartbeatMs: number; revalidateMs: number; pollBatch?: number };
   };
 }
 

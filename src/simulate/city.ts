@@ -17,6 +17,8 @@ export interface SimulationOptions {
   /** Real seconds at the run's start whose requests are reported apart as "(warm-up)" (0: none). */
   warmupSeconds?: number;
   log?: (line: string) => void;
+  /** Called once when the warm-up ends, with the requests made so far (benchmarks sample CPU there). */
+  onMeasuredStart?: (requestsSoFar: number) => Promise<void> | void;
   /** Progress line interval in real milliseconds (10 s). */
   progressMs?: number;
 }
@@ -138,7 +140,9 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   }
   const warmupMs = (options.warmupSeconds ?? 0) * 1000;
   const runStartedAt = Date.now();
-  stats.startRun(warmupMs > 0 ? '(warm-up) ' : '');
+  let warming = warmupMs > 0;
+  stats.startRun(warming ? '(warm-up) ' : '');
+  if (!warming) await options.onMeasuredStart?.(stats.requests);
   log(`simulate: ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
 
   const tickMs = (TICK_SECONDS * 1000) / options.speedup;
@@ -254,7 +258,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   for (let tick = 0; tick < ticks; tick++) {
     const due = startedAt + tick * tickMs;
     if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-    if (warmupMs > 0 && Date.now() - runStartedAt >= warmupMs) stats.startRun('');
+    if (warming && Date.now() - runStartedAt >= warmupMs) {
+      warming = false;
+      stats.startRun('');
+      await options.onMeasuredStart?.(stats.requests);
+    }
     await createBookings();
     const assigned = assignTours();
     // Each driver acts at its own moment of the tick, as phones do, not all at its start: a burst of every driver at

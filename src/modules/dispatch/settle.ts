@@ -7,9 +7,9 @@ import { setActiveTour } from '../identity/index.ts';
 import type { DispatchHooks, TourStopsChange } from './hooks.ts';
 import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
-import * as stopsRepo from './stops/repository.ts';
 import * as repo from './tours/repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+import { readForSettle } from './settle-repository.ts';
 import { syncVisibility, type VisibilityEntry } from './visibility-repository.ts';
 
 export interface Change {
@@ -80,12 +80,10 @@ export async function recordActiveStatusChange(
  */
 export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<void> {
   const { tenantId, at } = change;
-  const tourIds = unique([...change.tourIds, ...(await stopsRepo.tourIdsOfBookings(tx, tenantId, change.bookingIds))]);
-  const bookingIds = unique([...change.bookingIds, ...(await stopsRepo.bookingIdsOfTours(tx, tenantId, tourIds))]);
+  // The change's tours, its bookings' tours and those tours' bookings, with their stops: one statement.
+  const { tours, tourStops, bookings, bookingStops } = await readForSettle(tx, tenantId, unique(change.tourIds), unique(change.bookingIds));
 
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
-  const tours = await repo.findTours(tx, tenantId, tourIds);
-  const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, tourIds);
   const completedTourIds: string[] = [];
   for (const tour of tours) {
     const stops = tourStops.filter((s) => s.tourId === tour.id);
@@ -103,8 +101,6 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     completedTourIds.push(tour.id);
   }
 
-  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
-  const bookingStops = await stopsRepo.findStopsOfBookings(tx, tenantId, bookingIds);
   const transitions: EventInput[] = [];
   for (const booking of bookings) {
     const to = deriveBookingStatus(booking.status, bookingStops.filter((s) => s.bookingId === booking.id));

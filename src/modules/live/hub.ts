@@ -32,6 +32,8 @@ export interface LiveHub {
 
 export interface HubOptions {
   pollMs: number;
+  /** Outbox rows per page (tests make it small). */
+  pollBatch?: number;
   heartbeatMs: number;
   revalidateMs: number;
 }
@@ -39,6 +41,8 @@ export interface HubOptions {
 /** The outbox is read again this far behind the newest event seen: a transaction may commit after a later one. */
 const LOOKBACK_MS = 2_000;
 const POLL_BATCH = 1_000;
+/** Pages one poll reads at most before it yields to the next interval (and resumes where it stopped). */
+const MAX_PAGES_PER_POLL = 5;
 /** The longest run of outbox fan-out before the event loop serves others (requests, notices). */
 const FAN_OUT_SLICE_MS = 10;
 
@@ -88,6 +92,9 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
   const byTenant = new Map<string, Set<Subscriber>>();
   const seen = new Map<string, number>();
   let floorMs = Date.now() - LOOKBACK_MS;
+  /** Where the next poll goes on when the last one stopped before catching up (null: from the floor). */
+  let resumeAfter: string | null = null;
+  const batch = options.pollBatch ?? POLL_BATCH;
   let timers: NodeJS.Timeout[] = [];
   let started: Promise<void> | null = null;
   let unlisten: (() => Promise<void>) | null = null;
@@ -166,49 +173,73 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
 
   const visibleTo = (sub: Subscriber, e: Envelope, facts: ResourceFacts): boolean => seesEvent(sub.viewer, e, facts) && passesFilters(sub.filters, e, facts);
 
+  /**
+   * Reads the outbox in pages of `pollBatch` from the look-back floor, or from where the last poll stopped when it
+   * had more to read than MAX_PAGES_PER_POLL. The floor trails the newest event by LOOKBACK_MS only once the poller
+   * has caught up: a burst of more than one page within the look-back (thousands of events a second) read from the
+   * floor alone returned the same page on every poll, and the streams never saw another event.
+   */
   async function poll(): Promise<void> {
     if (polling || stopped || !byTenant.size) return;
     polling = true;
     try {
       const tenants = [...byTenant.keys()];
-      const rows: EventRow[] = await deps.db
-        .select()
-        .from(events)
-        .where(and(inArray(events.tenantId, tenants), gt(events.id, uuidFloor(floorMs))))
-        .orderBy(asc(events.id))
-        .limit(POLL_BATCH);
-      const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== 'tour.driver_location_updated');
-      for (const r of rows) {
-        seen.set(r.id, msOfUuid(r.id));
-        floorMs = Math.max(floorMs, msOfUuid(r.id) - LOOKBACK_MS);
-      }
-      for (const [id, ms] of seen) if (ms < floorMs) seen.delete(id);
-      // Positions come through NOTIFY (every one of them); the outbox's coalesced copy is for webhooks and resume.
-      const byTenantRows = new Map<string, Envelope[]>();
-      for (const r of fresh) (byTenantRows.get(r.tenantId) ?? byTenantRows.set(r.tenantId, []).get(r.tenantId))?.push(toEnvelope(r));
-      for (const [tenantId, envelopes] of byTenantRows) {
-        const subscribers = byTenant.get(tenantId);
-        if (!subscribers?.size) continue;
-        const facts = await factsOf(tenantId, envelopes);
-        let since = performance.now();
-        for (const e of envelopes) {
-          const frame = frameOf(e);
-          const f = facts.get(e.id) ?? {};
-          fanOut(subscribers, e, frame, (sub) => visibleTo(sub, e, f));
-          // A batch of events for 1,000 streams is 100,000 deliveries: in one go it held the event loop for 100–200 ms,
-          // and every request of the process (driver positions first) waited behind it. Requests go between slices.
-          if (performance.now() - since > FAN_OUT_SLICE_MS) {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (stopped) return;
-            since = performance.now();
-          }
+      let after = resumeAfter ?? uuidFloor(floorMs);
+      for (let page = 0; ; page++) {
+        const rows: EventRow[] = await deps.db
+          .select()
+          .from(events)
+          .where(and(inArray(events.tenantId, tenants), gt(events.id, after)))
+          .orderBy(asc(events.id))
+          .limit(batch);
+        const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== 'tour.driver_location_updated');
+        for (const r of rows) seen.set(r.id, msOfUuid(r.id));
+        const last = rows.at(-1);
+        if (last) after = last.id;
+        if (await deliver(fresh)) return;
+        if (rows.length < batch) {
+          // Caught up: later polls read again from the look-back floor, for transactions that commit late.
+          resumeAfter = null;
+          if (last) floorMs = Math.max(floorMs, msOfUuid(last.id) - LOOKBACK_MS);
+          break;
+        }
+        if (page + 1 >= MAX_PAGES_PER_POLL) {
+          resumeAfter = after;
+          break;
         }
       }
+      for (const [id, ms] of seen) if (ms < floorMs) seen.delete(id);
     } catch (err) {
       deps.log.warn({ err }, 'live: outbox poll failed');
     } finally {
       polling = false;
     }
+  }
+
+  /** Fans a page of fresh events out to the streams; true when the hub stopped meanwhile. */
+  async function deliver(fresh: EventRow[]): Promise<boolean> {
+    // Positions come through NOTIFY (every one of them); the outbox's coalesced copy is for webhooks and resume.
+    const byTenantRows = new Map<string, Envelope[]>();
+    for (const r of fresh) (byTenantRows.get(r.tenantId) ?? byTenantRows.set(r.tenantId, []).get(r.tenantId))?.push(toEnvelope(r));
+    for (const [tenantId, envelopes] of byTenantRows) {
+      const subscribers = byTenant.get(tenantId);
+      if (!subscribers?.size) continue;
+      const facts = await factsOf(tenantId, envelopes);
+      let since = performance.now();
+      for (const e of envelopes) {
+        const frame = frameOf(e);
+        const f = facts.get(e.id) ?? {};
+        fanOut(subscribers, e, frame, (sub) => visibleTo(sub, e, f));
+        // A batch of events for 1,000 streams is 100,000 deliveries: in one go it held the event loop for 100–200 ms,
+        // and every request of the process (driver positions first) waited behind it. Requests go between slices.
+        if (performance.now() - since > FAN_OUT_SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (stopped) return true;
+          since = performance.now();
+        }
+      }
+    }
+    return false;
   }
 
   /** Streams of revoked, expired or deactivated credentials close (checked every revalidateMs). */

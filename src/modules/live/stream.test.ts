@@ -193,6 +193,29 @@ describe('POST /api/live/tickets', () => {
   });
 });
 
+describe('outbox bursts', () => {
+  it('goes on past a burst of more events than one poll reads within the look-back', async () => {
+    // Pages of 3: the eight bookings' events (and the set-up's) fall within the poller's 2 s look-back. Read from the
+    // floor alone, the first page came back on every poll and no later event reached the stream.
+    const small = await buildTestApp({ live: { ...(await import('../../config.ts')).loadConfig({}).live, stream: { pollMs: 25, heartbeatMs: 60_000, revalidateMs: 60_000, pollBatch: 3 } } });
+    try {
+      await small.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(small.app.server.address() as AddressInfo).port}`;
+      const tenant = await small.createTenant();
+      const service = await createService(tenant.admin, { service_area_id: (await createServiceArea(tenant.admin)).id });
+      const s = await openSse(url, '/api/live', { authorization: `Bearer ${tenant.adminToken}` });
+      open.push(s);
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push((await createBooking(tenant.admin, { service_id: service.id })).id);
+      const created = (f: SseFrame[]) => f.filter((x) => x.event === 'booking.created').map((x) => String(x.data.data.booking_id));
+      await s.waitFor((f) => created(f).length >= ids.length);
+      expect(created(s.frames)).toEqual(ids);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('shutdown', () => {
   it('ends open streams when the app closes', async () => {
     const other = await buildTestApp();

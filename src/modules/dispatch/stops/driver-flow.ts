@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidTransition, notFound } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { recordEvent } from '../../../events/outbox.ts';
+import { recordEvents } from '../../../events/outbox.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
 import { applyPackageResults, storableProof, type PackageResult } from '../packages/operations.ts';
 import type { DeliveryProofInput } from '../bookings/schemas.ts';
@@ -29,17 +29,21 @@ const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly St
   complete: { from: ['approaching', 'arrived'], to: 'completed' },
 };
 
-/** Locks the stop's tour, then reloads the stop: the tour row serializes the driver and the dispatcher. */
+/**
+ * Locks the stop's tour, then reads the tour's stops (the stop among them): the tour row serializes the driver and
+ * the dispatcher.
+ */
 async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
   const preview = await stopsRepo.findStop(tx, actor.tenantId, stopId);
   const tour = preview?.tourId ? await repo.findTourForUpdate(tx, actor.tenantId, preview.tourId) : null;
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('stop');
   if (tour.driverId !== actor.userId) throw forbidden();
-  const stop = await stopsRepo.findStop(tx, actor.tenantId, stopId);
+  const tourStops = await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tour.id]);
   // The stop moved to another tour between the two reads: treat as not found rather than act on a stale tour.
-  if (!stop || stop.tourId !== tour.id) throw notFound('stop');
+  const stop = tourStops.find((s) => s.id === stopId);
+  if (!stop) throw notFound('stop');
   if (tour.status !== 'en_route') throw invalidTransition('tour', tour.status, 'en_route');
-  return { stop, tour };
+  return { stop, tour, tourStops };
 }
 
 export async function advanceStop(
@@ -54,10 +58,9 @@ export async function advanceStop(
   const proof = input.proof ? { proof: storableProof(input.proof) } : {};
   return deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
-    const { stop, tour } = await lockStopOnDriversTour(tx, actor, stopId);
+    const { stop, tour, tourStops } = await lockStopOnDriversTour(tx, actor, stopId);
     const { from, to } = STOP_STEPS[step];
     if (!from.includes(stop.status)) throw invalidTransition('stop', stop.status, to);
-    const tourStops = await stopsRepo.findStopsOfTours(tx, tenantId, [tour.id]);
     // One stop (or one group of stops) of a tour is under way at a time.
     const busy = tourStops.find((s) => s.id !== stop.id && (s.status === 'approaching' || s.status === 'arrived') && (s.group === null || s.group !== stop.group));
     if (busy && step !== 'complete') throw conflict('another_stop_in_progress', { key: 'stop.another_in_progress' }, { stop_id: busy.id });
@@ -69,14 +72,16 @@ export async function advanceStop(
     const bookingIds = [...new Set(affected.map((s) => s.bookingId).filter((id): id is string => !!id))];
     const bookings = await bookingsRepo.findBookingsForUpdate(tx, tenantId, bookingIds);
     const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
-    for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, { status: to, ...timestamp, ...proof, updatedAt: at });
+    const patch = { status: to, ...timestamp, ...proof, updatedAt: at };
+    for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, patch);
     if (step === 'complete') await applyPackageResults(tx, actor, deps.hooks.failureRules, affected, input.packages ?? [], at);
-    for (const booking of bookings) {
-      await recordEvent(tx, { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
-    }
-    await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+    await recordEvents(tx, [
+      ...bookings.map((booking) => ({ tenantId, type: 'booking.modified' as const, resourceId: booking.id, at, data: bookingEventData(booking) })),
+      { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) },
+    ]);
     const stopsChanged = step === 'complete' ? [{ tourId: tour.id, reason: 'stop_completed' as const }] : [];
     await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
-    return renderStop(tx, deps, actor, (await stopsRepo.findStop(tx, tenantId, stopId))!);
+    // The stop as written above (settle changes no stop): not read again.
+    return renderStop(tx, deps, actor, { ...stop, ...patch });
   });
 }
