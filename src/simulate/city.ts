@@ -167,20 +167,30 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     );
   };
 
-  async function createBookings(): Promise<void> {
+  /**
+   * This tick's bookings, each at its own moment of the tick (customers book one by one, not all at the tick's
+   * start). They wait for dispatch from the next tick on, in the order asked, so timing never changes the pairing.
+   */
+  async function createBookings(tickStartedAt: number): Promise<void> {
     owed += (options.bookingsPerMinute * TICK_SECONDS) / 60;
+    const count = Math.floor(owed);
+    owed -= count;
     const batch: Promise<string>[] = [];
-    for (; owed >= 1; owed -= 1) {
+    for (let k = 0; k < count; k++) {
       const pickup = world.pick(placeIds);
       let dropoff = world.pick(placeIds);
       if (dropoff === pickup) dropoff = placeIds[(placeIds.indexOf(pickup) + 1) % placeIds.length] as string;
+      const at = tickStartedAt + ((k + 0.5) / count) * tickMs;
       batch.push(
-        admin('POST', '/api/hailing/bookings', {
-          booking: { service_id: service.id, stops: [{ type: 'pickup', place_id: pickup }, { type: 'dropoff', place_id: dropoff }], packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] },
-        }).then((body) => body.booking.id as string),
+        new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())))
+          .then(() =>
+            admin('POST', '/api/hailing/bookings', {
+              booking: { service_id: service.id, stops: [{ type: 'pickup', place_id: pickup }, { type: 'dropoff', place_id: dropoff }], packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }] },
+            }),
+          )
+          .then((body) => body.booking.id as string),
       );
     }
-    // In the order asked, not the order answered: which bookings share a tour must not depend on timing.
     for (const result of await Promise.allSettled(batch)) {
       if (result.status !== 'fulfilled') continue;
       counters.bookings += 1;
@@ -263,8 +273,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       stats.startRun('');
       await options.onMeasuredStart?.(stats.requests);
     }
-    await createBookings();
     const assigned = assignTours();
+    const booked = createBookings(due);
     // Each driver acts at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
     // once measured the server's queue for that burst rather than its answers (decision 0907).
     await Promise.allSettled(
@@ -276,6 +286,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         await drive(d, tick, offset * options.speedup);
       }),
     );
+    await booked;
     if (Date.now() - progressAt >= (options.progressMs ?? 10_000)) progress();
   }
   progress();
