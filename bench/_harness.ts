@@ -2,6 +2,7 @@
 // A benchmark is bench/<name>.ts; it starts servers with startServer(script, database) and loads them with load().
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -195,6 +196,17 @@ export function finishReport(rows: Record<string, string | number>[], failed: bo
     console.error('Some requests failed: the figures above are not valid.');
     process.exitCode = 1;
   }
+}
+
+/** A TCP port free on 127.0.0.1 at the moment of asking (for servers the bench starts itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
 }
 
 export function machineDescription(): string {

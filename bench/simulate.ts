@@ -9,14 +9,13 @@
 // read from /proc) against the machine's two cores: a run whose CPU is saturated measures the queue, not the code.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { runSimulation } from '../src/simulate/city.ts';
-import { BENCH_DATABASE_URL, machineDescription, printTable, scratchDatabase, type DatabaseKind } from './_harness.ts';
+import { BENCH_DATABASE_URL, freePort, machineDescription, printTable, scratchDatabase, type DatabaseKind } from './_harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const kinds = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
@@ -28,16 +27,6 @@ const SEED = Number(process.env.BENCH_SIM_SEED ?? 1);
 const GOAL_P99_MS = 100;
 const TOKEN = 'tb_bench_simulate_admin_token_0001';
 const TICKS_PER_SECOND = 100; // /proc's clock ticks (USER_HZ) on Linux
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** CPU seconds (user + system) a process has used, from /proc; 0 once it is gone. */
 function cpuSecondsOf(pid: number): number {
@@ -81,6 +70,21 @@ async function waitReady(url: string, child: ReturnType<typeof spawn>): Promise<
   throw new Error('serve did not become ready in 30 s');
 }
 
+/**
+ * `serve` listens (and answers /readyz) before it creates the bootstrap tenant (src/cli/serve.ts): the token works a
+ * moment later, once its "Ready:" line is logged.
+ */
+async function waitForToken(url: string, child: ReturnType<typeof spawn>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
+    const res = await fetch(`${url}/api/organizations`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    await res.arrayBuffer();
+    if (res.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the bootstrap admin token was not accepted within 10 s');
+}
+
 async function runOne(kind: DatabaseKind) {
   const database = await scratchDatabase(kind);
   const port = await freePort();
@@ -114,6 +118,7 @@ async function runOne(kind: DatabaseKind) {
   const backends = backendCpu(database.url);
   try {
     await waitReady(url, child);
+    await waitForToken(url, child);
     let measuredFrom: { at: number; server: number; backends: number; requests: number; simulator: NodeJS.CpuUsage } | null = null;
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     const sampler = setInterval(() => void backends.sample().catch(() => undefined), 1_000);
@@ -145,7 +150,7 @@ async function runOne(kind: DatabaseKind) {
     const dbCpu = backends.seconds() - from.backends;
     const running = summary.endpoints.filter((e) => !e.endpoint.startsWith('('));
     const worst = [...running].sort((a, b) => b.p99 - a.p99)[0];
-    const simulator = { cores: (simulatorCpu.user + simulatorCpu.system) / 1e6 / ((Date.now() - from.at) / 1000), loopDelayP99Ms: loopDelay.percentile(99) / 1e6 };
+    const simulator = { cores: (simulatorCpu.user + simulatorCpu.system) / 1e6 / wall, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 };
     return { kind, summary, running, worst, wall, measuredRequests, serverCpu, dbCpu, simulator };
   } finally {
     child.kill('SIGTERM');

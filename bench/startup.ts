@@ -7,11 +7,10 @@
 // migrations package.json /tmp/old && ln -s $PWD/node_modules /tmp/old/`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { machineDescription, median, printTable } from './_harness.ts';
+import { freePort, machineDescription, median, printTable } from './_harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'tourbook.js');
@@ -21,16 +20,6 @@ const GOALS = { help: 0.3, fresh: 3, restart: 1.5 };
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 const load = () => os.loadavg().map((v) => v.toFixed(1)).join(' ');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 /** Wall time of a command run to completion. */
 function timeCommand(args: string[]): number {

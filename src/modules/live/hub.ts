@@ -199,8 +199,9 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
         if (await deliver(fresh)) return;
         if (rows.length < batch) {
           // Caught up: later polls read again from the look-back floor, for transactions that commit late.
+          // `after` is the newest id read (also when this page came back empty after a full one).
           resumeAfter = null;
-          if (last) floorMs = Math.max(floorMs, msOfUuid(last.id) - LOOKBACK_MS);
+          floorMs = Math.max(floorMs, msOfUuid(after) - LOOKBACK_MS);
           break;
         }
         if (page + 1 >= MAX_PAGES_PER_POLL) {
