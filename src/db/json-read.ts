@@ -54,6 +54,11 @@ export function decodeCombined<P extends Record<string, JsonPart<unknown>>>(part
   return Object.fromEntries(Object.keys(parts).map((key, i) => [key, parts[key]!.decode(row?.[`p${i}`])])) as Decoded<P>;
 }
 
+/** The first row of a statement's result, however the driver shapes it (node-postgres `{ rows }`, an array otherwise). */
+export function firstRow<R>(result: unknown): R | undefined {
+  return (Array.isArray(result) ? result : (result as { rows: R[] }).rows)[0] as R | undefined;
+}
+
 /**
  * Runs `parts` as one statement, prepared once under `name` (the parts' shape must not vary between calls), with
  * the placeholders' `params`.
@@ -64,7 +69,6 @@ export async function readTogether<P extends Record<string, JsonPart<unknown>>>(
   parts: P,
   params: Record<string, unknown>,
 ): Promise<Decoded<P>> {
-  const result = (await runPrepared(q, name, (q) => prepareSql(q, name, combinedRead(parts)), params)) as { rows: Record<string, unknown>[] } | Record<string, unknown>[];
-  const [row] = Array.isArray(result) ? result : result.rows;
-  return decodeCombined(parts, row);
+  const result = await runPrepared(q, name, (q) => prepareSql(q, name, combinedRead(parts)), params);
+  return decodeCombined(parts, firstRow<Record<string, unknown>>(result));
 }

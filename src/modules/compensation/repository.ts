@@ -1,7 +1,7 @@
 // Compensation SQL: components per tour, history, tip outcomes. Handle and tenant id first.
 import { and, asc, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { oneRow, readTogether, rowFromJson } from '../../db/json-read.ts';
+import { firstRow, oneRow, readTogether, rowFromJson } from '../../db/json-read.ts';
 import { prepareSql, runPrepared } from '../../db/prepared.ts';
 import { tourRead, type TourRow } from '../dispatch/index.ts';
 import type { Bonus, Labelled } from './compensation-total.ts';
@@ -107,7 +107,7 @@ const json = (value: Bonus[] | Labelled | Record<string, unknown> | null) => (va
  * Returns the row as written, or null when `was` no longer held.
  */
 export async function writeComponents(q: Queryable, w: ComponentsWrite): Promise<CompensationRow | null> {
-  const result = (await runPrepared(q, 'compensation_write', (q) => prepareSql(q, 'compensation_write', WRITE_COMPONENTS), {
+  const result = await runPrepared(q, 'compensation_write', (q) => prepareSql(q, 'compensation_write', WRITE_COMPONENTS), {
     tenantId: w.tenantId,
     tourId: w.tourId,
     wasBaseAmount: w.was.baseAmount,
@@ -132,8 +132,8 @@ export async function writeComponents(q: Queryable, w: ComponentsWrite): Promise
     payload: json(w.job.payload),
     dueAt: w.job.dueAt.toISOString(),
     jobAt: w.job.now.toISOString(),
-  })) as { rows: { row: Record<string, unknown> }[] } | { row: Record<string, unknown> }[];
-  const [written] = Array.isArray(result) ? result : result.rows;
+  });
+  const written = firstRow<{ row: Record<string, unknown> }>(result);
   return written ? rowFromJson(tourCompensations, written.row) : null;
 }
 

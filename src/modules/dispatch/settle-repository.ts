@@ -3,7 +3,7 @@
 // by every dispatch action in its transaction while it held its locks (docs/performance.md, "tourbook simulate").
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { rowFromJson } from '../../db/json-read.ts';
+import { firstRow, rowFromJson } from '../../db/json-read.ts';
 import { bookings, stops, tours } from './tables.ts';
 import type { BookingRow } from './bookings/repository.ts';
 import type { StopRow } from './stops/repository.ts';
@@ -25,7 +25,7 @@ const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
  * Tours and bookings come in id order, as the sorted id lists the six reads took.
  */
 export async function readForSettle(q: Queryable, tenantId: string, tourIds: readonly string[], bookingIds: readonly string[]): Promise<SettleRows> {
-  const result = (await q.execute(sql`
+  const row = firstRow<Record<string, unknown>>(await q.execute(sql`
     WITH tour_ids AS (
       SELECT unnest(${uuidArray(tourIds)}::uuid[]) AS id
       UNION
@@ -45,11 +45,8 @@ export async function readForSettle(q: Queryable, tenantId: string, tourIds: rea
       (SELECT coalesce(json_agg(b ORDER BY b.id), '[]'::json) FROM ${bookings} b
         WHERE b.tenant_id = ${tenantId} AND b.id = ANY (ARRAY(SELECT id FROM booking_ids))) AS bookings,
       (SELECT coalesce(json_agg(s ORDER BY s.booking_id, s.position), '[]'::json) FROM ${stops} s
-        WHERE s.tenant_id = ${tenantId} AND s.booking_id = ANY (ARRAY(SELECT id FROM booking_ids))) AS booking_stops`)) as
-    | { rows: Record<string, unknown>[] }
-    | Record<string, unknown>[];
-  const [row] = Array.isArray(result) ? result : result.rows;
-  const list = (value: unknown) => (typeof value === 'string' ? (JSON.parse(value) as Record<string, unknown>[]) : ((value ?? []) as Record<string, unknown>[]));
+        WHERE s.tenant_id = ${tenantId} AND s.booking_id = ANY (ARRAY(SELECT id FROM booking_ids))) AS booking_stops`));
+  const list = (value: unknown) => (value ?? []) as Record<string, unknown>[];
   return {
     tours: list(row?.tours).map((r) => rowFromJson(tours, r)),
     tourStops: list(row?.tour_stops).map((r) => rowFromJson(stops, r)),

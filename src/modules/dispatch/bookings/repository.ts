@@ -106,7 +106,6 @@ const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<st
   history: row.history.map((h) => rowFromJson(packageHistory, h)),
 });
 
-/** The booking with its children, in one statement. */
 /** Each part's SQL, built once: the statement is prepared once, and building the fragment cost every read ~10 µs. */
 const builtParts = new WeakMap<object, JsonPart<unknown>>();
 function partOf<T>(part: (tenantId: Placeholder, id: Placeholder) => JsonPart<T>): JsonPart<T> {
