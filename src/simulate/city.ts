@@ -275,14 +275,23 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     }
     const assigned = assignTours();
     const booked = createBookings(due);
+    const until = async (at: number) => {
+      if (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+    };
     // Each driver acts at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
-    // once measured the server's queue for that burst rather than its answers (decision 0907).
+    // once measured the server's queue for that burst rather than its answers (decision 0907). The tick's tours are
+    // dispatched spread over it too, the k-th of n at (k + ½)/n (decision 0963): the idle drivers that get them are
+    // mostly neighbours in driver order, whose own moments fall within a few hundred milliseconds.
+    const takers = [...assigned.keys()];
     await Promise.allSettled(
       drivers.map(async (d) => {
         const offset = (d.index / drivers.length) * tickMs;
-        if (Date.now() < due + offset) await new Promise((resolve) => setTimeout(resolve, due + offset - Date.now()));
         const bookings = assigned.get(d);
-        if (bookings) await takeTour(d, bookings);
+        if (bookings) {
+          await until(due + ((takers.indexOf(d) + 0.5) / takers.length) * tickMs);
+          await takeTour(d, bookings);
+        }
+        await until(due + offset);
         await drive(d, tick, offset * options.speedup);
       }),
     );
