@@ -9,7 +9,7 @@ import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as repo from './tours/repository.ts';
 import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
-import { readForSettle } from './settle-repository.ts';
+import { readForSettle, type SettleRows } from './settle-repository.ts';
 import { syncVisibility, type VisibilityEntry } from './visibility-repository.ts';
 
 export interface Change {
@@ -74,14 +74,19 @@ export async function recordActiveStatusChange(
   });
 }
 
+/** What settle read, as it left it: the change's tours (statuses and managing organizations settled) and stops. */
+export type Settled = Pick<SettleRows, 'tours' | 'tourStops' | 'bookingStops'>;
+
 /**
  * Settles a change and then lets other modules react (DispatchHooks), all in the caller's transaction: tours that
  * completed, tours whose stops changed.
  */
-export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<void> {
+export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<Settled> {
   const { tenantId, at } = change;
-  // The change's tours, its bookings' tours and those tours' bookings, with their stops: one statement.
-  const { tours, tourStops, bookings, bookingStops } = await readForSettle(tx, tenantId, unique(change.tourIds), unique(change.bookingIds));
+  // The change's tours, its bookings' tours and those tours' bookings, with their stops and stored visibility: one
+  // statement.
+  const read = await readForSettle(tx, tenantId, unique(change.tourIds), unique(change.bookingIds));
+  const { tours, tourStops, bookings, bookingStops } = read;
 
   // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
   const completedTourIds: string[] = [];
@@ -134,7 +139,6 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     }
     tourRows.push({ id: tour.id, organizationIds: tourOrganizations(tourFacts(tour)).organizationIds });
   }
-  await syncVisibility(tx, 'tour', tenantId, tourRows);
 
   // Tours already in hand (updated in place above) are not read again.
   const tourById = new Map(tours.map((t) => [t.id, t]));
@@ -153,11 +157,15 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     });
     bookingRows.push({ id: booking.id, organizationIds });
   }
-  await syncVisibility(tx, 'booking', tenantId, bookingRows);
+  // Only what differs from the stored rows is written: most changes (a stop step, a status change) leave every
+  // resource's organizations as they were.
+  const differs = (stored: Map<string, string[]>) => (e: VisibilityEntry) => !sameSet(unique([...e.organizationIds]), unique(stored.get(e.id) ?? []));
+  await syncVisibility(tx, tenantId, { tour: tourRows.filter(differs(read.tourVisibility)), booking: bookingRows.filter(differs(read.bookingVisibility)) });
 
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
   const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
   if (touched.length) await hooks.trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
   for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
   for (const tourId of completedTourIds) await hooks.tourCompleted(tx, tenantId, tourId);
+  return { tours, tourStops, bookingStops };
 }

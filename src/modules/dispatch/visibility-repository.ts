@@ -15,21 +15,32 @@ export interface VisibilityEntry {
   organizationIds: readonly string[];
 }
 
-/** Deletes the rows no longer wanted and inserts the missing ones (the primary key makes an insert of a kept row a no-op). */
-export async function syncVisibility(q: Queryable, kind: keyof typeof TABLES, tenantId: string, entries: readonly VisibilityEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const { table, column } = TABLES[kind];
-  const wanted = JSON.stringify(entries.flatMap((e) => e.organizationIds.map((organizationId) => ({ id: e.id, organization_id: organizationId }))));
-  const ids = `{${entries.map((e) => e.id).join(',')}}`;
-  await q.execute(sql`
-    WITH wanted AS (
-      SELECT (w->>'id')::uuid AS id, (w->>'organization_id')::uuid AS organization_id FROM json_array_elements(${wanted}::json) w
-    ), gone AS (
-      DELETE FROM ${table} v
-       WHERE v.tenant_id = ${tenantId} AND v.${column} = ANY(${ids}::uuid[])
-         AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.id = v.${column} AND w.organization_id = v.organization_id)
-    )
-    INSERT INTO ${table} (tenant_id, organization_id, ${column})
-    SELECT ${tenantId}, organization_id, id FROM wanted
-    ON CONFLICT DO NOTHING`);
+/**
+ * Brings the stored rows of each kind's entries to their organizations in one statement: deletes the rows no longer
+ * wanted and inserts the missing ones (the primary key makes an insert of a kept row a no-op).
+ */
+export async function syncVisibility(q: Queryable, tenantId: string, changes: Partial<Record<keyof typeof TABLES, readonly VisibilityEntry[]>>): Promise<void> {
+  const parts = (Object.keys(TABLES) as (keyof typeof TABLES)[]).flatMap((kind, k) => {
+    const entries = changes[kind] ?? [];
+    if (!entries.length) return [];
+    const { table, column } = TABLES[kind];
+    const wanted = JSON.stringify(entries.flatMap((e) => e.organizationIds.map((organizationId) => ({ id: e.id, organization_id: organizationId }))));
+    const ids = `{${entries.map((e) => e.id).join(',')}}`;
+    const [w, gone, added] = [sql.identifier(`wanted_${k}`), sql.identifier(`gone_${k}`), sql.identifier(`added_${k}`)];
+    return [
+      sql`${w} AS (
+        SELECT (w->>'id')::uuid AS id, (w->>'organization_id')::uuid AS organization_id FROM json_array_elements(${wanted}::json) w
+      ), ${gone} AS (
+        DELETE FROM ${table} v
+         WHERE v.tenant_id = ${tenantId} AND v.${column} = ANY(${ids}::uuid[])
+           AND NOT EXISTS (SELECT 1 FROM ${w} w WHERE w.id = v.${column} AND w.organization_id = v.organization_id)
+      ), ${added} AS (
+        INSERT INTO ${table} (tenant_id, organization_id, ${column})
+        SELECT ${tenantId}, organization_id, id FROM ${w}
+        ON CONFLICT DO NOTHING
+      )`,
+    ];
+  });
+  // Data-modifying CTEs run to completion whether or not the main query reads them.
+  if (parts.length) await q.execute(sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
 }

@@ -34,8 +34,7 @@ const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly St
  * the dispatcher.
  */
 async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
-  const preview = await stopsRepo.findStop(tx, actor.tenantId, stopId);
-  const tour = preview?.tourId ? await repo.findTourForUpdate(tx, actor.tenantId, preview.tourId) : null;
+  const tour = await repo.findTourOfStopForUpdate(tx, actor.tenantId, stopId);
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('stop');
   if (tour.driverId !== actor.userId) throw forbidden();
   const tourStops = await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tour.id]);
@@ -80,8 +79,8 @@ export async function advanceStop(
       { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) },
     ]);
     const stopsChanged = step === 'complete' ? [{ tourId: tour.id, reason: 'stop_completed' as const }] : [];
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
-    // The stop as written above (settle changes no stop): not read again.
-    return renderStop(tx, deps, actor, { ...stop, ...patch });
+    const settled = await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
+    // The stop as written above, its tour and the stops around it as settle read and left them: not read again.
+    return renderStop(tx, deps, actor, { ...stop, ...patch }, settled);
   });
 }

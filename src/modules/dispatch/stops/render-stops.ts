@@ -4,7 +4,7 @@ import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
-import { findTours } from '../tours/repository.ts';
+import { findTours, type TourRow } from '../tours/repository.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import * as stopsRepo from './repository.ts';
 import { isUnderWay, toStopView, type StopContext } from './views.ts';
@@ -18,14 +18,14 @@ export async function loadStopContext(
   render: RenderDeps,
   tenantId: string,
   stops: stopsRepo.StopRow[],
-  known: { bookingStops?: stopsRepo.StopRow[]; packages?: packagesRepo.PackageRow[] } = {},
+  known: { tours?: TourRow[]; tourStops?: stopsRepo.StopRow[]; bookingStops?: stopsRepo.StopRow[]; packages?: packagesRepo.PackageRow[] } = {},
 ): Promise<StopContext> {
   // failure_options render only on tour stops under way: only their tours and services are read.
   const tourIds = [...new Set(stops.filter(isUnderWay).map((s) => s.tourId).filter((id): id is string => id !== null))];
   const bookingIds = [...new Set(stops.filter(isUnderWay).map((s) => s.bookingId).filter((id): id is string => id !== null))];
   // One after the other: inside a transaction `q` is a single connection, which must not run two queries at once.
-  const tours = await findTours(q, tenantId, tourIds);
-  const tourStops = await stopsRepo.findStopsOfTours(q, tenantId, tourIds);
+  const tours = known.tours?.filter((t) => tourIds.includes(t.id)) ?? (await findTours(q, tenantId, tourIds));
+  const tourStops = known.tourStops?.filter((s) => s.tourId !== null && tourIds.includes(s.tourId)) ?? (await stopsRepo.findStopsOfTours(q, tenantId, tourIds));
   const bookingStops = known.bookingStops ?? (await stopsRepo.findStopsOfBookings(q, tenantId, bookingIds));
   const packages = known.packages ?? (await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id)));
   const services = new Map<string, ServiceConfig>();
@@ -55,6 +55,6 @@ export async function loadStopContext(
   };
 }
 
-export async function renderStop(q: Queryable, render: RenderDeps, actor: Actor, stop: stopsRepo.StopRow) {
-  return toStopView(actor, stop, await loadStopContext(q, render, actor.tenantId, [stop]));
+export async function renderStop(q: Queryable, render: RenderDeps, actor: Actor, stop: stopsRepo.StopRow, known: Parameters<typeof loadStopContext>[4] = {}) {
+  return toStopView(actor, stop, await loadStopContext(q, render, actor.tenantId, [stop], known));
 }

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { oneRow } from '../../../db/json-read.ts';
-import { tours } from '../tables.ts';
+import { stops, tours } from '../tables.ts';
 
 export type TourRow = typeof tours.$inferSelect;
 
@@ -20,6 +20,16 @@ export const tourRead = (tenantId: Placeholder, id: Placeholder) => oneRow(tours
 
 export async function findTourForUpdate(q: Queryable, tenantId: string, id: string): Promise<TourRow | null> {
   const [row] = await q.select().from(tours).where(and(eq(tours.tenantId, tenantId), eq(tours.id, id))).for('update');
+  return row ?? null;
+}
+
+/**
+ * Locks the tour the stop is on, found and locked in one statement. The stop's tour is read when the statement
+ * starts: a caller that waited for the lock checks that the stop is still on it.
+ */
+export async function findTourOfStopForUpdate(q: Queryable, tenantId: string, stopId: string): Promise<TourRow | null> {
+  const tourOfStop = q.select({ id: stops.tourId }).from(stops).where(and(eq(stops.tenantId, tenantId), eq(stops.id, stopId)));
+  const [row] = await q.select().from(tours).where(and(eq(tours.tenantId, tenantId), eq(tours.id, sql`(${tourOfStop})`))).for('update');
   return row ?? null;
 }
 
