@@ -146,6 +146,10 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   log(`simulate: ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
 
   const tickMs = (TICK_SECONDS * 1000) / options.speedup;
+  // Each driver's moment of the tick (decision 0907) is a seeded shuffle of the fleet, not its index: tours go to idle
+  // drivers in driver order, and neighbours in that order acting at neighbouring moments made a burst of every new
+  // tour's first stop steps (decision 0963).
+  const phases = rng(options.seed * 104_729 + 17).permutation(drivers.length);
   const ticks = Math.max(1, Math.floor((options.durationSeconds * 1000) / tickMs));
   // Simulated time ends at the real end: fixes are never ahead of the server's clock, however large the speedup.
   const simStart = startedAt - options.durationSeconds * 1000 * (options.speedup - 1);
@@ -285,7 +289,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     const takers = [...assigned.keys()];
     await Promise.allSettled(
       drivers.map(async (d) => {
-        const offset = (d.index / drivers.length) * tickMs;
+        const offset = ((phases[d.index] as number) / drivers.length) * tickMs;
         const bookings = assigned.get(d);
         if (bookings) {
           await until(due + ((takers.indexOf(d) + 0.5) / takers.length) * tickMs);

@@ -5,6 +5,8 @@ export interface Rng {
   int(maxExclusive: number): number;
   pick<T>(items: readonly T[]): T;
   chance(p: number): boolean;
+  /** The integers 0 … n − 1 in a random order (Fisher–Yates). */
+  permutation(n: number): number[];
 }
 
 export function rng(seed: number): Rng {
@@ -21,5 +23,13 @@ export function rng(seed: number): Rng {
     int: (max) => Math.floor(next() * max),
     pick: (items) => items[Math.floor(next() * items.length)] as (typeof items)[number],
     chance: (p) => next() < p,
+    permutation: (n) => {
+      const order = Array.from({ length: n }, (_, k) => k);
+      for (let k = n - 1; k > 0; k--) {
+        const j = Math.floor(next() * (k + 1));
+        [order[k], order[j]] = [order[j] as number, order[k] as number];
+      }
+      return order;
+    },
   };
 }

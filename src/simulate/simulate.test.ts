@@ -58,4 +58,13 @@ describe('tourbook simulate', () => {
     expect(draw(7)).toEqual(draw(7));
     expect(draw(7)).not.toEqual(draw(8));
   });
+
+  it('permutes every index exactly once, the same way for the same seed', () => {
+    for (const n of [0, 1, 2, 7, 500]) {
+      const order = rng(3).permutation(n);
+      expect([...order].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, k) => k));
+      expect(rng(3).permutation(n)).toEqual(order);
+    }
+    expect(rng(3).permutation(50)).not.toEqual(rng(4).permutation(50));
+  });
 });
