@@ -17,11 +17,13 @@ interface Received {
   /** `${tour_id}@${recorded_at}` of every position frame, with its arrival (Date.now()). */
   positions: [string, number][];
   etas: [string, number][];
+  /** Streams the server ended before the run did (a slow reader is closed by design, decision 0902). */
+  closed: number;
 }
 
 /** The receiver process: opens the streams it is sent, records arrivals, answers them on 'stop'. */
 async function runReceiver(): Promise<never> {
-  const received: Received = { positions: [], etas: [] };
+  const received: Received = { positions: [], etas: [], closed: 0 };
   const { url, tokens } = await new Promise<{ url: string; tokens: string[] }>((resolve) => process.once('message', (m) => resolve(m as { url: string; tokens: string[] })));
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
@@ -30,6 +32,7 @@ async function runReceiver(): Promise<never> {
     const req = http.get({ host: target.hostname, port: target.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
       if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
       res.setEncoding('utf8');
+      res.on('end', () => received.closed++);
       let buffer = '';
       res.on('data', (chunk: string) => {
         const now = Date.now();
@@ -189,28 +192,33 @@ async function streams(info: LiveInfo, run: StreamRun) {
   const started = Date.now();
   const total = run.rate * DURATION;
   const inflight: Promise<void>[] = [];
+  // A tour's fixes are posted one after the other, as a phone's are: a fix due while the tour's previous post is in
+  // flight goes when it is answered. Overlapping posts of one tour can commit out of order, and a fix older than the
+  // tour's current position moves nothing and reaches no stream (it would count as a lost frame).
+  const previous = info.tours.map((): Promise<void> => Promise.resolve());
   for (let n = 0; n < total; n++) {
     const wait = started + (n * 1000) / run.rate - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const t = n % info.tours.length;
     const tour = info.tours[t]!;
     const fix = next(t, run.hopEvery);
-    const at = Date.now();
-    sentAt.set(`${tour.id}@${fix.location.recorded_at}`, at);
-    if (fix.movesEtas) (moves.get(tour.id) ?? moves.set(tour.id, []).get(tour.id))?.push(at);
-    inflight.push(
-      fetch(`${info.realUrl}/api/hailing/tours/${tour.id}/driver_location`, {
+    const post = previous[t]!.then(async () => {
+      const at = Date.now();
+      sentAt.set(`${tour.id}@${fix.location.recorded_at}`, at);
+      if (fix.movesEtas) (moves.get(tour.id) ?? moves.set(tour.id, []).get(tour.id))?.push(at);
+      const res = await fetch(`${info.realUrl}/api/hailing/tours/${tour.id}/driver_location`, {
         method: 'POST',
         headers: { authorization: `Bearer ${tour.driverToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ location: fix.location }),
-      }).then(async (res) => {
-        const body = await res.text();
-        postLatency.push(Date.now() - at);
-        answeredAt.set(`${tour.id}@${fix.location.recorded_at}`, Date.now());
-        if (res.status !== 200) errors += 1;
-        noteAnswer(res.status, body);
-      }),
-    );
+      });
+      const body = await res.text();
+      postLatency.push(Date.now() - at);
+      answeredAt.set(`${tour.id}@${fix.location.recorded_at}`, Date.now());
+      if (res.status !== 200) errors += 1;
+      noteAnswer(res.status, body);
+    });
+    previous[t] = post.catch(() => undefined);
+    inflight.push(post);
   }
   await Promise.allSettled(inflight);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -229,6 +237,7 @@ async function streams(info: LiveInfo, run: StreamRun) {
     run: run.label,
     'frames received': positionLatency.length,
     'frames expected': expected,
+    'streams closed early': received.closed,
     'position p50 ms': median(positionLatency).toFixed(1),
     'position p99 ms': quantile(positionLatency, 0.99).toFixed(1),
     'position max ms': quantile(positionLatency, 1).toFixed(1),

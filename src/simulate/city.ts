@@ -269,9 +269,12 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     driver.tour = fresh.status === 'en_route' ? fresh : null;
   }
 
+  const until = async (at: number) => {
+    if (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
+  };
   for (let tick = 0; tick < ticks; tick++) {
     const due = startedAt + tick * tickMs;
-    if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    await until(due);
     if (warming && Date.now() - runStartedAt >= warmupMs) {
       warming = false;
       stats.startRun('');
@@ -279,20 +282,16 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     }
     const assigned = assignTours();
     const booked = createBookings(due);
-    const until = async (at: number) => {
-      if (Date.now() < at) await new Promise((resolve) => setTimeout(resolve, at - Date.now()));
-    };
     // Each driver acts at its own moment of the tick, as phones do, not all at its start: a burst of every driver at
     // once measured the server's queue for that burst rather than its answers (decision 0907). The tick's tours are
-    // dispatched spread over it too, the k-th of n at (k + ½)/n (decision 0963): the idle drivers that get them are
-    // mostly neighbours in driver order, whose own moments fall within a few hundred milliseconds.
-    const takers = [...assigned.keys()];
+    // taken spread over it too, the k-th of n at (k + ½)/n, as a dispatcher takes bookings as they come (decision 0963).
+    const takeAt = new Map([...assigned.keys()].map((d, k, all) => [d, due + ((k + 0.5) / all.length) * tickMs]));
     await Promise.allSettled(
       drivers.map(async (d) => {
         const offset = ((phases[d.index] as number) / drivers.length) * tickMs;
         const bookings = assigned.get(d);
         if (bookings) {
-          await until(due + ((takers.indexOf(d) + 0.5) / takers.length) * tickMs);
+          await until(takeAt.get(d) as number);
           await takeTour(d, bookings);
         }
         await until(due + offset);
