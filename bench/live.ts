@@ -229,7 +229,6 @@ async function streams(info: LiveInfo, run: StreamRun) {
   const rssBefore = await rss();
   const cpuBefore = await run.server.cpuMicros();
   await postFixes(total, true);
-  await Promise.allSettled(inflight);
   await new Promise((resolve) => setTimeout(resolve, 1_500));
   const rssAfter = await rss();
   const cpuAfter = await run.server.cpuMicros();

@@ -26,7 +26,11 @@ const uuidArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 function byResource(value: unknown): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const [id, organizationId] of (value ?? []) as [string, string][]) map.set(id, [...(map.get(id) ?? []), organizationId]);
+  for (const [id, organizationId] of (value ?? []) as [string, string][]) {
+    const list = map.get(id);
+    if (list) list.push(organizationId);
+    else map.set(id, [organizationId]);
+  }
   return map;
 }
 
