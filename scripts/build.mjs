@@ -56,6 +56,9 @@ await esbuild.build({
 const scalarScript = path.join(path.dirname(require.resolve('@scalar/fastify-api-reference')), 'js', 'standalone.js');
 fs.mkdirSync(path.join(dist, 'js'), { recursive: true });
 fs.copyFileSync(scalarScript, path.join(dist, 'js', 'standalone.js'));
+// The people's pages (console, driver app, tracking page) into dist/web/ (scripts/build-web.mjs, decision 1000).
+const { buildWeb } = await import('./build-web.mjs');
+await buildWeb();
 const bundled = performance.now();
 
 // The seed is keyed by the migrations it contains.

@@ -37,6 +37,7 @@ import { dispatchRoutes } from './modules/dispatch/routes.ts';
 import { liveRoutes } from './modules/live/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { compensationRoutes } from './modules/compensation/index.ts';
+import { pageRoutes } from './pages/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -180,8 +181,8 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));
 
-  // The root has nothing of its own yet: newcomers land on the API reference.
-  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/docs', 302));
+  // People land on the console; integrators find the reference at /docs (linked from the console's footer).
+  app.get('/', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => reply.redirect('/console', 302));
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
@@ -204,6 +205,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(liveRoutes(deps));
   await app.register(reportRoutes(deps));
   await app.register(compensationRoutes(deps));
+  await app.register(pageRoutes(deps));
 
   return app as unknown as App;
 }

@@ -161,7 +161,7 @@ describe('first run on the embedded database', () => {
 
         const root = await fetch(`${first.url}/`, { redirect: 'manual', headers: { 'x-request-id': 'cli-test-root' } });
         expect(root.status).toBe(302);
-        expect(root.headers.get('location')).toBe('/docs');
+        expect(root.headers.get('location')).toBe('/console');
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(first.lines.filter((line) => line.request_id === 'cli-test-root')).toEqual([
           expect.objectContaining({ level: 30, method: 'GET', route: '/', status: 302, ms: expect.any(Number), msg: expect.stringContaining('GET / 302') }),

@@ -1,0 +1,79 @@
+// The one way pages reach the service: the typed client (clients/typescript) over the session cookie. Every call goes
+// through `call`, which turns problem+json into ApiError and a missing answer into ConnectionError.
+import createClient, { type Middleware } from 'openapi-fetch';
+import { querySerializer, type paths } from '../../clients/typescript/src/index.ts';
+import { connection } from './connection.ts';
+import { ApiError, ConnectionError } from './problem.ts';
+
+let language = 'en';
+/** The pages' language, sent as Accept-Language so details and reasons come back localized. */
+export const setApiLanguage = (lang: string): void => {
+  language = lang;
+};
+
+const onUnauthenticated = new Set<() => void>();
+/** Called when the service answers 401: the session ended (signed out elsewhere, revoked, expired). */
+export const whenSignedOut = (listener: () => void): (() => void) => {
+  onUnauthenticated.add(listener);
+  return () => onUnauthenticated.delete(listener);
+};
+
+async function trackedFetch(request: Request): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(request);
+  } catch {
+    connection.reportLost();
+    throw new ConnectionError();
+  }
+  // A proxy's 502/503/504 while the service restarts is a lost connection too; the service's own 503 is problem+json.
+  const ours = response.headers.get('content-type')?.includes('json') ?? false;
+  if (response.status >= 502 && response.status <= 504 && !ours) {
+    connection.reportLost();
+    throw new ConnectionError();
+  }
+  connection.reportAnswered();
+  return response;
+}
+
+const language_: Middleware = {
+  onRequest({ request }) {
+    request.headers.set('accept-language', language);
+    return request;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: location.origin, querySerializer, fetch: trackedFetch, credentials: 'same-origin' });
+api.use(language_);
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** Awaits a typed-client call: its data, or an ApiError with the problem's words. */
+export async function call<T>(pending: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (response.ok) return data as T;
+  const problem = error && typeof error === 'object' ? (error as Record<string, unknown>) : { detail: response.statusText };
+  if (response.status === 401) for (const listener of onUnauthenticated) listener();
+  throw new ApiError(response.status, problem);
+}
+
+/** A JSON request outside the typed paths (none today; kept for routes added before the client is regenerated). */
+export async function callJson<T>(method: string, url: string, body?: unknown): Promise<T> {
+  const response = await trackedFetch(
+    new Request(new URL(url, location.origin), {
+      method,
+      credentials: 'same-origin',
+      headers: { 'accept-language': language, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  );
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (response.ok) return parsed as T;
+  if (response.status === 401) for (const listener of onUnauthenticated) listener();
+  throw new ApiError(response.status, parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : { detail: response.statusText });
+}

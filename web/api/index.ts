@@ -1,0 +1,8 @@
+// The pages' data layer: the typed client, the session, errors and the connection state.
+export { api, call, callJson, setApiLanguage } from './client.ts';
+export { useConnection } from './connection.ts';
+export { ApiError, ConnectionError, isApiError, type FieldError } from './problem.ts';
+export { useSession, useSignIn, useSignOut, type User } from './session.ts';
+export { queryClient } from './query-client.ts';
+export { byId, useOrganizations, useServiceAreas, type Organization, type ServiceArea } from './reference.ts';
+export type { Schemas } from '../../clients/typescript/src/index.ts';

@@ -1,0 +1,50 @@
+// Reference data many pages show beside their own (service areas for time zones and currency, organizations for
+// names): fetched once per session and kept, since it changes rarely.
+import { useQuery } from '@tanstack/react-query';
+import type { Schemas } from '../../clients/typescript/src/index.ts';
+import { api, call } from './client.ts';
+
+export type ServiceArea = Schemas['ServiceArea'];
+export type Organization = Schemas['Organization'];
+
+const LONG = 5 * 60_000;
+
+/** Every page of a list (reference lists are small; 100 a page). */
+async function all<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 50; i++) {
+    const answer = await page(cursor);
+    items.push(...answer.items);
+    if (!answer.next) break;
+    cursor = answer.next;
+  }
+  return items;
+}
+
+export function useServiceAreas() {
+  return useQuery({
+    queryKey: ['service_areas'],
+    staleTime: LONG,
+    queryFn: () =>
+      all(async (cursor) => {
+        const body = await call(api.GET('/api/admin/service_areas', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        return { items: body.service_areas, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+export function useOrganizations() {
+  return useQuery({
+    queryKey: ['organizations'],
+    staleTime: LONG,
+    queryFn: () =>
+      all(async (cursor) => {
+        const body = await call(api.GET('/api/organizations', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        return { items: body.organizations, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+/** Lookups by id for rendering rows. */
+export const byId = <T extends { id: string }>(items: T[] | undefined): Map<string, T> => new Map((items ?? []).map((item) => [item.id, item]));

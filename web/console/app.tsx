@@ -1,0 +1,39 @@
+// Who may use the console decides what renders: nobody signed in → sign-in; drivers and customers → a pointer to
+// their own app; admins and managers → the shell with the pages (a route per page, each page in pages/<page>/).
+import { useEffect } from 'react';
+import { Route, Router, Switch } from 'wouter';
+import { setApiLanguage, useSession } from '../api/index.ts';
+import { useLang } from '../i18n/index.tsx';
+import { ErrorBanner, Loading } from '../ui/index.ts';
+import { common } from '../i18n/common.ts';
+import { useT } from '../i18n/index.tsx';
+import { BookingsPage } from './pages/bookings/bookings-page.tsx';
+import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
+import { TodayPage } from './pages/today/today-page.tsx';
+import { NotFoundPage, Shell } from './shell/shell.tsx';
+
+export function App() {
+  const { lang } = useLang();
+  const t = useT(common);
+  setApiLanguage(lang);
+  useEffect(() => setApiLanguage(lang), [lang]);
+  const session = useSession();
+
+  if (session.isPending) return <Loading label={t('loading')} />;
+  if (session.isError) return <ErrorBanner error={session.error} />;
+  const user = session.data;
+  if (!user) return <SignInPage />;
+  if (user.role !== 'admin' && user.role !== 'manager') return <NotForThisRole user={user} />;
+
+  return (
+    <Router base="/console">
+      <Shell user={user}>
+        <Switch>
+          <Route path="/">{() => <TodayPage user={user} />}</Route>
+          <Route path="/bookings">{() => <BookingsPage user={user} />}</Route>
+          <Route>{() => <NotFoundPage />}</Route>
+        </Switch>
+      </Shell>
+    </Router>
+  );
+}

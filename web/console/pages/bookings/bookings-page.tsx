@@ -1,0 +1,145 @@
+// Bookings: the list with the API's filters, kept in the URL so a filtered list can be shared, and cursor paging.
+import { useState, type FormEvent } from 'react';
+import { Link, useSearch, useLocation } from 'wouter';
+import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useFormat, useT } from '../../../i18n/index.tsx';
+import { Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, TextField } from '../../../ui/index.ts';
+import { messages } from './messages.ts';
+import { useBookingsPage, type BookingFilters, type BookingStatus } from './queries.ts';
+
+const STATUSES: BookingStatus[] = ['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled'];
+const FILTER_KEYS = ['status', 'service_area_id', 'external_id', 'created_from', 'created_to'] as const;
+
+function filtersFrom(search: string): BookingFilters {
+  const params = new URLSearchParams(search);
+  const filters: Record<string, string> = {};
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key);
+    if (value) filters[key] = value;
+  }
+  return filters as BookingFilters;
+}
+
+export function BookingsPage({ user }: { user: User }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const format = useFormat();
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const filters = filtersFrom(search);
+  // The cursors of the pages before this one: "Previous page" pops one.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const bookings = useBookingsPage(filters, cursor);
+  const areas = useServiceAreas();
+  const areaById = byId(user.role === 'admin' ? areas.data : undefined);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const params = new URLSearchParams();
+    for (const key of FILTER_KEYS) {
+      const value = String(form.get(key) ?? '').trim();
+      if (value) params.set(key, value);
+    }
+    setCursors([]);
+    navigate(`/bookings${params.size ? `?${params}` : ''}`);
+  };
+
+  return (
+    <section className="stack" aria-labelledby="bookings-title">
+      <PageHead title={<span id="bookings-title">{t('title')}</span>} />
+      <form className="card row" onSubmit={submit} aria-label={t('filters')} key={search}>
+        <SelectField label={t('status')} name="status" defaultValue={filters.status ?? ''}>
+          <option value="">{t('any_status')}</option>
+          {STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {tc(`status.${status}`)}
+            </option>
+          ))}
+        </SelectField>
+        {user.role === 'admin' ? (
+          <SelectField label={t('service_area')} name="service_area_id" defaultValue={filters.service_area_id ?? ''}>
+            <option value="">{t('any_service_area')}</option>
+            {(areas.data ?? []).map((area) => (
+              <option key={area.id} value={area.id}>
+                {area.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        <TextField label={t('external_id')} name="external_id" defaultValue={filters.external_id ?? ''} />
+        <TextField label={t('created_from')} name="created_from" type="date" defaultValue={filters.created_from ?? ''} />
+        <TextField label={t('created_to')} name="created_to" type="date" defaultValue={filters.created_to ?? ''} />
+        <div className="row">
+          <Button type="submit" variant="primary">
+            {t('apply')}
+          </Button>
+          <Button
+            onClick={() => {
+              setCursors([]);
+              navigate('/bookings');
+            }}
+          >
+            {t('reset')}
+          </Button>
+        </div>
+      </form>
+
+      {bookings.isError ? <ErrorBanner error={bookings.error} /> : null}
+      {bookings.isPending ? <Loading label={tc('loading')} /> : null}
+      {bookings.data ? (
+        bookings.data.bookings.length === 0 ? (
+          <p className="card">{t('empty')}</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data" aria-busy={bookings.isFetching || undefined}>
+              <caption className="visually-hidden">{t('title')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('col_booking')}</th>
+                  <th scope="col">{t('col_status')}</th>
+                  {user.role === 'admin' ? <th scope="col">{t('col_area')}</th> : null}
+                  <th scope="col">{t('col_scheduled')}</th>
+                  <th scope="col">{t('col_created')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {bookings.data.bookings.map((booking) => {
+                  const area = areaById.get(booking.service_area_id);
+                  return (
+                    <tr key={booking.id}>
+                      <td>
+                        <Link href={`/bookings/${booking.id}`}>{booking.external_id ?? t('no_external_id')}</Link>
+                        <div className="muted mono">{booking.id.slice(-8)}</div>
+                      </td>
+                      <td>
+                        <StatusBadge status={booking.status} />
+                      </td>
+                      {user.role === 'admin' ? <td>{area?.name ?? '—'}</td> : null}
+                      <td>{format.dateTime(booking.scheduled_at, area?.time_zone)}</td>
+                      <td>{format.dateTime(booking.created_at, area?.time_zone)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+      <nav className="row-between" aria-label={t('title')}>
+        <Button disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+          {tc('previous_page')}
+        </Button>
+        <span className="muted">{t('page_of', { page: cursors.length + 1 })}</span>
+        <Button
+          disabled={!bookings.data?.meta.has_more}
+          onClick={() => bookings.data?.meta.next_cursor && setCursors([...cursors, bookings.data.meta.next_cursor])}
+        >
+          {tc('next_page')}
+        </Button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,4 @@
+// Shared components and styles for every page.
+export { Badge, Banner, Button, Dialog, Loading, PageHead, SelectField, TextArea, TextField } from './components.tsx';
+export { ErrorBanner, errorsAt } from './errors.tsx';
+export { StatusBadge } from './status.tsx';
