@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/**/*.test.ts', 'web/**/*.test.tsx'],
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

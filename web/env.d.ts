@@ -4,3 +4,7 @@ declare module '*.svg' {
   const url: string;
   export default url;
 }
+// MapLibre's CSP build (no blob: worker) has the same API as the main entry.
+declare module 'maplibre-gl/dist/maplibre-gl-csp.js' {
+  export * from 'maplibre-gl';
+}

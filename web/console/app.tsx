@@ -9,7 +9,9 @@ import { common } from '../i18n/common.ts';
 import { useT } from '../i18n/index.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
+import { MapPage } from './pages/map/map-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
+import { TourPage } from './pages/tour/tour-page.tsx';
 import { NotFoundPage, Shell } from './shell/shell.tsx';
 
 export function App() {
@@ -31,6 +33,8 @@ export function App() {
         <Switch>
           <Route path="/">{() => <TodayPage user={user} />}</Route>
           <Route path="/bookings">{() => <BookingsPage user={user} />}</Route>
+          <Route path="/tours/:id">{(params) => <TourPage id={params.id} user={user} />}</Route>
+          <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>
       </Shell>

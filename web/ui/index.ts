@@ -2,3 +2,4 @@
 export { Badge, Banner, Button, Dialog, Loading, PageHead, SelectField, TextArea, TextField } from './components.tsx';
 export { ErrorBanner, errorsAt } from './errors.tsx';
 export { StatusBadge } from './status.tsx';
+export { useLatest } from './use-latest.ts';

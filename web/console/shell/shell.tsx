@@ -14,6 +14,7 @@ type NavKey = 'today' | 'bookings' | 'tours' | 'plan' | 'map' | 'reports' | 'set
 export const NAV: { key: NavKey; href: string }[] = [
   { key: 'today', href: '/' },
   { key: 'bookings', href: '/bookings' },
+  { key: 'map', href: '/map' },
 ];
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {

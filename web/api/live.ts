@@ -1,0 +1,104 @@
+// The live stream (api-guide "The live stream"): a single-use ticket, then an EventSource. When the stream drops,
+// a new ticket opens a new stream after a short wait; the events missed meanwhile are refetched by the page.
+import { useEffect, useState } from 'react';
+import { useLatest } from '../ui/use-latest.ts';
+import type { Schemas } from '../../clients/typescript/src/index.ts';
+import { api, call } from './client.ts';
+
+export interface LiveEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export type LiveState = 'connecting' | 'open' | 'reconnecting';
+
+interface Options {
+  /** Event types to receive (`filters[types][]`); all visible ones when empty. */
+  types?: string[];
+  tourId?: string;
+  enabled?: boolean;
+}
+
+/**
+ * Calls `onEvent` for each event (the latest callback; no re-subscription when it changes) and `onReconnected`
+ * after a dropped stream opened again, so the page can reload what it may have missed.
+ */
+export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Options & { onReconnected?: () => void } = {}): LiveState {
+  const [state, setState] = useState<LiveState>('connecting');
+  const handlers = useLatest({ onEvent, onReconnected: options.onReconnected });
+  const types = (options.types ?? []).join(',');
+  const enabled = options.enabled ?? true;
+  const tourId = options.tourId;
+
+  useEffect(() => {
+    if (!enabled) return;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let stopped = false;
+    let attempt = 0;
+    let opened = false;
+
+    const open = async () => {
+      try {
+        const { ticket } = await call(api.POST('/api/live/tickets', {}));
+        if (stopped) return;
+        const params = new URLSearchParams();
+        for (const type of types ? types.split(',') : []) params.append('filters[types][]', type);
+        if (tourId) params.set('filters[tour_id]', tourId);
+        const url = `${ticket.url}${params.size ? `&${params}` : ''}`;
+        source = new EventSource(url);
+        source.onopen = () => {
+          attempt = 0;
+          setState('open');
+          if (opened) handlers.current.onReconnected?.();
+          opened = true;
+        };
+        source.onmessage = null;
+        const listener = (message: MessageEvent<string>) => {
+          const envelope = JSON.parse(message.data) as { id: string; type: string; data: Record<string, unknown> };
+          handlers.current.onEvent({ id: envelope.id, type: envelope.type, data: envelope.data });
+        };
+        for (const type of types ? types.split(',') : KNOWN_TYPES) source.addEventListener(type, listener as EventListener);
+        source.onerror = () => {
+          // A ticket opens one stream: EventSource's own retry would present a used ticket. Start over instead.
+          source?.close();
+          retry();
+        };
+      } catch {
+        retry();
+      }
+    };
+    const retry = () => {
+      if (stopped) return;
+      setState('reconnecting');
+      attempt += 1;
+      timer = setTimeout(() => void open(), Math.min(1000 * 2 ** Math.min(attempt, 4), 15_000));
+    };
+    void open();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      source?.close();
+    };
+  }, [types, tourId, enabled, handlers]);
+  return state;
+}
+
+/** Every tour and booking event: what a console follows when it names no types of its own. */
+const KNOWN_TYPES: Schemas['EventType'][] = [
+  'booking.created',
+  'booking.etas_recalculated',
+  'booking.modified',
+  'booking.route_changed',
+  'booking.transition',
+  'booking.stop_failed',
+  'booking.return_started',
+  'tour.created',
+  'tour.active_status_changed',
+  'tour.driver_location_updated',
+  'tour.etas_recalculated',
+  'tour.force_assigned',
+  'tour.force_unassigned',
+  'tour.modified',
+];

@@ -1,0 +1,220 @@
+// Map: drivers moving live (the live stream), the tours they hold, their stops, service areas and a list beside the
+// map that says the same in words (keyboard and screen readers use it; clicking either opens the same details).
+// A manager's map holds exactly what the stream and the lists give it: its own organizations' drivers.
+import type { Polygon } from 'geojson';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { byId, useLiveStream, useServiceAreas, type LiveEvent, type User } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useFormat, useT } from '../../../i18n/index.tsx';
+import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
+import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { messages } from './messages.ts';
+import { latestFixes, useDrivenTours, useDrivers, type Fix, type Tour } from './queries.ts';
+
+type Signal = 'live' | 'stale' | 'lost' | 'none';
+const STALE_MS = 30_000;
+const LOST_MS = 120_000;
+
+export const signalOf = (fix: Fix | undefined, now: number): Signal =>
+  !fix ? 'none' : now - fix.recordedAt < STALE_MS ? 'live' : now - fix.recordedAt < LOST_MS ? 'stale' : 'lost';
+
+function tourFeatures(tours: Tour[], selectedTour: string | null): { lines: Feature[]; stops: Feature[] } {
+  const lines: Feature[] = [];
+  const stops: Feature[] = [];
+  for (const tour of tours) {
+    const ordered = [...(tour.stops ?? [])].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
+    const coordinates = ordered.map((stop) => [stop.location.lng, stop.location.lat]);
+    if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tour.id, selected: tour.id === selectedTour } });
+    for (const stop of ordered) {
+      stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: stop.status } });
+    }
+  }
+  return { lines, stops };
+}
+
+export function MapPage({ user }: { user: User }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const format = useFormat();
+  const tours = useDrivenTours();
+  const drivers = useDrivers();
+  const areas = useServiceAreas();
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [selected, setSelected] = useState<string | null>(null); // a tour id
+  const [now, setNow] = useState(() => Date.now());
+  // What the list shows: a copy of the fixes taken every few seconds (the map itself redraws per frame).
+  const [shown, setShown] = useState<Map<string, Fix>>(() => new Map());
+  const fixes = useRef(new Map<string, Fix>()); // by driver id
+  const dirty = useRef(false);
+  const fitted = useRef(false);
+
+  const tourList = useMemo(() => tours.data ?? [], [tours.data]);
+  const tourById = useMemo(() => byId(tourList), [tourList]);
+  const driverById = useMemo(() => byId(drivers.data), [drivers.data]);
+
+  // The stored positions first; the stream's newer ones win.
+  useEffect(() => {
+    const withDriver = tourList.filter((tour) => tour.driver_id);
+    void latestFixes(withDriver.map((tour) => tour.id)).then((found) => {
+      for (const tour of withDriver) {
+        const fix = found.get(tour.id);
+        const current = fixes.current.get(tour.driver_id!);
+        if (fix && (!current || current.recordedAt < fix.recordedAt)) fixes.current.set(tour.driver_id!, fix);
+      }
+      dirty.current = true;
+    });
+  }, [tourList]);
+
+  const onEvent = useCallback(
+    (event: LiveEvent) => {
+      if (event.type === 'tour.driver_location_updated') {
+        const data = event.data as { tour_id: string; driver_id: string; location: { lat: number; lng: number; recorded_at: string } };
+        const recordedAt = Date.parse(data.location.recorded_at);
+        const current = fixes.current.get(data.driver_id);
+        if (current && current.recordedAt > recordedAt) return;
+        fixes.current.set(data.driver_id, { lat: data.location.lat, lng: data.location.lng, recordedAt, tourId: data.tour_id });
+        dirty.current = true;
+      } else if (event.type.startsWith('tour.')) {
+        void tours.refetch();
+      }
+    },
+    [tours],
+  );
+  const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
+
+  // Drivers are drawn at most once per frame, however many fixes arrived in it.
+  useEffect(() => {
+    if (!map) return;
+    let frame = 0;
+    const draw = () => {
+      frame = requestAnimationFrame(draw);
+      if (!dirty.current) return;
+      dirty.current = false;
+      const at = Date.now();
+      const features: Feature[] = [];
+      for (const [driverId, fix] of fixes.current) {
+        features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [fix.lng, fix.lat] }, properties: { driver_id: driverId, tour_id: fix.tourId, signal: signalOf(fix, at), selected: fix.tourId === selected } });
+      }
+      setLayerData(map, 'drivers', features);
+      (window as unknown as { __tourbookDrawn?: number }).__tourbookDrawn = at;
+    };
+    frame = requestAnimationFrame(draw);
+    return () => cancelAnimationFrame(frame);
+  }, [map, selected]);
+
+  // Signals age without new fixes: the list and the markers are re-evaluated every few seconds.
+  useEffect(() => {
+    const tick = () => {
+      setNow(Date.now());
+      setShown(new Map(fixes.current));
+      dirty.current = true;
+    };
+    const first = setTimeout(tick, 500);
+    const timer = setInterval(tick, 5000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!map) return;
+    const { lines, stops } = tourFeatures(tourList, selected);
+    setLayerData(map, 'tours', lines);
+    setLayerData(map, 'stops', stops);
+    dirty.current = true;
+    const areaFeatures: Feature[] = (areas.data ?? []).flatMap((area) =>
+      area.boundary ? [{ type: 'Feature' as const, geometry: area.boundary as Polygon, properties: { id: area.id } }] : [],
+    );
+    setLayerData(map, 'areas', areaFeatures);
+    if (!fitted.current) {
+      const bounds = boundsOf([...lines, ...stops, ...areaFeatures]);
+      if (bounds) {
+        map.fitBounds(bounds, { padding: 40, maxZoom: 14, animate: false });
+        fitted.current = true;
+      }
+    }
+  }, [map, tourList, selected, areas.data]);
+
+  const select = (tourId: string) => {
+    setSelected(tourId);
+    const tour = tourById.get(tourId);
+    const fix = tour?.driver_id ? fixes.current.get(tour.driver_id) : undefined;
+    if (map && fix) map.easeTo({ center: [fix.lng, fix.lat], zoom: Math.max(map.getZoom(), 13) });
+  };
+  const onPick = (_layer: string, properties: Record<string, unknown>) => {
+    if (typeof properties.tour_id === 'string') setSelected(properties.tour_id);
+  };
+
+  const selectedTour = selected ? tourById.get(selected) : undefined;
+  const driverName = (id: string | null | undefined) => (id ? (driverById.get(id)?.name ?? t('unknown_driver', { id: id.slice(-6) })) : '—');
+  void user;
+
+  return (
+    <section className="stack">
+      <PageHead title={t('title')} />
+      {stream === 'reconnecting' ? (
+        <Banner tone="warn" live>
+          {t('stream_reconnecting')}
+        </Banner>
+      ) : null}
+      {tours.isError ? <ErrorBanner error={tours.error} /> : null}
+      <div className="legend" aria-hidden="true">
+        <span>
+          <span className="dot dot-live" />
+          {t('live')}
+        </span>
+        <span>
+          <span className="dot dot-stale" />
+          {t('stale')}
+        </span>
+        <span>
+          <span className="dot dot-lost" />
+          {t('lost')}
+        </span>
+      </div>
+      <div className="map-layout">
+        <Suspense fallback={<Loading label={tc('loading')} />}>
+          <MapCanvas label={t('map_label')} onReady={setMap} onPick={onPick} />
+        </Suspense>
+        <aside className="map-side card" aria-labelledby="drivers-title">
+          <h2 id="drivers-title">{t('drivers')}</h2>
+          {tours.isPending ? <Loading label={tc('loading')} /> : null}
+          {tours.data && !tourList.some((tour) => tour.driver_id) ? <p className="muted">{t('no_drivers')}</p> : null}
+          {selectedTour ? (
+            <div className="card" aria-live="polite">
+              <h3>{driverName(selectedTour.driver_id)}</h3>
+              <p>
+                <StatusBadge status={selectedTour.status} />{' '}
+                {t('stops', { done: (selectedTour.stops ?? []).filter((s) => s.status === 'completed' || s.status === 'failed').length, total: (selectedTour.stops ?? []).length })}
+              </p>
+              <Link href={`/tours/${selectedTour.id}`}>{t('open_tour')}</Link>
+            </div>
+          ) : null}
+          <ul className="stack plain-list" aria-label={t('drivers')}>
+            {tourList
+              .filter((tour) => tour.driver_id)
+              .map((tour) => {
+                const fix = shown.get(tour.driver_id!);
+                const signal = signalOf(fix, now);
+                const name = driverName(tour.driver_id);
+                return (
+                  <li key={tour.id} className="row-between">
+                    <span>
+                      <span className={`dot dot-${signal === 'none' ? 'lost' : signal}`} aria-hidden="true" />
+                      {name} <span className="muted">({t(`signal_${signal}`)})</span>
+                      {fix ? <div className="muted">{t('last_seen', { time: format.time(new Date(fix.recordedAt).toISOString()) })}</div> : null}
+                    </span>
+                    <Button small aria-label={t('show_on_map', { name })} aria-pressed={selected === tour.id} onClick={() => select(tour.id)}>
+                      {t('show')}
+                    </Button>
+                  </li>
+                );
+              })}
+          </ul>
+        </aside>
+      </div>
+    </section>
+  );
+}

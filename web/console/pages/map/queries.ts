@@ -1,0 +1,72 @@
+// The map's data: tours a driver holds (with their stops), the drivers' names, each tour's latest position, the
+// service areas' outlines. Positions then arrive on the live stream.
+import { useQuery } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../../../api/index.ts';
+
+export type Tour = Schemas['Tour'];
+export type User = Schemas['User'];
+
+async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, max = 20): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < max; i++) {
+    const page = await fetchPage(cursor);
+    items.push(...page.items);
+    if (!page.next) break;
+    cursor = page.next;
+  }
+  return items;
+}
+
+export function useDrivenTours() {
+  return useQuery({
+    queryKey: ['tours', 'driven'],
+    refetchInterval: 60_000,
+    queryFn: () =>
+      allPages(async (cursor) => {
+        const body = await call(
+          api.GET('/api/hailing/tours', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}), filters: { status: ['claimed', 'en_route'] } } } }),
+        );
+        return { items: body.tours, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+export function useDrivers() {
+  return useQuery({
+    queryKey: ['users', 'drivers'],
+    staleTime: 5 * 60_000,
+    queryFn: () =>
+      allPages(async (cursor) => {
+        const body = await call(api.GET('/api/users', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}), filters: { role: 'driver' } } } }));
+        return { items: body.users, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+export interface Fix {
+  lat: number;
+  lng: number;
+  recordedAt: number;
+  tourId: string;
+}
+
+/** The latest stored position of each tour, six requests at a time, so the map is not empty until the next fix. */
+export async function latestFixes(tourIds: string[]): Promise<Map<string, Fix>> {
+  const fixes = new Map<string, Fix>();
+  let next = 0;
+  const worker = async () => {
+    while (next < tourIds.length) {
+      const tourId = tourIds[next++]!;
+      try {
+        const body = await call(api.GET('/api/hailing/tours/{id}/positions', { params: { path: { id: tourId }, query: { limit: 1 } } }));
+        const fix = body.positions[0];
+        if (fix) fixes.set(tourId, { lat: fix.lat, lng: fix.lng, recordedAt: Date.parse(fix.recorded_at), tourId });
+      } catch {
+        // a tour that ended meanwhile has no position to show
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
+  return fixes;
+}

@@ -1,0 +1,84 @@
+// The tour page's data and actions: the tour with its stops, stop failure reasons, the compensation and its history.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../../../api/index.ts';
+
+export type Tour = Schemas['Tour'];
+export type Stop = Schemas['Stop'];
+export type FailureOutcome = Schemas['FailureOutcome'];
+
+export const tourKey = (id: string) => ['tours', id] as const;
+
+export function useTour(id: string) {
+  return useQuery({ queryKey: tourKey(id), queryFn: async () => (await call(api.GET('/api/hailing/tours/{id}', { params: { path: { id } } }))).tour });
+}
+
+export function useStopFailureReasons() {
+  return useQuery({
+    queryKey: ['reasons', 'stop_failure'],
+    staleTime: 10 * 60_000,
+    queryFn: async () => (await call(api.GET('/api/reasons/stop_failure'))).reasons,
+  });
+}
+
+export function useFailStop(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { stopId: string; outcome: FailureOutcome; reason_key?: string; note?: string }) =>
+      call(
+        api.POST('/api/stops/{id}/fail', {
+          params: { path: { id: input.stopId } },
+          body: { outcome: input.outcome, ...(input.reason_key ? { reason_key: input.reason_key } : {}), ...(input.note ? { note: input.note } : {}) },
+        }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: tourKey(tourId) }),
+  });
+}
+
+export const compensationKey = (id: string) => ['tours', id, 'compensation'] as const;
+
+export function useCompensation(tourId: string) {
+  return useQuery({
+    queryKey: compensationKey(tourId),
+    queryFn: async () => {
+      const [compensation, history] = await Promise.all([
+        call(api.GET('/api/tours/{id}/compensation', { params: { path: { id: tourId } } })),
+        call(api.GET('/api/tours/{id}/compensation/history', { params: { path: { id: tourId } } })),
+      ]);
+      return { ...compensation.compensation, history: history.history };
+    },
+  });
+}
+
+type Component = { kind: 'base' } | { kind: 'bonus'; key: string };
+
+export function useSetComponent(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Component & { amount: number; currency: string; label: string | null }) => {
+      const body = { amount: input.amount, currency: input.currency, label: input.label };
+      return input.kind === 'base'
+        ? call(api.PUT('/api/tours/{id}/compensation/base', { params: { path: { id: tourId } }, body }))
+        : call(api.PUT('/api/tours/{id}/compensation/bonus/{key}', { params: { path: { id: tourId, key: input.key } }, body }));
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: compensationKey(tourId) }),
+  });
+}
+
+export function useRemoveComponent(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Component) =>
+      input.kind === 'base'
+        ? call(api.DELETE('/api/tours/{id}/compensation/base', { params: { path: { id: tourId } } }))
+        : call(api.DELETE('/api/tours/{id}/compensation/bonus/{key}', { params: { path: { id: tourId, key: input.key } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: compensationKey(tourId) }),
+  });
+}
+
+export function useResumeTips(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(api.POST('/api/tours/{id}/compensation/tips/resume', { params: { path: { id: tourId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: compensationKey(tourId) }),
+  });
+}

@@ -1,0 +1,54 @@
+// The tour page: its stops as a timeline (live: any event of the tour refetches it, so a recovery stop appears
+// without a reload), failing a stop, and the compensation editor.
+import { useCallback } from 'react';
+import { byId, useLiveStream, useServiceAreas, type User } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useFormat, useT } from '../../../i18n/index.tsx';
+import { ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { useDrivers } from '../map/queries.ts';
+import { CompensationEditor } from './compensation-editor.tsx';
+import { messages } from './messages.ts';
+import { useTour } from './queries.ts';
+import { StopTimeline } from './stop-timeline.tsx';
+
+export function TourPage({ id, user }: { id: string; user: User }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const format = useFormat();
+  const tour = useTour(id);
+  const areas = useServiceAreas();
+  const drivers = useDrivers();
+  const refetch = tour.refetch;
+  const onEvent = useCallback(() => void refetch(), [refetch]);
+  useLiveStream(onEvent, { tourId: id, enabled: tour.isSuccess, onReconnected: onEvent });
+
+  if (tour.isPending) return <Loading label={tc('loading')} />;
+  if (tour.isError) return <ErrorBanner error={tour.error} />;
+  const data = tour.data;
+  const area = byId(user.role === 'admin' ? areas.data : undefined).get(data.service_area_id);
+  const driver = data.driver_id ? byId(drivers.data).get(data.driver_id) : undefined;
+  return (
+    <section className="stack">
+      <PageHead title={t('title', { id: data.id.slice(-8) })} actions={<StatusBadge status={data.status} />} />
+      <dl className="props card">
+        <dt>{t('driver')}</dt>
+        <dd>{data.driver_id ? (driver?.name ?? data.driver_id) : t('no_driver')}</dd>
+        <dt>{t('scheduled')}</dt>
+        <dd>{format.dateTime(data.scheduled_at, area?.time_zone)}</dd>
+        {data.claim_expires_at ? (
+          <>
+            <dt>{t('claim_expires')}</dt>
+            <dd>{format.dateTime(data.claim_expires_at, area?.time_zone)}</dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="two-col">
+        <section className="stack" aria-labelledby="stops-title">
+          <h2 id="stops-title">{t('stops')}</h2>
+          <StopTimeline tourId={data.id} stops={data.stops ?? []} timeZone={area?.time_zone} />
+        </section>
+        <CompensationEditor tourId={data.id} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+// The map: MapLibre with an offline style, loaded lazily (its own chunk).
+import { lazy } from 'react';
+
+export const MapCanvas = lazy(() => import('./map-canvas.tsx'));
+export { boundsOf, setLayerData, LAYER_IDS, type Feature } from './layers.ts';
+export { MAP_COLORS } from './style.ts';
+export type { MapCanvasProps } from './map-canvas.tsx';
+export type { Map as MapLibreMap } from 'maplibre-gl';

@@ -1,0 +1,73 @@
+// The map's layers: service areas, places, tours (lines and stops) and drivers, each a GeoJSON source updated in
+// place with setData (never re-created per frame: 500 drivers moving stay one draw call per layer).
+import type * as GeoJSON from 'geojson';
+import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import { MAP_COLORS } from './style.ts';
+
+export type Feature = GeoJSON.Feature<GeoJSON.Geometry, Record<string, string | number | boolean | null>>;
+const collection = (features: Feature[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features });
+
+export const LAYER_IDS = { areas: 'areas', places: 'places', tourLines: 'tour-lines', stops: 'stops', drivers: 'drivers' } as const;
+
+/** Adds every source and layer once; their data starts empty. */
+export function addLayers(map: MapLibreMap): void {
+  for (const id of ['areas', 'places', 'tours', 'stops', 'drivers']) map.addSource(id, { type: 'geojson', data: collection([]) });
+  map.addLayer({ id: 'areas-fill', type: 'fill', source: 'areas', paint: { 'fill-color': MAP_COLORS.area, 'fill-opacity': 0.05 } });
+  map.addLayer({ id: LAYER_IDS.areas, type: 'line', source: 'areas', paint: { 'line-color': MAP_COLORS.area, 'line-width': 2, 'line-dasharray': [2, 2] } });
+  map.addLayer({
+    id: LAYER_IDS.places,
+    type: 'circle',
+    source: 'places',
+    paint: { 'circle-radius': 4, 'circle-color': MAP_COLORS.place, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 },
+  });
+  map.addLayer({
+    id: LAYER_IDS.tourLines,
+    type: 'line',
+    source: 'tours',
+    paint: { 'line-color': ['case', ['boolean', ['get', 'selected'], false], MAP_COLORS.selected, MAP_COLORS.tour], 'line-width': ['case', ['boolean', ['get', 'selected'], false], 5, 3], 'line-opacity': 0.8 },
+  });
+  map.addLayer({
+    id: LAYER_IDS.stops,
+    type: 'circle',
+    source: 'stops',
+    paint: {
+      'circle-radius': 5,
+      'circle-color': ['match', ['get', 'status'], 'completed', MAP_COLORS.stopDone, 'failed', MAP_COLORS.stopFailed, MAP_COLORS.stopOpen],
+      'circle-stroke-color': MAP_COLORS.tour,
+      'circle-stroke-width': 2,
+    },
+  });
+  map.addLayer({
+    id: LAYER_IDS.drivers,
+    type: 'circle',
+    source: 'drivers',
+    paint: {
+      'circle-radius': ['case', ['boolean', ['get', 'selected'], false], 10, 7],
+      'circle-color': ['match', ['get', 'signal'], 'live', MAP_COLORS.live, 'stale', MAP_COLORS.stale, MAP_COLORS.lost],
+      'circle-stroke-color': ['case', ['boolean', ['get', 'selected'], false], MAP_COLORS.selected, '#ffffff'],
+      'circle-stroke-width': 3,
+    },
+  });
+}
+
+export function setLayerData(map: MapLibreMap, source: 'areas' | 'places' | 'tours' | 'stops' | 'drivers', features: Feature[]): void {
+  (map.getSource(source) as GeoJSONSource | undefined)?.setData(collection(features));
+}
+
+/** The bounds of every point and line given, to fit the view on first load. */
+export function boundsOf(features: Feature[]): [[number, number], [number, number]] | null {
+  let minLng = Infinity;
+  let minLat = Infinity;
+  let maxLng = -Infinity;
+  let maxLat = -Infinity;
+  const visit = (coords: unknown): void => {
+    if (Array.isArray(coords) && typeof coords[0] === 'number' && typeof coords[1] === 'number') {
+      minLng = Math.min(minLng, coords[0]);
+      maxLng = Math.max(maxLng, coords[0]);
+      minLat = Math.min(minLat, coords[1]);
+      maxLat = Math.max(maxLat, coords[1]);
+    } else if (Array.isArray(coords)) for (const inner of coords) visit(inner);
+  };
+  for (const feature of features) if (feature.geometry.type !== 'GeometryCollection') visit(feature.geometry.coordinates);
+  return Number.isFinite(minLng) ? [[minLng, minLat], [maxLng, maxLat]] : null;
+}
