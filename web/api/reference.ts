@@ -46,5 +46,18 @@ export function useOrganizations() {
   });
 }
 
+/** Drivers' names for tours and the map (a manager reads the drivers of its own organizations). */
+export function useDrivers() {
+  return useQuery({
+    queryKey: ['users', 'drivers'],
+    staleTime: LONG,
+    queryFn: () =>
+      all(async (cursor) => {
+        const body = await call(api.GET('/api/users', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}), filters: { role: 'driver' } } } }));
+        return { items: body.users, next: body.meta.next_cursor };
+      }),
+  });
+}
+
 /** Lookups by id for rendering rows. */
 export const byId = <T extends { id: string }>(items: T[] | undefined): Map<string, T> => new Map((items ?? []).map((item) => [item.id, item]));

@@ -7,11 +7,13 @@ import { useLang } from '../i18n/index.tsx';
 import { ErrorBanner, Loading } from '../ui/index.ts';
 import { common } from '../i18n/common.ts';
 import { useT } from '../i18n/index.tsx';
+import { BookingPage } from './pages/booking/booking-page.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
+import { ToursPage } from './pages/tours/tours-page.tsx';
 import { NotFoundPage, Shell } from './shell/shell.tsx';
 
 export function App() {
@@ -33,6 +35,8 @@ export function App() {
         <Switch>
           <Route path="/">{() => <TodayPage user={user} />}</Route>
           <Route path="/bookings">{() => <BookingsPage user={user} />}</Route>
+          <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
+          <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} user={user} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>

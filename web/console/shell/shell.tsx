@@ -14,6 +14,7 @@ type NavKey = 'today' | 'bookings' | 'tours' | 'plan' | 'map' | 'reports' | 'set
 export const NAV: { key: NavKey; href: string }[] = [
   { key: 'today', href: '/' },
   { key: 'bookings', href: '/bookings' },
+  { key: 'tours', href: '/tours' },
   { key: 'map', href: '/map' },
 ];
 

@@ -4,13 +4,13 @@
 import type { Polygon } from 'geojson';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { byId, useLiveStream, useServiceAreas, type LiveEvent, type User } from '../../../api/index.ts';
+import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { latestFixes, useDrivenTours, useDrivers, type Fix, type Tour } from './queries.ts';
+import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
 type Signal = 'live' | 'stale' | 'lost' | 'none';
 const STALE_MS = 30_000;

@@ -4,7 +4,6 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
 
 export type Tour = Schemas['Tour'];
-export type User = Schemas['User'];
 
 async function allPages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, max = 20): Promise<T[]> {
   const items: T[] = [];
@@ -28,18 +27,6 @@ export function useDrivenTours() {
           api.GET('/api/hailing/tours', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}), filters: { status: ['claimed', 'en_route'] } } } }),
         );
         return { items: body.tours, next: body.meta.next_cursor };
-      }),
-  });
-}
-
-export function useDrivers() {
-  return useQuery({
-    queryKey: ['users', 'drivers'],
-    staleTime: 5 * 60_000,
-    queryFn: () =>
-      allPages(async (cursor) => {
-        const body = await call(api.GET('/api/users', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}), filters: { role: 'driver' } } } }));
-        return { items: body.users, next: body.meta.next_cursor };
       }),
   });
 }

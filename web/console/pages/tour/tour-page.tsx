@@ -1,11 +1,10 @@
 // The tour page: its stops as a timeline (live: any event of the tour refetches it, so a recovery stop appears
 // without a reload), failing a stop, and the compensation editor.
 import { useCallback } from 'react';
-import { byId, useLiveStream, useServiceAreas, type User } from '../../../api/index.ts';
+import { byId, useDrivers, useLiveStream, useServiceAreas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
-import { useDrivers } from '../map/queries.ts';
 import { CompensationEditor } from './compensation-editor.tsx';
 import { messages } from './messages.ts';
 import { useTour } from './queries.ts';

@@ -1,0 +1,127 @@
+// The booking page: its stops (state, window, ETA, tour), packages, and its timeline from the event log.
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useFormat, useT } from '../../../i18n/index.tsx';
+import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { messages } from './messages.ts';
+import { useBooking, useBookingEvents, useCancelBooking } from './queries.ts';
+
+const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispatched']);
+
+export function BookingPage({ id, user }: { id: string; user: User }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const format = useFormat();
+  const booking = useBooking(id);
+  const areas = useServiceAreas();
+  const events = useBookingEvents(id, user.role === 'admin' && booking.isSuccess);
+  const cancel = useCancelBooking(id);
+  const [confirming, setConfirming] = useState(false);
+
+  if (booking.isPending) return <Loading label={tc('loading')} />;
+  if (booking.isError) return <ErrorBanner error={booking.error} />;
+  const b = booking.data;
+  const zone = byId(user.role === 'admin' ? areas.data : undefined).get(b.service_area_id)?.time_zone;
+  return (
+    <section className="stack">
+      <PageHead
+        title={t('title', { name: b.external_id ?? b.id.slice(-8) })}
+        actions={
+          <>
+            <StatusBadge status={b.status} />
+            {CANCELLABLE.has(b.status) ? (
+              <Button variant="danger" onClick={() => setConfirming(true)}>
+                {t('cancel')}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <ErrorBanner error={cancel.error} />
+      <dl className="props card">
+        <dt>{t('external_id')}</dt>
+        <dd>{b.external_id ?? '—'}</dd>
+        <dt>{t('created')}</dt>
+        <dd>{format.dateTime(b.created_at, zone)}</dd>
+        <dt>{t('scheduled')}</dt>
+        <dd>{format.dateTime(b.scheduled_at, zone)}</dd>
+      </dl>
+      <div className="two-col">
+        <section className="stack" aria-labelledby="booking-stops">
+          <h2 id="booking-stops">{t('stops')}</h2>
+          <ol className="timeline">
+            {(b.stops ?? []).map((stop, index) => (
+              <li key={stop.id} className="timeline-item card">
+                <div className="row-between">
+                  <strong>
+                    {index + 1}. {stop.type === 'pickup' || stop.type === 'dropoff' ? tc(`stop.${stop.type}`) : stop.type}
+                  </strong>
+                  <StatusBadge status={stop.status} />
+                </div>
+                <div>
+                  {[stop.address.street, stop.address.number].filter(Boolean).join(' ')}, {stop.address.city}
+                </div>
+                <div className="muted">
+                  {stop.time_window ? t('window', { from: format.dateTime(stop.time_window.starts_at, zone), to: format.time(stop.time_window.ends_at, zone) }) : ''}
+                  {stop.eta ? ` · ${t('eta', { time: format.time(stop.eta, zone) })}` : ''}
+                </div>
+                <div>{stop.tour_id ? <Link href={`/tours/${stop.tour_id}`}>{t('on_tour', { id: stop.tour_id.slice(-8) })}</Link> : <span className="muted">{t('not_on_tour')}</span>}</div>
+              </li>
+            ))}
+          </ol>
+          <h2>{t('packages')}</h2>
+          {(b.packages ?? []).length === 0 ? (
+            <p className="muted">{t('no_packages')}</p>
+          ) : (
+            <div className="table-wrap">
+              <table className="data">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('col_package')}</th>
+                    <th scope="col">{t('col_status')}</th>
+                    <th scope="col">{t('col_description')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(b.packages ?? []).map((p) => (
+                    <tr key={p.id}>
+                      <td className="mono">{p.shortcode}</td>
+                      <td>{p.status}</td>
+                      <td>{p.description ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        {user.role === 'admin' ? (
+          <section className="stack" aria-labelledby="booking-timeline">
+            <h2 id="booking-timeline">{t('timeline')}</h2>
+            {events.isError ? <ErrorBanner error={events.error} /> : null}
+            {events.data?.length === 0 ? <p className="muted">{t('no_events')}</p> : null}
+            <ol className="plain-list stack">
+              {(events.data ?? []).map((event) => (
+                <li key={event.id} className="card">
+                  <div className="mono">{event.type}</div>
+                  <div className="muted">{format.dateTime(event.timestamp, zone)}</div>
+                </li>
+              ))}
+            </ol>
+          </section>
+        ) : null}
+      </div>
+      <Dialog open={confirming} onClose={() => setConfirming(false)} title={t('cancel')}>
+        <p>{t('cancel_confirm')}</p>
+        <div className="row">
+          <Button variant="danger" busy={cancel.isPending} onClick={() => cancel.mutate(undefined, { onSuccess: () => setConfirming(false) })}>
+            {t('cancel_yes')}
+          </Button>
+          <Button onClick={() => setConfirming(false)}>{t('keep')}</Button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}
