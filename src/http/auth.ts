@@ -1,4 +1,4 @@
-// Authentication: Bearer or api-key token → Actor, with a short per-process cache on the hot path.
+// Authentication: Bearer or api-key token, else the browser session cookie → Actor, with a short per-process cache.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 // The leaf file, not identity's index: identity's operations import this file (credential cache invalidation), and
@@ -8,8 +8,9 @@ import { sha256Hex } from '../shared/secrets.ts';
 import type { Actor } from './actor.ts';
 import { unauthenticated } from './errors.ts';
 import { pickLang } from './i18n.ts';
+import { crossSiteRequest, isSameOriginWrite, sessionTokenOf } from './session-cookie.ts';
 
-type CachedActor = Omit<Actor, 'lang'> & { expiresAt: number | null };
+type CachedActor = Omit<Actor, 'lang'> & { expiresAt: number | null; kind: string };
 
 /**
  * Resolving a credential costs a query; caching it for a few seconds keeps authenticated reads close to a
@@ -35,9 +36,20 @@ export function tokenFromRequest(request: FastifyRequest): string | null {
   return null;
 }
 
+/** The token a request authenticates with: a header wins; the session cookie counts only without one. */
+export function credentialOf(request: FastifyRequest): { token: string; fromCookie: boolean } | null {
+  const header = tokenFromRequest(request);
+  if (header !== null) return { token: header, fromCookie: false };
+  const session = sessionTokenOf(request);
+  return session === null ? null : { token: session, fromCookie: true };
+}
+
 export async function authenticate(deps: Deps, request: FastifyRequest): Promise<Actor> {
-  const token = tokenFromRequest(request);
-  if (!token || token.length > 512) throw unauthenticated();
+  const credential = credentialOf(request);
+  if (!credential || credential.token.length > 512) throw unauthenticated();
+  const { token, fromCookie } = credential;
+  // Refused before the token is even looked up: a cross-site write learns nothing and changes nothing (decision 0140).
+  if (fromCookie && !isSameOriginWrite(request, deps.config)) throw crossSiteRequest();
   const hash = sha256Hex(token);
   const nowMs = deps.clock.now().getTime();
   let entry = cache.get(hash);
@@ -49,6 +61,8 @@ export async function authenticate(deps: Deps, request: FastifyRequest): Promise
     cache.set(hash, entry);
   }
   if (entry.actor.expiresAt !== null && entry.actor.expiresAt <= nowMs) throw unauthenticated();
-  const { expiresAt: _expiresAt, ...actor } = entry.actor;
+  // Session tokens work only as the cookie, and the cookie carries only session tokens: each kind keeps its own checks.
+  if ((entry.actor.kind === 'session') !== fromCookie) throw unauthenticated();
+  const { expiresAt: _expiresAt, kind: _kind, ...actor } = entry.actor;
   return { ...actor, lang: pickLang(request.headers['accept-language']) };
 }

@@ -101,7 +101,7 @@ const problemResponse = (description: string, headers: Record<string, unknown> =
 export const RESPONSES = {
   BadRequest: problemResponse('`malformed_request` (body not JSON), `parameter_unknown` or `parameter_invalid` (query string, header, cursor).'),
   Unauthenticated: problemResponse('`unauthenticated`: no valid API key, access token or operator token.'),
-  Forbidden: problemResponse("`forbidden`: the caller's role may never do this."),
+  Forbidden: problemResponse("`forbidden`: the caller's role may never do this; `cross_site_request`: a write with the session cookie that a browser did not send from this origin."),
   NotFound: problemResponse(
     '`not_found`: absent, in another tenant, not visible to the caller, or not an id at all; `removed`: a removed route or one past an enforced sunset.',
   ),

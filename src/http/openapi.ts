@@ -20,7 +20,7 @@ export const deprecatedItem = <T extends object>(key: CompatKey, schema: T): T &
 };
 
 const SECURITY: Record<Auth, Json[]> = {
-  user: [{ bearer: [] }, { apiKey: [] }],
+  user: [{ bearer: [] }, { apiKey: [] }, { session: [] }],
   operator: [{ operatorToken: [] }],
   public: [],
 };
@@ -69,6 +69,12 @@ export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`tb_…`) or an access token from `POST /api/signin`.' },
           apiKey: { type: 'apiKey', in: 'header', name: 'api-key', description: 'The same API key in the `api-key` header.' },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'tourbook_session',
+            description: 'A browser session from `POST /api/session` (HttpOnly). Writes with it need `Sec-Fetch-Site: same-origin` or a same-origin `Origin` (403 `cross_site_request`).',
+          },
           operatorToken: { type: 'http', scheme: 'bearer', description: "The process's `OPERATOR_TOKEN` (operator routes only)." },
         },
         schemas: { Problem },
@@ -171,7 +177,7 @@ function decorate(path: string, method: string, op: Json, routeCompat: CompatKey
   if (api && method === 'get') responses['304'] = { description: 'Not modified (`If-None-Match` matched).', headers: { ETag: headerRef('ETag'), 'x-request-id': headerRef('RequestId') } };
   add('400', 'BadRequest');
   if (authenticated) add('401', 'Unauthenticated');
-  if (user && !ANY_ROLE.has(`${method} ${path}`)) add('403', 'Forbidden');
+  if ((user && !ANY_ROLE.has(`${method} ${path}`)) || SAME_ORIGIN_ONLY.has(`${method} ${path}`)) add('403', 'Forbidden');
   if (path.includes('{') || compat.size || (authenticated && !user)) add('404', 'NotFound');
   if (WRITES.has(method)) add('409', 'Conflict');
   if (CONDITIONAL.has(method)) add('412', 'PreconditionFailed');
@@ -184,6 +190,9 @@ function decorate(path: string, method: string, op: Json, routeCompat: CompatKey
   add('500', 'InternalError');
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
+
+/** Public operations that still refuse a browser's cross-site request (403 `cross_site_request`, decision 0140). */
+const SAME_ORIGIN_ONLY = new Set(['post /api/session', 'delete /api/session']);
 
 /** Operations every role may call: no 403 to document. */
 const ANY_ROLE = new Set(['get /api/user', 'get /api/user/permissions', 'post /api/refresh_token']);

@@ -47,13 +47,14 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('declares servers and the three security schemes; health and metrics need none, operator routes the operator token', () => {
+  it('declares servers and the four security schemes; health, metrics and sign-in need none, operator routes the operator token', () => {
     expect(doc.servers.length).toBeGreaterThan(0);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearer', 'operatorToken']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearer', 'operatorToken', 'session']);
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'tourbook_session' });
     for (const path of ['/healthz', '/readyz', '/metrics']) expect(operation('get', path).security).toEqual([]);
-    expect(operation('post', '/api/signin').security).toEqual([]);
+    for (const [method, path] of [['post', '/api/signin'], ['post', '/api/session'], ['delete', '/api/session']] as const) expect(operation(method, path).security).toEqual([]);
     expect(operation('post', '/api/operator/tenants').security).toEqual([{ operatorToken: [] }]);
-    expect(operation('get', '/api/places').security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect(operation('get', '/api/places').security).toEqual([{ bearer: [] }, { apiKey: [] }, { session: [] }]);
     expect(Object.keys(operation('get', '/metrics').responses['200'].content)).toEqual(['text/plain']);
   });
 

@@ -6,7 +6,7 @@ import { findCredentialWithActor } from './repository.ts';
 export async function findActiveCredential(
   q: Queryable,
   tokenHash: string,
-): Promise<(Omit<Actor, 'lang'> & { expiresAt: number | null }) | null> {
+): Promise<(Omit<Actor, 'lang'> & { expiresAt: number | null; kind: string }) | null> {
   const row = await findCredentialWithActor(q, tokenHash);
   if (!row) return null;
   return {
@@ -18,5 +18,6 @@ export async function findActiveCredential(
     extensions: row.extensions,
     settings: row.settings,
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
+    kind: row.kind,
   };
 }

@@ -98,6 +98,7 @@ export async function findCredentialWithActor(q: Queryable, tokenHash: string) {
   const rows = await queryRows<{
     tenant_id: string;
     credential_id: string;
+    kind: CredentialRow['kind'];
     user_id: string;
     role: UserRow['role'];
     expires_at: Date | string | null;
@@ -107,7 +108,7 @@ export async function findCredentialWithActor(q: Queryable, tokenHash: string) {
   }>(
     q,
     sql`
-    SELECT c.tenant_id, c.id AS credential_id, u.id AS user_id, u.role, c.expires_at,
+    SELECT c.tenant_id, c.id AS credential_id, c.kind, u.id AS user_id, u.role, c.expires_at,
            t.extensions, t.settings,
            (SELECT array_agg(m.organization_id ORDER BY m.organization_id) FROM organization_members m
              WHERE m.tenant_id = c.tenant_id AND m.user_id = u.id) AS organization_ids
@@ -178,7 +179,7 @@ export async function revokeUserCredentials(
   tenantId: string,
   userId: string,
   at: Date,
-  kinds: CredentialRow['kind'][] = ['api_key', 'access', 'refresh'],
+  kinds: CredentialRow['kind'][] = ['api_key', 'access', 'refresh', 'session'],
 ): Promise<void> {
   await q
     .update(credentials)
@@ -221,12 +222,21 @@ export async function revokeCredential(q: Queryable, tenantId: string, id: strin
     .where(and(eq(credentials.tenantId, tenantId), eq(credentials.id, id)));
 }
 
-/** Revokes every still-valid token of a sign-in's family (refresh-token reuse). */
+/** Revokes every still-valid token of a sign-in's family (refresh-token reuse, signing a browser session out). */
 export async function revokeTokenFamily(q: Queryable, tenantId: string, familyId: string, at: Date): Promise<void> {
   await q
     .update(credentials)
     .set({ revokedAt: at })
     .where(and(eq(credentials.tenantId, tenantId), or(eq(credentials.familyId, familyId), eq(credentials.id, familyId)), isNull(credentials.revokedAt)));
+}
+
+/** A browser session's credential by its token (sign-out comes before the tenant is known), revoked or not. */
+export async function findSessionCredential(q: Queryable, tokenHash: string): Promise<CredentialRow | null> {
+  const [row] = await q
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.tokenHash, tokenHash), eq(credentials.kind, 'session')));
+  return row ?? null;
 }
 
 /** Refresh tokens are presented before the tenant is known: looked up by the global token-hash index, then locked. */

@@ -6,9 +6,11 @@ import { actorOf } from '../../http/actor.ts';
 import { markDeprecated } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { clearSessionCookie, crossSiteRequest, isCrossSiteSignIn, isSameOriginWrite, sessionTokenOf, setSessionCookie } from '../../http/session-cookie.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './operations/manage-api-keys.ts';
 import { refreshTokens, signIn } from './operations/sign-in.ts';
+import { endSession, SESSION_SECONDS, startSession } from './operations/browser-sessions.ts';
 import {
   createOrganization,
   createServiceArea,
@@ -30,6 +32,8 @@ import {
   OrganizationResponse,
   OrganizationUpdateBody,
   RefreshTokenBody,
+  SessionEnded,
+  SessionResponse,
   ServiceAreaCreateBody,
   ServiceAreaList,
   ServiceAreaResponse,
@@ -120,6 +124,40 @@ export const identityRoutes =
       '/api/refresh_token',
       { config: { auth: 'public' }, schema: { tags: auth, operationId: 'refreshToken', summary: 'Exchange a refresh token for a new token pair', security: [], body: RefreshTokenBody, response: { 200: TokenResponse } } },
       async (request) => refreshTokens(deps, request.body.refresh_token),
+    );
+
+    // Browser sessions (decision 0140): the cookie is set and cleared here; the operations never see HTTP.
+    app.post(
+      '/api/session',
+      {
+        config: { auth: 'public' },
+        onRequest: async (request) => {
+          if (isCrossSiteSignIn(request, deps.config)) throw crossSiteRequest();
+        },
+        schema: { tags: auth, operationId: 'startSession', summary: 'Sign in a browser: a session cookie instead of tokens', security: [], body: SignInBody, response: { 200: SessionResponse } },
+      },
+      async (request, reply) => {
+        const started = await startSession(deps, request.body.user, { address: request.ip });
+        setSessionCookie(reply, request, deps.config, started.token, SESSION_SECONDS);
+        return { session: started.session, user: renderedOne(reply, started.user) };
+      },
+    );
+
+    app.delete(
+      '/api/session',
+      {
+        config: { auth: 'public' },
+        // Sign-out uses the cookie like any write: only a page of our own may end the session.
+        onRequest: async (request) => {
+          if (sessionTokenOf(request) !== null && !isSameOriginWrite(request, deps.config)) throw crossSiteRequest();
+        },
+        schema: { tags: auth, operationId: 'endSession', summary: 'Sign a browser out: revoke its session and clear the cookie', security: [], response: { 204: SessionEnded } },
+      },
+      async (request, reply) => {
+        await endSession(deps, sessionTokenOf(request));
+        clearSessionCookie(reply, request, deps.config);
+        return reply.status(204).send(null);
+      },
     );
 
     // ── Organizations and service areas ──

@@ -144,6 +144,18 @@ export const TokenResponse = component('TokenPair', Type.Object({
   token_type: Type.Literal('bearer'),
 }));
 
+/** The `Set-Cookie` header of the browser-session routes, as the OpenAPI document shows it (decision 0140). */
+const setCookie = (description: string) => ({ headers: { 'Set-Cookie': { type: 'string', description } } });
+
+export const SessionResponse = Type.Object(
+  {
+    session: component('BrowserSession', Type.Object({ expires_at: Timestamp })),
+    user: User,
+  },
+  setCookie('`tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body.'),
+);
+export const SessionEnded = Type.Null(setCookie('`tourbook_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`: the browser drops the cookie.'));
+
 // ── Organizations and service areas ──────────────────────────────────────────────────────────────────────────────
 export const Organization = component('Organization', Type.Object({ id: Uuid, name: Type.String(), service_area_ids: Type.Array(Uuid), created_at: Timestamp }));
 const organizationFields = {

@@ -76,20 +76,21 @@ export const serviceAreas = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
 
-/** API keys, access tokens and refresh tokens; only the SHA-256 of a token is stored. */
+/** API keys, access and refresh tokens, browser sessions (decision 0140); only the SHA-256 of a token is stored. */
 export const credentials = pgTable(
   'credentials',
   {
     tenantId: uuid('tenant_id').notNull(),
     id: uuid('id').notNull(),
     userId: uuid('user_id').notNull(),
-    kind: text('kind').$type<'api_key' | 'access' | 'refresh'>().notNull(),
+    kind: text('kind').$type<'api_key' | 'access' | 'refresh' | 'session'>().notNull(),
     name: text('name'),
     tokenHash: text('token_hash').notNull(),
     tokenPrefix: text('token_prefix').notNull(),
     expiresAt: ts('expires_at'),
     revokedAt: ts('revoked_at'),
-    /** Access and refresh tokens descending from one sign-in share it: a refresh-token reuse revokes the family. */
+    /** Access and refresh tokens descending from one sign-in share it: a refresh-token reuse revokes the family. A
+     * browser session is a family of its own, so signing out ends it the same way. */
     familyId: uuid('family_id'),
     createdAt: ts('created_at').notNull(),
   },

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../http/actor.ts';
 import type { Deps } from '../../deps.ts';
-import { tokenFromRequest } from '../../http/auth.ts';
+import { credentialOf } from '../../http/auth.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { EmptyBody, IdParams, bodyOptional } from '../../http/schemas.ts';
 import { sha256Hex } from '../../shared/secrets.ts';
@@ -39,7 +39,7 @@ export const liveRoutes =
     app.post(
       '/api/live/tickets',
       { schema: { tags, operationId: 'createLiveTicket', summary: 'A single-use ticket (60 s) to open the live stream from a browser', body: EmptyBody, response: { 201: TicketEnvelope } }, preValidation: bodyOptional },
-      async (request, reply) => reply.status(201).send(await createLiveTicket(deps, actorOf(request), sha256Hex(tokenFromRequest(request) ?? ''))),
+      async (request, reply) => reply.status(201).send(await createLiveTicket(deps, actorOf(request), sha256Hex(credentialOf(request)?.token ?? ''))),
     );
     app.get(
       '/api/live',

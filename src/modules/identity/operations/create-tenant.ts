@@ -1,5 +1,5 @@
 // Creating a tenant with its first admin and that admin's API key, and issuing credentials of every kind.
-// (Every credential comes from issueCredential: sign-in, API keys and the tenant's first admin.)
+// (Every credential comes from issueCredential: sign-in, browser sessions, API keys and the tenant's first admin.)
 import type { Deps } from '../../../deps.ts';
 import { newId } from '../../../shared/ids.ts';
 import { randomBase62, sha256Hex } from '../../../shared/secrets.ts';
@@ -8,16 +8,18 @@ import * as repo from '../repository.ts';
 import type { TenantCreateInput } from '../schemas.ts';
 import { toTenantView, type TenantView } from '../views.ts';
 
+const PREFIXES: Record<repo.CredentialRow['kind'], string> = { api_key: 'tb_', access: 'tba_', refresh: 'tbr_', session: 'tbs_' };
+
 /** Issues a credential inside the caller's transaction and returns the token (shown once). */
 export async function issueCredential(
   tx: Tx,
   tenantId: string,
   userId: string,
-  kind: 'api_key' | 'access' | 'refresh',
+  kind: repo.CredentialRow['kind'],
   at: Date,
   options: { name?: string | null; token?: string; expiresAt?: Date | null; familyId?: string } = {},
 ): Promise<{ id: string; token: string }> {
-  const prefix = kind === 'api_key' ? 'tb_' : kind === 'access' ? 'tba_' : 'tbr_';
+  const prefix = PREFIXES[kind];
   const token = options.token ?? `${prefix}${randomBase62(kind === 'api_key' ? 32 : 40)}`;
   const id = newId();
   await repo.insertCredential(tx, {

@@ -134,8 +134,8 @@ export async function updateUser(deps: Deps, actor: Actor, id: string, input: Us
         ...(passwordHash !== undefined ? { passwordHash } : {}),
       });
       if (input.organization_ids !== undefined) await repo.setMemberships(tx, actor.tenantId, id, organizationIds);
-      // A new password ends the user's sign-in sessions; API keys are separate credentials and stay.
-      if (passwordHash !== undefined) await repo.revokeUserCredentials(tx, actor.tenantId, id, deps.clock.now(), ['access', 'refresh']);
+      // A new password ends the user's sign-in sessions, browser sessions included; API keys are separate credentials and stay.
+      if (passwordHash !== undefined) await repo.revokeUserCredentials(tx, actor.tenantId, id, deps.clock.now(), ['access', 'refresh', 'session']);
       return renderById(tx, actor.tenantId, id);
     });
     // Cached actors carry role and organizations, and revoked sessions must fail: the change applies to the next request.

@@ -66,12 +66,24 @@ const decoyHash = (params: ScryptParams): Promise<string> => {
   return decoyHashes.get(key)!;
 };
 
+export interface SignInInput {
+  email: string;
+  password: string;
+  tenant_id?: string;
+}
+
 /**
  * Sign-in happens before a tenant is known. The password is checked against every active user with that e-mail;
  * exactly one match signs in; several matches (one person, several tenants) ask for `tenant_id` (decision 0201).
- * Wrong password and unknown e-mail get the same 401.
+ * Wrong password and unknown e-mail get the same 401. `issue` makes the credential in the same transaction: a token
+ * pair here, a browser session in browser-sessions.ts (decision 0140), behind one password check and one throttle.
  */
-export async function signIn(deps: Deps, input: { email: string; password: string; tenant_id?: string }, client: { address: string }): Promise<TokenPair> {
+export async function signInWith<T>(
+  deps: Deps,
+  input: SignInInput,
+  client: { address: string },
+  issue: (tx: Tx, user: repo.UserRow, at: Date) => Promise<T>,
+): Promise<T> {
   const throttle = throttleSignIn(deps, input.email, client.address);
   const candidates = (await repo.findUserByEmail(deps.db, input.tenant_id ?? null, input.email)).flatMap((user) =>
     user.passwordHash ? [{ user, passwordHash: user.passwordHash }] : [],
@@ -98,9 +110,12 @@ export async function signIn(deps: Deps, input: { email: string; password: strin
   const upgraded = needsRehash(stored, deps.config.passwordHash) ? await hashPassword(input.password, deps.config.passwordHash) : null;
   return deps.db.transaction(async (tx) => {
     if (upgraded) await repo.updateUser(tx, user.tenantId, user.id, { passwordHash: upgraded });
-    return issueTokenPair(tx, user.tenantId, user.id, deps.clock.now(), newId());
+    return issue(tx, user, deps.clock.now());
   });
 }
+
+export const signIn = (deps: Deps, input: SignInInput, client: { address: string }): Promise<TokenPair> =>
+  signInWith(deps, input, client, (tx, user, at) => issueTokenPair(tx, user.tenantId, user.id, at, newId()));
 
 /**
  * Rotation: the presented refresh token is revoked and a new pair issued; an expired or unknown one is 401. A

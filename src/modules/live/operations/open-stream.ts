@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { authenticate, tokenFromRequest } from '../../../http/auth.ts';
+import { authenticate, credentialOf } from '../../../http/auth.ts';
 import { forbidden } from '../../../http/errors.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { sha256Hex } from '../../../shared/secrets.ts';
@@ -17,11 +17,11 @@ export const RESUME_WINDOW_MS = 5 * 60 * 1000;
 /** A client that does not read is dropped rather than buffered without end (EventSource reconnects and resumes). */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-/** The caller: a ticket (browsers' EventSource cannot send headers) or the usual Authorization / api-key header. */
+/** The caller: a ticket (browsers' EventSource cannot send headers), the usual Authorization / api-key header, or the session cookie. */
 async function caller(deps: Deps, request: FastifyRequest, query: LiveQueryT): Promise<{ actor: Actor; credentialHash: string }> {
   if (query.ticket !== undefined) return redeemLiveTicket(deps, query.ticket, request.headers['accept-language']);
   const actor = await authenticate(deps, request);
-  return { actor, credentialHash: sha256Hex(tokenFromRequest(request) ?? '') };
+  return { actor, credentialHash: sha256Hex(credentialOf(request)?.token ?? '') };
 }
 
 export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyRequest, query: LiveQueryT, reply: FastifyReply): Promise<void> {
