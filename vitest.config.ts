@@ -7,6 +7,8 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
+    // expect.poll waits for what a browser page or a worker does; 1 s (vitest's default) is short on a busy machine.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 60_000,
     // PGlite instances are large (~700 MiB while migrating): two files at a time on two cores.
     maxWorkers: 2,

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, onTestFailed } from 'vitest';
 import { buildTestApp, type TestApp } from '../app.ts';
 import type { Config } from '../../src/config.ts';
 
@@ -76,6 +76,10 @@ export async function openPage(app: BrowserApp, options: { viewport?: { width: n
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(text)) problems.push(`CSP: ${text}`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  // A failing test leaves a picture of what the page showed (test-artifacts/screenshots/failed-*.png).
+  onTestFailed(async ({ task }) => {
+    if (!page.isClosed()) await screenshot(page, `failed-${task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`).catch(() => undefined);
+  });
   return {
     page,
     context,
@@ -101,10 +105,9 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, not as a <script>: the page's CSP stays as it is.
   await page.evaluate(axeSource);
-  const results = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
-  });
+  const results = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  };
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

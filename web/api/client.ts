@@ -60,20 +60,3 @@ export async function call<T>(pending: Promise<Answer<T>>): Promise<T> {
   if (response.status === 401) for (const listener of onUnauthenticated) listener();
   throw new ApiError(response.status, problem);
 }
-
-/** A JSON request outside the typed paths (none today; kept for routes added before the client is regenerated). */
-export async function callJson<T>(method: string, url: string, body?: unknown): Promise<T> {
-  const response = await trackedFetch(
-    new Request(new URL(url, location.origin), {
-      method,
-      credentials: 'same-origin',
-      headers: { 'accept-language': language, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }),
-  );
-  const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  if (response.ok) return parsed as T;
-  if (response.status === 401) for (const listener of onUnauthenticated) listener();
-  throw new ApiError(response.status, parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : { detail: response.statusText });
-}

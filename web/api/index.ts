@@ -1,5 +1,5 @@
 // The pages' data layer: the typed client, the session, errors and the connection state.
-export { api, call, callJson, setApiLanguage } from './client.ts';
+export { api, call, setApiLanguage } from './client.ts';
 export { useConnection } from './connection.ts';
 export { ApiError, ConnectionError, isApiError, type FieldError } from './problem.ts';
 export { useSession, useSignIn, useSignOut, type User } from './session.ts';

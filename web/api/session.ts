@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Schemas } from '../../clients/typescript/src/index.ts';
-import { api, call, callJson, whenSignedOut } from './client.ts';
+import { api, call, whenSignedOut } from './client.ts';
 import { isApiError } from './problem.ts';
 
 export type User = Schemas['User'];
@@ -31,10 +31,10 @@ export function useSession() {
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { email: string; password: string; tenant_id?: string }) =>
-      callJson<{ user: User }>('POST', '/api/session', { user: input }),
+    mutationFn: (input: { email: string; password: string; tenant_id?: string }) => call(api.POST('/api/session', { body: { user: input } })),
     onSuccess: ({ user }) => {
-      queryClient.clear();
+      // Another user's data must not survive a change of user; the session query itself stays observed.
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
       queryClient.setQueryData(SESSION_KEY, user);
     },
   });
@@ -43,10 +43,10 @@ export function useSignIn() {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => callJson<void>('DELETE', '/api/session'),
+    mutationFn: () => call(api.DELETE('/api/session')),
     onSettled: () => {
-      queryClient.clear();
       queryClient.setQueryData(SESSION_KEY, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
     },
   });
 }

@@ -93,11 +93,17 @@ export function MapPage({ user }: { user: User }) {
       dirty.current = false;
       const at = Date.now();
       const features: Feature[] = [];
+      let latest = 0;
       for (const [driverId, fix] of fixes.current) {
+        latest = Math.max(latest, fix.recordedAt);
         features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [fix.lng, fix.lat] }, properties: { driver_id: driverId, tour_id: fix.tourId, signal: signalOf(fix, at), selected: fix.tourId === selected } });
       }
       setLayerData(map, 'drivers', features);
-      (window as unknown as { __tourbookDrawn?: number }).__tourbookDrawn = at;
+      // What was drawn, for the browser tests and the stream-to-marker benchmark (bench/console.ts).
+      const container = map.getContainer();
+      container.dataset.drivers = String(features.length);
+      container.dataset.latestFix = String(latest);
+      container.dataset.drawnAt = String(at);
     };
     frame = requestAnimationFrame(draw);
     return () => cancelAnimationFrame(frame);
