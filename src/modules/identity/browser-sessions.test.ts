@@ -125,7 +125,7 @@ describe('the session cookie', () => {
     const { user, token } = await signedIn();
     const res = await browser(token, { 'sec-fetch-site': 'cross-site', 'accept-language': 'de' }).post('/api/organizations', { organization: { name: 'Planted by evil.example' } });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ status: 403, error_code: 'cross_site_request', type: 'https://tourbook.dev/errors/cross_site_request' });
+    expect(res.body).toMatchObject({ status: 403, error_code: 'cross_site_request', title: 'Cross-site request', type: 'https://tourbook.dev/errors/cross_site_request' });
     expect(res.body.detail).toMatch(/Sitzungs-Cookie/);
     expect(await organizationNames(user.client)).not.toContain('Planted by evil.example');
     const sameSite = await browser(token, { 'sec-fetch-site': 'same-site' }).post('/api/organizations', { organization: { name: 'From a sibling host' } });
