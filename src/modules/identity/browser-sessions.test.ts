@@ -114,11 +114,15 @@ describe('POST /api/session', () => {
 });
 
 describe('the session cookie', () => {
-  it('authenticates GET /api/user on its own', async () => {
+  it('authenticates GET /api/user on its own, with an answer shared caches keep to themselves', async () => {
     const { user, token } = await signedIn('driver');
     const me = await browser(token, {}).get('/api/user');
     expect(me.status).toBe(200);
     expect(me.body.user.id).toBe(user.id);
+    expect(me.headers).toMatchObject({ 'cache-control': 'private', vary: 'Cookie' });
+    const bearer = await user.client.get('/api/user');
+    expect(bearer.headers['cache-control']).toBeUndefined();
+    expect(bearer.headers.vary).toBeUndefined();
   });
 
   it('refuses a write with Sec-Fetch-Site: cross-site (403 cross_site_request, localized) and writes nothing', async () => {
