@@ -43,6 +43,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent compensation writes 
   };
   const tipDistribution = async (bookingId: string) => (await expectOk(tenant.admin.get(`/api/hailing/bookings/${bookingId}`))).booking.tip_distribution;
   const tips = async (tourId: string) => (await expectOk(tenant.admin.get(`/api/tours/${tourId}/compensation`))).compensation.breakdown.tips.amount;
+
   it('leaves no booking pending and no tip short when a re-evaluation read the drop-offs before the last one completed', async () => {
     // Booking `split` was dropped off on two tours: its first drop-off failed on `first` (completed), its second is
     // the last stop of `last`, which also carries `single`. Resuming `first` evaluates `split` again and locks only
