@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type
 import qs from 'qs';
 import type { Deps } from './deps.ts';
 import type { Actor } from './http/actor.ts';
-import { authenticate } from './http/auth.ts';
+import { authenticate, credentialOf } from './http/auth.ts';
 import { AppError, toProblem } from './http/errors.ts';
 import { pickLang } from './http/i18n.ts';
 import { validationError, validatorCompiler } from './http/validation.ts';
@@ -122,12 +122,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     route.schema.querystring ??= { type: 'object', properties: {}, additionalProperties: false };
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const mode = request.routeOptions.config.auth ?? 'user';
     if (!request.routeOptions.url) return; // unknown route: the 404 handler answers
     // Before the body is even parsed: unauthenticated callers learn nothing from validation (401 before 422).
     // Failures count against the caller's address (decision 0113).
     if (mode === 'user') request.actor = await authenticateThrottled(deps, request, () => authenticate(deps, request as FastifyRequest));
+    // Unlike an Authorization header, a cookie does not keep shared caches from storing the answer (decision 0140).
+    if (request.actor && credentialOf(request)?.fromCookie) void reply.header('cache-control', 'private').header('vary', 'Cookie');
     if (mode === 'operator') await authenticateThrottled(deps, request, async () => checkOperator(deps, request));
   });
 

@@ -44,6 +44,7 @@ const TITLES: Record<string, string> = {
   validation_failed: 'Validation failed',
   unauthenticated: 'Unauthenticated',
   forbidden: 'Forbidden',
+  cross_site_request: 'Cross-site request',
   not_found: 'Not found',
   removed: 'Removed',
   invalid_transition: 'Invalid transition',

@@ -179,6 +179,26 @@ export async function bookingIdsNamingTours(q: Queryable, tenantId: string, tour
   return rows.map((r) => r.bookingId);
 }
 
+/**
+ * The bookings' tip outcome rows, locked in booking id order, as they are before this evaluation (decision 0607). A
+ * booking never evaluated gets its row here, as a placeholder the evaluation overwrites in the same transaction (so
+ * no one else ever sees it): two first evaluations of a booking insert-or-nothing, then queue on the same row lock.
+ */
+export async function lockTipOutcomes(q: Queryable, tenantId: string, bookingIds: string[], now: Date): Promise<TipOutcomeRow[]> {
+  if (!bookingIds.length) return [];
+  const sorted = [...bookingIds].sort();
+  await q
+    .insert(tipOutcomes)
+    .values(sorted.map((bookingId) => ({ tenantId, bookingId, tourId: null, status: 'pending' as const, reason: 'dropoffs_unresolved' as const, amount: 0, evaluatedAt: now })))
+    .onConflictDoNothing();
+  return q
+    .select()
+    .from(tipOutcomes)
+    .where(and(eq(tipOutcomes.tenantId, tenantId), inArray(tipOutcomes.bookingId, sorted)))
+    .orderBy(asc(tipOutcomes.bookingId))
+    .for('update');
+}
+
 export async function findTipOutcomesOfTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<TipOutcomeRow[]> {
   if (!tourIds.length) return [];
   return q.select().from(tipOutcomes).where(and(eq(tipOutcomes.tenantId, tenantId), inArray(tipOutcomes.tourId, tourIds)));

@@ -33,8 +33,12 @@ export async function distributeTips(tx: Tx, deps: Pick<Deps, 'config'>, tenantI
     ...(await repo.bookingIdsNamingTours(tx, tenantId, trigger.tourIds)),
   ]);
   if (!bookingIds.length && !trigger.tourIds.length) return;
+  // Lock, then read (decision 0607): each booking's outcome row is locked before its facts are read, so two
+  // evaluations of a booking run one after the other and the later one reads what the earlier one could not see
+  // (a drop-off completed in between). Read first, a stale outcome could commit last and stay: a booking pending on a
+  // completed tour, its tip missing from the tour's.
+  const previous = await repo.lockTipOutcomes(tx, tenantId, bookingIds, at);
   const bookings = await tipBookings(tx, tenantId, bookingIds);
-  const previous = await repo.findTipOutcomes(tx, tenantId, bookingIds);
   const tourIds = unique([...trigger.tourIds, ...bookings.flatMap((b) => b.dropoffs.map((d) => d.tourId)), ...previous.map((p) => p.tourId)]);
   const facts = await tipTours(tx, tenantId, tourIds);
 
@@ -51,7 +55,9 @@ export async function distributeTips(tx: Tx, deps: Pick<Deps, 'config'>, tenantI
   );
 
   const outcomes = bookings.map((b) => tipOutcome(b, tours));
-  // Tours whose tips may move: named before or now. Locked (in id order) before their outcomes are rewritten.
+  // Tours whose tips may move: named before or now. Locked (in id order, after the bookings' rows: decision 0607)
+  // before their outcomes are rewritten; every change of an outcome naming a tour holds that tour's row, so the sum
+  // below reads every other evaluation's outcome as committed.
   const affected = unique([...trigger.tourIds, ...previous.map((p) => p.tourId), ...outcomes.map((o) => o.tourId)]).filter((id) => tours.has(id));
   const rows = await repo.lockCompensations(
     tx,

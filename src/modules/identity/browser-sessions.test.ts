@@ -114,18 +114,22 @@ describe('POST /api/session', () => {
 });
 
 describe('the session cookie', () => {
-  it('authenticates GET /api/user on its own', async () => {
+  it('authenticates GET /api/user on its own, with an answer shared caches keep to themselves', async () => {
     const { user, token } = await signedIn('driver');
     const me = await browser(token, {}).get('/api/user');
     expect(me.status).toBe(200);
     expect(me.body.user.id).toBe(user.id);
+    expect(me.headers).toMatchObject({ 'cache-control': 'private', vary: 'Cookie' });
+    const bearer = await user.client.get('/api/user');
+    expect(bearer.headers['cache-control']).toBeUndefined();
+    expect(bearer.headers.vary).toBeUndefined();
   });
 
   it('refuses a write with Sec-Fetch-Site: cross-site (403 cross_site_request, localized) and writes nothing', async () => {
     const { user, token } = await signedIn();
     const res = await browser(token, { 'sec-fetch-site': 'cross-site', 'accept-language': 'de' }).post('/api/organizations', { organization: { name: 'Planted by evil.example' } });
     expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ status: 403, error_code: 'cross_site_request', type: 'https://tourbook.dev/errors/cross_site_request' });
+    expect(res.body).toMatchObject({ status: 403, error_code: 'cross_site_request', title: 'Cross-site request', type: 'https://tourbook.dev/errors/cross_site_request' });
     expect(res.body.detail).toMatch(/Sitzungs-Cookie/);
     expect(await organizationNames(user.client)).not.toContain('Planted by evil.example');
     const sameSite = await browser(token, { 'sec-fetch-site': 'same-site' }).post('/api/organizations', { organization: { name: 'From a sibling host' } });
