@@ -160,7 +160,7 @@ describe('the console in a browser', () => {
       body: JSON.stringify({ booking: { service_id: serviceId, stops: [] } }),
     });
     expect(crossSite.status).toBe(403);
-    expect((await crossSite.json()).error_code).toBe('cross_site_request');
+    expect(((await crossSite.json()) as { error_code: string }).error_code).toBe('cross_site_request');
     expect((await fetch(`${app.url}/api/user`, { headers: header })).status).toBe(200);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
