@@ -77,11 +77,10 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
 }
 
 /**
- * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
- * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
- * response renders from the rows written, as a read after the commit would.
+ * Every check of a new booking and every row it would write, read without writing anything: the create writes what
+ * this returns, a bulk dry run stops here (decision 0320), so both apply the same rules.
  */
-export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
+async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
   dispatchPermissions.require(actor, 'create_booking');
   const at = deps.clock.now();
   const tenantId = actor.tenantId;
@@ -97,7 +96,10 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
     if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
   }
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
-  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  // A manager names only its own organizations: a booking managed by others only would be written, yet invisible to
+  // its creator, who was answered 404 (decision 0321).
+  const visible = actor.role === 'manager' ? actor.organizationIds : null;
+  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids', visible);
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
@@ -127,6 +129,25 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
   const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
   const events: EventInput[] = [{ tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
+  return { at, service, created, events, packageInputs };
+}
+
+/** Runs every check the create would, writing nothing: a bulk dry run's answer for one item (decision 0320). */
+export async function checkNewBooking(deps: Deps, actor: Actor, input: BookingCreateInput): Promise<void> {
+  await prepareBooking(deps, actor, input);
+}
+
+/**
+ * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
+ * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
+ * response renders from the rows written, as a read after the commit would.
+ */
+export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
+  const { at, service, created, events, packageInputs } = await prepareBooking(deps, actor, input);
+  const { db } = deps;
+  const { tenantId } = actor;
+  const { booking, stops, packages, history } = created;
+  const { id } = booking;
   if (service.dispatchMode === 'auto') {
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
