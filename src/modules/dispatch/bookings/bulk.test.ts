@@ -162,17 +162,20 @@ describe('creating bookings in bulk', () => {
     const foreign = row(w, 'foreign', { managing_organization_ids: [other.id] });
     const alone = await w.manager.client.post('/api/hailing/bookings', { booking: foreign });
     expect(alone.status).toBe(422);
-    expect(alone.body.errors).toEqual([expect.objectContaining({ pointer: '/booking/managing_organization_ids/0', code: 'unknown_reference' })]);
+    expect(alone.body.errors).toEqual([expect.objectContaining({ pointer: '/booking/managing_organization_ids', code: 'own_organization_required' })]);
     const bulk = await expectOk(
       w.manager.client.post('/api/hailing/bookings/bulk', { bookings: [{ idempotency_key: 'own', booking: row(w, 'own') }, { idempotency_key: 'foreign', booking: foreign }] }),
     );
     expect(bulk.results[0]).toMatchObject({ status: 201 });
     expect(bulk.results[1]).toMatchObject({ status: 422, booking: null });
     expect(bulk.results[1].error.errors).toEqual([
-      expect.objectContaining({ pointer: '/booking/managing_organization_ids/0', full_pointer: '/bookings/1/booking/managing_organization_ids/0', code: 'unknown_reference' }),
+      expect.objectContaining({ pointer: '/booking/managing_organization_ids', full_pointer: '/bookings/1/booking/managing_organization_ids', code: 'own_organization_required' }),
     ]);
     const found = await expectOk(w.tenant.admin.get('/api/hailing/bookings?filters[external_id]=foreign'));
     expect(found.bookings).toEqual([]);
+    // Shared with another organization, the booking stays visible to its creator and is created.
+    const shared = await expectOk(w.manager.client.post('/api/hailing/bookings/bulk', { bookings: [{ idempotency_key: 'shared', booking: row(w, 'shared', { managing_organization_ids: [w.orgId, other.id] }) }] }));
+    expect(shared.results[0]).toMatchObject({ status: 201, booking: { external_id: 'shared' } });
     // Admins still create for any organization.
     const byAdmin = await expectOk(w.tenant.admin.post('/api/hailing/bookings/bulk', { bookings: [{ idempotency_key: 'admin-foreign', booking: foreign }] }));
     expect(byAdmin.results[0]).toMatchObject({ status: 201, booking: { managing_organization_ids: [other.id] } });

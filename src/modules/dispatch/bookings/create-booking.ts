@@ -6,7 +6,7 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { invalidFields, notFound, unknownReference, type AppError } from '../../../http/errors.ts';
 import { eventRows, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
@@ -46,6 +46,19 @@ async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: Service
 function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
   for (const pkg of packages) pkg.shortcode = newShortcode();
 }
+
+/**
+ * A manager's booking is managed by at least one of its organizations: one managed by others only was written, yet
+ * invisible to its creator, who was answered 404 (decision 0321). Others may share it, as a later PUT may.
+ */
+const notOwnOrganizations = (): AppError =>
+  invalidFields([
+    {
+      pointer: '/booking/managing_organization_ids',
+      code: 'own_organization_required',
+      detail: 'must include one of your organizations: a booking managed by others only would not be visible to you',
+    },
+  ]);
 
 /** Shortcode collisions tolerated before giving up (each has a chance of about 1 in 10^11 per package). */
 const SHORTCODE_DRAWS = 5;
@@ -96,10 +109,8 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
     if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
   }
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
-  // A manager names only its own organizations: a booking managed by others only would be written, yet invisible to
-  // its creator, who was answered 404 (decision 0321).
-  const visible = actor.role === 'manager' ? actor.organizationIds : null;
-  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids', visible);
+  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  if (actor.role === 'manager' && !managing.some((orgId) => actor.organizationIds.includes(orgId))) throw notOwnOrganizations();
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),

@@ -10,10 +10,9 @@ export async function serviceOrReject(tx: Queryable, tenantId: string, id: strin
   return service;
 }
 
-/** `visible`: the organizations the caller may name (a manager's own, decision 0202); others answer like unknown ones. */
-export async function checkOrganizations(tx: Queryable, tenantId: string, ids: string[], pointer: string, visible: string[] | null = null): Promise<void> {
+export async function checkOrganizations(tx: Queryable, tenantId: string, ids: string[], pointer: string): Promise<void> {
   const found = new Set((await findOrganizations(tx, tenantId, ids)).map((o) => o.id));
   ids.forEach((id, i) => {
-    if (!found.has(id) || (visible && !visible.includes(id))) throw unknownReference(`${pointer}/${i}`, 'organization');
+    if (!found.has(id)) throw unknownReference(`${pointer}/${i}`, 'organization');
   });
 }
