@@ -2099,6 +2099,60 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
         };
+        BookingCreate: {
+            customer_id?: string | null;
+            external_id?: string | null;
+            managing_organization_ids?: string[];
+            /** @description At most 50 keys and 16 KiB serialized as JSON. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            packages?: {
+                description?: string | null;
+                dropoff_stop_index: number;
+                external_label?: string | null;
+                pickup_stop_index: number;
+                weight_grams?: number | null;
+            }[];
+            scheduled_at?: string | null;
+            /** Format: uuid */
+            service_id: string;
+            stops: {
+                address?: {
+                    additional_line?: string | null;
+                    city: string;
+                    country?: string | null;
+                    number?: string | null;
+                    street: string;
+                    zip_code?: string | null;
+                };
+                contact?: {
+                    email?: string | null;
+                    name?: string | null;
+                    phone_number?: string | null;
+                };
+                group?: string;
+                location?: {
+                    lat: number;
+                    lng: number;
+                };
+                notes?: string | null;
+                /** Format: uuid */
+                place_id?: string;
+                service_duration_seconds?: number;
+                time_window?: {
+                    /** Format: date-time */
+                    ends_at: string;
+                    /** Format: date-time */
+                    starts_at: string;
+                };
+                type: string;
+            }[];
+            tip?: {
+                amount: number;
+                currency: string;
+            } | null;
+        };
         BookingCreatedEvent: {
             data: {
                 /** Format: uuid */
@@ -5360,60 +5414,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    booking: {
-                        customer_id?: string | null;
-                        external_id?: string | null;
-                        managing_organization_ids?: string[];
-                        /** @description At most 50 keys and 16 KiB serialized as JSON. */
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        packages?: {
-                            description?: string | null;
-                            dropoff_stop_index: number;
-                            external_label?: string | null;
-                            pickup_stop_index: number;
-                            weight_grams?: number | null;
-                        }[];
-                        scheduled_at?: string | null;
-                        /** Format: uuid */
-                        service_id: string;
-                        stops: {
-                            address?: {
-                                additional_line?: string | null;
-                                city: string;
-                                country?: string | null;
-                                number?: string | null;
-                                street: string;
-                                zip_code?: string | null;
-                            };
-                            contact?: {
-                                email?: string | null;
-                                name?: string | null;
-                                phone_number?: string | null;
-                            };
-                            group?: string;
-                            location?: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes?: string | null;
-                            /** Format: uuid */
-                            place_id?: string;
-                            service_duration_seconds?: number;
-                            time_window?: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            };
-                            type: string;
-                        }[];
-                        tip?: {
-                            amount: number;
-                            currency: string;
-                        } | null;
-                    };
+                    booking: components["schemas"]["BookingCreate"];
                 };
             };
         };
@@ -5907,8 +5908,7 @@ export interface operations {
             content: {
                 "application/json": {
                     bookings: {
-                        /** @description Exactly the `booking` of the body of `createBooking`; validated per item. */
-                        booking: unknown;
+                        booking: components["schemas"]["BookingCreate"];
                         /** @description The `Idempotency-Key` this item is created with, as if sent alone. */
                         idempotency_key: string;
                     }[];

@@ -1,5 +1,5 @@
 // Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
-import { component, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { component, documentedAs, EnumText, StringEnum } from '../../../http/openapi-components.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
 import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
@@ -151,7 +151,7 @@ const PackageInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const BookingCreate = Type.Object(
+export const BookingCreate = component('BookingCreate', Type.Object(
     {
       service_id: Uuid,
       external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
@@ -164,7 +164,7 @@ export const BookingCreate = Type.Object(
       packages: Type.Optional(Type.Array(PackageInput, { maxItems: 1000 })),
     },
     { additionalProperties: false },
-);
+));
 export const BookingCreateBody = Type.Object({ booking: BookingCreate }, { additionalProperties: false });
 export type BookingCreateInput = Static<typeof BookingCreate>;
 
@@ -178,7 +178,7 @@ const BulkBookingItem = Type.Object(
   {
     idempotency_key: Type.String({ minLength: 1, maxLength: 255, description: 'The `Idempotency-Key` this item is created with, as if sent alone.' }),
     // Checked item by item against createBooking's body, so that one bad item answers its own 422 (decision 0320).
-    booking: Type.Unsafe<BookingCreateInput>({ description: 'Exactly the `booking` of the body of `createBooking`; validated per item.' }),
+    booking: documentedAs<BookingCreateInput>('BookingCreate', 'Exactly the `booking` of the body of `createBooking`; validated per item.'),
   },
   { additionalProperties: false },
 );
