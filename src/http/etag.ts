@@ -21,6 +21,8 @@ export const INTERNAL_HEADER = 'x-tourbook-internal';
 const INTERNAL_SECRET = randomBytes(16).toString('hex');
 
 export const isInternalRequest = (request: FastifyRequest): boolean => request.headers[INTERNAL_HEADER] === INTERNAL_SECRET;
+/** The header that marks an injected request as internal (also a bulk route's items, decision 0320). */
+export const internalHeader = (): Record<string, string> => ({ [INTERNAL_HEADER]: INTERNAL_SECRET });
 
 /** Weak, because the hash is of the JSON serialization, not of the bytes on the wire after any encoding. */
 export const etagOf = (body: string | Buffer): string => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;

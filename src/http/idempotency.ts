@@ -28,7 +28,7 @@ defineMessages({
   },
 });
 
-interface Claim {
+export interface Claim {
   tenantId: string;
   credentialId: string;
   key: string;
@@ -42,11 +42,13 @@ declare module 'fastify' {
 }
 
 /** The request fingerprint: same key with another method, path or body is a different request. */
-function requestHash(request: FastifyRequest): string {
+export function fingerprint(method: string, url: string, body: unknown): string {
   return createHash('sha256')
-    .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .update(`${method}\n${url}\n${JSON.stringify(body ?? null)}`)
     .digest('base64url');
 }
+
+const requestHash = (request: FastifyRequest): string => fingerprint(request.method, request.url, request.body);
 
 function keyOf(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'];
@@ -58,7 +60,35 @@ function keyOf(request: FastifyRequest): string | null {
   return key;
 }
 
-type Decision = { kind: 'run' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'error'; error: AppError };
+export type Decision = { kind: 'run' } | { kind: 'replay'; status: number; headers: Record<string, string>; body: string } | { kind: 'error'; error: AppError };
+
+type KeyRow = typeof idempotencyKeys.$inferSelect;
+
+const whereKey = (claimKey: Claim) =>
+  and(eq(idempotencyKeys.tenantId, claimKey.tenantId), eq(idempotencyKeys.credentialId, claimKey.credentialId), eq(idempotencyKeys.key, claimKey.key));
+
+/** What a request meets when its key is already stored: run again (expired, or abandoned by its own request), or not. */
+function decide(row: KeyRow | undefined, hash: string, now: Date): Decision {
+  const expired = !row || row.createdAt.getTime() + KEY_TTL_MS <= now.getTime();
+  const abandoned = row && row.responseStatus === null && row.lockedUntil.getTime() <= now.getTime() && row.requestHash === hash;
+  if (expired || abandoned) return { kind: 'run' };
+  if (row.requestHash !== hash) {
+    return { kind: 'error', error: unprocessable('idempotency_key_reused', { key: 'error.idempotency_key_reused' }) };
+  }
+  if (row.responseStatus === null) {
+    return { kind: 'error', error: conflict('idempotency_key_in_use', { key: 'error.idempotency_key_in_use' }) };
+  }
+  return { kind: 'replay', status: row.responseStatus, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' };
+}
+
+/**
+ * What a request with this key and fingerprint would meet, read without claiming the key: a bulk dry run writes
+ * nothing, not even a claim (decision 0320).
+ */
+export async function peekKey(deps: Pick<Deps, 'db' | 'clock'>, claimKey: Claim, hash: string): Promise<Decision> {
+  const [row] = await deps.db.select().from(idempotencyKeys).where(whereKey(claimKey));
+  return decide(row, hash, deps.clock.now());
+}
 
 /** Claims the key, or decides to replay / refuse, in one transaction holding the key's row lock. */
 async function claim(deps: Deps, claimKey: Claim, hash: string): Promise<Decision> {
@@ -75,34 +105,16 @@ async function claim(deps: Deps, claimKey: Claim, hash: string): Promise<Decisio
     };
     const inserted = await tx.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
     if (inserted.length) return { kind: 'run' };
-    const where = and(
-      eq(idempotencyKeys.tenantId, claimKey.tenantId),
-      eq(idempotencyKeys.credentialId, claimKey.credentialId),
-      eq(idempotencyKeys.key, claimKey.key),
-    );
+    const where = whereKey(claimKey);
     const [row] = await tx.select().from(idempotencyKeys).where(where).for('update');
-    const expired = !row || row.createdAt.getTime() + KEY_TTL_MS <= now.getTime();
-    const abandoned = row && row.responseStatus === null && row.lockedUntil.getTime() <= now.getTime() && row.requestHash === hash;
-    if (expired || abandoned) {
-      await tx.update(idempotencyKeys).set(fresh).where(where);
-      return { kind: 'run' };
-    }
-    if (row.requestHash !== hash) {
-      return { kind: 'error', error: unprocessable('idempotency_key_reused', { key: 'error.idempotency_key_reused' }) };
-    }
-    if (row.responseStatus === null) {
-      return { kind: 'error', error: conflict('idempotency_key_in_use', { key: 'error.idempotency_key_in_use' }) };
-    }
-    return { kind: 'replay', status: row.responseStatus, headers: row.responseHeaders ?? {}, body: row.responseBody ?? '' };
+    const decision = decide(row, hash, now);
+    if (decision.kind === 'run') await tx.update(idempotencyKeys).set(fresh).where(where);
+    return decision;
   });
 }
 
 async function settle(deps: Deps, claimKey: Claim, reply: FastifyReply, payload: unknown): Promise<void> {
-  const where = and(
-    eq(idempotencyKeys.tenantId, claimKey.tenantId),
-    eq(idempotencyKeys.credentialId, claimKey.credentialId),
-    eq(idempotencyKeys.key, claimKey.key),
-  );
+  const where = whereKey(claimKey);
   await deps.db.transaction(async (tx) => {
     // A 5xx is not an outcome: release the key so the client can retry the same request.
     if (reply.statusCode >= 500) {

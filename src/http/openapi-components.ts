@@ -8,6 +8,15 @@ export const COMPONENT_KEY = 'x-component';
 /** Names a schema: the document lists it once under `components.schemas` and refers to it everywhere else. */
 export const component = <T extends TSchema>(name: string, schema: T): T => ({ ...schema, [COMPONENT_KEY]: name });
 
+/** The vendor key of a schema that is validated elsewhere but documented as a named component (decision 0320). */
+export const DOCUMENTED_AS_KEY = 'x-documented-as';
+
+/**
+ * A value the route accepts as is, to validate it later (a bulk item's `booking`, checked by its own route), while the
+ * document and the typed client show it as the component `name`. Validation sees no keyword but the description.
+ */
+export const documentedAs = <T>(name: string, description: string) => Type.Unsafe<T>({ description, [DOCUMENTED_AS_KEY]: name });
+
 /** The same enum on a response, typed as the plain string the code renders (rows hold text). */
 export const EnumText = (schema: TSchema) => Type.Unsafe<string>(schema);
 
@@ -153,6 +162,8 @@ export function hoistComponents(doc: Json): void {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (!node || typeof node !== 'object') return node;
+    const documented = (node as Json)[DOCUMENTED_AS_KEY];
+    if (typeof documented === 'string') return ref('schemas', documented);
     const out = inner(node as Json);
     const name = (node as Json)[COMPONENT_KEY];
     if (typeof name !== 'string') return out;

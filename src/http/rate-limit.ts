@@ -23,18 +23,18 @@ export interface TokenBucketLimit {
   burst: number;
 }
 
-/** Refills a bucket to `nowMs` and takes one token when there is one. Pure: the caller keeps the bucket. */
-export function take(bucket: Bucket, limit: TokenBucketLimit, nowMs: number): { allowed: boolean; bucket: Bucket } {
+/** Refills a bucket to `nowMs` and takes `cost` tokens when there are as many. Pure: the caller keeps the bucket. */
+export function take(bucket: Bucket, limit: TokenBucketLimit, nowMs: number, cost = 1): { allowed: boolean; bucket: Bucket } {
   const elapsed = Math.max(0, nowMs - bucket.at) / 1000;
   const tokens = Math.min(limit.burst, bucket.tokens + elapsed * limit.perSecond);
-  if (tokens >= 1) return { allowed: true, bucket: { tokens: tokens - 1, at: nowMs } };
+  if (tokens >= cost) return { allowed: true, bucket: { tokens: tokens - cost, at: nowMs } };
   return { allowed: false, bucket: { tokens, at: nowMs } };
 }
 
-/** Seconds until one token is available again (Retry-After) and until the bucket is full (RateLimit-Reset). */
-export function waits(bucket: Bucket, limit: TokenBucketLimit): { retryAfter: number; reset: number } {
+/** Seconds until `cost` tokens are available again (Retry-After) and until the bucket is full (RateLimit-Reset). */
+export function waits(bucket: Bucket, limit: TokenBucketLimit, cost = 1): { retryAfter: number; reset: number } {
   return {
-    retryAfter: Math.max(1, Math.ceil((1 - bucket.tokens) / limit.perSecond)),
+    retryAfter: Math.max(1, Math.ceil((cost - bucket.tokens) / limit.perSecond)),
     reset: Math.max(0, Math.ceil((limit.burst - bucket.tokens) / limit.perSecond)),
   };
 }
@@ -66,6 +66,36 @@ export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
       });
     }
   });
+}
+
+defineMessages({
+  'error.bulk_rate_limited': {
+    en: 'Too many bulk items for this credential; retry after {seconds} s.',
+    de: 'Zu viele Sammel-Einträge für diese Zugangsdaten; erneut versuchen in {seconds} s.',
+  },
+});
+
+/**
+ * preHandler of a bulk route. The call itself took one token of the credential's bucket like any request; its items
+ * take one token each from a second bucket per credential, refilled at the same rate, whose burst holds at least one
+ * full call (`maxItems`). So a bulk create never outruns what the same creates one by one would be allowed, and an
+ * import does not empty the bucket the console's other requests draw from (decision 0320).
+ */
+export function bulkItemRateLimit(deps: Deps, maxItems: number, itemsOf: (request: FastifyRequest) => number) {
+  const buckets = new LRUCache<string, Bucket>({ max: MAX_BUCKETS });
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.actor) return;
+    const limit = { perSecond: deps.config.rateLimit.perSecond, burst: Math.max(deps.config.rateLimit.burst, maxItems) };
+    const nowMs = deps.clock.now().getTime();
+    const id = request.actor.credentialId;
+    const cost = itemsOf(request);
+    const result = take(buckets.get(id) ?? { tokens: limit.burst, at: nowMs }, limit, nowMs, cost);
+    buckets.set(id, result.bucket);
+    if (!result.allowed) {
+      const { retryAfter } = waits(result.bucket, limit, cost);
+      throw new AppError(429, 'rate_limited', { key: 'error.bulk_rate_limited', params: { seconds: retryAfter } }, [], {}, { 'retry-after': String(retryAfter) });
+    }
+  };
 }
 
 defineMessages({

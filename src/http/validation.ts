@@ -208,3 +208,12 @@ export function validationError(context: string, errors: ErrorObject[]): AppErro
     { parameter: name },
   );
 }
+
+/**
+ * Validates `data` against a body schema exactly as a route would (the same Ajv, defaults applied in place, the same
+ * 422): for a body checked item by item rather than by its route, such as a bulk create's dry run (decision 0320).
+ */
+export function checkBody(schema: object, data: unknown): AppError | null {
+  const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as Validate;
+  return validate(data) ? null : validationError('body', validate.errors ?? []);
+}

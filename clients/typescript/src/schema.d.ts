@@ -496,6 +496,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/bookings/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create up to 100 bookings, each with its own idempotency key, or check them (dry run) */
+        post: operations["createBookingsInBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings/merge": {
         parameters: {
             query?: never;
@@ -2100,6 +2117,60 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
         };
+        BookingCreate: {
+            customer_id?: string | null;
+            external_id?: string | null;
+            managing_organization_ids?: string[];
+            /** @description At most 50 keys and 16 KiB serialized as JSON. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            packages?: {
+                description?: string | null;
+                dropoff_stop_index: number;
+                external_label?: string | null;
+                pickup_stop_index: number;
+                weight_grams?: number | null;
+            }[];
+            scheduled_at?: string | null;
+            /** Format: uuid */
+            service_id: string;
+            stops: {
+                address?: {
+                    additional_line?: string | null;
+                    city: string;
+                    country?: string | null;
+                    number?: string | null;
+                    street: string;
+                    zip_code?: string | null;
+                };
+                contact?: {
+                    email?: string | null;
+                    name?: string | null;
+                    phone_number?: string | null;
+                };
+                group?: string;
+                location?: {
+                    lat: number;
+                    lng: number;
+                };
+                notes?: string | null;
+                /** Format: uuid */
+                place_id?: string;
+                service_duration_seconds?: number;
+                time_window?: {
+                    /** Format: date-time */
+                    ends_at: string;
+                    /** Format: date-time */
+                    starts_at: string;
+                };
+                type: string;
+            }[];
+            tip?: {
+                amount: number;
+                currency: string;
+            } | null;
+        };
         BookingCreatedEvent: {
             data: {
                 /** Format: uuid */
@@ -2292,6 +2363,35 @@ export type components = {
         BrowserSession: {
             /** Format: date-time */
             expires_at: string;
+        };
+        BulkBookingResult: {
+            booking: components["schemas"]["Booking"] | null;
+            error: components["schemas"]["BulkItemProblem"] | null;
+            /** @description The item’s position in `bookings`. */
+            index: number;
+            /** @description Answered from the idempotency store: the key was used before with the same booking. */
+            replayed: boolean;
+            /** @description `createBooking`’s status for this item: 201, or 4xx with `error`. */
+            status: number;
+        };
+        /** @description The problem `createBooking` answers for this item, each field error with its `full_pointer` too. */
+        BulkItemProblem: {
+            detail: string;
+            error_code: string;
+            errors?: {
+                code: string;
+                detail: string;
+                /** @description Into the bulk body (`/bookings/3/booking/stops/0/place_id`). */
+                full_pointer: string;
+                /** @description As `createBooking` answers it: into the item (`/booking/stops/0/place_id`). */
+                pointer: string;
+            }[];
+            status: number;
+            title: string;
+            /** Format: uri */
+            type: string;
+        } & {
+            [key: string]: unknown;
         };
         BusynessPlaceChangedEvent: {
             data: {
@@ -5336,60 +5436,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    booking: {
-                        customer_id?: string | null;
-                        external_id?: string | null;
-                        managing_organization_ids?: string[];
-                        /** @description At most 50 keys and 16 KiB serialized as JSON. */
-                        metadata?: {
-                            [key: string]: unknown;
-                        };
-                        packages?: {
-                            description?: string | null;
-                            dropoff_stop_index: number;
-                            external_label?: string | null;
-                            pickup_stop_index: number;
-                            weight_grams?: number | null;
-                        }[];
-                        scheduled_at?: string | null;
-                        /** Format: uuid */
-                        service_id: string;
-                        stops: {
-                            address?: {
-                                additional_line?: string | null;
-                                city: string;
-                                country?: string | null;
-                                number?: string | null;
-                                street: string;
-                                zip_code?: string | null;
-                            };
-                            contact?: {
-                                email?: string | null;
-                                name?: string | null;
-                                phone_number?: string | null;
-                            };
-                            group?: string;
-                            location?: {
-                                lat: number;
-                                lng: number;
-                            };
-                            notes?: string | null;
-                            /** Format: uuid */
-                            place_id?: string;
-                            service_duration_seconds?: number;
-                            time_window?: {
-                                /** Format: date-time */
-                                ends_at: string;
-                                /** Format: date-time */
-                                starts_at: string;
-                            };
-                            type: string;
-                        }[];
-                        tip?: {
-                            amount: number;
-                            currency: string;
-                        } | null;
-                    };
+                    booking: components["schemas"]["BookingCreate"];
                 };
             };
         };
@@ -5858,6 +5905,67 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBookingsInBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    bookings: {
+                        booking: components["schemas"]["BookingCreate"];
+                        /** @description The `Idempotency-Key` this item is created with, as if sent alone. */
+                        idempotency_key: string;
+                    }[];
+                    /**
+                     * @description Check every item as the create would, writing nothing.
+                     * @default false
+                     */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["BulkBookingResult"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];

@@ -6,7 +6,7 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { invalidFields, notFound, unknownReference, type AppError } from '../../../http/errors.ts';
 import { eventRows, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
@@ -47,6 +47,19 @@ function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
   for (const pkg of packages) pkg.shortcode = newShortcode();
 }
 
+/**
+ * A manager's booking is managed by at least one of its organizations: one managed by others only was written, yet
+ * invisible to its creator, who was answered 404 (decision 0321). Others may share it, as a later PUT may.
+ */
+const notOwnOrganizations = (): AppError =>
+  invalidFields([
+    {
+      pointer: '/booking/managing_organization_ids',
+      code: 'own_organization_required',
+      detail: 'must include one of your organizations: a booking managed by others only would not be visible to you',
+    },
+  ]);
+
 /** Shortcode collisions tolerated before giving up (each has a chance of about 1 in 10^11 per package). */
 const SHORTCODE_DRAWS = 5;
 
@@ -77,11 +90,10 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
 }
 
 /**
- * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
- * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
- * response renders from the rows written, as a read after the commit would.
+ * Every check of a new booking and every row it would write, read without writing anything: the create writes what
+ * this returns, a bulk dry run stops here (decision 0320), so both apply the same rules.
  */
-export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
+async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
   dispatchPermissions.require(actor, 'create_booking');
   const at = deps.clock.now();
   const tenantId = actor.tenantId;
@@ -98,6 +110,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
   await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  if (actor.role === 'manager' && !managing.some((orgId) => actor.organizationIds.includes(orgId))) throw notOwnOrganizations();
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
@@ -127,6 +140,25 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
   const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
   const events: EventInput[] = [{ tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
+  return { at, service, created, events, packageInputs };
+}
+
+/** Runs every check the create would, writing nothing: a bulk dry run's answer for one item (decision 0320). */
+export async function checkNewBooking(deps: Deps, actor: Actor, input: BookingCreateInput): Promise<void> {
+  await prepareBooking(deps, actor, input);
+}
+
+/**
+ * Creates a booking and returns it rendered for the creator. The checks read outside any transaction (references
+ * are re-checked by nothing, as a read-committed transaction would not either); the write is one statement, and the
+ * response renders from the rows written, as a read after the commit would.
+ */
+export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
+  const { at, service, created, events, packageInputs } = await prepareBooking(deps, actor, input);
+  const { db } = deps;
+  const { tenantId } = actor;
+  const { booking, stops, packages, history } = created;
+  const { id } = booking;
   if (service.dispatchMode === 'auto') {
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {

@@ -3,14 +3,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { setNextLink } from '../../../http/pagination.ts';
+import { bulkItemRateLimit } from '../../../http/rate-limit.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
+import { subRequests } from '../../../http/sub-requests.ts';
 import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import * as stopOps from '../stops/operations.ts';
 import { createBooking } from './create-booking.ts';
+import { createBookingsInBulk } from './create-bookings-in-bulk.ts';
 import * as ops from './operations.ts';
 import {
   BookingCreateBody,
+  BULK_MAX_ITEMS,
+  BulkBookingCreateBody,
+  BulkBookingResults,
+  type BulkBookingCreateInput,
   BookingEnvelope,
   BookingList,
   BookingListQuery,
@@ -35,6 +42,14 @@ export const bookingRoutes =
       '/api/hailing/bookings',
       { preHandler: rendersStops, schema: { tags, operationId: 'createBooking', summary: 'Create a booking', body: BookingCreateBody, response: { 201: BookingEnvelope } } },
       async (request, reply) => reply.status(201).send({ booking: await createBooking(deps, actorOf(request), request.body.booking) }),
+    );
+    // A bulk call is one request, its items one token each of a second bucket; its body may hold 100 bookings of
+    // about 80 KiB each (decision 0320).
+    const bulkItems = bulkItemRateLimit(deps, BULK_MAX_ITEMS, (request) => (request.body as BulkBookingCreateInput).bookings.length);
+    app.post(
+      '/api/hailing/bookings/bulk',
+      { bodyLimit: 8 * deps.config.bodyLimitBytes, preHandler: [...rendersStops, bulkItems], schema: { tags, operationId: 'createBookingsInBulk', summary: 'Create up to 100 bookings, each with its own idempotency key, or check them (dry run)', body: BulkBookingCreateBody, response: { 200: BulkBookingResults } } },
+      async (request) => ({ results: await createBookingsInBulk(deps, actorOf(request), request.body, subRequests(app, deps, request)) }),
     );
     app.get(
       '/api/hailing/bookings',

@@ -1,5 +1,5 @@
 // Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
-import { component, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { component, documentedAs, EnumText, StringEnum } from '../../../http/openapi-components.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
 import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
@@ -151,7 +151,7 @@ const PackageInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const BookingCreate = Type.Object(
+export const BookingCreate = component('BookingCreate', Type.Object(
     {
       service_id: Uuid,
       external_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
@@ -164,12 +164,65 @@ export const BookingCreate = Type.Object(
       packages: Type.Optional(Type.Array(PackageInput, { maxItems: 1000 })),
     },
     { additionalProperties: false },
-);
+));
 export const BookingCreateBody = Type.Object({ booking: BookingCreate }, { additionalProperties: false });
 export type BookingCreateInput = Static<typeof BookingCreate>;
 
 export const BookingEnvelope = Type.Object({ booking: Booking });
 export const BookingList = ListOf('bookings', Booking);
+
+/** Items per bulk create: a chunk of a CSV import (api-guide "Creating bookings in bulk"). */
+export const BULK_MAX_ITEMS = 100;
+
+const BulkBookingItem = Type.Object(
+  {
+    idempotency_key: Type.String({ minLength: 1, maxLength: 255, description: 'The `Idempotency-Key` this item is created with, as if sent alone.' }),
+    // Checked item by item against createBooking's body, so that one bad item answers its own 422 (decision 0320).
+    booking: documentedAs<BookingCreateInput>('BookingCreate', 'Exactly the `booking` of the body of `createBooking`; validated per item.'),
+  },
+  { additionalProperties: false },
+);
+export const BulkBookingCreateBody = Type.Object(
+  {
+    bookings: Type.Array(BulkBookingItem, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
+    dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check every item as the create would, writing nothing.' })),
+  },
+  { additionalProperties: false },
+);
+export type BulkBookingCreateInput = Static<typeof BulkBookingCreateBody>;
+
+const BulkFieldError = Type.Object({
+  pointer: Type.String({ description: 'As `createBooking` answers it: into the item (`/booking/stops/0/place_id`).' }),
+  full_pointer: Type.String({ description: 'Into the bulk body (`/bookings/3/booking/stops/0/place_id`).' }),
+  code: Type.String(),
+  detail: Type.String(),
+});
+const BulkItemProblem = component(
+  'BulkItemProblem',
+  Type.Object(
+    {
+      type: Type.String({ format: 'uri' }),
+      title: Type.String(),
+      status: Type.Integer({ minimum: 400, maximum: 599 }),
+      detail: Type.String(),
+      error_code: Type.String(),
+      errors: Type.Optional(Type.Array(BulkFieldError)),
+    },
+    { additionalProperties: true, description: 'The problem `createBooking` answers for this item, each field error with its `full_pointer` too.' },
+  ),
+);
+export const BulkBookingResult = component(
+  'BulkBookingResult',
+  Type.Object({
+    index: Type.Integer({ minimum: 0, description: 'The item’s position in `bookings`.' }),
+    status: Type.Integer({ description: '`createBooking`’s status for this item: 201, or 4xx with `error`.' }),
+    replayed: Type.Boolean({ description: 'Answered from the idempotency store: the key was used before with the same booking.' }),
+    booking: Nullable(Booking),
+    error: Nullable(BulkItemProblem),
+  }),
+);
+export type BulkBookingResultOutput = Static<typeof BulkBookingResult>;
+export const BulkBookingResults = Type.Object({ results: Type.Array(BulkBookingResult) });
 
 export const BookingListQuery = Type.Object(
   {
