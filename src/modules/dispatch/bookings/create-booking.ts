@@ -23,7 +23,7 @@ import { bookings as bookingsTable, packageHistory, packages as packagesTable, s
 import { createTour } from '../tours/dispatch.ts';
 import { bookingOrganizations } from '../visibility.ts';
 import { getBooking } from './operations.ts';
-import { checkOrganizations } from './references.ts';
+import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
@@ -97,7 +97,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
     if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
   }
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
-  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
+  await checkManagingOrganizations(db, actor, managing, '/booking/managing_organization_ids');
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
