@@ -5,6 +5,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.ts';
+import { generateMasterKey } from '../src/crypto/master-key.ts';
 import { openPostgres } from '../src/db/client.ts';
 import { wireHooks } from '../src/hooks.ts';
 import { createSolverPool } from '../src/optimizer/index.ts';
@@ -31,7 +32,9 @@ console.log(`Machine: ${machineDescription()}\n`);
 const database = await scratchDatabase('postgres');
 const db = openPostgres(database.url!, 10);
 await db.migrate();
-const config = loadConfig({}, { databaseUrl: database.url, dataDir: database.dataDir, logLevel: 'warn' });
+// A server deployment needs a master key (decision 0207): one per run, shared with the worker process below.
+const masterKey = generateMasterKey();
+const config = loadConfig({}, { databaseUrl: database.url, dataDir: database.dataDir, logLevel: 'warn', reportsMasterKey: masterKey });
 const deps: Deps = { db: db.db, database: db, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
 
 const receiverProcess = fork(path.join(here, '_webhooks-receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -97,7 +100,7 @@ const bin = path.join(here, '../bin/tourbook.js');
 // BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the worker process.
 const workerNodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 const worker: ChildProcess = spawn(process.execPath, [...workerNodeArgs, bin, 'serve', '--role', 'worker'], {
-  env: { ...process.env, DATABASE_URL: database.url!, DATA_DIR: database.dataDir, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn' },
+  env: { ...process.env, DATABASE_URL: database.url!, REPORTS_MASTER_KEY: masterKey, DATA_DIR: database.dataDir, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 await waitForArrivals(1, 60_000); // the worker process is up and delivering

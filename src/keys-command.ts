@@ -1,9 +1,10 @@
-// `tourbook keys rotate --new-key <base64>`: seals every report file key and webhook secret again under a new master
-// key without touching file bytes; resumable (run it again after an interruption). Operations guide: "Keys".
+// `tourbook keys generate`: prints a new master key. `tourbook keys rotate --new-key <base64>`: seals every report file
+// key and webhook secret again under a new master key without touching file bytes; resumable (run it again after an
+// interruption). Operations guide: "Reports: keys, storage, backups".
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
-import { decodeMasterKey, forgetMasterKeys, masterKeyFile, masterKeyRingFor, nextMasterKeyFile } from './crypto/master-key.ts';
+import { decodeMasterKey, forgetMasterKeys, generateMasterKey, masterKeyFile, masterKeyRingFor, nextMasterKeyFile } from './crypto/master-key.ts';
 import type { MasterKey } from './crypto/key-wrap.ts';
 import type { Deps } from './deps.ts';
 import { rewrapReportKeys, type RewrapOptions } from './modules/reports/index.ts';
@@ -36,6 +37,11 @@ export async function rotateMasterKey(deps: Deps, next: MasterKey, options: Rewr
     forgetMasterKeys();
   }
   return { reports, webhooks, finished: true };
+}
+
+/** A new base64 256-bit key on stdout, alone on its line (`REPORTS_MASTER_KEY=$(npx tourbook keys generate)`). */
+export function keysGenerate(): void {
+  process.stdout.write(`${generateMasterKey()}\n`);
 }
 
 export async function keysRotate(values: { 'new-key'?: string }): Promise<void> {

@@ -19,6 +19,7 @@ const USAGE = `Usage: tourbook <command> [options]
                                          BOOTSTRAP_ADMIN_TOKEN)
   simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
                                          drive a running service with a simulated Berlin (demo and load test)
+  keys generate                          print a new master key (for REPORTS_MASTER_KEY)
   keys rotate --new-key K                re-seal report file keys and webhook secrets under a new master key
   --help                                 show this help
 `;
@@ -47,6 +48,10 @@ const COMMANDS: Record<string, Command> = {
   'admin-key create': {
     options: { tenant: { type: 'string' }, json: { type: 'boolean' } },
     run: async (values) => (await import('./cli/database-commands.ts')).createAdminKeyCommand(values as { tenant?: string; json?: boolean }),
+  },
+  'keys generate': {
+    options: {},
+    run: async () => (await import('./keys-command.ts')).keysGenerate(),
   },
   'keys rotate': {
     options: { 'new-key': { type: 'string' } },

@@ -2,12 +2,15 @@
 import type http from 'node:http';
 import net from 'node:net';
 import { loadConfig, ConfigError, type Config, type Role } from '../config.ts';
+import { requireMasterKey } from '../crypto/master-key.ts';
 import { createLogger, createRuntime } from '../runtime.ts';
 import { CliError } from './cli-error.ts';
 
 export async function serve(values: { role?: string }): Promise<void> {
   const config = loadConfig(process.env, values.role ? { role: values.role as Role } : {});
   if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
+  // Before the port and the database: a server without a master key would store secrets in plain text (decision 0207).
+  requireMasterKey(config);
   // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
   if (config.role !== 'worker') await ensurePortFree(config);
   const log = await createLogger(config);
@@ -61,9 +64,11 @@ export async function serve(values: { role?: string }): Promise<void> {
   const { countTenants, createTenant } = await identity;
   if ((await countTenants(deps.db)) === 0) {
     const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
-    log.info(`Created the bootstrap tenant ${created.tenant.id}`);
-    log.info(`Admin token (shown once): ${created.admin_token}`);
-    log.info(`Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}`);
+    log.info(`Created the bootstrap tenant ${created.tenant.id}; its admin token is on standard error`);
+    // Never in the log, which is shipped and kept; plain lines on stderr, whatever LOG_LEVEL says (decision 0208).
+    process.stderr.write(
+      `Admin token (shown once): ${created.admin_token}\n` + `Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}\n`,
+    );
   }
   // Ready comes last: whoever waits for it has every line before it.
   log.info(

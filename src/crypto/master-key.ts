@@ -1,10 +1,25 @@
-// The master (key-encryption) key: REPORTS_MASTER_KEY, or generated into DATA_DIR when embedded; absent on a server
-// deployment without the variable, which disables what needs it with a clear message.
+// The master (key-encryption) key: REPORTS_MASTER_KEY, or generated into DATA_DIR when embedded; a server deployment
+// without the variable refuses to start (decision 0207).
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../config.ts';
+import { ConfigError, type Config } from '../config.ts';
 import { masterKeyOf, type MasterKey } from './key-wrap.ts';
+
+/** Why `serve` stops on a server deployment without a key: one line, saying how to make one. */
+export const MASTER_KEY_REQUIRED =
+  'DATABASE_URL is set but REPORTS_MASTER_KEY is not: a server deployment stores webhook signing secrets and report files only sealed under it. Make one with `npx tourbook keys generate` (or `openssl rand -base64 32`) and set REPORTS_MASTER_KEY to it on every api and worker process.';
+
+/**
+ * Secrets are never stored in plain text (decision 0207): a server deployment needs REPORTS_MASTER_KEY to start; the
+ * embedded one generates its key into DATA_DIR.
+ */
+export function requireMasterKey(config: Pick<Config, 'reportsMasterKey' | 'databaseUrl'>): void {
+  if (config.databaseUrl && !config.reportsMasterKey) throw new ConfigError(MASTER_KEY_REQUIRED);
+}
+
+/** A new master key, base64 (`tourbook keys generate`). */
+export const generateMasterKey = (): string => randomBytes(32).toString('base64');
 
 export const MASTER_KEY_MISSING =
   'Reports are disabled: this server deployment (DATABASE_URL is set) has no REPORTS_MASTER_KEY. Set it to a base64-encoded 256-bit key (`openssl rand -base64 32`) on every api and worker process.';
@@ -23,7 +38,7 @@ function embeddedKey(dataDir: string): MasterKey {
   const file = masterKeyFile(dataDir);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   try {
-    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, `${generateMasterKey()}\n`, { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

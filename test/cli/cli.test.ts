@@ -46,6 +46,8 @@ const noStackTrace = (text: string) => expect(text).not.toMatch(/\n\s+at .+:\d+:
 interface Server {
   child: ChildProcessWithoutNullStreams;
   lines: Record<string, unknown>[];
+  /** What it wrote on standard error so far. */
+  stderr(): string;
   url: string;
   stop(): Promise<void>;
 }
@@ -73,6 +75,7 @@ async function serve(env: Record<string, string>): Promise<Server> {
   return {
     child,
     lines,
+    stderr: () => stderr,
     url: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
@@ -83,6 +86,9 @@ async function serve(env: Record<string, string>): Promise<Server> {
 }
 
 const messages = (server: Server) => server.lines.map((line) => String(line.msg));
+
+/** The bootstrap admin token from serve's standard error (decision 0208), or undefined. */
+const tokenOnStderr = (stderr: string) => /^Admin token \(shown once\): (\S+)$/m.exec(stderr)?.[1];
 
 describe('tourbook command line', () => {
   it('--help prints the usage and exits 0', () => {
@@ -153,8 +159,13 @@ describe('first run on the embedded database', () => {
       expect(noTenant.stderr).toContain('there is no tenant yet');
 
       const first = await serve({ DATA_DIR: dataDir });
-      const token = String(first.lines.find((line) => String(line.msg).startsWith('Admin token'))?.msg).split(': ')[1]!;
+      const token = tokenOnStderr(first.stderr())!;
       try {
+        // The token is on standard error as plain lines, and in no JSON log line (decision 0208).
+        expect(token).toMatch(/^tb_/);
+        expect(first.stderr()).toContain(`npx tourbook demo --token ${token}`);
+        expect(JSON.stringify(first.lines)).not.toContain(token);
+        expect(messages(first).join('\n')).toContain('its admin token is on standard error');
         expect(messages(first)[0]).toBe(`Opening the embedded database in ${path.join(dataDir, 'pglite')}`);
         expect(messages(first)).toContain(`Ready: ${first.url} (API reference ${first.url}/docs, OpenAPI ${first.url}/openapi.json)`);
         expect(messages(first).join('\n')).toContain('npx tourbook admin-key create');
@@ -191,7 +202,7 @@ describe('first run on the embedded database', () => {
 
       const second = await serve({ DATA_DIR: dataDir });
       try {
-        expect(messages(second).some((msg) => msg.startsWith('Admin token'))).toBe(false);
+        expect(tokenOnStderr(second.stderr())).toBeUndefined();
         const me = await fetch(`${second.url}/api/user`, { headers: { authorization: `Bearer ${newToken}` } });
         expect(me.status).toBe(200);
         expect(((await me.json()) as { user: { role: string } }).user.role).toBe('admin');
@@ -201,6 +212,67 @@ describe('first run on the embedded database', () => {
     },
     SLOW * 2,
   );
+});
+
+describe('the bootstrap admin token', () => {
+  it(
+    'is printed on standard error whatever LOG_LEVEL says, and never logged',
+    async () => {
+      const dataDir = tempDir();
+      const port = await freePort();
+      const child = spawn(process.execPath, [BIN, 'serve'], { env: envWith({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'error' }) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      try {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve, reject) => {
+          // Failing within the test's time, so the finally below still stops the child.
+          timer = setTimeout(() => reject(new Error(`no token on stderr: ${stderr}`)), SLOW / 2);
+          child.stderr.on('data', (chunk: Buffer) => {
+            stderr += chunk.toString();
+            if (stderr.includes('npx tourbook demo --token')) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+        }).finally(() => clearTimeout(timer));
+        const token = tokenOnStderr(stderr)!;
+        expect(token).toMatch(/^tb_/);
+        expect(stdout).not.toContain(token);
+        const me = await fetch(`http://127.0.0.1:${port}/api/user`, { headers: { authorization: `Bearer ${token}` } });
+        expect(me.status).toBe(200);
+      } finally {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        });
+      }
+    },
+    SLOW,
+  );
+});
+
+describe('a server deployment and its master key (decision 0207)', () => {
+  it('refuses to start without REPORTS_MASTER_KEY, in one line saying how to make one, before touching the database', () => {
+    // Nothing listens on port 1: the refusal must come before any connection attempt.
+    for (const role of ['all', 'api', 'worker']) {
+      const result = run(['serve', '--role', role], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/tourbook', PORT: '0' });
+      expect(result.status, role).toBe(2);
+      const lines = result.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^tourbook serve: DATABASE_URL is set but REPORTS_MASTER_KEY is not/);
+      expect(lines[0]).toContain('npx tourbook keys generate');
+      expect(result.stdout).toBe('');
+    }
+  });
+
+  it('keys generate prints a new base64 256-bit key, alone on its line', () => {
+    const [first, second] = [run(['keys', 'generate']), run(['keys', 'generate'])];
+    expect(first.status, first.stderr).toBe(0);
+    const key = first.stdout.trim();
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(first.stdout).toBe(`${key}\n`);
+    expect(second.stdout.trim()).not.toBe(key);
+  });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('migrate on PostgreSQL', () => {

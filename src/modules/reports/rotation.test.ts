@@ -103,4 +103,31 @@ describe('keys rotate', () => {
     expect(after!.secret).toMatch(/^tbk1\./);
     expect(await pingVerifies(created.id, created.secret)).toBe(true);
   });
+
+  // Decision 0207: secrets are never stored in plain text, the previous one after a rotation neither.
+  it('keeps neither the current nor the previous secret in plain text anywhere in the row, and seals both plain columns at a worker start', async () => {
+    const created = await createWebhook(tenant.admin, receiver.url);
+    const rotated = (await expectOk(tenant.admin.post(`/api/admin/webhooks/${created.id}/rotate_secret`))).webhook.secret as string;
+    const rawRow = async () =>
+      (await queryRows<{ secret: string; previous_secret: string; raw: string }>(
+        t.deps.db,
+        sql`SELECT secret, previous_secret, row_to_json(s)::text AS raw FROM webhook_subscriptions s WHERE tenant_id = ${tenant.tenantId} AND id = ${created.id}`,
+      ))[0]!;
+    const sealed = async () => {
+      const row = await rawRow();
+      expect(row.secret).toMatch(/^tbk1\./);
+      expect(row.previous_secret).toMatch(/^tbk1\./);
+      for (const secret of [created.secret, rotated]) {
+        expect(row.raw).not.toContain(secret);
+        expect(row.raw).not.toContain(secret.slice('whsec_'.length));
+      }
+    };
+    await sealed();
+    // Rows written in plain text by an older version: the next worker start seals both columns.
+    await t.deps.db.execute(sql`UPDATE webhook_subscriptions SET secret = ${rotated}, previous_secret = ${created.secret} WHERE id = ${created.id}`);
+    await createWorker(t.deps).drain();
+    await sealed();
+    expect(await pingVerifies(created.id, rotated)).toBe(true);
+  });
+
 });

@@ -1,18 +1,20 @@
-// Webhook signing secrets at rest: sealed under the master key like report file keys (decision 0702, replacing the
-// plain storage of 0502). Plain rows written before keep working when read, and are sealed when a worker starts.
+// Webhook signing secrets at rest: sealed under the master key like report file keys (decisions 0702 and 0207, which
+// supersede the plain storage of 0502). Plain rows written before keep working when read, and are sealed when a worker
+// starts.
 import type { Config } from '../../config.ts';
 import { isWrapped, unwrap, wrap, type MasterKey } from '../../crypto/key-wrap.ts';
-import { masterKeyRingFor } from '../../crypto/master-key.ts';
+import { MASTER_KEY_REQUIRED, masterKeyRingFor } from '../../crypto/master-key.ts';
 
 type KeyConfig = Pick<Config, 'reportsMasterKey' | 'reportsAcceptedMasterKeys' | 'databaseUrl' | 'dataDir'>;
 
 /** Both columns share the context, so a rotated-out secret moves to previous_secret as it is. */
 export const secretContext = (tenantId: string, subscriptionId: string): string => `webhook-secret|${tenantId}|${subscriptionId}`;
 
-/** The value to store; plain only on a server deployment without a master key (nothing to seal with). */
+/** The value to store: always sealed. Without a key there is nothing to store (a server refuses to start without one). */
 export function sealSecret(config: KeyConfig, tenantId: string, subscriptionId: string, secret: string): string {
   const [current] = masterKeyRingFor(config);
-  return current ? wrap(current, Buffer.from(secret, 'utf8'), secretContext(tenantId, subscriptionId)) : secret;
+  if (!current) throw new Error(MASTER_KEY_REQUIRED);
+  return wrap(current, Buffer.from(secret, 'utf8'), secretContext(tenantId, subscriptionId));
 }
 
 /** The secret itself, from a sealed or a legacy plain value. */

@@ -186,3 +186,49 @@ describe('creating and reading bookings', () => {
     expect((await stranger.admin.get(`/api/hailing/bookings/${booking.id}`)).status).toBe(404);
   });
 });
+
+// Decision 0205: a manager cannot hand a booking away from itself; refused before anything is written.
+describe('a manager handing a booking away', () => {
+  let w: World;
+  let otherOrgId: string;
+  beforeAll(async () => {
+    w = await world();
+    otherOrgId = (await createOrganization(w.tenant.admin)).id;
+  });
+
+  it('refuses a create naming only another organization with 422 and creates nothing', async () => {
+    const eventsBefore = await expectOk(w.tenant.admin.get('/api/admin/events?limit=100'));
+    const res = await w.manager.client.post('/api/hailing/bookings', {
+      booking: { service_id: w.service.id, external_id: 'handed-away', managing_organization_ids: [otherOrgId], stops: [{ type: 'pickup', place_id: w.places[0]!.id }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error_code).toBe('must_include_own_organization');
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/booking/managing_organization_ids', code: 'must_include_own_organization' })]);
+    const list = await expectOk(w.tenant.admin.get('/api/hailing/bookings?filters[external_id]=handed-away'));
+    expect(list.bookings).toEqual([]);
+    expect(await expectOk(w.tenant.admin.get('/api/admin/events?limit=100'))).toEqual(eventsBefore);
+  });
+
+  it.each([
+    ['no organization', () => []],
+    ['only another organization', () => [otherOrgId]],
+  ])('refuses a managing organizations list of %s with 422, leaving the list and the events as they were', async (_name, list) => {
+    const booking = await createBooking(w.manager.client, { service_id: w.service.id });
+    const before = await eventsOf(w.tenant.admin, booking.id);
+    const res = await w.manager.client.put(`/api/hailing/bookings/${booking.id}/managing_organizations`, { managing_organization_ids: list() });
+    expect(res.status).toBe(422);
+    expect(res.body.error_code).toBe('must_include_own_organization');
+    expect(res.body.errors).toEqual([expect.objectContaining({ pointer: '/managing_organization_ids', code: 'must_include_own_organization' })]);
+    const shown = await expectOk(w.manager.client.get(`/api/hailing/bookings/${booking.id}`));
+    expect(shown.booking.managing_organization_ids).toEqual([w.orgId]);
+    expect(await eventsOf(w.tenant.admin, booking.id)).toEqual(before);
+  });
+
+  it('lets a manager share a booking with another organization while keeping its own, and an admin set any list', async () => {
+    const booking = await createBooking(w.manager.client, { service_id: w.service.id });
+    const shared = await expectOk(w.manager.client.put(`/api/hailing/bookings/${booking.id}/managing_organizations`, { managing_organization_ids: [otherOrgId, w.orgId] }));
+    expect(shared.booking.managing_organization_ids).toEqual([otherOrgId, w.orgId].sort());
+    const cleared = await expectOk(w.tenant.admin.put(`/api/hailing/bookings/${booking.id}/managing_organizations`, { managing_organization_ids: [] }));
+    expect(cleared.booking.managing_organization_ids).toEqual([]);
+  });
+});

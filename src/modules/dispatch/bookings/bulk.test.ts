@@ -162,14 +162,14 @@ describe('creating bookings in bulk', () => {
     const foreign = row(w, 'foreign', { managing_organization_ids: [other.id] });
     const alone = await w.manager.client.post('/api/hailing/bookings', { booking: foreign });
     expect(alone.status).toBe(422);
-    expect(alone.body.errors).toEqual([expect.objectContaining({ pointer: '/booking/managing_organization_ids', code: 'own_organization_required' })]);
+    expect(alone.body.errors).toEqual([expect.objectContaining({ pointer: '/booking/managing_organization_ids', code: 'must_include_own_organization' })]);
     const bulk = await expectOk(
       w.manager.client.post('/api/hailing/bookings/bulk', { bookings: [{ idempotency_key: 'own', booking: row(w, 'own') }, { idempotency_key: 'foreign', booking: foreign }] }),
     );
     expect(bulk.results[0]).toMatchObject({ status: 201 });
     expect(bulk.results[1]).toMatchObject({ status: 422, booking: null });
     expect(bulk.results[1].error.errors).toEqual([
-      expect.objectContaining({ pointer: '/booking/managing_organization_ids', full_pointer: '/bookings/1/booking/managing_organization_ids', code: 'own_organization_required' }),
+      expect.objectContaining({ pointer: '/booking/managing_organization_ids', full_pointer: '/bookings/1/booking/managing_organization_ids', code: 'must_include_own_organization' }),
     ]);
     const found = await expectOk(w.tenant.admin.get('/api/hailing/bookings?filters[external_id]=foreign'));
     expect(found.bookings).toEqual([]);

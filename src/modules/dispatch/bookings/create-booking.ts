@@ -23,7 +23,7 @@ import { bookings as bookingsTable, packageHistory, packages as packagesTable, s
 import { createTour } from '../tours/dispatch.ts';
 import { bookingOrganizations } from '../visibility.ts';
 import { getBooking } from './operations.ts';
-import { checkOrganizations } from './references.ts';
+import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
@@ -46,19 +46,6 @@ async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: Service
 function redrawShortcodes(packages: packagesRepo.PackageRow[]): void {
   for (const pkg of packages) pkg.shortcode = newShortcode();
 }
-
-/**
- * A manager's booking is managed by at least one of its organizations: one managed by others only was written, yet
- * invisible to its creator, who was answered 404 (decision 0321). Others may share it, as a later PUT may.
- */
-const notOwnOrganizations = (): AppError =>
-  invalidFields([
-    {
-      pointer: '/booking/managing_organization_ids',
-      code: 'own_organization_required',
-      detail: 'must include one of your organizations: a booking managed by others only would not be visible to you',
-    },
-  ]);
 
 /** Shortcode collisions tolerated before giving up (each has a chance of about 1 in 10^11 per package). */
 const SHORTCODE_DRAWS = 5;
@@ -109,8 +96,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
     if (!customer || customer.role !== 'customer') throw unknownReference('/booking/customer_id', 'customer');
   }
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
-  await checkOrganizations(db, tenantId, managing, '/booking/managing_organization_ids');
-  if (actor.role === 'manager' && !managing.some((orgId) => actor.organizationIds.includes(orgId))) throw notOwnOrganizations();
+  await checkManagingOrganizations(db, actor, managing, '/booking/managing_organization_ids');
   const id = newId();
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),

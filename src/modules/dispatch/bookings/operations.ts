@@ -15,7 +15,7 @@ import * as stopsRepo from '../stops/repository.ts';
 import { compactTour } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { isFinalStop } from './booking-status.ts';
-import { checkOrganizations } from './references.ts';
+import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingListQueryT } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
@@ -136,7 +136,7 @@ export async function setManagingOrganizations(deps: Deps, actor: Actor, booking
   const at = deps.clock.now();
   await withBookingAndToursLocked(deps, actor, bookingId, async (tx, booking, tourIds) => {
     const tenantId = actor.tenantId;
-    await checkOrganizations(tx, tenantId, organizationIds, '/managing_organization_ids');
+    await checkManagingOrganizations(tx, actor, organizationIds, '/managing_organization_ids');
     await repo.updateBooking(tx, tenantId, bookingId, { managingOrganizationIds: [...organizationIds].sort(), updatedAt: at });
     await recordBookingModified(tx, tenantId, at, booking);
     await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [bookingId], tourIds, event: 'managing_organizations_changed' });

@@ -1,6 +1,7 @@
 // What a booking refers to, checked: its service and its managing organizations (422 unknown_reference otherwise).
 import type { Queryable } from '../../../db/client.ts';
-import { unknownReference } from '../../../http/errors.ts';
+import type { Actor } from '../../../http/actor.ts';
+import { unknownReference, unprocessable } from '../../../http/errors.ts';
 import { findOrganizations } from '../../identity/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 
@@ -15,4 +16,22 @@ export async function checkOrganizations(tx: Queryable, tenantId: string, ids: s
   ids.forEach((id, i) => {
     if (!found.has(id)) throw unknownReference(`${pointer}/${i}`, 'organization');
   });
+}
+
+/**
+ * A booking's managing organizations as the caller sets them, on create and on PUT: every one must exist, and a
+ * manager's list must keep one of the manager's own organizations. A manager cannot hand a booking away from itself:
+ * the write would be saved and then answered 404 (decision 0205; API guide "Tip, managing organizations and
+ * preferred drivers"). Checked before anything is written.
+ */
+export async function checkManagingOrganizations(
+  tx: Queryable,
+  actor: Pick<Actor, 'tenantId' | 'role' | 'organizationIds'>,
+  ids: string[],
+  pointer: string,
+): Promise<void> {
+  await checkOrganizations(tx, actor.tenantId, ids, pointer);
+  if (actor.role !== 'manager' || ids.some((id) => actor.organizationIds.includes(id))) return;
+  const detail = 'must include one of your own organizations: a manager cannot hand a booking away from itself';
+  throw unprocessable('must_include_own_organization', `managing_organization_ids ${detail}.`, [{ pointer, code: 'must_include_own_organization', detail }]);
 }

@@ -25,14 +25,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
 
   const driver = (): Promise<CreatedUser> => createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
 
-  it('lets exactly one of two drivers claiming one tour at once win; the other gets 409', async () => {
+  it('lets exactly one of two drivers claiming one tour at once win; the other no longer sees it (404)', async () => {
     for (let round = 0; round < 5; round++) {
       const booking = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
       const tour = await mergeIntoTour(tenant.admin, [booking.id]);
       await expectOk(tenant.admin.post(`/api/hailing/tours/${tour.id}/schedule`));
       const [a, b] = [await driver(), await driver()];
       const results = await Promise.all([a, b].map((d) => d.client.post(`/api/hailing/tours/${tour.id}/claim`)));
-      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
       const winner = results[0]!.status === 200 ? a : b;
       expect((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.driver_id).toBe(winner.id);
     }

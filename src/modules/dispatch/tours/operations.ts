@@ -22,7 +22,7 @@ import { renderTour, visibleTour } from './read-tours.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts, type Change } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
-import { canSeeTour, isEligibleDriver, tourOrganizations } from '../visibility.ts';
+import { canSeeTour, tourOrganizations } from '../visibility.ts';
 
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 const DEFAULT_CLAIM_WINDOW_SECONDS = 900;
@@ -46,19 +46,6 @@ function actorKind(actor: Actor, tour: repo.TourRow, action: TourAction): TourAc
   }
   if (!dispatchPermissions.may(actor, 'drive') || by === 'dispatcher' || by === 'system') throw forbidden();
   return tour.driverId === actor.userId ? 'own_driver' : 'eligible_driver';
-}
-
-/** The states a tour an eligible driver saw (scheduled, pickable) is in once another driver claimed or picked it. */
-const TAKEN_FROM_VIEW: readonly string[] = ['scheduled', 'pickable', 'claimed', 'en_route'];
-
-/**
- * A driver may address a tour it sees, and a tour it was eligible to take a moment ago: two drivers racing to claim
- * one tour both address it, and the loser learns it is taken (409) rather than that it never existed. Any other tour
- * (one still `to_be_dispatched`, a finished one) is invisible to the driver, so 404 before any state check.
- */
-function addressable(actor: Actor, tour: repo.TourRow, action: TourAction): boolean {
-  if (canSeeTour(actor, tourFacts(tour))) return true;
-  return (action === 'claim' || action === 'pick') && TAKEN_FROM_VIEW.includes(tour.status) && isEligibleDriver(actor, tourFacts(tour));
 }
 
 export interface TransitionOptions {
@@ -160,7 +147,9 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
   return deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
     const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
-    if (!tour || !addressable(actor, tour, action)) throw notFound('tour');
+    // Visibility before role and state, for every caller (decision 0206): a tour another driver took is 404 to the
+    // driver who lost the race too, or its 409 would tell drivers of other organizations what they may not see.
+    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
     const by = actorKind(actor, tour, action);
     let assignee: { driverId: string; organizationId: string | null } | null = null;
     if (action === 'claim' || action === 'pick') assignee = { driverId: actor.userId, organizationId: actor.organizationIds[0] ?? null };

@@ -209,14 +209,14 @@ describe('the tour state machine over HTTP', () => {
     expect((await w.managerA.client.post(`/api/hailing/tours/${tourId}/claim`)).status).toBe(403);
   });
 
-  it('hides another driver’s tour from a driver (404) and tells a late claimer it is taken (409)', async () => {
+  it('hides another driver’s tour from a driver (404), a late claimer included (decision 0206)', async () => {
     const { tourId } = await tourFor(w);
     await expectOk(w.driverA.client.post(`/api/hailing/tours/${tourId}/claim`));
     expect((await w.driverA2.client.post(`/api/hailing/tours/${tourId}/start`)).status).toBe(404);
     expect((await w.driverA2.client.get(`/api/hailing/tours/${tourId}`)).status).toBe(404);
     const late = await w.driverA2.client.post(`/api/hailing/tours/${tourId}/claim`);
-    expect(late.status).toBe(409);
-    expect(late.body).toMatchObject({ error_code: 'invalid_transition', from: 'claimed' });
+    expect(late.status).toBe(404);
+    expect(late.body).not.toHaveProperty('from');
   });
 
   it('answers 404, not the state, to an eligible driver claiming or picking a tour it cannot see', async () => {
