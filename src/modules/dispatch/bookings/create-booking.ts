@@ -6,7 +6,7 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference, type AppError } from '../../../http/errors.ts';
+import { invalidFields, notFound, unknownReference} from '../../../http/errors.ts';
 import { eventRows, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
