@@ -2083,6 +2083,7 @@ export type components = {
             updated_at: string;
         };
         BookingCreatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2107,6 +2108,7 @@ export type components = {
             type: "booking.created";
         };
         BookingEtasRecalculatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2138,6 +2140,7 @@ export type components = {
             type: "booking.etas_recalculated";
         };
         BookingModifiedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2161,6 +2164,7 @@ export type components = {
             type: "booking.modified";
         };
         BookingReturnStartedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2186,6 +2190,7 @@ export type components = {
             type: "booking.return_started";
         };
         BookingRouteChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2212,6 +2217,7 @@ export type components = {
         /** @enum {string} */
         BookingStatus: "to_be_dispatched" | "partially_dispatched" | "dispatched" | "completed" | "cancelled";
         BookingStopFailedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2245,6 +2251,7 @@ export type components = {
             type: "booking.stop_failed";
         };
         BookingTransitionEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2272,6 +2279,7 @@ export type components = {
             type: "booking.transition";
         };
         BusynessPlaceChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 busyness: number;
                 /** Format: date-time */
@@ -2339,6 +2347,7 @@ export type components = {
             }[];
         };
         Event: {
+            actor: components["schemas"]["EventActor"] | null;
             /** @description The payload of the type: see the `webhooks` section. */
             data: {
                 [key: string]: unknown;
@@ -2350,6 +2359,13 @@ export type components = {
             /** Format: date-time */
             timestamp: string;
             type: components["schemas"]["EventType"];
+        };
+        /** @description Who caused the event: `user` for a request, `system` for what the worker does on its own (claim expiry, debounced events, ticks). */
+        EventActor: {
+            api_key_id: string | null;
+            id: string | null;
+            /** @enum {string} */
+            type: "user" | "system";
         };
         /** @enum {string} */
         EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
@@ -2782,6 +2798,7 @@ export type components = {
             stops?: components["schemas"]["Stop"][];
         };
         TourActiveStatusChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 affected_user_ids: string[];
                 driver_id: string | null;
@@ -2809,6 +2826,7 @@ export type components = {
             type: "tour.active_status_changed";
         };
         TourCompensationUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 compensation: {
                     currency: string;
@@ -2836,6 +2854,7 @@ export type components = {
             type: "tour.compensation_updated";
         };
         TourCreatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 dispatched_booking_ids: string[];
                 /** Format: uuid */
@@ -2859,6 +2878,7 @@ export type components = {
             type: "tour.created";
         };
         TourDriverLocationUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 driver_id: string;
@@ -2891,6 +2911,7 @@ export type components = {
             type: "tour.driver_location_updated";
         };
         TourEarningsUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             /**
              * @deprecated
              * @description Deprecated. Use /api/tours/{tour_id}/compensation instead. Removed on 2026-11-06 for tenants that enforce sunsets.
@@ -2920,6 +2941,7 @@ export type components = {
             type: "tour.earnings_updated";
         };
         TourEtasRecalculatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 service_area_id: string;
@@ -2949,6 +2971,7 @@ export type components = {
             type: "tour.etas_recalculated";
         };
         TourForceAssignedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 driver_id: string;
@@ -2972,6 +2995,7 @@ export type components = {
             type: "tour.force_assigned";
         };
         TourForceUnassignedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 driver_id: string | null;
                 /** Format: uuid */
@@ -2994,6 +3018,7 @@ export type components = {
             type: "tour.force_unassigned";
         };
         TourModifiedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 service_area_id: string;
@@ -3058,6 +3083,7 @@ export type components = {
             service_area_id?: string;
         };
         WebhookTestEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 subscription_id: string;
@@ -3406,6 +3432,8 @@ export interface operations {
                 /** @description Opaque cursor from `meta.next_cursor`. */
                 cursor?: string;
                 filters?: {
+                    /** Format: uuid */
+                    actor_id?: string;
                     /** Format: uuid */
                     resource_id?: string;
                     /** Format: date-time */

@@ -98,6 +98,7 @@ export async function findCredentialWithActor(q: Queryable, tokenHash: string) {
   const rows = await queryRows<{
     tenant_id: string;
     credential_id: string;
+    kind: CredentialRow['kind'];
     user_id: string;
     role: UserRow['role'];
     expires_at: Date | string | null;
@@ -107,7 +108,7 @@ export async function findCredentialWithActor(q: Queryable, tokenHash: string) {
   }>(
     q,
     sql`
-    SELECT c.tenant_id, c.id AS credential_id, u.id AS user_id, u.role, c.expires_at,
+    SELECT c.tenant_id, c.id AS credential_id, c.kind, u.id AS user_id, u.role, c.expires_at,
            t.extensions, t.settings,
            (SELECT array_agg(m.organization_id ORDER BY m.organization_id) FROM organization_members m
              WHERE m.tenant_id = c.tenant_id AND m.user_id = u.id) AS organization_ids
