@@ -30,14 +30,17 @@ export interface Envelope {
   data: Record<string, unknown>;
 }
 
-/** The actor as the event log and webhooks show it; null on events recorded before the audit trail (decision 0106). */
+/** The actor as the event log and webhooks show it (decision 0106). */
 export interface EnvelopeActor {
   type: 'user' | 'system';
   id: string | null;
   api_key_id: string | null;
 }
 
-/** The envelope with its actor: what the event log and webhook deliveries carry (the live stream shows no actor). */
+/**
+ * The envelope with its actor: what the event log and webhook deliveries carry (the live stream shows none). The actor
+ * is null on events recorded before the audit trail.
+ */
 export type LoggedEnvelope = Envelope & { actor: EnvelopeActor | null };
 
 const actorColumns = (actor: EventActor) =>
