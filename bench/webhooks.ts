@@ -92,7 +92,7 @@ arrivals.clear();
 for (let i = 0; i < BACKLOG; i += 500) {
   await db.db.transaction(async (tx) => {
     for (let j = i; j < Math.min(i + 500, BACKLOG); j++) {
-      await recordEvent(tx, { tenantId: tenant.id, type: 'tour.modified', resourceId: null, data: eventData(), at: systemClock.now() });
+      await recordEvent(tx, { tenantId: tenant.id, actor: 'system', type: 'tour.modified', resourceId: null, data: eventData(), at: systemClock.now() });
     }
   });
 }
@@ -121,7 +121,7 @@ while (Date.now() - started < RATE_SECONDS * 1000) {
     batch.push(
       (async () => {
         const id = await db.db.transaction((tx) =>
-          recordEvent(tx, { tenantId: tenant.id, type: 'tour.modified', resourceId: null, data: eventData(), at: systemClock.now() }),
+          recordEvent(tx, { tenantId: tenant.id, actor: 'system', type: 'tour.modified', resourceId: null, data: eventData(), at: systemClock.now() }),
         );
         committedAt.set(id, Date.now());
       })(),

@@ -10,7 +10,7 @@ export interface ReceivedWebhook {
   /** The sender's TCP port: with /proc, which process sent it (src/worker/workers.test.ts). */
   remotePort: number;
   /** The parsed envelope. */
-  json: { id: string; type: string; resource_type: string; event: string; timestamp: string; data: Record<string, unknown> };
+  json: { id: string; type: string; resource_type: string; event: string; timestamp: string; data: Record<string, unknown>; actor: { type: string; id: string | null; api_key_id: string | null } | null };
 }
 
 /** What the receiver answers: a status (with headers), or `hang` to never answer (drives timeouts). */

@@ -5,11 +5,11 @@ import { isAdmin } from '../http/actor.ts';
 import { badParameter, forbidden } from '../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../http/pagination.ts';
 import { isUuid } from '../shared/ids.ts';
-import { toEnvelope, type Envelope } from './outbox.ts';
+import { toLoggedEnvelope, type LoggedEnvelope } from './outbox.ts';
 import { listEvents } from './repository.ts';
 import type { EventLogQuery } from './schemas.ts';
 
-export async function listEventLog(deps: Deps, actor: Actor, query: EventLogQuery): Promise<Page<Envelope>> {
+export async function listEventLog(deps: Deps, actor: Actor, query: EventLogQuery): Promise<Page<LoggedEnvelope>> {
   if (!isAdmin(actor)) throw forbidden();
   const limit = query.limit ?? 25;
   const cursor = decodeCursor(query.cursor);
@@ -22,11 +22,12 @@ export async function listEventLog(deps: Deps, actor: Actor, query: EventLogQuer
     {
       ...(filters.type ? { types: filters.type } : {}),
       ...(filters.resource_id ? { resourceId: filters.resource_id } : {}),
+      ...(filters.actor_id ? { actorId: filters.actor_id } : {}),
       ...(filters.since ? { since: new Date(filters.since) } : {}),
       ...(beforeId ? { beforeId } : {}),
     },
     limit + 1,
   );
   const page = toPage(rows, limit, (row) => [row.id]);
-  return { items: page.items.map(toEnvelope), meta: page.meta };
+  return { items: page.items.map(toLoggedEnvelope), meta: page.meta };
 }

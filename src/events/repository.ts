@@ -8,6 +8,8 @@ export type EventRow = typeof events.$inferSelect;
 export interface EventLogFilter {
   types?: string[];
   resourceId?: string;
+  /** The user who acted (events_actor_idx). */
+  actorId?: string;
   since?: Date;
   /** Keyset: only events older than this id (UUIDv7 ids grow with recording order). */
   beforeId?: string;
@@ -17,6 +19,7 @@ export async function listEvents(q: Queryable, tenantId: string, filter: EventLo
   const conditions: SQL[] = [eq(events.tenantId, tenantId)];
   if (filter.types?.length) conditions.push(inArray(events.type, filter.types));
   if (filter.resourceId) conditions.push(eq(events.resourceId, filter.resourceId));
+  if (filter.actorId) conditions.push(eq(events.actorId, filter.actorId));
   if (filter.since) conditions.push(gte(events.occurredAt, filter.since));
   if (filter.beforeId) conditions.push(lt(events.id, filter.beforeId));
   return q

@@ -2,12 +2,27 @@
 import { component, StringEnum } from '../http/openapi-components.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../http/pagination.ts';
-import { ListOf, Timestamp, Uuid } from '../http/schemas.ts';
+import { ListOf, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 import { EVENT_TYPES } from './catalog.ts';
 
 export const EventTypeName = component('EventType', StringEnum(EVENT_TYPES));
 /** The same enum on responses, typed as the plain string the event log stores. */
 export const EventTypeText = Type.Unsafe<string>(EventTypeName);
+
+/** Who caused an event (decision 0106): a user through a session or an API key, or the worker on its own. */
+export const EventActor = component(
+  'EventActor',
+  Type.Object(
+    {
+      type: StringEnum(['user', 'system'] as const),
+      id: Nullable(Type.String({ format: 'uuid', description: 'The user who acted, whatever the credential; null for `system`. `filters[actor_id]` matches it.' })),
+      api_key_id: Nullable(Type.String({ format: 'uuid', description: 'The API key the user acted through; null for a sign-in session and for `system`.' })),
+    },
+    { description: 'Who caused the event: `user` for a request, `system` for what the worker does on its own (claim expiry, debounced events, ticks).' },
+  ),
+);
+/** The actor as the envelope carries it: null on events recorded before the audit trail existed. */
+export const EnvelopeActor = Nullable(EventActor);
 
 export const EventEnvelope = component('Event', Type.Object({
   id: Uuid,
@@ -16,6 +31,7 @@ export const EventEnvelope = component('Event', Type.Object({
   event: Type.String(),
   timestamp: Timestamp,
   data: Type.Record(Type.String(), Type.Unknown(), { description: 'The payload of the type: see the `webhooks` section.' }),
+  actor: EnvelopeActor,
 }));
 
 export const EventLogQuery = Type.Object(
@@ -26,6 +42,7 @@ export const EventLogQuery = Type.Object(
         {
           type: Type.Optional(Type.Array(EventTypeName, { minItems: 1, maxItems: 20 })),
           resource_id: Type.Optional(Uuid),
+          actor_id: Type.Optional(Uuid),
           since: Type.Optional(Timestamp),
         },
         { additionalProperties: false },

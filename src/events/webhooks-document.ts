@@ -6,6 +6,7 @@ import { Nullable } from '../http/schemas.ts';
 import { BookingStatusSchema as BookingStatus, TourStatusSchema as TourStatus } from '../modules/dispatch/index.ts';
 import { FailureOutcomeName } from '../modules/services/index.ts';
 import { EVENT_TYPES, EXTENSION_EVENTS, splitType, type EventType } from './catalog.ts';
+import { EnvelopeActor } from './schemas.ts';
 
 const Id = Type.String({ format: 'uuid' });
 const Timestamp = Type.String({ format: 'date-time' });
@@ -92,6 +93,7 @@ export const envelopeOf = (type: EventType) => {
     event: Type.Literal(event),
     timestamp: Timestamp,
     data: EVENT_PAYLOADS[type],
+    actor: EnvelopeActor,
   });
 };
 

@@ -11,6 +11,8 @@ export interface Actor {
   role: UserRole;
   organizationIds: string[];
   credentialId: string;
+  /** The credential's id when it is an API key (null for a sign-in session): events record which key acted (decision 0106). */
+  apiKeyId: string | null;
   /** Tenant extensions and settings travel with the actor: checked on many requests. */
   extensions: string[];
   settings: { enforce_sunsets: boolean };

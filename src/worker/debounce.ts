@@ -65,6 +65,7 @@ export const debouncedEventJob: JobHandler = async (deps, job) => {
   await deps.db.transaction(async (tx) => {
     const at = deps.clock.now();
     const data = await build(tx, job.tenantId, resourceId, at);
-    if (data) await recordEvent(tx, { tenantId: job.tenantId, type, resourceId, data, at });
+    // Written by the worker with the state of its moment, for every change of the window: nobody's in particular.
+    if (data) await recordEvent(tx, { tenantId: job.tenantId, actor: 'system', type, resourceId, data, at });
   });
 };

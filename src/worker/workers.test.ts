@@ -83,7 +83,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two worker processes on Postgre
       await t.deps.db.transaction(async (tx) => {
         for (let i = 0; i < 100; i++) {
           const type = (batch * 100 + i) % 2 === 0 ? 'tour.created' : 'booking.modified';
-          eventIds.push(await recordEvent(tx, { tenantId: tenant.tenantId, type, resourceId: null, data: { n: batch * 100 + i, tour_id: newId() }, at: systemClock.now() }));
+          eventIds.push(await recordEvent(tx, { tenantId: tenant.tenantId, actor: 'system', type, resourceId: null, data: { n: batch * 100 + i, tour_id: newId() }, at: systemClock.now() }));
         }
       });
     }

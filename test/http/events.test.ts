@@ -11,11 +11,11 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 /** Until every module emits through the API, the outbox writer itself seeds the log, as an operation would. */
-async function record(tenantId: string, inputs: Omit<EventInput, 'tenantId' | 'at'>[]): Promise<string[]> {
+async function record(tenantId: string, inputs: Omit<EventInput, 'tenantId' | 'at' | 'actor'>[]): Promise<string[]> {
   const ids: string[] = [];
   for (const input of inputs) {
     t.clock.advanceSeconds(1);
-    ids.push(await t.deps.db.transaction((tx) => recordEvent(tx, { ...input, tenantId, at: t.clock.now() })));
+    ids.push(await t.deps.db.transaction((tx) => recordEvent(tx, { ...input, tenantId, actor: 'system', at: t.clock.now() })));
   }
   return ids;
 }
@@ -39,6 +39,7 @@ describe('GET /api/admin/events', () => {
       event: 'earnings_updated',
       timestamp: expect.stringMatching(/Z$/),
       data: { tour_id: tour, amount: 100, currency: 'EUR' },
+      actor: { type: 'system', id: null, api_key_id: null },
     });
     expect(first.body.meta.has_more).toBe(true);
     expect(first.headers.link).toContain('rel="next"');
@@ -85,6 +86,7 @@ describe('GET /api/admin/events', () => {
     ['filters[type]=hailing_booking.created', 'parameter_invalid'],
     ['filters[colour]=red', 'parameter_unknown'],
     ['filters[resource_id]=not-a-uuid', 'parameter_invalid'],
+    ['filters[actor_id]=not-a-uuid', 'parameter_invalid'],
     ['filters[since]=yesterday', 'parameter_invalid'],
     ['cursor=%%%', 'parameter_invalid'],
     [`cursor=${Buffer.from('["x"]').toString('base64url')}`, 'parameter_invalid'],

@@ -56,7 +56,7 @@ describe('GET /metrics', () => {
     await tenant.admin.get('/api/user');
     await t.anonymous.get('/api/user');
     await t.deps.db.transaction((tx) =>
-      recordEvent(tx, { tenantId: tenant.tenantId, type: 'tour.created', resourceId: null, data: {}, at: t.clock.now() }),
+      recordEvent(tx, { tenantId: tenant.tenantId, actor: 'system', type: 'tour.created', resourceId: null, data: {}, at: t.clock.now() }),
     );
     t.clock.advanceSeconds(90);
     recordDeliveryOutcome('succeeded');

@@ -2172,6 +2172,7 @@ export type components = {
             } | null;
         };
         BookingCreatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2196,6 +2197,7 @@ export type components = {
             type: "booking.created";
         };
         BookingEtasRecalculatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2227,6 +2229,7 @@ export type components = {
             type: "booking.etas_recalculated";
         };
         BookingModifiedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2250,6 +2253,7 @@ export type components = {
             type: "booking.modified";
         };
         BookingReturnStartedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2275,6 +2279,7 @@ export type components = {
             type: "booking.return_started";
         };
         BookingRouteChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2301,6 +2306,7 @@ export type components = {
         /** @enum {string} */
         BookingStatus: "to_be_dispatched" | "partially_dispatched" | "dispatched" | "completed" | "cancelled";
         BookingStopFailedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2334,6 +2340,7 @@ export type components = {
             type: "booking.stop_failed";
         };
         BookingTransitionEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 booking_id: string;
@@ -2394,6 +2401,7 @@ export type components = {
             [key: string]: unknown;
         };
         BusynessPlaceChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 busyness: number;
                 /** Format: date-time */
@@ -2461,6 +2469,7 @@ export type components = {
             }[];
         };
         Event: {
+            actor: components["schemas"]["EventActor"] | null;
             /** @description The payload of the type: see the `webhooks` section. */
             data: {
                 [key: string]: unknown;
@@ -2472,6 +2481,13 @@ export type components = {
             /** Format: date-time */
             timestamp: string;
             type: components["schemas"]["EventType"];
+        };
+        /** @description Who caused the event: `user` for a request, `system` for what the worker does on its own (claim expiry, debounced events, ticks). */
+        EventActor: {
+            api_key_id: string | null;
+            id: string | null;
+            /** @enum {string} */
+            type: "user" | "system";
         };
         /** @enum {string} */
         EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
@@ -2904,6 +2920,7 @@ export type components = {
             stops?: components["schemas"]["Stop"][];
         };
         TourActiveStatusChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 affected_user_ids: string[];
                 driver_id: string | null;
@@ -2931,6 +2948,7 @@ export type components = {
             type: "tour.active_status_changed";
         };
         TourCompensationUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 compensation: {
                     currency: string;
@@ -2958,6 +2976,7 @@ export type components = {
             type: "tour.compensation_updated";
         };
         TourCreatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 dispatched_booking_ids: string[];
                 /** Format: uuid */
@@ -2981,6 +3000,7 @@ export type components = {
             type: "tour.created";
         };
         TourDriverLocationUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 driver_id: string;
@@ -3013,6 +3033,7 @@ export type components = {
             type: "tour.driver_location_updated";
         };
         TourEarningsUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             /**
              * @deprecated
              * @description Deprecated. Use /api/tours/{tour_id}/compensation instead. Removed on 2026-11-06 for tenants that enforce sunsets.
@@ -3042,6 +3063,7 @@ export type components = {
             type: "tour.earnings_updated";
         };
         TourEtasRecalculatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 service_area_id: string;
@@ -3071,6 +3093,7 @@ export type components = {
             type: "tour.etas_recalculated";
         };
         TourForceAssignedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 driver_id: string;
@@ -3094,6 +3117,7 @@ export type components = {
             type: "tour.force_assigned";
         };
         TourForceUnassignedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 driver_id: string | null;
                 /** Format: uuid */
@@ -3116,6 +3140,7 @@ export type components = {
             type: "tour.force_unassigned";
         };
         TourModifiedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 service_area_id: string;
@@ -3180,6 +3205,7 @@ export type components = {
             service_area_id?: string;
         };
         WebhookTestEvent: {
+            actor: components["schemas"]["EventActor"] | null;
             data: {
                 /** Format: uuid */
                 subscription_id: string;
@@ -3528,6 +3554,8 @@ export interface operations {
                 /** @description Opaque cursor from `meta.next_cursor`. */
                 cursor?: string;
                 filters?: {
+                    /** Format: uuid */
+                    actor_id?: string;
                     /** Format: uuid */
                     resource_id?: string;
                     /** Format: date-time */

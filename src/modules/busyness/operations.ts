@@ -23,6 +23,7 @@ export async function recomputeBusyness(deps: Deps, tenantId: string): Promise<n
       for (const placeId of await placeIdsInServiceArea(tx, tenantId, change.serviceAreaId)) {
         await recordEvent(tx, {
           tenantId,
+          actor: 'system',
           type: 'busyness.place_changed',
           resourceId: placeId,
           data: {

@@ -19,6 +19,7 @@ export async function setEarnings(deps: Deps, actor: Actor, id: string, earnings
       // The route is removed once the sunset is enforced, so the event goes out exactly while the surface is served.
       await recordEvent(tx, {
         tenantId: actor.tenantId,
+        actor,
         type: 'tour.earnings_updated',
         resourceId: written.id,
         at,

@@ -2,7 +2,7 @@
 // (booking.transition), refreshes each tour's managing organizations and the stored visibility of both.
 // The one place for what every change shares: event payload builders and a tour's visibility facts.
 import type { Tx } from '../../db/client.ts';
-import { recordEvent, recordEvents, type EventInput } from '../../events/outbox.ts';
+import { recordEvent, recordEvents, type EventActor, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
 import type { DispatchHooks, TourStopsChange } from './hooks.ts';
 import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
@@ -14,6 +14,8 @@ import { syncVisibility, type VisibilityEntry } from './visibility-repository.ts
 
 export interface Change {
   tenantId: string;
+  /** Who made the change: the events settle records carry it (decision 0106). */
+  actor: EventActor;
   at: Date;
   bookingIds: string[];
   tourIds: string[];
@@ -33,10 +35,10 @@ export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
 export const tourEventData = (t: Pick<repo.TourRow, 'id' | 'serviceAreaId'>) => ({ tour_id: t.id, service_area_id: t.serviceAreaId });
 
 /** booking.modified for a changed booking, with booking.route_changed when its stops' route changed too. */
-export const recordBookingModified = (tx: Tx, tenantId: string, at: Date, booking: bookingsRepo.BookingRow, route = false) =>
+export const recordBookingModified = (tx: Tx, tenantId: string, actor: EventActor, at: Date, booking: bookingsRepo.BookingRow, route = false) =>
   recordEvents(tx, [
-    { tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) },
-    ...(route ? [{ tenantId, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
+    { tenantId, actor, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) },
+    ...(route ? [{ tenantId, actor, type: 'booking.route_changed' as const, resourceId: booking.id, at, data: bookingEventData(booking) }] : []),
   ]);
 
 /** What the visibility rules need of a tour. */
@@ -54,12 +56,14 @@ const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is st
 export async function recordActiveStatusChange(
   tx: Tx,
   tenantId: string,
+  actor: EventActor,
   at: Date,
   tour: Pick<repo.TourRow, 'id' | 'serviceAreaId'>,
   change: { from: string; to: string; event: string; driverId: string | null; affectedUserIds: string[] },
 ): Promise<void> {
   await recordEvent(tx, {
     tenantId,
+    actor,
     type: 'tour.active_status_changed',
     resourceId: tour.id,
     at,
@@ -82,7 +86,7 @@ export type Settled = Pick<SettleRows, 'tours' | 'tourStops' | 'bookingStops'>;
  * completed, tours whose stops changed.
  */
 export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<Settled> {
-  const { tenantId, at } = change;
+  const { tenantId, actor, at } = change;
   // The change's tours, its bookings' tours and those tours' bookings, with their stops and stored visibility: one
   // statement.
   const read = await readForSettle(tx, tenantId, unique(change.tourIds), unique(change.bookingIds));
@@ -95,7 +99,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     if (tour.status !== 'en_route' || !stops.length || stops.some((s) => !isFinalStop(s.status))) continue;
     await repo.updateTour(tx, tenantId, tour.id, { status: 'completed', completedAt: at, updatedAt: at });
     if (tour.driverId) await setActiveTour(tx, tenantId, tour.driverId, null);
-    await recordActiveStatusChange(tx, tenantId, at, tour, {
+    await recordActiveStatusChange(tx, tenantId, actor, at, tour, {
       from: 'en_route',
       to: 'completed',
       event: 'complete',
@@ -113,6 +117,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
     await bookingsRepo.updateBooking(tx, tenantId, booking.id, { status: to, updatedAt: at });
     transitions.push({
       tenantId,
+      actor,
       type: 'booking.transition',
       resourceId: booking.id,
       at,

@@ -15,6 +15,7 @@ export async function findActiveCredential(
     role: row.role,
     organizationIds: row.organization_ids ?? [],
     credentialId: row.credential_id,
+    apiKeyId: row.kind === 'api_key' ? row.credential_id : null,
     extensions: row.extensions,
     settings: row.settings,
     expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),

@@ -44,7 +44,7 @@ export const recomputeEtasJob: JobHandler = async (deps, job) => {
   await deps.db.transaction(async (tx) => {
     const tour = await findTourSummary(tx, job.tenantId, tourId);
     if (!tour || !TRACKED_STATUSES.includes(tour.status)) return;
-    await recomputeEtas(deps, tx, job.tenantId, tour);
+    await recomputeEtas(deps, tx, job.tenantId, 'system', tour);
   });
 };
 

@@ -2,7 +2,7 @@
 import type { Deps } from '../../deps.ts';
 import { adminEmails, enqueueMail } from '../../mail/index.ts';
 import type { Tx } from '../../db/client.ts';
-import { toEnvelope } from '../../events/outbox.ts';
+import { toLoggedEnvelope } from '../../events/outbox.ts';
 import { recordDeliveryOutcome } from '../../http/metrics.ts';
 import { newId } from '../../shared/ids.ts';
 import { postJson, type PostResult } from './http-client.ts';
@@ -40,10 +40,10 @@ export async function fanOutEvents(deps: Deps, limit = 200): Promise<number> {
   });
 }
 
-/** The exact bytes POSTed: the outbox's envelope of the event (CONTRACT.md §9). */
+/** The exact bytes POSTed: the outbox's envelope of the event (CONTRACT.md §9) with its actor (decision 0106). */
 export const envelopeBody = (row: repo.ClaimedDelivery): string =>
   JSON.stringify(
-    toEnvelope({
+    toLoggedEnvelope({
       tenantId: row.tenant_id,
       id: row.event_id,
       type: row.type,
@@ -53,6 +53,9 @@ export const envelopeBody = (row: repo.ClaimedDelivery): string =>
       data: row.data,
       occurredAt: new Date(row.occurred_at),
       dispatchedAt: null,
+      actorType: row.actor_type,
+      actorId: row.actor_id,
+      actorApiKeyId: row.actor_api_key_id,
     }),
   );
 

@@ -240,6 +240,7 @@ export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
     const now = deps.clock.now();
     const eventId = await recordEvent(tx, {
       tenantId: actor.tenantId,
+      actor,
       type: 'webhook.test',
       resourceId: id,
       data: { subscription_id: id },

@@ -68,7 +68,7 @@ async function startHeldReceiver(): Promise<HeldReceiver> {
 }
 
 const emit = (tenantId: string, type: EventType, data: Record<string, unknown> = {}) =>
-  t.deps.db.transaction((tx) => recordEvent(tx, { tenantId, type, resourceId: null, data, at: t.clock.now() }));
+  t.deps.db.transaction((tx) => recordEvent(tx, { tenantId, actor: 'system', type, resourceId: null, data, at: t.clock.now() }));
 
 const attemptsOf = async (tenant: TestTenant) =>
   queryRows<{ delivery_id: string; status_code: number | null; error: string | null }>(

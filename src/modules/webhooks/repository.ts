@@ -210,6 +210,9 @@ export interface ClaimedDelivery {
   resource_id: string | null;
   occurred_at: Date | string;
   data: Record<string, unknown>;
+  actor_type: 'user' | 'system' | null;
+  actor_id: string | null;
+  actor_api_key_id: string | null;
 }
 
 /**
@@ -232,7 +235,8 @@ export async function claimDueDeliveries(q: Queryable, now: Date, workerId: stri
               FOR UPDATE OF d2 SKIP LOCKED)
           RETURNING d.tenant_id, d.id, d.subscription_id, d.attempt_count, d.event_id)
         SELECT c.tenant_id, c.id, c.subscription_id, c.attempt_count, s.url, s.secret, s.previous_secret,
-               s.previous_secret_expires_at, e.id AS event_id, e.type, e.resource_type, e.event, e.resource_id, e.occurred_at, e.data
+               s.previous_secret_expires_at, e.id AS event_id, e.type, e.resource_type, e.event, e.resource_id, e.occurred_at, e.data,
+               e.actor_type, e.actor_id, e.actor_api_key_id
           FROM claimed c
           JOIN webhook_subscriptions s ON s.tenant_id = c.tenant_id AND s.id = c.subscription_id
           JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id`,

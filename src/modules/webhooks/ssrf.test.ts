@@ -27,7 +27,7 @@ async function deliverOneEvent(url: string) {
   const tenant = await t.createTenant();
   const hook = await createWebhook(tenant.admin, url);
   await t.deps.db.transaction((tx) =>
-    recordEvent(tx, { tenantId: tenant.tenantId, type: 'tour.created', resourceId: null, data: { tour_id: newId(), service_area_id: newId() }, at: t.clock.now() }),
+    recordEvent(tx, { tenantId: tenant.tenantId, actor: 'system', type: 'tour.created', resourceId: null, data: { tour_id: newId(), service_area_id: newId() }, at: t.clock.now() }),
   );
   await strictWorker().drain();
   const { deliveries } = await expectOk(tenant.admin.get(`/api/admin/webhooks/${hook.id}/deliveries`));

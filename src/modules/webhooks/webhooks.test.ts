@@ -30,7 +30,7 @@ afterEach(async () => receiver.close());
 
 /** Records a domain event as a module's operation would: in a transaction, through the outbox writer. */
 async function emit(tenantId: string, type: EventType, data: Record<string, unknown> = {}): Promise<string> {
-  return t.deps.db.transaction((tx) => recordEvent(tx, { tenantId, type, resourceId: null, data, at: t.clock.now() }));
+  return t.deps.db.transaction((tx) => recordEvent(tx, { tenantId, actor: 'system', type, resourceId: null, data, at: t.clock.now() }));
 }
 
 const subscribe = (tenant: TestTenant, webhook: Record<string, unknown> = {}) => createWebhook(tenant.admin, receiver.url, webhook);
@@ -131,7 +131,8 @@ describe('webhook delivery', () => {
     expect(hook!.headers['webhook-id']).toBe(eventId);
     expect(hook!.headers['webhook-timestamp']).toBe(String(Math.floor(t.clock.now().getTime() / 1000)));
     expect(hook!.json).toMatchObject({ id: eventId, type: 'tour.created', resource_type: 'tour', event: 'created', timestamp: t.clock.now().toISOString() });
-    expect(Object.keys(hook!.json)).toEqual(['id', 'type', 'resource_type', 'event', 'timestamp', 'data']);
+    expect(Object.keys(hook!.json)).toEqual(['id', 'type', 'resource_type', 'event', 'timestamp', 'data', 'actor']);
+    expect(hook!.json.actor).toEqual({ type: 'system', id: null, api_key_id: null });
     expect(verifyWebhook(secret, hook!, t.clock.now())).toEqual(hook!.json);
     expect(() => verifyWebhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, hook!, t.clock.now())).toThrow(/signature/i);
   });

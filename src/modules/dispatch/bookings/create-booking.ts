@@ -6,8 +6,8 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference} from '../../../http/errors.ts';
-import { eventRows, type EventInput } from '../../../events/outbox.ts';
+import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { eventRows, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { findUser } from '../../identity/index.ts';
 import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
@@ -29,10 +29,10 @@ import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
-async function autoDispatch(tx: Tx, tenantId: string, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
+async function autoDispatch(tx: Tx, tenantId: string, actor: EventActor, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
   const config = service.schedulingConfigId ? await getSchedulingConfig(tx, tenantId, service.schedulingConfigId) : null;
   const stops = await stopsRepo.findStopsOfBookings(tx, tenantId, [booking.id]);
-  return createTour(tx, tenantId, at, {
+  return createTour(tx, tenantId, actor, at, {
     service,
     status: config?.mode === 'scheduled' ? 'scheduled' : 'pickable',
     scheduledAt: booking.scheduledAt,
@@ -125,7 +125,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const history = prepared.history.map((h) => completeRow(packageHistory, h));
   // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
   const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
-  const events: EventInput[] = [{ tenantId, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
+  const events: EventInput[] = [{ tenantId, actor, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
   return { at, service, created, events, packageInputs };
 }
 
@@ -149,8 +149,8 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
       await writeNewBooking(tx, created, events, packageInputs);
-      const tourId = await autoDispatch(tx, tenantId, at, service, booking);
-      await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [id], tourIds: [], event: 'dispatch', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+      const tourId = await autoDispatch(tx, tenantId, actor, at, service, booking);
+      await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds: [], event: 'dispatch', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
     });
     return getBooking(deps, actor, id);
   }

@@ -105,14 +105,14 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
       await packagesRepo.insertPackageHistory(tx, [{ tenantId, id: newId(), packageId: pkg.id, at, event: 'cancelled', actorId: actor.userId }]);
     }
     await repo.updateBooking(tx, tenantId, id, { status: 'cancelled', updatedAt: at });
-    await recordEvent(tx, { tenantId, type: 'booking.transition', resourceId: id, at, data: { ...bookingEventData(booking), from: booking.status, to: 'cancelled', event: 'cancel' } });
-    await recordBookingModified(tx, tenantId, at, booking, tourIds.length > 0);
+    await recordEvent(tx, { tenantId, actor, type: 'booking.transition', resourceId: id, at, data: { ...bookingEventData(booking), from: booking.status, to: 'cancelled', event: 'cancel' } });
+    await recordBookingModified(tx, tenantId, actor, at, booking, tourIds.length > 0);
     for (const tourId of tourIds) {
       await compactTour(tx, tenantId, tourId, at);
       const tour = await toursRepo.findTour(tx, tenantId, tourId);
-      if (tour) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+      if (tour) await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     }
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [id], tourIds, event: 'cancel', stopsChanged: tourIds.map((tourId) => ({ tourId, reason: 'stops_removed' as const })) });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds, event: 'cancel', stopsChanged: tourIds.map((tourId) => ({ tourId, reason: 'stops_removed' as const })) });
   });
   return getBooking(deps, actor, id);
 }
@@ -123,7 +123,7 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
   await deps.db.transaction(async (tx) => {
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
-    await recordBookingModified(tx, actor.tenantId, at, booking);
+    await recordBookingModified(tx, actor.tenantId, actor, at, booking);
     await deps.hooks.dispatch.bookingTipChanged(tx, actor.tenantId, id);
     await deps.hooks.dispatch.tipFactsChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
@@ -138,8 +138,8 @@ export async function setManagingOrganizations(deps: Deps, actor: Actor, booking
     const tenantId = actor.tenantId;
     await checkManagingOrganizations(tx, actor, organizationIds, '/managing_organization_ids');
     await repo.updateBooking(tx, tenantId, bookingId, { managingOrganizationIds: [...organizationIds].sort(), updatedAt: at });
-    await recordBookingModified(tx, tenantId, at, booking);
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [bookingId], tourIds, event: 'managing_organizations_changed' });
+    await recordBookingModified(tx, tenantId, actor, at, booking);
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [bookingId], tourIds, event: 'managing_organizations_changed' });
   });
   return getBooking(deps, actor, bookingId);
 }
@@ -167,7 +167,7 @@ export async function setBookingPreferredDrivers(deps: Deps, actor: Actor, booki
     const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, booking.managingOrganizationIds);
     await repo.updateBooking(tx, actor.tenantId, bookingId, { preferredDriverIds: driverIds, updatedAt: at });
-    await recordBookingModified(tx, actor.tenantId, at, booking);
+    await recordBookingModified(tx, actor.tenantId, actor, at, booking);
   });
   return getBooking(deps, actor, bookingId);
 }

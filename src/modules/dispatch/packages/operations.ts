@@ -165,11 +165,12 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
     }
     for (const tour of tours) {
       await compactTour(tx, actor.tenantId, tour.id, at);
-      await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+      await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
     }
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: preview.booking.id, at, data: bookingEventData(preview.booking) });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.route_changed', resourceId: preview.booking.id, at, data: bookingEventData(preview.booking) });
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
+      actor,
       at,
       bookingIds: [preview.booking.id],
       tourIds: tours.map((t) => t.id),
@@ -216,7 +217,7 @@ export async function forceDelivery(deps: Deps, actor: Actor, packageId: string,
     }
     await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status: 'delivered', forcedDelivery: { at: at.toISOString(), by_user_id: actor.userId, proof: storableProof(proof) }, updatedAt: at });
     await appendHistory(tx, actor, pkg, at, { event: 'force_delivered', stopId: pkg.dropoffStopId, note: proof.note ?? null });
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;
   });
@@ -247,7 +248,7 @@ export async function transitionPackage(deps: Deps, actor: Actor, packageId: str
     if (!transition.from.includes(pkg.status)) throw invalidTransition('package', pkg.status, transition.to);
     await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status: transition.to, updatedAt: at });
     await appendHistory(tx, actor, pkg, at, { event: transition.to });
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;
   });

@@ -128,7 +128,7 @@ export async function appendPackageReattempts(tx: Tx, actor: Actor, rules: Failu
     ]);
   }
   for (const booking of await bookingsRepo.findBookings(tx, actor.tenantId, bookingIds)) {
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: null } });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: null } });
   }
 }
 

@@ -5,7 +5,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { recordEvents } from '../../../events/outbox.ts';
+import { recordEvents, type EventActor } from '../../../events/outbox.ts';
 import { requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
@@ -44,7 +44,7 @@ function checkTour(actor: Actor, tour: toursRepo.TourRow | null): toursRepo.Tour
  * `optimized`, tour.modified, booking.route_changed for bookings whose stops moved, and the settle that makes ETAs
  * of a held tour due again.
  */
-export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: string, at: Date, tour: toursRepo.TourRow, before: readonly stopsRepo.StopRow[], order: stopsRepo.StopRow[]) {
+export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: string, actor: EventActor, at: Date, tour: toursRepo.TourRow, before: readonly stopsRepo.StopRow[], order: stopsRepo.StopRow[]) {
   const moved = order.flatMap((s, i) => (s.tourPosition === i ? [] : [{ stop: s, position: i }]));
   // One statement for all positions: a reordered tour of 100 stops moves most of them.
   await stopsRepo.setTourPositions(tx, tenantId, moved.map((m) => ({ id: m.stop.id, position: m.position })), at);
@@ -52,14 +52,16 @@ export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: st
   const bookingIds = [...new Set(moved.map((m) => m.stop.bookingId).filter((id): id is string => !!id))].sort();
   const routeChanged = (await bookingsRepo.findBookings(tx, tenantId, bookingIds)).map((booking) => ({
     tenantId,
+    actor,
     type: 'booking.route_changed' as const,
     resourceId: booking.id,
     at,
     data: { ...bookingEventData(booking), tour_id: tour.id },
   }));
-  await recordEvents(tx, [{ tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) }, ...routeChanged]);
+  await recordEvents(tx, [{ tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) }, ...routeChanged]);
   await settle(tx, deps.hooks.dispatch, {
     tenantId,
+    actor,
     at,
     bookingIds: [...new Set(before.map((s) => s.bookingId).filter((id): id is string => !!id))],
     tourIds: [tour.id],
@@ -81,7 +83,7 @@ export async function optimizeTour(deps: Deps, actor: Actor, tourId: string, inp
       await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, bookingIds);
       const now = await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tourId]);
       if (fingerprint(locked, now) !== fingerprint(tour, stops)) return false;
-      await writeOrder(tx, deps, actor.tenantId, deps.clock.now(), locked, stops, order);
+      await writeOrder(tx, deps, actor.tenantId, actor, deps.clock.now(), locked, stops, order);
       return true;
     });
     if (written) return { tour: await getTour(deps, actor, tourId), optimization };

@@ -94,7 +94,7 @@ async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: r
     for (const route of planned) {
       const ofTour = bookings.filter((b) => route.some((s) => s.bookingId === b.id));
       ids.push(
-        await createTour(tx, actor.tenantId, at, {
+        await createTour(tx, actor.tenantId, actor, at, {
           service,
           status: 'to_be_dispatched',
           scheduledAt: ofTour.map((b) => b.scheduledAt).find((d) => d) ?? null,
@@ -106,6 +106,7 @@ async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: r
     }
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
+      actor,
       at,
       bookingIds: bookings.map((b) => b.id),
       tourIds: ids,

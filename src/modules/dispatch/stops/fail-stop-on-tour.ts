@@ -86,7 +86,7 @@ export async function failStopOnTour(
   await moveFailedStopPackages(tx, actor, stop, { carriesAll: outcome === 'reattempt_now' || outcome === 'reattempt_later', recoveryId, reasonKey: reason?.key ?? null, note }, at);
 
   const events: EventInput[] = [];
-  const event = (type: EventInput['type'], resourceId: string, data: Record<string, unknown>) => events.push({ tenantId, type, resourceId, at, data });
+  const event = (type: EventInput['type'], resourceId: string, data: Record<string, unknown>) => events.push({ tenantId, actor, type, resourceId, at, data });
   if (booking) {
     event('booking.stop_failed', booking.id, {
       ...bookingEventData(booking),
@@ -104,7 +104,7 @@ export async function failStopOnTour(
   if (tour) event('tour.modified', tour.id, tourEventData(tour));
   await recordEvents(tx, events);
   const stopsChanged = tour ? [{ tourId: tour.id, reason: 'stop_failed' as const }] : [];
-  await settle(tx, hooks, { tenantId, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop', stopsChanged });
+  await settle(tx, hooks, { tenantId, actor, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop', stopsChanged });
   return recoveryId;
 }
 

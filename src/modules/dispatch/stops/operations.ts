@@ -32,8 +32,8 @@ export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string
     const position = Math.min(input.position ?? existing.length, existing.length);
     for (const stop of existing.slice(position).reverse()) await stopsRepo.updateStop(tx, tenantId, stop.id, { position: stop.position + 1 });
     await stopsRepo.insertStops(tx, [{ ...row!, bookingId, position }]);
-    await recordBookingModified(tx, tenantId, at, booking, true);
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [bookingId], tourIds: [], event: 'stop_added' });
+    await recordBookingModified(tx, tenantId, actor, at, booking, true);
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [bookingId], tourIds: [], event: 'stop_added' });
     return row!.id;
   });
   return getStop(deps, actor, stopId);
@@ -62,7 +62,7 @@ export async function updateStopGroups(deps: Deps, actor: Actor, bookingId: stri
       const group = entry.group ?? (stop.placeId ? automaticGroup(stop.type, stop.placeId) : null);
       await stopsRepo.updateStop(tx, tenantId, stop.id, { group, updatedAt: at });
     }
-    await recordBookingModified(tx, tenantId, at, booking);
+    await recordBookingModified(tx, tenantId, actor, at, booking);
   });
   return getBooking(deps, actor, bookingId);
 }
@@ -98,8 +98,8 @@ export async function updateStopProperties(deps: Deps, actor: Actor, stopId: str
     if (input.service_duration_seconds !== undefined) patch.serviceDurationSeconds = input.service_duration_seconds;
     if (input.notes !== undefined) patch.notes = input.notes;
     await stopsRepo.updateStop(tx, tenantId, stopId, patch);
-    if (booking) await recordBookingModified(tx, tenantId, at, booking);
-    if (tour) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+    if (booking) await recordBookingModified(tx, tenantId, actor, at, booking);
+    if (tour) await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
   });
   return getStop(deps, actor, stopId);
 }

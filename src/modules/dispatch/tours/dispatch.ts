@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { recordEvent } from '../../../events/outbox.ts';
+import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { canSee, requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -103,7 +103,7 @@ export interface NewTour {
 }
 
 /** Creates a tour holding `stops` in order, with tour.created; the caller settles. */
-export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewTour): Promise<string> {
+export async function createTour(tx: Tx, tenantId: string, actor: EventActor, at: Date, input: NewTour): Promise<string> {
   if (input.stops.length > input.service.maxStopsPerTour) throw stopLimitReached(input.service.maxStopsPerTour, 'tour');
   checkOrder(input.stops, await packagesRepo.findPackagesOfStops(tx, tenantId, input.stops.map((s) => s.id)));
   const id = newId();
@@ -123,13 +123,14 @@ export async function createTour(tx: Tx, tenantId: string, at: Date, input: NewT
   await layOut(tx, tenantId, id, input.stops, at);
   await recordEvent(tx, {
     tenantId,
+    actor,
     type: 'tour.created',
     resourceId: id,
     at,
     data: { ...tourEventData({ id, serviceAreaId: input.service.serviceAreaId }), status: input.status, dispatched_booking_ids: input.bookings.map((b) => b.id).sort() },
   });
   for (const booking of input.bookings) {
-    await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: id } });
+    await recordEvent(tx, { tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: id } });
   }
   return id;
 }
@@ -198,9 +199,10 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       order = again.order;
       optimization = again.optimization;
     }
-    const tourId = await createTour(tx, actor.tenantId, at, { service, status: 'to_be_dispatched', scheduledAt, optimized: searched !== null, bookings, stops: order });
+    const tourId = await createTour(tx, actor.tenantId, actor, at, { service, status: 'to_be_dispatched', scheduledAt, optimized: searched !== null, bookings, stops: order });
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
+      actor,
       at,
       bookingIds: bookings.map((b) => b.id),
       tourIds: [tourId],
@@ -256,16 +258,16 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     for (const sourceId of sourceTourIds) {
       await compactTour(tx, actor.tenantId, sourceId, at);
       const source = tourLocks.find((t) => t.id === sourceId);
-      if (source) await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: sourceId, at, data: tourEventData(source) });
+      if (source) await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: sourceId, at, data: tourEventData(source) });
     }
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     for (const booking of bookings) {
-      await recordEvent(tx, { tenantId: actor.tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
+      await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     }
     // Stops that were all on this tour already were only reordered; any other arrives from waiting or another tour.
     const reason = stops.every((s) => s.tourId === tourId) ? ('stops_moved' as const) : ('stops_inserted' as const);
     const stopsChanged = [{ tourId, reason }, ...sourceTourIds.map((id) => ({ tourId: id, reason: 'stops_removed' as const }))];
-    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
+    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, actor, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
   }));
   return getTour(deps, actor, tourId);
 }

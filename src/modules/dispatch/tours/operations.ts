@@ -5,7 +5,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import { defineMessages } from '../../../http/i18n.ts';
-import { recordEvent } from '../../../events/outbox.ts';
+import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
 import { getSchedulingConfig, getService } from '../../services/index.ts';
 import type { JobKind } from '../../../worker/job-kinds.ts';
@@ -62,8 +62,9 @@ async function applyTransition(
   action: TourAction,
   by: TourActor,
   assignee: { driverId: string; organizationId: string | null } | null,
-  actorId: string | null,
+  actor: EventActor,
 ): Promise<void> {
+  const actorId = actor === 'system' ? null : actor.userId;
   const step = tourTransition(tour.status, action, by);
   // A role that may never do this is 403; a driver's action that does not fit the tour's state is 409 (decision 0154).
   if (!step.ok) throw step.reason === 'not_allowed' ? forbidden() : invalidTransition('tour', tour.status, TOUR_TRANSITIONS[action].to);
@@ -111,11 +112,11 @@ async function applyTransition(
       );
     }
     for (const booking of handedBack) {
-      await recordEvent(tx, { tenantId, type: 'booking.route_changed', resourceId: booking.id, at, data: bookingEventData(booking) });
+      await recordEvent(tx, { tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: bookingEventData(booking) });
     }
-    if (open.length) await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
+    if (open.length) await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) });
   }
-  await recordActiveStatusChange(tx, tenantId, at, tour, {
+  await recordActiveStatusChange(tx, tenantId, actor, at, tour, {
     from: tour.status,
     to: step.to,
     event: action,
@@ -123,10 +124,10 @@ async function applyTransition(
     affectedUserIds: [previousDriver, driverId ?? null, actorId].filter((id): id is string => !!id),
   });
   if (action === 'force_assign') {
-    await recordEvent(tx, { tenantId, type: 'tour.force_assigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: driverId } });
+    await recordEvent(tx, { tenantId, actor, type: 'tour.force_assigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: driverId } });
   }
   if (action === 'force_unassign') {
-    await recordEvent(tx, { tenantId, type: 'tour.force_unassigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: previousDriver } });
+    await recordEvent(tx, { tenantId, actor, type: 'tour.force_unassigned', resourceId: tour.id, at, data: { ...tourEventData(tour), driver_id: previousDriver } });
   }
   Object.assign(tour, patch);
 }
@@ -165,9 +166,9 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     }
     // Taken before the change: a cancelled tour hands its stops back, and their bookings must still be settled.
     const bookingIds = await stopsRepo.bookingIdsOfTours(tx, tenantId, [tourId]);
-    await applyTransition(tx, tenantId, at, tour, action, by, assignee, actor.userId);
-    if (action === 'force_assign' && options.start) await applyTransition(tx, tenantId, at, tour, 'start', 'own_driver', null, actor.userId);
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds, tourIds: [tourId], event: action, stopsChanged: stopsChangedBy(tourId, tour.status, action) });
+    await applyTransition(tx, tenantId, at, tour, action, by, assignee, actor);
+    if (action === 'force_assign' && options.start) await applyTransition(tx, tenantId, at, tour, 'start', 'own_driver', null, actor);
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tourId], event: action, stopsChanged: stopsChangedBy(tourId, tour.status, action) });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
     return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
@@ -180,8 +181,8 @@ export async function expireClaim(deps: Deps, tenantId: string, tourId: string):
   await deps.db.transaction(async (tx) => {
     const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
     if (!tour || tour.status !== 'claimed' || !tour.claimExpiresAt || tour.claimExpiresAt > at) return;
-    await applyTransition(tx, tenantId, at, tour, 'expire_claim', 'system', null, null);
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'expire_claim' });
+    await applyTransition(tx, tenantId, at, tour, 'expire_claim', 'system', null, 'system');
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor: 'system', at, bookingIds: [], tourIds: [tourId], event: 'expire_claim' });
   });
 }
 
@@ -193,7 +194,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
     if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
-    await recordEvent(tx, { tenantId: actor.tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     return renderTour(tx, deps, actor, { ...tour, preferredDriverIds: driverIds });
   });
 }
@@ -213,8 +214,8 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
     const position = Math.min(input.position ?? existing.length, existing.length);
     await stopsRepo.shiftStopsOnTour(tx, tenantId, tourId, position, at);
     await stopsRepo.insertStops(tx, [{ ...row!, tourId, tourPosition: position, status: 'scheduled' }]);
-    await recordEvent(tx, { tenantId, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    await settle(tx, deps.hooks.dispatch, { tenantId, at, bookingIds: [], tourIds: [tourId], event: 'stop_added', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+    await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [], tourIds: [tourId], event: 'stop_added', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
     return row!.id;
   });
   return getStop(deps, actor, stopId);

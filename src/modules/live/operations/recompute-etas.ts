@@ -1,7 +1,7 @@
 // Recomputing a tour's ETAs inside the caller's transaction, and the *.etas_recalculated events when they moved.
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
-import { recordEvents, type EventInput } from '../../../events/outbox.ts';
+import { recordEvents, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { iso } from '../../../shared/time.ts';
 import { findServiceArea } from '../../identity/index.ts';
 import { bookingEventDataOf, openStopsOfTour, type OpenStop, type TourSummary } from '../dispatch-port.ts';
@@ -41,7 +41,7 @@ export async function areaSpeedKmh(q: Queryable, tenantId: string, serviceAreaId
  * tour.etas_recalculated plus one booking.etas_recalculated per booking on the tour when some ETA moved by ≥ 60 s
  * against what was last told. Returns whether they moved.
  */
-export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
+export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
   const now = deps.clock.now();
   const row = state?.tracking ?? (await repo.lockTracking(tx, tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now }));
   const stops = await openStopsOfTour(tx, tenantId, tour.id);
@@ -55,21 +55,22 @@ export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx
   const { tenantId: _t, tourId: _id, ...fields } = row;
   await repo.updateTracking(tx, tenantId, tour.id, { ...fields, etasComputedAt: now, updatedAt: now });
   if (!moved) return false;
-  await recordEvents(tx, await etaEvents(tx, tenantId, tour, stops, next, now));
+  await recordEvents(tx, await etaEvents(tx, tenantId, actor, tour, stops, next, now));
   return true;
 }
 
 const info = (stops: OpenStop[], etas: ReadonlyMap<string, Date>, position: (s: OpenStop) => number) =>
   stops.map((s) => ({ id: s.id, position: position(s), type: s.type, eta: etas.has(s.id) ? iso(etas.get(s.id) as Date) : null }));
 
-async function etaEvents(tx: Tx, tenantId: string, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, stops: OpenStop[], etas: ReadonlyMap<string, Date>, now: Date): Promise<EventInput[]> {
+async function etaEvents(tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, stops: OpenStop[], etas: ReadonlyMap<string, Date>, now: Date): Promise<EventInput[]> {
   const bookingIds = [...new Set(stops.map((s) => s.bookingId).filter((id): id is string => id !== null))];
-  return etaEventInputs(tenantId, tour, stops, etas, now, await bookingEventDataOf(tx, tenantId, bookingIds));
+  return etaEventInputs(tenantId, actor, tour, stops, etas, now, await bookingEventDataOf(tx, tenantId, bookingIds));
 }
 
 /** tour.etas_recalculated and one booking.etas_recalculated per booking on the tour, with the bookings' event data. */
 export function etaEventInputs(
   tenantId: string,
+  actor: EventActor,
   tour: Pick<TourSummary, 'id' | 'serviceAreaId'>,
   stops: OpenStop[],
   etas: ReadonlyMap<string, Date>,
@@ -79,6 +80,7 @@ export function etaEventInputs(
   const events: EventInput[] = [
     {
       tenantId,
+      actor,
       type: 'tour.etas_recalculated',
       resourceId: tour.id,
       data: { tour_id: tour.id, service_area_id: tour.serviceAreaId, unfinished_stops_info: info(stops, etas, (s) => s.tourPosition) },
@@ -91,6 +93,7 @@ export function etaEventInputs(
     const own = stops.filter((s) => s.bookingId === bookingId);
     events.push({
       tenantId,
+      actor,
       type: 'booking.etas_recalculated',
       resourceId: bookingId,
       data: { ...(bookingData.get(bookingId) ?? { booking_id: bookingId }), tour_id: tour.id, unfinished_stops_info: info(own, etas, (s) => s.position) },

@@ -55,7 +55,7 @@ async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, inp
 async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
   const patch = currentPositionFields(actor, row);
   // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
-  await recomputeEtas(deps, tx, actor.tenantId, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
+  await recomputeEtas(deps, tx, actor.tenantId, actor, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
   await scheduleCoalescedEvent(tx, {
     tenantId: actor.tenantId,
     type: 'tour.driver_location_updated',

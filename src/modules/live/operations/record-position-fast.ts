@@ -202,7 +202,7 @@ export async function recordPositionFast(
       if (etasMoved(new Map([...snapshot.etas].map(([id, stored]) => [id, stored.notified])), computed)) {
         // Told in events, whose booking data only a read has: a position from a snapshot reads first.
         if (!snapshot.bookingData) continue;
-        told = etaEventInputs(actor.tenantId, tour, snapshot.stops, computed, now, snapshot.bookingData);
+        told = etaEventInputs(actor.tenantId, actor, tour, snapshot.stops, computed, now, snapshot.bookingData);
       }
       // Every stop has its ETA row here: the write updates rows, never inserts; told ETAs are all written.
       etas = [...computed]
