@@ -18,6 +18,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { authenticateThrottled, registerRateLimit } from './http/rate-limit.ts';
 import { registerEmptyBodies } from './http/empty-body.ts';
+import { registerUnreadBodies } from './http/unread-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { swaggerOptions } from './http/openapi.ts';
@@ -106,6 +107,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerJsonParser(app);
   registerEmptyBodies(app as unknown as FastifyInstance);
   registerRequestLog(app as unknown as FastifyInstance);
+  registerUnreadBodies(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
