@@ -384,6 +384,20 @@ describe('the multipart upload routes', () => {
       }
     });
 
+    it('closes the connection after refusing a body declared larger than the route takes, instead of reading it', async () => {
+      const connection = await keptAlive(port);
+      try {
+        const declared = 2 * t.config.bodyLimitBytes;
+        await connection.write(`POST /api/places HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"place":`);
+        const refused = await connection.response(10_000);
+        expect(refused.status).toBe(401);
+        expect(refused.headers.connection).toBe('close');
+        await expect(connection.response(10_000)).rejects.toThrow(/ended/);
+      } finally {
+        connection.close();
+      }
+    });
+
     it.each(scenes)('%s: a fetch upload gets its %i', async (_name, status, scene) => {
       const { url, token, payload, headers } = await scene();
       const timeout = AbortSignal.timeout(10_000);
