@@ -42,7 +42,8 @@ function check<T extends TSchema>(schema: T, value: unknown): Static<T> {
 const MultipartReport = Type.Object({ report: ReportCreateMeta }, { additionalProperties: false });
 const FilePartMeta = Type.Object({ file: FileMeta }, { additionalProperties: false });
 
-const ORDER = 'send one `report` part (JSON), then one `file` part';
+/** What each upload route's multipart body holds, in the words of its refusals. */
+const orderOf = (fieldNames: readonly string[]): string => (fieldNames.includes('report') ? 'send one `report` part (JSON), then one `file` part' : 'send one `file` part');
 
 /** A part after the file: a second file, or anything else, is refused rather than dropped (issue 28). */
 const partAfterFile = (name: string): AppError =>
@@ -51,16 +52,16 @@ const partAfterFile = (name: string): AppError =>
     : invalidFields([{ pointer: `/${pointerSegment(name)}`, code: 'unknown_field', detail: 'nothing may follow the `file` part' }]);
 
 /** What went wrong while reading the multipart body, as the client's problem when it is the client's. */
-function multipartError(err: unknown, config: Pick<Config, 'reportMaxBytes'>): unknown {
+function multipartError(err: unknown, config: Pick<Config, 'reportMaxBytes'>, order: string): unknown {
   const code = (err as { code?: string }).code ?? '';
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(config.reportMaxBytes);
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-    return invalidFields([{ pointer: '', code: 'too_many', detail: ORDER }]);
+    return invalidFields([{ pointer: '', code: 'too_many', detail: order }]);
   }
   // @fastify/multipart's own refusals (a part declared JSON that is not, a prototype name) and busboy's words for a
   // body it cannot read (no boundary in the Content-Type, a malformed part header, an early end).
   if (code.startsWith('FST_') || (err instanceof Error && /^Multipart: |Malformed|Unexpected end|terminated early/i.test(err.message))) {
-    return new AppError(400, 'malformed_request', `The multipart body could not be read: ${ORDER}.`);
+    return new AppError(400, 'malformed_request', `The multipart body could not be read: ${order}.`);
   }
   return err;
 }
@@ -78,13 +79,13 @@ async function multipartUpload(request: FastifyRequest, config: Pick<Config, 're
       const step = await parts.next();
       return step.done ? null : step.value;
     } catch (err) {
-      throw multipartError(err, config);
+      throw multipartError(err, config, orderOf(fieldNames));
     }
   };
   const fields: Record<string, unknown> = {};
   for (let part = await next(); part; part = await next()) {
     if (part.type === 'field') {
-      if (!fieldNames.includes(part.fieldname)) throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'unknown_field', detail: `is not a known part; ${ORDER}` }]);
+      if (!fieldNames.includes(part.fieldname)) throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'unknown_field', detail: `is not a known part; ${orderOf(fieldNames)}` }]);
       if (Object.hasOwn(fields, part.fieldname)) throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'too_many', detail: `send one \`${part.fieldname}\` part` }]);
       fields[part.fieldname] = part.value;
       continue;
