@@ -18,6 +18,7 @@ import { registerIdempotency } from './http/idempotency.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { authenticateThrottled, registerRateLimit } from './http/rate-limit.ts';
 import { registerEmptyBodies } from './http/empty-body.ts';
+import { registerUnreadBodies } from './http/unread-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { swaggerOptions } from './http/openapi.ts';
@@ -56,6 +57,8 @@ declare module 'fastify' {
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const routeNotFound = (request: FastifyRequest): AppError => new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
 
 export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
@@ -105,6 +108,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerJsonParser(app);
   registerEmptyBodies(app as unknown as FastifyInstance);
   registerRequestLog(app as unknown as FastifyInstance);
+  registerUnreadBodies(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
@@ -123,8 +127,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
 
   app.addHook('onRequest', async (request, reply) => {
+    // Routing comes first (decision 0117): an unknown route is 404 before its body is parsed, validated or even read.
+    if (!request.routeOptions.url) throw routeNotFound(request);
     const mode = request.routeOptions.config.auth ?? 'user';
-    if (!request.routeOptions.url) return; // unknown route: the 404 handler answers
     // Before the body is even parsed: unauthenticated callers learn nothing from validation (401 before 422).
     // Failures count against the caller's address (decision 0113).
     if (mode === 'user') request.actor = await authenticateThrottled(deps, request, () => authenticate(deps, request as FastifyRequest));
@@ -177,8 +182,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.setNotFoundHandler((request, reply) => {
     const lang = pickLang(request.headers['accept-language']);
-    const err = new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
-    return reply.status(404).type('application/problem+json').send(toProblem(err, lang));
+    return reply.status(404).type('application/problem+json').send(toProblem(routeNotFound(request), lang));
   });
 
   await app.register(fastifySwagger, swaggerOptions(webhooksDocument()));

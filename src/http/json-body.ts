@@ -85,6 +85,30 @@ function problemIn(value: unknown, path: string[]): string | null {
 export const malformedStringError = (found: { pointer: string; detail: string }): AppError =>
   new AppError(422, 'validation_failed', { key: 'error.validation_failed' }, [{ pointer: found.pointer, code: 'invalid_value', detail: found.detail }]);
 
+/** Whether a parsed value nests objects/arrays deeper than `max`; iterative, so a value of any depth is safe to ask. */
+export function valueExceedsDepth(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, depth] = item;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth + 1 > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const tooDeep = (): AppError => new AppError(400, 'malformed_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+
+/**
+ * The parser's checks for JSON that reached a route another way (the `report` part of a multipart upload, which
+ * @fastify/multipart parses itself): the same depth limit and the same refusal of unstorable strings (decision 0110).
+ */
+export function refuseHostileJson(value: unknown): void {
+  if (valueExceedsDepth(value)) throw tooDeep();
+  const found = malformedString(value);
+  if (found) throw malformedStringError(found);
+}
+
 type JsonParser = (request: FastifyRequest, body: string, done: (err: Error | null, body?: unknown) => void) => void;
 
 /**
@@ -98,9 +122,7 @@ export function registerJsonParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
-    if (exceedsDepth(text)) {
-      return done(new AppError(400, 'malformed_request', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`));
-    }
+    if (exceedsDepth(text)) return done(tooDeep());
     parse(request, text, (err, value) => {
       if (err) return done(err);
       const found = malformedString(value);

@@ -79,3 +79,26 @@ describe('what stays refused', () => {
     expect(res.body.errors[0].code).toBe('unknown_field');
   });
 });
+
+describe('an unknown route', () => {
+  // Routing comes before any look at the body (decision 0131): a client is never told to fix a body for a route that does not exist.
+  const url = '/api/no_such_thing/0193b2c4-0000-7000-8000-000000000000/things';
+  const bodies: [string, RequestOptions][] = [
+    ['a JSON object with members', { raw: '{"thing":{"name":"x"}}', headers: { 'content-type': 'application/json' } }],
+    ['an empty JSON object', { raw: '{}', headers: { 'content-type': 'application/json' } }],
+    ['JSON that does not parse', { raw: '{', headers: { 'content-type': 'application/json' } }],
+    ['a NUL inside a JSON string', { raw: '{"a":"\\u0000"}', headers: { 'content-type': 'application/json' } }],
+    ['a content type no route takes', { raw: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+    ['a multipart body', { raw: '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n', headers: { 'content-type': 'multipart/form-data; boundary=b' } }],
+    ['no body', {}],
+  ];
+
+  it.each(bodies)('answers 404 not_found to a POST with %s, as an admin and anonymously', async (_name, options) => {
+    for (const client of [tenant.admin, t.anonymous]) {
+      const res = await client.post(url, undefined, options);
+      expect(res.status, res.text).toBe(404);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.error_code).toBe('not_found');
+    }
+  });
+});

@@ -1,4 +1,7 @@
-// Hostile input refused centrally (issue 11, finding 2): nesting depth, lone surrogates, out-of-range timestamps, empty PATCHes.
+// Hostile input refused centrally (issue 11, finding 2): nesting depth, lone surrogates, out-of-range timestamps, empty PATCHes;
+// the multipart upload routes (issue 28): no body, no boundary, NUL, surrogates, two files, early refusals of large bodies.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/sql.ts';
@@ -6,7 +9,9 @@ import { malformedStringPointer } from '../../src/http/validation.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildProbe } from './probe.ts';
 import { buildTestApp, OPERATOR_TOKEN, type TestApp, type TestTenant } from '../app.ts';
-import { createPlace, createService, createWebhook } from '../factories.ts';
+import { createPlace, createService, createUser, createWebhook, expectOk, type CreatedUser } from '../factories.ts';
+import { keptAlive } from '../kept-alive.ts';
+import { multipart, reportBody } from '../../src/modules/reports/test-helpers.ts';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -221,5 +226,184 @@ describe('body size', () => {
     expect(loadConfig({}).bodyLimitBytes).toBe(1024 * 1024);
     expect(loadConfig({ BODY_LIMIT_BYTES: '2048' }).bodyLimitBytes).toBe(2048);
     expect(() => loadConfig({ BODY_LIMIT_BYTES: 'lots' })).toThrow(/BODY_LIMIT_BYTES/);
+  });
+});
+
+describe('the multipart upload routes', () => {
+  let driver: CreatedUser;
+  let customer: CreatedUser;
+  let manager: CreatedUser;
+  let port: number;
+  beforeAll(async () => {
+    [driver, customer, manager] = await Promise.all([createUser(tenant.admin, { role: 'driver' }), createUser(tenant.admin, { role: 'customer' }), createUser(tenant.admin, { role: 'manager' })]);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+
+  const pendingReport = async (): Promise<string> => (await expectOk(tenant.admin.post('/api/reports', reportBody()), 201)).report.id;
+  const reportCount = async (): Promise<number> => {
+    const [row] = await queryRows<{ n: number }>(t.deps.db, sql`SELECT count(*)::int AS n FROM reports WHERE tenant_id = ${tenant.tenantId}`);
+    return row!.n;
+  };
+  const file = (bytes = 16) => ({ name: 'f.bin', contentType: 'application/octet-stream', data: randomBytes(bytes) });
+  /** A multipart body written by hand: `report` as the given JSON text (typed or plain text), then the parts given. */
+  const handmade = (reportText: string | null, files: number, typed = true) => {
+    const boundary = `----hostile${randomBytes(6).toString('hex')}`;
+    const parts: Buffer[] = [];
+    if (reportText !== null) {
+      const type = typed ? 'Content-Type: application/json\r\n' : '';
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="report"\r\n${type}\r\n${reportText}\r\n`));
+    }
+    for (let i = 0; i < files; i++) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f${i}.txt"\r\nContent-Type: text/plain\r\n\r\nfile ${i}\r\n`));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+    return { raw: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  };
+
+  it('answers 403 to drivers and customers and 422 problem+json to admins and managers sending no body and no Content-Type', async () => {
+    const id = await pendingReport();
+    for (const url of ['/api/reports', `/api/reports/${id}/complete`]) {
+      for (const who of [driver.client, customer.client]) {
+        const res = await who.post(url);
+        expect(res.status, `${url}: ${res.text}`).toBe(403);
+      }
+      for (const who of [tenant.admin, manager.client]) {
+        const res = await who.post(url);
+        // The manager does not see the report (all_admins): 404 comes before the body is looked at.
+        const expected = who === manager.client && url.endsWith('/complete') ? 404 : 422;
+        expect(res.status, `${url}: ${res.text}`).toBe(expected);
+        expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      }
+    }
+    const res = await tenant.admin.post('/api/reports');
+    expect(res.body).toMatchObject({ error_code: 'validation_failed', errors: [{ pointer: '', code: 'invalid_type' }] });
+  });
+
+  it('answers 400 malformed_request to multipart/form-data without a boundary on both routes', async () => {
+    const id = await pendingReport();
+    const { payload: raw } = multipart({ report: reportBody().report }, file());
+    for (const url of ['/api/reports', `/api/reports/${id}/complete`]) {
+      const res = await tenant.admin.post(url, undefined, { raw, headers: { 'content-type': 'multipart/form-data' } });
+      expect(res.status, `${url}: ${res.text}`).toBe(400);
+      expect(res.body.error_code).toBe('malformed_request');
+    }
+  });
+
+  it.each([
+    ['a NUL', '{"title":"Weekly\\u0000summary","grants":[{"type":"all_admins"}]}', '/report/title'],
+    ['a lone surrogate', '{"title":"Weekly \\ud800","grants":[{"type":"all_admins"}]}', '/report/title'],
+    ['a lone surrogate in a tag', '{"title":"Weekly","tags":["a","\\udfff"],"grants":[{"type":"all_admins"}]}', '/report/tags/1'],
+  ])('refuses %s in the report part with 422 invalid_value at its pointer, typed as JSON or not, and keeps nothing', async (_name, text, pointer) => {
+    const before = await reportCount();
+    const json = await tenant.admin.post('/api/reports', undefined, { raw: `{"report":${text}}`, headers: { 'content-type': 'application/json' } });
+    for (const typed of [true, false]) {
+      const { raw, headers } = handmade(text, 1, typed);
+      const res = await tenant.admin.post('/api/reports', undefined, { raw, headers });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toEqual(json.body.errors);
+      expect(res.body.errors[0]).toMatchObject({ pointer, code: 'invalid_value' });
+    }
+    expect(await reportCount()).toBe(before);
+  });
+
+  it('refuses a report part nested deeper than 64 levels with 400, like a JSON body', async () => {
+    const { raw, headers } = handmade(`{"title":"x","grants":${'['.repeat(70)}${']'.repeat(70)}}`, 1);
+    const res = await tenant.admin.post('/api/reports', undefined, { raw, headers });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error_code).toBe('malformed_request');
+  });
+
+  it('refuses a second file part with 422 at /file instead of dropping it, and stores nothing', async () => {
+    const before = await reportCount();
+    const create = handmade(JSON.stringify(reportBody().report), 2);
+    const created = await tenant.admin.post('/api/reports', undefined, create);
+    expect(created.status, created.text).toBe(422);
+    expect(created.body.errors).toEqual([{ pointer: '/file', code: 'too_many', detail: 'send one `file` part' }]);
+    expect(await reportCount()).toBe(before);
+
+    const id = await pendingReport();
+    const complete = handmade(null, 2);
+    const completed = await tenant.admin.post(`/api/reports/${id}/complete`, undefined, complete);
+    expect(completed.status, completed.text).toBe(422);
+    expect(completed.body.errors[0]).toMatchObject({ pointer: '/file', code: 'too_many' });
+    expect((await tenant.admin.get(`/api/reports/${id}`)).body.report.status).toBe('pending');
+  });
+
+  describe('an early refusal of a 1 MiB upload on a kept-alive connection', () => {
+    const MiB = 1024 * 1024;
+    const upload = (url: string, token: string, report: unknown) => {
+      const { payload, headers } = multipart(report === null ? null : { report }, file(MiB));
+      const head = `POST ${url} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`;
+      return { bytes: Buffer.concat([Buffer.from(head), payload]), payload, headers };
+    };
+    const scenes: [string, number, () => Promise<ReturnType<typeof upload> & { url: string; token: string }>][] = [
+      ['a driver creating a report', 403, async () => ({ url: '/api/reports', token: driver.token, ...upload('/api/reports', driver.token, reportBody().report) })],
+      [
+        'an admin granting an unknown user',
+        422,
+        async () => {
+          const report = reportBody({ grants: [{ type: 'user', user_id: '0193b2c4-0000-7000-8000-000000000000' }] }).report;
+          return { url: '/api/reports', token: tenant.adminToken, ...upload('/api/reports', tenant.adminToken, report) };
+        },
+      ],
+      [
+        'an admin completing an unknown report',
+        404,
+        async () => {
+          const url = '/api/reports/0193b2c4-0000-7000-8000-000000000000/complete';
+          return { url, token: tenant.adminToken, ...upload(url, tenant.adminToken, null) };
+        },
+      ],
+      [
+        'a manager completing a report it cannot see',
+        404,
+        async () => {
+          const url = `/api/reports/${await pendingReport()}/complete`;
+          return { url, token: manager.token, ...upload(url, manager.token, null) };
+        },
+      ],
+    ];
+
+    it.each(scenes)('%s: answers %i, then the next request on the same connection is answered', async (_name, status, scene) => {
+      const { bytes } = await scene();
+      const connection = await keptAlive(port);
+      try {
+        // Not awaited: before the fix the server stopped reading, and the write never finished.
+        void connection.write(bytes).catch(() => undefined);
+        const refused = await connection.response(10_000);
+        expect(refused.status).toBe(status);
+        expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+        await connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n');
+        // Generous: on loopback the answer takes milliseconds; a connection stuck under the unread body never answers.
+        const next = await connection.response(10_000);
+        expect(next.status).toBe(200);
+        expect(connection.ended).toBe(false);
+      } finally {
+        connection.close();
+      }
+    });
+
+    it('closes the connection after refusing a body declared larger than the route takes, instead of reading it', async () => {
+      const connection = await keptAlive(port);
+      try {
+        const declared = 2 * t.config.bodyLimitBytes;
+        await connection.write(`POST /api/places HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"place":`);
+        const refused = await connection.response(10_000);
+        expect(refused.status).toBe(401);
+        expect(refused.headers.connection).toBe('close');
+        await expect(connection.response(10_000)).rejects.toThrow(/ended/);
+      } finally {
+        connection.close();
+      }
+    });
+
+    it.each(scenes)('%s: a fetch upload gets its %i', async (_name, status, scene) => {
+      const { url, token, payload, headers } = await scene();
+      const timeout = AbortSignal.timeout(10_000);
+      const res = await fetch(`http://127.0.0.1:${port}${url}`, { method: 'POST', body: payload, headers: { ...headers, authorization: `Bearer ${token}` }, signal: timeout });
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { status: number }).status).toBe(status);
+    });
   });
 });

@@ -23,7 +23,10 @@ export interface Subscriber {
 export interface LiveHub {
   add(subscriber: Subscriber): Promise<void>;
   remove(subscriber: Subscriber): void;
-  /** Events of the tenant after `afterId` from the last `windowMs`, as the subscriber may see them (Last-Event-ID). */
+  /**
+   * Events of the tenant after `afterId` from the last `windowMs`, as the subscriber may see them (Last-Event-ID):
+   * every event, but of positions only the latest of each driver (decision 0118).
+   */
   backlog(subscriber: Subscriber, afterId: string, windowMs: number): Promise<Envelope[]>;
   /** How many streams are open (metrics, tests). */
   size(): number;
@@ -58,6 +61,18 @@ const msOfUuid = (id: string): number => parseInt(id.replace(/-/g, '').slice(0, 
 export const frameOf = (envelope: Envelope): string => `id: ${envelope.id}\nevent: ${envelope.type}\ndata: ${JSON.stringify(envelope)}\n\n`;
 
 type EventRow = typeof events.$inferSelect;
+
+const POSITION = 'tour.driver_location_updated';
+
+/**
+ * A resumed map wants each driver where it is now, not the path it took while the client was away: of the outbox's
+ * position events (one per tour per 10 s) only each driver's latest is kept, at its place in the order (decision 0118).
+ */
+export function latestPositionsOnly(envelopes: readonly Envelope[]): Envelope[] {
+  const latest = new Map<unknown, string>();
+  for (const e of envelopes) if (e.type === POSITION) latest.set(e.data.driver_id, e.id);
+  return envelopes.filter((e) => e.type !== POSITION || latest.get(e.data.driver_id) === e.id);
+}
 
 /**
  * Streams that see exactly the same events share an audience: same role, user (drivers, customers), organizations
@@ -192,7 +207,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
           .where(and(inArray(events.tenantId, tenants), gt(events.id, after)))
           .orderBy(asc(events.id))
           .limit(batch);
-        const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== 'tour.driver_location_updated');
+        const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== POSITION);
         for (const r of rows) seen.set(r.id, msOfUuid(r.id));
         const last = rows.at(-1);
         if (last) after = last.id;
@@ -287,7 +302,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
         .limit(POLL_BATCH);
       const envelopes = rows.map(toEnvelope);
       const facts = await factsOf(subscriber.tenantId, envelopes);
-      return envelopes.filter((e) => visibleTo(subscriber, e, facts.get(e.id) ?? {}));
+      return latestPositionsOnly(envelopes.filter((e) => visibleTo(subscriber, e, facts.get(e.id) ?? {})));
     },
     size: () => all().length,
     async stop() {

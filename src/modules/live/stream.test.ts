@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createService, createServiceArea, createUser, eventsOf, expectOk, tourEnRoute, withToken, type CreatedUser } from '../../../test/factories.ts';
 import { openSse, type SseFrame, type SseStream } from '../../../test/sse-client.ts';
+import { runDueJobs } from '../../worker/loop.ts';
 
 let t: TestApp;
 let base: string;
@@ -132,6 +133,40 @@ describe('GET /api/live', () => {
     expect(late.frames).toEqual([]);
     await s.post(52.49);
     await late.waitFor((f) => types(f).includes('tour.driver_location_updated'));
+  });
+
+  it('treats a Last-Event-ID from the future as now: replays nothing, then streams live', async () => {
+    const s = await scene();
+    const future = await as(s.tenant.adminToken, '/api/live', { 'last-event-id': 'ffffffff-ffff-7fff-bfff-ffffffffffff' });
+    expect(future.status).toBe(200);
+    expect(future.frames).toEqual([]);
+    await s.post(52.49);
+    await future.waitFor((f) => types(f).includes('tour.driver_location_updated') && types(f).includes('tour.etas_recalculated'));
+  });
+
+  it('resumes with the latest position of each driver, not every one recorded meanwhile, and every other event in order', async () => {
+    const s = await scene();
+    const s2 = await scene(s.tenant);
+    const resources = [s.tour.id, s.booking1.id, s2.tour.id, s2.booking1.id];
+    const recorded = async () => (await Promise.all(resources.map((id) => eventsOf(s.tenant.admin, id)))).flat().sort((a, b) => (a.id < b.id ? -1 : 1));
+    const after = (await recorded()).at(-1)!.id;
+    // Three coalescing windows of the first driver (11 m apart: a plausible speed), one of the second: each window
+    // leaves one position in the outbox.
+    for (const [lat, both] of [[52.49, true], [52.4901, false], [52.4902, false]] as const) {
+      await s.post(lat);
+      if (both) await s2.post(52.3);
+      t.clock.advanceSeconds(11);
+      while ((await runDueJobs(t.deps, 'stream-test')) > 0);
+    }
+    const missed = (await recorded()).filter((e) => e.id > after);
+    expect(missed.filter((e) => e.type === 'tour.driver_location_updated')).toHaveLength(4);
+
+    const resumed = await as(s.tenant.adminToken, '/api/live', { 'last-event-id': after });
+    const positions = resumed.frames.filter((f) => f.event === 'tour.driver_location_updated').map((f) => f.data.data);
+    expect(positions.map((p) => [p.driver_id, p.location.lat]).sort()).toEqual([[s.driver.id, 52.4902], [s2.driver.id, 52.3]].sort());
+    expect(resumed.frames.filter((f) => f.event !== 'tour.driver_location_updated').map((f) => f.id)).toEqual(missed.filter((e) => e.type !== 'tour.driver_location_updated').map((e) => e.id));
+    const ids = resumed.frames.map((f) => f.id!);
+    expect(ids).toEqual([...ids].sort());
   });
 
   it('sends a heartbeat comment', async () => {

@@ -30,13 +30,13 @@ export const reportRoutes =
     app.post(
       '/api/reports',
       { bodyLimit, schema: { tags, operationId: 'createReport', summary: 'Create a report' + multipartNote, body: { content: { 'application/json': { schema: ReportCreateBody } } }, response: { 201: ReportResponse } } },
-      async (request, reply) => reply.status(201).send({ report: await createReport(deps, actorOf(request), ...(await reportUpload(request, deps.config))) }),
+      async (request, reply) => reply.status(201).send({ report: await createReport(deps, actorOf(request), () => reportUpload(request, deps.config)) }),
     );
 
     app.post(
       '/api/reports/:id/complete',
       { bodyLimit, schema: { tags, operationId: 'completeReport', summary: 'Supply the file of a pending report' + multipartNote, params: IdParams, body: { content: { 'application/json': { schema: ReportCompleteBody } } }, response: { 200: ReportResponse } } },
-      async (request) => ({ report: await completeReport(deps, actorOf(request), request.params.id, await completionUpload(request, deps.config)) }),
+      async (request) => ({ report: await completeReport(deps, actorOf(request), request.params.id, () => completionUpload(request, deps.config)) }),
     );
 
     app.post(

@@ -2,13 +2,15 @@
 // part (JSON, first) precedes the `file` part, which is handed on as a stream and never buffered whole.
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import type { Multipart } from '@fastify/multipart';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../../config.ts';
 import { AppError, invalidFields } from '../../http/errors.ts';
+import { pointerSegment, refuseHostileJson } from '../../http/json-body.ts';
 import { validationError, validatorCompiler } from '../../http/validation.ts';
 import type { IncomingFile } from './operations/common.ts';
-import { FileMeta, ReportCreateMeta, type FileInputValue, type ReportCreateInput, type ReportCreateMetaInput } from './schemas.ts';
+import { FileMeta, ReportCompleteBody, ReportCreateBody, ReportCreateMeta, type FileInputValue, type ReportCreateMetaInput } from './schemas.ts';
 import { tooLarge } from './sealed-files.ts';
 
 /** The JSON body limit of the upload routes: the base64 of REPORT_MAX_BYTES plus room for the other fields. */
@@ -38,59 +40,108 @@ function check<T extends TSchema>(schema: T, value: unknown): Static<T> {
 }
 
 const MultipartReport = Type.Object({ report: ReportCreateMeta }, { additionalProperties: false });
-const MultipartFile = Type.Object({ file: FileMeta }, { additionalProperties: false });
+const FilePartMeta = Type.Object({ file: FileMeta }, { additionalProperties: false });
 
-/** The `file` part (and the fields sent before it) of a multipart request, or null when it has none. */
-async function filePart(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>) {
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    // One byte past the limit reaches sealFile, whose byte counter answers 413 (busboy alone would only truncate).
-    part = await request.file({ limits: { fileSize: config.reportMaxBytes + 1, files: 1, fields: 1, fieldSize: 1024 * 1024, parts: 2 } });
-  } catch (err) {
-    // @fastify/multipart's own refusals (a `report` part declared JSON that is not, too many parts, a broken body).
-    const code = (err as { code?: string }).code ?? '';
-    if (code.startsWith('FST_')) throw new AppError(400, 'malformed_request', 'The multipart body could not be read: send one `report` part (JSON), then one `file` part.');
-    throw err;
+/** What each upload route's multipart body holds, in the words of its refusals. */
+const orderOf = (fieldNames: readonly string[]): string => (fieldNames.includes('report') ? 'send one `report` part (JSON), then one `file` part' : 'send one `file` part');
+
+/** A part after the file: a second file, or anything else, is refused rather than dropped (issue 28). */
+const partAfterFile = (name: string): AppError =>
+  name === 'file'
+    ? invalidFields([{ pointer: '/file', code: 'too_many', detail: 'send one `file` part' }])
+    : invalidFields([{ pointer: `/${pointerSegment(name)}`, code: 'unknown_field', detail: 'nothing may follow the `file` part' }]);
+
+/** What went wrong while reading the multipart body, as the client's problem when it is the client's. */
+function multipartError(err: unknown, config: Pick<Config, 'reportMaxBytes'>, order: string): unknown {
+  const code = (err as { code?: string }).code ?? '';
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(config.reportMaxBytes);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return invalidFields([{ pointer: '', code: 'too_many', detail: order }]);
   }
-  if (!part) return null;
-  if (part.fieldname !== 'file') throw invalidFields([{ pointer: `/${part.fieldname}`, code: 'unknown_field', detail: 'is not a known part; send `file`' }]);
-  const meta = check(MultipartFile, { file: { name: part.filename, content_type: part.mimetype } }).file;
-  return { fields: part.fields, file: { name: meta.name, contentType: meta.content_type, stream: part.file } satisfies IncomingFile };
+  // @fastify/multipart's own refusals (a part declared JSON that is not, a prototype name) and busboy's words for a
+  // body it cannot read (no boundary in the Content-Type, a malformed part header, an early end).
+  if (code.startsWith('FST_') || (err instanceof Error && /^Multipart: |Malformed|Unexpected end|terminated early/i.test(err.message))) {
+    return new AppError(400, 'malformed_request', `The multipart body could not be read: ${order}.`);
+  }
+  return err;
 }
 
-/** POST /api/reports: `{report: {…, file?}}` as JSON, or the `report` part then the optional `file` part. */
-export async function reportUpload(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>): Promise<[ReportCreateMetaInput, IncomingFile | null]> {
+/**
+ * The fields before the file part, and the file as a stream that ends only once the body has ended with nothing
+ * after the file: a second part fails the stream, so the operation storing the file refuses it before it commits.
+ */
+async function multipartUpload(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>, fieldNames: readonly string[]) {
+  // One byte past the limit reaches sealFile, whose byte counter answers 413 (busboy alone would only truncate).
+  // Three parts: the report, the file, and one more to refuse by name.
+  const parts = request.parts({ limits: { fileSize: config.reportMaxBytes + 1, fieldSize: 1024 * 1024, parts: 3 } })[Symbol.asyncIterator]() as AsyncIterator<Multipart>;
+  const next = async (): Promise<Multipart | null> => {
+    try {
+      const step = await parts.next();
+      return step.done ? null : step.value;
+    } catch (err) {
+      throw multipartError(err, config, orderOf(fieldNames));
+    }
+  };
+  const fields: Record<string, unknown> = {};
+  for (let part = await next(); part; part = await next()) {
+    if (part.type === 'field') {
+      if (!fieldNames.includes(part.fieldname)) throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'unknown_field', detail: `is not a known part; ${orderOf(fieldNames)}` }]);
+      if (Object.hasOwn(fields, part.fieldname)) throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'too_many', detail: `send one \`${part.fieldname}\` part` }]);
+      fields[part.fieldname] = part.value;
+      continue;
+    }
+    if (part.fieldname !== 'file') throw invalidFields([{ pointer: `/${pointerSegment(part.fieldname)}`, code: 'unknown_field', detail: 'is not a known part; send `file`' }]);
+    const meta = check(FilePartMeta, { file: { name: part.filename, content_type: part.mimetype } }).file;
+    const first = part.file;
+    const stream = Readable.from(
+      (async function* () {
+        for await (const chunk of first) yield chunk as Buffer;
+        const after = await next();
+        if (after) throw partAfterFile(after.fieldname);
+      })(),
+      { objectMode: false },
+    );
+    return { fields, file: { name: meta.name, contentType: meta.content_type, stream } satisfies IncomingFile };
+  }
+  return { fields, file: null };
+}
+
+/** A JSON body that is missing (no Content-Type, nothing sent) is refused as its schema refuses `undefined`. */
+function jsonBody<T extends TSchema>(request: FastifyRequest, schema: T): Static<T> {
+  return request.body === undefined ? check(schema, undefined) : (request.body as Static<T>);
+}
+
+export type ReportUpload = [ReportCreateMetaInput, IncomingFile | null];
+
+/** POST /api/reports: `{report: {…, file?}}` as JSON, or the `report` part then the `file` part. */
+export async function reportUpload(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>): Promise<ReportUpload> {
   if (!request.isMultipart()) {
-    const { file, ...report } = (request.body as { report: ReportCreateInput }).report;
+    const { file, ...report } = jsonBody(request, ReportCreateBody).report;
     return [report, file ? fileFromJson(file, config) : null];
   }
-  const upload = await filePart(request, config);
-  if (!upload) throw invalidFields([{ pointer: '/file', code: 'required', detail: 'a multipart create needs its `file` part (create without a file with JSON)' }]);
-  const field = upload.fields.report as { type?: string; value?: unknown } | undefined;
-  if (!field || field.type !== 'field' || field.value === undefined) {
-    upload.file.stream.resume();
+  const upload = await multipartUpload(request, config, ['report']);
+  if (!Object.hasOwn(upload.fields, 'report')) {
     throw invalidFields([{ pointer: '/report', code: 'required', detail: 'send the `report` part (JSON) before the `file` part' }]);
   }
+  if (!upload.file) throw invalidFields([{ pointer: '/file', code: 'required', detail: 'a multipart create needs its `file` part (create without a file with JSON)' }]);
   // @fastify/multipart parses a part sent as application/json itself; a plain text part is parsed here.
-  let parsed: unknown = field.value;
-  try {
-    if (typeof field.value === 'string') parsed = JSON.parse(field.value);
-  } catch {
-    upload.file.stream.resume();
-    throw new AppError(400, 'malformed_request', 'The `report` part is not valid JSON.');
+  let parsed = upload.fields.report;
+  if (typeof parsed === 'string') {
+    try {
+      parsed = JSON.parse(parsed);
+    } catch {
+      throw new AppError(400, 'malformed_request', 'The `report` part is not valid JSON.');
+    }
   }
-  try {
-    return [check(MultipartReport, { report: parsed }).report, upload.file];
-  } catch (err) {
-    upload.file.stream.resume();
-    throw err;
-  }
+  // The part is a JSON body like any other: the parser's checks, then the schema (decision 0116).
+  refuseHostileJson({ report: parsed });
+  return [check(MultipartReport, { report: parsed }).report, upload.file];
 }
 
 /** POST /api/reports/{id}/complete: `{file: {…}}` as JSON, or a multipart `file` part. */
 export async function completionUpload(request: FastifyRequest, config: Pick<Config, 'reportMaxBytes'>): Promise<IncomingFile> {
-  if (!request.isMultipart()) return fileFromJson((request.body as { file: FileInputValue }).file, config);
-  const upload = await filePart(request, config);
-  if (!upload) throw invalidFields([{ pointer: '/file', code: 'required', detail: 'is required' }]);
+  if (!request.isMultipart()) return fileFromJson(jsonBody(request, ReportCompleteBody).file, config);
+  const upload = await multipartUpload(request, config, []);
+  if (!upload.file) throw invalidFields([{ pointer: '/file', code: 'required', detail: 'is required' }]);
   return upload.file;
 }

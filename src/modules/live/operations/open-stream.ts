@@ -42,11 +42,14 @@ export async function openLiveStream(deps: Deps, hub: LiveHub, request: FastifyR
   });
   res.write('retry: 3000\n\n');
 
-  const resumeFrom = typeof lastEventId === 'string' && isUuid(lastEventId) ? lastEventId.toLowerCase() : null;
-  let replaying: Envelope[] | null = resumeFrom ? [] : null;
   // Ids are UUIDv7 (time-ordered): a stream starts after the last id the client saw, or at the moment it opened,
   // so the hub's look-back over recent commits never hands a new client the past.
   const opened = uuidFloor(Date.now());
+  const given = typeof lastEventId === 'string' && isUuid(lastEventId) ? lastEventId.toLowerCase() : null;
+  // An id from the future names no event yet: resuming after it held back every event until that time. Such a stream
+  // starts now, like one without Last-Event-ID; refusing it would end an EventSource for good (decision 0118).
+  const resumeFrom = given !== null && given < uuidFloor(Date.now() + 1) ? given : null;
+  let replaying: Envelope[] | null = resumeFrom ? [] : null;
   let after = resumeFrom ?? opened;
   // A resumed stream takes what was written before it opened from the backlog, whose window is the service clock's;
   // the hub's look-back may hand it the same events too, and must not bring back one the window left out.

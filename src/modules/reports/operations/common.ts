@@ -84,6 +84,12 @@ export async function notifyReady(deps: Deps, tx: Tx, row: ReportRow): Promise<v
   }
 }
 
+/**
+ * The request's upload, read when called: operations call it after their access checks, so a caller who may not
+ * upload (403) or may not see the report (404) is refused before a byte of a multipart body is read (issue 28).
+ */
+export type Upload<T> = () => Promise<T>;
+
 /** A file as it arrives: from `content_base64` or a multipart part, always as a stream. */
 export interface IncomingFile {
   name: string;

@@ -9,7 +9,7 @@ import * as repo from '../repository.ts';
 import type { ReportCreateMetaInput } from '../schemas.ts';
 import { sealFile, type SealedFile } from '../sealed-files.ts';
 import { toReportView, type ReportView } from '../views.ts';
-import { authorize, checkGrants, notifyReady, scheduleExpiry, type IncomingFile } from './common.ts';
+import { authorize, checkGrants, notifyReady, scheduleExpiry, type IncomingFile, type Upload } from './common.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -23,8 +23,9 @@ function expiryOf(deps: Deps, input: ReportCreateMetaInput, now: Date): Date {
   return at;
 }
 
-export async function createReport(deps: Deps, actor: Actor, input: ReportCreateMetaInput, file: IncomingFile | null): Promise<ReportView> {
+export async function createReport(deps: Deps, actor: Actor, upload: Upload<[ReportCreateMetaInput, IncomingFile | null]>): Promise<ReportView> {
   const ring = authorize(deps, actor, 'create');
+  const [input, file] = await upload();
   const now = deps.clock.now();
   const expiresAt = expiryOf(deps, input, now);
   // Refuse a bad audience before accepting megabytes of file.

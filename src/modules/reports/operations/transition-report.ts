@@ -8,7 +8,7 @@ import { effectiveStatus, nextStatus } from '../report-machine.ts';
 import { sealFile } from '../sealed-files.ts';
 import { toReportView, type ReportView } from '../views.ts';
 import { authorize, manageableOr404, notifyReady } from './common.ts';
-import type { IncomingFile } from './common.ts';
+import type { IncomingFile, Upload } from './common.ts';
 
 /** Refuses early (before an upload) when the report cannot complete; the transaction checks again under its lock. */
 function transitionOr409(row: repo.ReportRow, event: 'complete' | 'fail', now: Date) {
@@ -18,9 +18,10 @@ function transitionOr409(row: repo.ReportRow, event: 'complete' | 'fail', now: D
   return to;
 }
 
-export async function completeReport(deps: Deps, actor: Actor, id: string, file: IncomingFile): Promise<ReportView> {
+export async function completeReport(deps: Deps, actor: Actor, id: string, upload: Upload<IncomingFile>): Promise<ReportView> {
   const ring = authorize(deps, actor, 'complete');
   transitionOr409(manageableOr404(actor, await repo.findReport(deps.db, actor.tenantId, id)), 'complete', deps.clock.now());
+  const file = await upload();
   const sealed = await sealFile(deps.config, ring[0]!, actor.tenantId, id, file.stream);
   try {
     return await deps.db.transaction(async (tx) => {
