@@ -5,8 +5,20 @@ import { loadConfig, ConfigError, type Config, type Role } from '../config.ts';
 import { createLogger, createRuntime } from '../runtime.ts';
 import { CliError } from './cli-error.ts';
 
-export async function serve(values: { role?: string }): Promise<void> {
-  const config = loadConfig(process.env, values.role ? { role: values.role as Role } : {});
+/** The environment with `--port`/`--host` in place of PORT/HOST (a flag wins), checked like them. */
+function withFlags(values: { port?: string; host?: string }): NodeJS.ProcessEnv {
+  const flags = { ...(values.port !== undefined ? { PORT: values.port } : {}), ...(values.host !== undefined ? { HOST: values.host } : {}) };
+  try {
+    loadConfig(flags);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(err.message.replace(/\bPORT\b/g, '--port').replace(/\bHOST\b/g, '--host'));
+    throw err;
+  }
+  return { ...process.env, ...flags };
+}
+
+export async function serve(values: { role?: string; port?: string; host?: string }): Promise<void> {
+  const config = loadConfig(withFlags(values), values.role ? { role: values.role as Role } : {});
   if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
   // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
   if (config.role !== 'worker') await ensurePortFree(config);
@@ -63,7 +75,9 @@ export async function serve(values: { role?: string }): Promise<void> {
     const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
     log.info(`Created the bootstrap tenant ${created.tenant.id}`);
     log.info(`Admin token (shown once): ${created.admin_token}`);
-    log.info(`Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}`);
+    // The demo finds the service at the default address by itself; anywhere else it needs the URL (issue 28).
+    const elsewhere = address && (config.port !== 3000 || config.host !== '127.0.0.1') ? ` --url ${demoUrl(address)}` : '';
+    log.info(`Load demo data from a second terminal: npx tourbook demo${elsewhere} --token ${created.admin_token}`);
   }
   // Ready comes last: whoever waits for it has every line before it.
   log.info(
@@ -77,6 +91,14 @@ export async function serve(values: { role?: string }): Promise<void> {
   } else {
     log.info('Ready: worker running');
   }
+}
+
+/** The listening address as a client on this machine reaches it: an all-interfaces address through loopback. */
+function demoUrl(address: string): string {
+  const url = new URL(address);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
 }
 
 /**
