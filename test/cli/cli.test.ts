@@ -194,6 +194,18 @@ describe('tourbook command line', () => {
     }
   });
 
+  it("runs docs/optimizer.md's optimize example as written, on an instance in the repository", () => {
+    const guide = fs.readFileSync(path.join(ROOT, 'docs', 'optimizer.md'), 'utf8');
+    const example = guide.split('\n').find((line) => line.startsWith('npx tourbook optimize '));
+    expect(example).toBeDefined();
+    // As written but for the search budget (10 s there): the instance path and the flags are what is checked.
+    const args = example!.split(/\s+/).slice(2).map((arg, i, all) => (all[i - 1] === '--time-limit' ? '1' : arg));
+    const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env: envWith({}), encoding: 'utf8', timeout: SLOW });
+    expect(result.status, result.stderr).toBe(0);
+    const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { instance: string; vehicles: number };
+    expect(last).toMatchObject({ instance: 'lc101', vehicles: expect.any(Number) });
+  });
+
   it('demo with nothing answering says where it looked and how to point it elsewhere', async () => {
     const port = await freePort();
     const result = run(['demo', '--token', 'tb_x'], { PORT: String(port) });
