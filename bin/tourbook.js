@@ -29,6 +29,9 @@ function newest(dir, found = { file: null, mtime: 0 }) {
 if (!fs.existsSync(entry)) fail('dist/ is missing: run `npm install` (or `npm run build`) in the project first.');
 const built = fs.statSync(entry).mtimeMs;
 const changed = newest(path.join(root, 'src'), newest(path.join(root, 'migrations')));
+// The API guide page (/docs/guide) is rendered from docs/api-guide.md by the build too (decision 0155).
+const guide = path.join(root, 'docs', 'api-guide.md');
+if (fs.existsSync(guide) && fs.statSync(guide).mtimeMs > changed.mtime) Object.assign(changed, { file: guide, mtime: fs.statSync(guide).mtimeMs });
 if (changed.mtime > built) {
   fail(`dist/ is older than ${path.relative(root, changed.file)}: run \`npm run build\` (about a second) and try again.`);
 }

@@ -5,12 +5,14 @@
 // the same code from a few chunks.
 // dist/pglite-seed/ is an embedded data directory with every migration applied: a fresh DATA_DIR starts as a copy of
 // it instead of running PostgreSQL's initdb (decision 0135). It is rebuilt only when migrations/ changes.
+// dist/docs/ is docs/api-guide.md rendered as a page (decision 0155).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
+import { writeGuide } from './render-guide.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -59,6 +61,8 @@ fs.copyFileSync(scalarScript, path.join(dist, 'js', 'standalone.js'));
 // The people's pages (console, driver app, tracking page) into dist/web/ (scripts/build-web.mjs, decision 1000).
 const { buildWeb } = await import('./build-web.mjs');
 await buildWeb();
+// The API guide as the HTML page GET /docs/guide serves (decision 0155): dist/docs/guide.html and its stylesheet.
+writeGuide(root, dist);
 const bundled = performance.now();
 
 // The seed is keyed by the migrations it contains.

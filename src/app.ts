@@ -1,6 +1,5 @@
 // buildApp: the Fastify plugin tree — parsing, auth, errors, OpenAPI and the explicit list of module routes.
 import fastifySwagger from '@fastify/swagger';
-import scalarReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -22,7 +21,7 @@ import { registerUnreadBodies } from './http/unread-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { swaggerOptions } from './http/openapi.ts';
-import { apiGuideRoute } from './http/api-guide.ts';
+import { docsPages } from './http/docs-pages.ts';
 import { webhooksDocument } from './events/webhooks-document.ts';
 import { removedRoutes } from './compat/http.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -193,8 +192,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
   });
-  await app.register(apiGuideRoute());
-  await app.register(scalarReference, { routePrefix: '/docs', configuration: { url: '/openapi.json' } });
+  await app.register(docsPages());
 
   // The route table, module by module.
   await app.register(healthRoutes(deps, metrics));

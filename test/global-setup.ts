@@ -1,9 +1,11 @@
-// Migrates one template per test run: a PGlite dump (embedded) and, with TEST_DATABASE_URL, a PostgreSQL template.
+// Migrates one template per test run: a PGlite dump (embedded) and, with TEST_DATABASE_URL, a PostgreSQL template;
+// renders the API guide page into dist/docs/ as the build does, so GET /docs/guide serves the guide being tested.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { writeGuide } from '../scripts/render-guide.mjs';
 import { openPglite, openPostgres } from '../src/db/client.ts';
 
 declare module 'vitest' {
@@ -22,6 +24,8 @@ export function adminUrl(url: string, database: string): string {
 
 export default async function setup(project: TestProject) {
   const runId = `${process.pid}_${Date.now().toString(36)}`;
+  const root = path.resolve(import.meta.dirname, '..');
+  writeGuide(root, path.join(root, 'dist'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-test-'));
   const dumpPath = path.join(dir, 'template.tar.gz');
   const embedded = await openPglite();

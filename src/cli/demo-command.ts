@@ -26,7 +26,28 @@ export async function demo(values: { url?: string; token?: string }): Promise<vo
         `(or the PORT/HOST you started it with).`,
     );
   }
+  // Something answers: make sure it is Tourbook before the demo reads its answers as Tourbook's (issue 28: another
+  // program's HTML page ended in a SyntaxError stack trace).
+  const notTourbook = (why: string) =>
+    new CliError(`${baseUrl} is not a Tourbook service (${why}). Point the demo at Tourbook with --url or TOURBOOK_URL (or the PORT/HOST you started it with).`);
+  const healthBody = await health.text();
+  if (!isTourbookHealth(health.status, healthBody)) throw notTourbook(`GET /healthz answered ${health.status} ${health.headers.get('content-type') ?? 'without a content type'}`);
   const me = await fetch(new URL('/api/user', baseUrl), { headers: { authorization: `Bearer ${adminToken}` } });
   if (me.status === 401) throw new CliError(`${baseUrl} refused the admin token. Use the one serve printed, or mint one: npx tourbook admin-key create`);
-  await runDemo({ baseUrl, adminToken, log: (line) => console.log(line) });
+  try {
+    await runDemo({ baseUrl, adminToken, log: (line) => console.log(line) });
+  } catch (err) {
+    if (err instanceof SyntaxError) throw notTourbook(`an answer was not JSON: ${err.message}`);
+    throw err;
+  }
+}
+
+/** Tourbook's liveness answer: 200 with `{"status": "ok"}` (GET /healthz in the API guide). */
+function isTourbookHealth(status: number, body: string): boolean {
+  if (status !== 200) return false;
+  try {
+    return (JSON.parse(body) as { status?: unknown }).status === 'ok';
+  } catch {
+    return false;
+  }
 }

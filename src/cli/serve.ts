@@ -6,8 +6,20 @@ import { requireMasterKey } from '../crypto/master-key.ts';
 import { createLogger, createRuntime } from '../runtime.ts';
 import { CliError } from './cli-error.ts';
 
-export async function serve(values: { role?: string }): Promise<void> {
-  const config = loadConfig(process.env, values.role ? { role: values.role as Role } : {});
+/** The environment with `--port`/`--host` in place of PORT/HOST (a flag wins), checked like them. */
+function withFlags(values: { port?: string; host?: string }): NodeJS.ProcessEnv {
+  const flags = { ...(values.port !== undefined ? { PORT: values.port } : {}), ...(values.host !== undefined ? { HOST: values.host } : {}) };
+  try {
+    loadConfig(flags);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(err.message.replace(/\bPORT\b/g, '--port').replace(/\bHOST\b/g, '--host'));
+    throw err;
+  }
+  return { ...process.env, ...flags };
+}
+
+export async function serve(values: { role?: string; port?: string; host?: string }): Promise<void> {
+  const config = loadConfig(withFlags(values), values.role ? { role: values.role as Role } : {});
   if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
   // Before the port and the database: a server without a master key would store secrets in plain text (decision 0207).
   requireMasterKey(config);
@@ -65,9 +77,11 @@ export async function serve(values: { role?: string }): Promise<void> {
   if ((await countTenants(deps.db)) === 0) {
     const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
     log.info(`Created the bootstrap tenant ${created.tenant.id}; its admin token is on standard error`);
+    // The demo finds the service at the default address by itself; anywhere else it needs the URL (issue 28).
+    const elsewhere = address && (config.port !== 3000 || config.host !== '127.0.0.1') ? ` --url ${demoUrl(address)}` : '';
     // Never in the log, which is shipped and kept; plain lines on stderr, whatever LOG_LEVEL says (decision 0208).
     process.stderr.write(
-      `Admin token (shown once): ${created.admin_token}\n` + `Load demo data from a second terminal: npx tourbook demo --token ${created.admin_token}\n`,
+      `Admin token (shown once): ${created.admin_token}\n` + `Load demo data from a second terminal: npx tourbook demo${elsewhere} --token ${created.admin_token}\n`,
     );
   }
   // Ready comes last: whoever waits for it has every line before it.
@@ -78,10 +92,18 @@ export async function serve(values: { role?: string }): Promise<void> {
   );
   if (address) {
     const base = config.publicUrl ?? address;
-    log.info(`Ready: ${base} (API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
+    log.info(`Ready: ${base} (console ${base}/console, API reference ${base}/docs, OpenAPI ${base}/openapi.json)`);
   } else {
     log.info('Ready: worker running');
   }
+}
+
+/** The listening address as a client on this machine reaches it: an all-interfaces address through loopback. */
+function demoUrl(address: string): string {
+  const url = new URL(address);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
 }
 
 /**

@@ -41,12 +41,15 @@ describe('compat registry', () => {
     },
   );
 
-  it('builds RFC 9745 Deprecation, RFC 8594 Sunset and a successor Link', () => {
+  it('builds RFC 9745 Deprecation, RFC 8594 Sunset, a successor Link and a deprecation Link to the guide page', () => {
     expect(deprecationHeaders('hailing_failure_reasons')).toEqual({
       deprecation: `@${Date.parse('2026-01-01T00:00:00Z') / 1000}`,
       sunset: 'Wed, 16 Sep 2026 00:00:00 GMT',
-      link: '</docs/api-guide#package-failure-reasons>; rel="successor-version"',
+      link: '</docs/guide#package-failure-reasons>; rel="successor-version", </docs/guide#package-failure-reasons>; rel="deprecation"',
     });
-    expect(deprecationHeaders('gradual_rollout_frequency_seconds')).toEqual({ deprecation: `@${Date.parse('2026-01-01T00:00:00Z') / 1000}` });
+    expect(deprecationHeaders('gradual_rollout_frequency_seconds')).toEqual({
+      deprecation: `@${Date.parse('2026-01-01T00:00:00Z') / 1000}`,
+      link: '</docs/guide#deprecations-and-removals>; rel="deprecation"',
+    });
   });
 });

@@ -11,7 +11,7 @@ export interface CompatItem {
   /** Removal date; null when SPEC.md states none ("a future release"). */
   removalOn: string | null;
   successor: string | null;
-  /** Where the API guide explains the successor: the anchor of `Link: </docs/api-guide#…>; rel="successor-version"`. */
+  /** The item's row in the API guide page: the anchor of its `Link: </docs/guide#…>` (successor-version, deprecation). */
   guideAnchor?: string;
 }
 
@@ -163,14 +163,17 @@ export function isSunset(key: CompatKey, now: Date, settings: { enforce_sunsets:
   return now.getTime() >= Date.parse(`${item.removalOn}T00:00:00Z`);
 }
 
-/** Deprecation (RFC 9745), Sunset (RFC 8594) and successor Link headers for a deprecated item. */
+/** Deprecation (RFC 9745), Sunset (RFC 8594) and Link headers (successor-version; deprecation, RFC 9745 §3). */
 export function deprecationHeaders(key: CompatKey): Record<string, string> {
   const item = compatItem(key);
   const headers: Record<string, string> = {
     deprecation: `@${Math.floor(Date.parse(`${item.deprecatedOn}T00:00:00Z`) / 1000)}`,
   };
   if (item.removalOn) headers.sunset = new Date(`${item.removalOn}T00:00:00Z`).toUTCString();
-  // A URI reference (RFC 8288): the guide's section on the successor, not the successor's bare name.
-  if (item.successor && item.guideAnchor) headers.link = `</docs/api-guide#${item.guideAnchor}>; rel="successor-version"`;
+  // URI references (RFC 8288) into the guide page a person can read (decision 0155): the item's row names the
+  // successor and the removal date; an item without a row links the guide's deprecations section.
+  const row = `/docs/guide#${item.guideAnchor ?? 'deprecations-and-removals'}`;
+  const links = item.successor && item.guideAnchor ? [`<${row}>; rel="successor-version"`] : [];
+  headers.link = [...links, `<${row}>; rel="deprecation"`].join(', ');
   return headers;
 }

@@ -1,5 +1,6 @@
 // AppError and the problem+json (RFC 9457) shape every failure is answered with.
-import { defineMessages, hasMessage, t, type Lang } from './i18n.ts';
+import './field-details.ts';
+import { defineMessages, hasMessage, t, translate, type Lang } from './i18n.ts';
 
 export interface FieldError {
   pointer: string;
@@ -61,14 +62,16 @@ const titleOf = (code: string): string =>
   TITLES[code] ?? code.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 export function toProblem(err: AppError, lang: Lang): Problem {
-  const detail = typeof err.detailText === 'string' ? err.detailText : t(lang, err.detailText.key, err.detailText.params);
+  const detail = typeof err.detailText === 'string' ? translate(lang, err.detailText) : t(lang, err.detailText.key, err.detailText.params);
+  // Field details are written in English where each rule lives and translated here, like the top-level detail
+  // (decision 0156); one already written in the caller's language passes unchanged.
   return {
     type: `https://tourbook.dev/errors/${err.code}`,
     title: titleOf(err.code),
     status: err.status,
     detail,
     error_code: err.code,
-    ...(err.errors.length ? { errors: err.errors } : {}),
+    ...(err.errors.length ? { errors: err.errors.map((error) => ({ ...error, detail: translate(lang, error.detail) })) } : {}),
     ...err.extensions,
   };
 }

@@ -44,3 +44,36 @@ export function t(lang: Lang, key: string, params: Record<string, string | numbe
 export function hasMessage(key: string): boolean {
   return key in catalog;
 }
+
+/**
+ * Plain-text messages translated by their English text, gettext style (decision 0156): field-level details are written
+ * in English where the rule is (`detail: 'is not a known field'`) and translated when the response is written. A
+ * `{name}` in the English text stands for any value and is carried into the translation.
+ */
+const exact = new Map<string, Record<Exclude<Lang, 'en'>, string>>();
+const patterns: { pattern: RegExp; names: string[]; text: Record<Exclude<Lang, 'en'>, string> }[] = [];
+
+export function defineTranslations(entries: Record<string, { de: string }>): void {
+  for (const [english, text] of Object.entries(entries)) {
+    const names = [...english.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+    if (!names.length) {
+      exact.set(english, text);
+      continue;
+    }
+    const source = english.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(.+?)');
+    patterns.push({ pattern: new RegExp(`^${source}$`, 's'), names, text });
+  }
+}
+
+/** `english` in `lang`; a text without a translation comes back unchanged. */
+export function translate(lang: Lang, english: string): string {
+  if (lang === 'en') return english;
+  const found = exact.get(english);
+  if (found) return found[lang];
+  for (const { pattern, names, text } of patterns) {
+    const match = pattern.exec(english);
+    // A value can be a translatable text itself: `Query parameter limit {detail}.` carries a field's detail.
+    if (match) return text[lang].replace(/\{(\w+)\}/g, (placeholder, name: string) => (names.includes(name) ? translate(lang, match[names.indexOf(name) + 1]!) : placeholder));
+  }
+  return english;
+}

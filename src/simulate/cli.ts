@@ -2,15 +2,6 @@
 import { ConfigError } from '../config.ts';
 import { runSimulation } from './city.ts';
 
-const USAGE = `Usage: tourbook simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
-
-  Drives a running Tourbook through its public HTTP API with a simulated Berlin: a service area, two organizations,
-  N drivers (default 5), places from real coordinates, M bookings per simulated minute (default 6), tours claimed
-  or picked, positions every 5 s (simulated), stops completed or failed. Runs S real seconds (default 60), X times
-  faster than real time (default 1), deterministic for seed K (default 1). The first W real seconds (default 0) are
-  reported apart as "(warm-up)". Exits 1 on any 5xx or protocol error.
-`;
-
 const number = (value: string | undefined, name: string, fallback: number, min: number): number => {
   if (value === undefined) return fallback;
   const n = Number(value);
@@ -18,25 +9,12 @@ const number = (value: string | undefined, name: string, fallback: number, min: 
   return n;
 };
 
-/** The command's flags, for the CLI's parser (src/main.ts). */
-export const SIMULATE_OPTIONS = {
-  url: { type: 'string' },
-  token: { type: 'string' },
-  drivers: { type: 'string' },
-  'bookings-per-minute': { type: 'string' },
-  duration: { type: 'string' },
-  speedup: { type: 'string' },
-  seed: { type: 'string' },
-  warmup: { type: 'string' },
-  help: { type: 'boolean' },
-} as const;
-
-type SimulateFlags = { [K in keyof typeof SIMULATE_OPTIONS]?: (typeof SIMULATE_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+/** The command's flags as the CLI's parser (src/main.ts, which also holds the command's --help) hands them over. */
+type SimulateFlags = Partial<Record<'url' | 'token' | 'drivers' | 'bookings-per-minute' | 'duration' | 'speedup' | 'seed' | 'warmup', string>>;
 
 export async function simulateCommand(values: SimulateFlags): Promise<void> {
-  if (values.help) return void console.log(USAGE);
   const token = values.token ?? process.env.TOURBOOK_ADMIN_TOKEN;
-  if (!token) throw new ConfigError(`simulate needs an admin token (--token or TOURBOOK_ADMIN_TOKEN)\n\n${USAGE}`);
+  if (!token) throw new ConfigError('needs an admin token (--token or TOURBOOK_ADMIN_TOKEN); `tourbook simulate --help` shows every flag');
   const summary = await runSimulation({
     url: values.url ?? process.env.TOURBOOK_URL ?? 'http://127.0.0.1:3000',
     token,

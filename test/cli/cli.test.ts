@@ -2,6 +2,7 @@
 // data directory. dist/ must be current (`npm test` builds it first; bin/tourbook.js refuses a stale one).
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +33,18 @@ function run(args: string[], env: Record<string, string> = {}) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** `run`, without blocking this process: for a command that talks to a server this test runs. */
+function runAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: envWith(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -53,9 +66,10 @@ interface Server {
 }
 
 /** `tourbook serve` until its "Ready" line; every stdout line must be JSON (LOG_FORMAT=json, as when not a terminal). */
-async function serve(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: envWith({ PORT: String(port), ...env }) });
+async function serve(env: Record<string, string>, flags: { port?: number } = {}): Promise<Server> {
+  const port = flags.port ?? (await freePort());
+  const args = flags.port ? ['serve', '--port', String(flags.port)] : ['serve'];
+  const child = spawn(process.execPath, [BIN, ...args], { env: envWith({ PORT: String(flags.port ? await freePort() : port), ...env }) });
   const lines: Record<string, unknown>[] = [];
   let buffered = '';
   let stderr = '';
@@ -91,8 +105,8 @@ const messages = (server: Server) => server.lines.map((line) => String(line.msg)
 const tokenOnStderr = (stderr: string) => /^Admin token \(shown once\): (\S+)$/m.exec(stderr)?.[1];
 
 describe('tourbook command line', () => {
-  it('--help prints the usage and exits 0', () => {
-    for (const args of [['--help'], ['serve', '--help'], ['-h']]) {
+  it('--help alone prints the usage of every command and exits 0', () => {
+    for (const args of [['--help'], ['-h'], ['help'], []]) {
       const result = run(args);
       expect(result.status, args.join(' ')).toBe(0);
       expect(result.stdout).toContain('Usage: tourbook <command>');
@@ -100,11 +114,31 @@ describe('tourbook command line', () => {
     }
   });
 
-  it('an unknown flag is one clear line and the usage on stderr, exit 2, no stack trace', () => {
+  it.each([
+    ['serve', ['--role', '--port', '--host', 'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR']],
+    ['migrate', ['DATABASE_URL', 'DATA_DIR']],
+    ['tenant create', ['--name', '--extension', '--json', 'DATABASE_URL']],
+    ['admin-key create', ['--tenant', '--json', 'DATABASE_URL']],
+    ['keys rotate', ['--new-key', 'REPORTS_MASTER_KEY']],
+    ['demo', ['--url', '--token', 'TOURBOOK_URL', 'TOURBOOK_ADMIN_TOKEN', 'BOOTSTRAP_ADMIN_TOKEN']],
+    ['optimize', ['--instance', '--time-limit', '--seed', '--workers', '--json']],
+    ['simulate', ['--url', '--token', '--drivers', '--bookings-per-minute', '--warmup', 'TOURBOOK_URL']],
+  ])('%s --help prints its own help: usage, flags and the environment it reads', (command, mentions) => {
+    const words = command.split(' ');
+    for (const args of [[...words, '--help'], [...words, '-h'], ['help', ...words], [...words, '--bogus', '--help']]) {
+      const result = run(args);
+      expect(result.status, args.join(' ')).toBe(0);
+      expect(result.stdout.split('\n')[0], args.join(' ')).toMatch(new RegExp(`^Usage: tourbook ${command}\\b`));
+      expect(result.stdout).not.toContain('Usage: tourbook <command>');
+      for (const mention of mentions) expect(result.stdout, `${args.join(' ')}: ${mention}`).toContain(mention);
+    }
+  });
+
+  it('an unknown flag is one clear line and the command\'s usage on stderr, exit 2, no stack trace', () => {
     const result = run(['serve', '--prot', '3001']);
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe("tourbook: serve: Unknown option '--prot'");
-    expect(result.stderr).toContain('Usage: tourbook <command>');
+    expect(result.stderr).toContain('Usage: tourbook serve');
     noStackTrace(result.stderr);
     expect(result.stdout).toBe('');
   });
@@ -134,6 +168,50 @@ describe('tourbook command line', () => {
     }
   });
 
+  it('serve refuses a bad --port or --host naming the flag, exit 2', () => {
+    const port = run(['serve', '--port', '99999'], { DATA_DIR: tempDir() });
+    expect(port.status).toBe(2);
+    expect(port.stderr).toContain('--port must be <= 65535, got "99999"');
+    const host = run(['serve', '--host', 'not a host!'], { DATA_DIR: tempDir() });
+    expect(host.status).toBe(2);
+    expect(host.stderr).toContain('--host must');
+    noStackTrace(port.stderr + host.stderr);
+  });
+
+  it('demo against a server that is not Tourbook fails with one clear line, no stack trace', async () => {
+    // One answers everything with an HTML page; the other passes a liveness check but answers the API with HTML.
+    const pages = [(_url: string) => false, (url: string) => url === '/healthz'];
+    for (const healthy of pages) {
+      const other = http.createServer((request, response) => {
+        if (healthy(request.url ?? '')) return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Some other app</title>');
+      });
+      const port = await new Promise<number>((resolve) => other.listen(0, '127.0.0.1', () => resolve((other.address() as net.AddressInfo).port)));
+      try {
+        const result = await runAsync(['demo', '--url', `http://127.0.0.1:${port}`, '--token', 'tb_x']);
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim().split('\n')).toHaveLength(1);
+        expect(result.stderr).toContain(`tourbook demo: http://127.0.0.1:${port} is not a Tourbook service`);
+        expect(result.stderr).toContain('--url');
+        noStackTrace(result.stderr);
+      } finally {
+        other.close();
+      }
+    }
+  });
+
+  it("runs docs/optimizer.md's optimize example as written, on an instance in the repository", () => {
+    const guide = fs.readFileSync(path.join(ROOT, 'docs', 'optimizer.md'), 'utf8');
+    const example = guide.split('\n').find((line) => line.startsWith('npx tourbook optimize '));
+    expect(example).toBeDefined();
+    // As written but for the search budget (10 s there): the instance path and the flags are what is checked.
+    const args = example!.split(/\s+/).slice(2).map((arg, i, all) => (all[i - 1] === '--time-limit' ? '1' : arg));
+    const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env: envWith({}), encoding: 'utf8', timeout: SLOW });
+    expect(result.status, result.stderr).toBe(0);
+    const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!) as { instance: string; vehicles: number };
+    expect(last).toMatchObject({ instance: 'lc101', vehicles: expect.any(Number) });
+  });
+
   it('demo with nothing answering says where it looked and how to point it elsewhere', async () => {
     const port = await freePort();
     const result = run(['demo', '--token', 'tb_x'], { PORT: String(port) });
@@ -146,7 +224,7 @@ describe('tourbook command line', () => {
 
 describe('first run on the embedded database', () => {
   it(
-    'migrate names the database; serve logs progress, requests and the ready URL; demo follows PORT; admin-key create lets one back in',
+    'migrate names the database; serve --port logs progress, requests, the ready URL and a demo hint with its URL; demo follows PORT; admin-key create lets one back in',
     async () => {
       const dataDir = tempDir();
       const migrated = run(['migrate'], { DATA_DIR: dataDir });
@@ -158,16 +236,18 @@ describe('first run on the embedded database', () => {
       expect(noTenant.status).toBe(1);
       expect(noTenant.stderr).toContain('there is no tenant yet');
 
-      const first = await serve({ DATA_DIR: dataDir });
+      // --port wins over PORT (serve() sets PORT to another free port).
+      const first = await serve({ DATA_DIR: dataDir }, { port: await freePort() });
       const token = tokenOnStderr(first.stderr())!;
       try {
         // The token is on standard error as plain lines, and in no JSON log line (decision 0208).
         expect(token).toMatch(/^tb_/);
-        expect(first.stderr()).toContain(`npx tourbook demo --token ${token}`);
+        // Not the default port: the demo hint carries the URL the demo needs.
+        expect(first.stderr()).toContain(`npx tourbook demo --url ${first.url} --token ${token}`);
         expect(JSON.stringify(first.lines)).not.toContain(token);
         expect(messages(first).join('\n')).toContain('its admin token is on standard error');
         expect(messages(first)[0]).toBe(`Opening the embedded database in ${path.join(dataDir, 'pglite')}`);
-        expect(messages(first)).toContain(`Ready: ${first.url} (API reference ${first.url}/docs, OpenAPI ${first.url}/openapi.json)`);
+        expect(messages(first)).toContain(`Ready: ${first.url} (console ${first.url}/console, API reference ${first.url}/docs, OpenAPI ${first.url}/openapi.json)`);
         expect(messages(first).join('\n')).toContain('npx tourbook admin-key create');
 
         const root = await fetch(`${first.url}/`, { redirect: 'manual', headers: { 'x-request-id': 'cli-test-root' } });

@@ -59,7 +59,7 @@ describe('deprecated routes and enforce_sunsets', () => {
     expect(res.status).toBe(200);
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
     expect(res.headers.sunset).toBe('Wed, 16 Sep 2026 00:00:00 GMT');
-    expect(res.headers.link).toBe('</docs/api-guide#package-failure-reasons>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/guide#package-failure-reasons>; rel="successor-version", </docs/guide#package-failure-reasons>; rel="deprecation"');
   });
 
   it('keeps serving past the removal date for tenants that do not enforce sunsets', async () => {
@@ -131,7 +131,7 @@ describe('deprecated query aliases', () => {
     expect(alias.body.users).toEqual(current.body.users);
     expect(current.headers.deprecation).toBeUndefined();
     expect(alias.headers.deprecation).toMatch(/^@\d+$/);
-    expect(alias.headers.link).toBe('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
+    expect(alias.headers.link).toBe('</docs/guide#filters-on-active-tour>; rel="successor-version", </docs/guide#filters-on-active-tour>; rel="deprecation"');
     expect(alias.headers.sunset).toBeUndefined();
   });
 });
@@ -145,7 +145,8 @@ describe('deprecation headers on lists and users', () => {
     expect(page.status).toBe(200);
     expect(page.body.meta.next_cursor).toBeTruthy();
     const links = String(page.headers.link).split(/,\s*(?=<)/);
-    expect(links).toContain('</docs/api-guide#filters-on-active-tour>; rel="successor-version"');
+    expect(links).toContain('</docs/guide#filters-on-active-tour>; rel="successor-version"');
+    expect(links).toContain('</docs/guide#filters-on-active-tour>; rel="deprecation"');
     expect(links.find((link) => link.endsWith('rel="next"'))).toMatch(/^<\/api\/users\?.*cursor=/);
   });
 
@@ -155,7 +156,7 @@ describe('deprecation headers on lists and users', () => {
     for (const res of [await tenant.admin.get(`/api/users/${driver.id}`), await driver.client.get('/api/user'), await tenant.admin.get('/api/users')]) {
       expect(JSON.stringify(res.body)).toContain('active_hailing_booking_ids');
       expect(res.headers.deprecation).toMatch(/^@\d+$/);
-      expect(res.headers.link).toContain('</docs/api-guide#active-tour-id>; rel="successor-version"');
+      expect(res.headers.link).toContain('</docs/guide#active-tour-id>; rel="successor-version"');
     }
     const admin = await tenant.admin.get('/api/user');
     expect(admin.body.user).not.toHaveProperty('active_hailing_booking_ids');

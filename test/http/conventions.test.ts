@@ -221,6 +221,33 @@ describe('Accept-Language', () => {
     const en = await tenant.admin.patch('/api/admin/tenant', { tenant: { nope: 1 } });
     expect(en.body.detail).toBe('The request body is not valid.');
   });
+
+  it('localizes the field details of a schema failure in German, and keeps them English otherwise', async () => {
+    const tenant = await t.createTenant();
+    const body = { place: { name: '', location: { lat: 100, lng: 13.4 }, address: { city: 'Berlin' }, colour: 'red' } };
+    const de = await tenant.admin.post('/api/places', body, { headers: { 'accept-language': 'de' } });
+    const en = await tenant.admin.post('/api/places', body);
+    expect(de.status).toBe(422);
+    const details = (res: typeof de) => Object.fromEntries((res.body.errors as { pointer: string; detail: string }[]).map((e) => [e.pointer, e.detail]));
+    expect(details(en)).toMatchObject({ '/place/colour': 'is not a known field', '/place/location/lat': 'must be <= 90' });
+    expect(details(de)).toMatchObject({ '/place/colour': 'ist kein bekanntes Feld', '/place/location/lat': 'muss ≤ 90 sein' });
+    expect(Object.keys(details(de))).toEqual(Object.keys(details(en)));
+    for (const [pointer, detail] of Object.entries(details(de))) expect(detail, pointer).not.toBe(details(en)[pointer]);
+  });
+
+  it("localizes a domain rule's field details in German (a 422 from an operation, and a query parameter's 400)", async () => {
+    const tenant = await t.createTenant();
+    const user = { name: 'Ada', email: `ada-${Date.now()}@example.com`, role: 'customer' };
+    expect((await tenant.admin.post('/api/users', { user })).status).toBe(201);
+    const taken = await tenant.admin.post('/api/users', { user }, { headers: { 'accept-language': 'de' } });
+    expect(taken.status).toBe(422);
+    expect(taken.body.errors).toEqual([{ pointer: '/user/email', code: 'taken', detail: 'wird bereits von einem anderen Benutzer dieses Mandanten verwendet' }]);
+    const cursor = await tenant.admin.get('/api/places?cursor=not-ours', { headers: { 'accept-language': 'de' } });
+    expect(cursor.body.detail).toBe('Dieser Cursor stammt nicht von dieser API.');
+    expect(cursor.body.errors[0].detail).toBe('Dieser Cursor stammt nicht von dieser API.');
+    const limit = await tenant.admin.get('/api/places?limit=500', { headers: { 'accept-language': 'de' } });
+    expect(limit.body.detail).toBe('Query-Parameter limit: muss ≤ 100 sein.');
+  });
 });
 
 describe('query-string problems', () => {

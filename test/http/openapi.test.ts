@@ -121,13 +121,14 @@ describe('the OpenAPI document', () => {
     expect(filters?.schema.properties.on_active_hailing_booking.deprecated).toBe(true);
   });
 
-  it('points every successor-version Link at an anchor of the API guide the service serves', async () => {
-    const guide = await t.anonymous.get('/docs/api-guide');
+  it('points every deprecation and successor-version Link at an anchor of the API guide page the service serves', async () => {
+    const guide = await t.anonymous.get('/docs/guide');
     expect(guide.status).toBe(200);
-    for (const item of COMPAT_ITEMS.filter((i) => i.status === 'deprecated' && i.successor)) {
-      const link = deprecationHeaders(item.key).link ?? '';
-      expect(link, item.key).toMatch(/^<\/docs\/api-guide#[a-z-]+>; rel="successor-version"$/);
-      expect(guide.text, item.key).toContain(`<a id="${/#([a-z-]+)>/.exec(link)?.[1]}"></a>`);
+    const ids = new Set([...guide.text.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
+    for (const item of COMPAT_ITEMS.filter((i) => i.status === 'deprecated')) {
+      const links = (deprecationHeaders(item.key).link ?? '').split(', ');
+      expect(links.map((link) => link.replace(/^<[^>]*>/, '')), item.key).toEqual(item.successor ? ['; rel="successor-version"', '; rel="deprecation"'] : ['; rel="deprecation"']);
+      for (const link of links) expect(ids, `${item.key}: ${link}`).toContain(/^<\/docs\/guide#([a-z_-]+)>/.exec(link)?.[1]);
     }
   });
 

@@ -113,7 +113,7 @@ describe.each(ROLES)('failing a stop as %s', (role) => {
     });
     expect(res.body.stop.failed_at).toBe(t.clock.now().toISOString());
     expect(res.headers.sunset).toBe('Wed, 07 Oct 2026 00:00:00 GMT');
-    expect(res.headers.link).toBe('</docs/api-guide#failure-options>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/guide#failure-options>; rel="successor-version", </docs/guide#failure-options>; rel="deprecation"');
     expect(res.body.stop).not.toHaveProperty('failure_options');
     const booking = await getBooking(tenant.admin, scene.booking.id);
     expect(booking.status).toBe('completed');

@@ -71,7 +71,7 @@ describe('legacy GET /api/hailing/failure_reasons', () => {
     });
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
     expect(res.headers.sunset).toBe('Wed, 16 Sep 2026 00:00:00 GMT');
-    expect(res.headers.link).toBe('</docs/api-guide#package-failure-reasons>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/guide#package-failure-reasons>; rel="successor-version", </docs/guide#package-failure-reasons>; rel="deprecation"');
   });
 
   it('answers 404 removed past 2026-09-16 when the tenant enforces sunsets, and keeps working when it does not', async () => {

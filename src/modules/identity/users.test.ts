@@ -169,7 +169,7 @@ describe('users list', () => {
     expect(res.body.users[0]).toMatchObject({ active_tour_id: tourId, active_hailing_booking_ids: [tourId] });
     // The current filter is not deprecated, but the page renders the deprecated active_hailing_booking_ids.
     expect(res.headers.deprecation).toMatch(/^@\d+$/);
-    expect(res.headers.link).toBe('</docs/api-guide#active-tour-id>; rel="successor-version"');
+    expect(res.headers.link).toBe('</docs/guide#active-tour-id>; rel="successor-version", </docs/guide#active-tour-id>; rel="deprecation"');
     const idle = await expectOk(tenant.admin.get('/api/users?filters[on_active_tour]=false'));
     expect(ids(idle.users)).toEqual([idleDriver.id]);
   });

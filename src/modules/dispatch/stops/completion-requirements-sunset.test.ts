@@ -94,7 +94,7 @@ describe('completion_requirements.fail on stop payloads', () => {
       expect(headers.deprecation, route).toBe(`@${Date.parse('2026-01-01T00:00:00Z') / 1000}`);
       expect(headers.sunset, route).toBe('Wed, 07 Oct 2026 00:00:00 GMT');
       // Tour and booking responses also name the legacy earnings' successor (its own deprecated field).
-      expect(String(headers.link).split(', ')[0], route).toBe('</docs/api-guide#failure-options>; rel="successor-version"');
+      expect(String(headers.link).split(', ')[0], route).toBe('</docs/guide#failure-options>; rel="successor-version"');
       const stops = stopsIn(body);
       expect(stops.length, route).toBeGreaterThan(0);
       for (const stop of stops) expect(stop.completion_requirements, route).toEqual({ fail: expect.any(Boolean) });

@@ -1,0 +1,123 @@
+// German for every field-level detail the service writes in English (decision 0156): schema validation (Ajv's messages
+// and ours), body checks, and the domain rules' `errors[]`. field-details.test.ts fails on a detail without an entry.
+import { defineTranslations } from './i18n.ts';
+
+defineTranslations({
+  // Schema validation (validation.ts): our texts, then Ajv's own messages as it words them.
+  'is required': { de: 'ist erforderlich' },
+  'is required (or send {alternatives} instead)': { de: 'ist erforderlich (oder senden Sie stattdessen {alternatives})' },
+  'is not a known field': { de: 'ist kein bekanntes Feld' },
+  'must be one of: {values}': { de: 'muss einer dieser Werte sein: {values}' },
+  'is too large when serialized as JSON': { de: 'ist als JSON serialisiert zu groß' },
+  'is invalid': { de: 'ist ungültig' },
+  'must be <= {limit}': { de: 'muss ≤ {limit} sein' },
+  'must be >= {limit}': { de: 'muss ≥ {limit} sein' },
+  'must be < {limit}': { de: 'muss < {limit} sein' },
+  'must be > {limit}': { de: 'muss > {limit} sein' },
+  'must NOT have more than {limit} characters': { de: 'darf höchstens {limit} Zeichen haben' },
+  'must NOT have fewer than {limit} characters': { de: 'muss mindestens {limit} Zeichen haben' },
+  'must NOT have more than {limit} items': { de: 'darf höchstens {limit} Einträge haben' },
+  'must NOT have fewer than {limit} items': { de: 'muss mindestens {limit} Einträge haben' },
+  'must NOT have more than {limit} properties': { de: 'darf höchstens {limit} Felder haben' },
+  'must NOT have fewer than {limit} properties': { de: 'muss mindestens {limit} Felder haben' },
+  'must NOT have duplicate items (items ## {j} and {i} are identical)': { de: 'darf keine doppelten Einträge haben (Einträge {j} und {i} sind gleich)' },
+  'must match format "{format}"': { de: 'muss dem Format „{format}“ entsprechen' },
+  'must match pattern "{pattern}"': { de: 'muss dem Muster „{pattern}“ entsprechen' },
+  'must be multiple of {factor}': { de: 'muss ein Vielfaches von {factor} sein' },
+  'must have property {names} when property {name} is present': { de: 'braucht das Feld {names}, wenn das Feld {name} vorhanden ist' },
+  'must have properties {names} when property {name} is present': { de: 'braucht die Felder {names}, wenn das Feld {name} vorhanden ist' },
+  'must NOT be valid': { de: 'darf diesem Schema nicht entsprechen' },
+  'boolean schema is false': { de: 'ist hier nicht erlaubt' },
+
+  // Bodies (json-body.ts) and references (errors.ts).
+  'contains a NUL character (U+0000)': { de: 'enthält ein NUL-Zeichen (U+0000)' },
+  'contains an unpaired UTF-16 surrogate': { de: 'enthält ein ungepaartes UTF-16-Surrogat' },
+  'is not a finite number': { de: 'ist keine endliche Zahl' },
+  'is not a known field: this request takes no body': { de: 'ist kein bekanntes Feld: diese Anfrage hat keinen Anfragetext' },
+  'this request takes no body': { de: 'diese Anfrage hat keinen Anfragetext' },
+  'No {resource} with this id is visible to you.': { de: 'Kein Objekt ({resource}) mit dieser ID ist für Sie sichtbar.' },
+  'Unknown query parameter {name}.': { de: 'Unbekannter Query-Parameter {name}.' },
+  'Query parameter {name} {detail}.': { de: 'Query-Parameter {name}: {detail}.' },
+  'The cursor is not one this API issued.': { de: 'Dieser Cursor stammt nicht von dieser API.' },
+  'The Idempotency-Key header must be 1–{max} characters.': { de: 'Der Header Idempotency-Key muss 1–{max} Zeichen lang sein.' },
+  'filters[on_active_hailing_booking] contradicts filters[on_active_tour].': {
+    de: 'filters[on_active_hailing_booking] widerspricht filters[on_active_tour].',
+  },
+
+  // Identity.
+  'is not an ISO-4217 currency code': { de: 'ist kein ISO-4217-Währungscode' },
+  'is not an IANA time zone': { de: 'ist keine IANA-Zeitzone' },
+  'is already used by another user of this tenant': { de: 'wird bereits von einem anderen Benutzer dieses Mandanten verwendet' },
+  'is required for this e-mail': { de: 'ist für diese E-Mail-Adresse erforderlich' },
+  'a position is [longitude (-180…180), latitude (-90…90)]': { de: 'eine Position ist [Längengrad (-180…180), Breitengrad (-90…90)]' },
+  'a linear ring ends with its first position': { de: 'ein Ring endet mit seiner ersten Position' },
+  'a manager belongs to at least one organization': { de: 'ein Manager gehört zu mindestens einer Organisation' },
+  'a driver belongs to exactly one organization': { de: 'ein Fahrer gehört zu genau einer Organisation' },
+  'a user with role {role} belongs to no organization': { de: 'ein Benutzer mit der Rolle {role} gehört zu keiner Organisation' },
+
+  // Tour services.
+  "must be one of the service's stop_types or null": { de: 'muss einer der stop_types des Service oder null sein' },
+
+  // Dispatch: bookings, stops, tours, packages.
+  'no stop of these bookings waits for dispatch': { de: 'kein Stopp dieser Buchungen wartet auf die Disposition' },
+  'names no stop': { de: 'bezeichnet keinen Stopp' },
+  'must come after the pickup stop': { de: 'muss nach dem Abholstopp kommen' },
+  'is already used by an open package': { de: 'wird bereits von einem offenen Paket verwendet' },
+  'is larger than 5 MiB': { de: 'ist größer als 5 MiB' },
+  'is required by the service': { de: 'wird vom Service verlangt' },
+  'use the force_delivery route': { de: 'verwenden Sie die Route force_delivery' },
+  'must be announce or cancel': { de: 'muss announce oder cancel sein' },
+  'is not handled at this stop': { de: 'wird an diesem Stopp nicht bearbeitet' },
+  'is not its pickup stop': { de: 'ist nicht sein Abholstopp' },
+  'is not its drop-off stop': { de: 'ist nicht sein Zustellstopp' },
+  'is not a driver of a managing organization': { de: 'ist kein Fahrer einer verwaltenden Organisation' },
+  'a {status} stop keeps its group': { de: 'ein Stopp im Status {status} behält seine Gruppe' },
+  'is not a stop type of the service ({types})': { de: 'ist kein Stopptyp des Service ({types})' },
+  'is before starts_at': { de: 'liegt vor starts_at' },
+  'needs place_id, or location and address': { de: 'braucht place_id oder location und address' },
+  'starts with the reserved prefix "A-"': { de: 'beginnt mit dem reservierten Präfix „A-“' },
+  'is longer than {max} characters': { de: 'ist länger als {max} Zeichen' },
+  'stop {id} comes before its pickup': { de: 'Stopp {id} liegt vor seiner Abholung' },
+  'is failed': { de: 'ist fehlgeschlagen' },
+  'is not waiting for dispatch': { de: 'wartet nicht auf die Disposition' },
+
+  // Compensation.
+  'must match [a-z0-9_-]{1,64}': { de: 'muss [a-z0-9_-]{1,64} entsprechen' },
+
+  // Webhooks.
+  'No service area with this id is visible to you.': { de: 'Kein Servicegebiet mit dieser ID ist für Sie sichtbar.' },
+  'No customer with this id is visible to you.': { de: 'Kein Kunde mit dieser ID ist für Sie sichtbar.' },
+
+  // Reports.
+  'is not valid base64': { de: 'ist kein gültiges Base64' },
+  'is not a known part; send `file`': { de: 'ist kein bekannter Teil; senden Sie `file`' },
+  'a multipart create needs its `file` part (create without a file with JSON)': {
+    de: 'ein Multipart-Anlegen braucht den Teil `file` (ohne Datei mit JSON anlegen)',
+  },
+  'send the `report` part (JSON) before the `file` part': { de: 'senden Sie den Teil `report` (JSON) vor dem Teil `file`' },
+  'A manager may not share a report with every admin.': { de: 'Ein Manager darf einen Bericht nicht mit allen Admins teilen.' },
+  "A manager may share only with its own organizations' managers.": { de: 'Ein Manager darf nur mit den Managern seiner eigenen Organisationen teilen.' },
+  'No organization with this id is visible to you.': { de: 'Keine Organisation mit dieser ID ist für Sie sichtbar.' },
+  'No user with this id is visible to you.': { de: 'Kein Benutzer mit dieser ID ist für Sie sichtbar.' },
+  'must lie in the future': { de: 'muss in der Zukunft liegen' },
+  'must lie within 366 days': { de: 'muss innerhalb von 366 Tagen liegen' },
+
+  // Live tracking.
+  'recorded_at is more than 5 minutes ahead of the server clock.': { de: 'recorded_at liegt mehr als 5 Minuten vor der Serveruhr.' },
+
+  // Failed stops.
+  'No stop failure reason {key}; see GET /api/reasons/stop_failure.': { de: 'Kein Fehlergrund {key} für Stopps; siehe GET /api/reasons/stop_failure.' },
+  'A reason with the key {key} exists already.': { de: 'Ein Grund mit dem Schlüssel {key} existiert bereits.' },
+});
+
+// Ajv's `must be {type}` for the JSON types, then catch-alls, defined last so every more specific text above wins.
+defineTranslations({
+  'must be string': { de: 'muss eine Zeichenkette sein' },
+  'must be integer': { de: 'muss eine ganze Zahl sein' },
+  'must be number': { de: 'muss eine Zahl sein' },
+  'must be boolean': { de: 'muss true oder false sein' },
+  'must be object': { de: 'muss ein Objekt sein' },
+  'must be array': { de: 'muss ein Array sein' },
+  'must be null': { de: 'muss null sein' },
+  'must be {expected}': { de: 'muss {expected} sein' },
+});
