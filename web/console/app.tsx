@@ -34,10 +34,10 @@ export function App() {
       <Shell user={user}>
         <Switch>
           <Route path="/">{() => <TodayPage user={user} />}</Route>
-          <Route path="/bookings">{() => <BookingsPage user={user} />}</Route>
+          <Route path="/bookings">{() => <BookingsPage />}</Route>
           <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
           <Route path="/tours">{() => <ToursPage />}</Route>
-          <Route path="/tours/:id">{(params) => <TourPage id={params.id} user={user} />}</Route>
+          <Route path="/tours/:id">{(params) => <TourPage id={params.id} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>

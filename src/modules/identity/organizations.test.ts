@@ -67,7 +67,7 @@ describe('service areas', () => {
     expect(bad.status).toBe(422);
   });
 
-  it('lists service areas with pagination, for admins only', async () => {
+  it('lists service areas with pagination; managers read them (time zones, currencies) and change nothing', async () => {
     const own = await t.createTenant();
     const a = await createServiceArea(own.admin);
     const b = await createServiceArea(own.admin);
@@ -76,8 +76,13 @@ describe('service areas', () => {
     const next = await expectOk(own.admin.get(`/api/admin/service_areas?limit=1&cursor=${page.meta.next_cursor}`));
     expect(next.service_areas.map((s: { id: string }) => s.id)).toEqual([a.id]);
     const manager = await createUser(own.admin, { role: 'manager' });
-    expect((await manager.client.get('/api/admin/service_areas')).status).toBe(403);
+    const read = await expectOk(manager.client.get('/api/admin/service_areas?limit=10'));
+    expect(read.service_areas.map((s: { id: string }) => s.id)).toEqual([b.id, a.id]);
+    expect((await expectOk(manager.client.get(`/api/admin/service_areas/${a.id}`))).service_area.time_zone).toBe('Europe/Berlin');
     expect((await manager.client.post('/api/admin/service_areas', { service_area: { name: 'x', currency: 'EUR', time_zone: 'UTC' } })).status).toBe(403);
+    expect((await manager.client.patch(`/api/admin/service_areas/${a.id}`, { service_area: { name: 'x' } })).status).toBe(403);
+    const driver = await createUser(own.admin, { role: 'driver' });
+    expect((await driver.client.get('/api/admin/service_areas')).status).toBe(403);
   });
 
   it("answers 404 for another tenant's service area", async () => {

@@ -4,9 +4,10 @@ import type { Actor } from '../../http/actor.ts';
 import { permissionTable } from '../../http/permission-table.ts';
 
 export const identityPermissions = permissionTable({
-  admin: ['read_users', 'manage_users', 'read_organizations', 'manage_organizations', 'manage_service_areas', 'manage_api_keys', 'manage_tenant'],
-  // Read-only, and only within its organizations (readScope).
-  manager: ['read_users', 'read_organizations'],
+  admin: ['read_users', 'manage_users', 'read_organizations', 'manage_organizations', 'read_service_areas', 'manage_service_areas', 'manage_api_keys', 'manage_tenant'],
+  // Read-only: users and organizations within its organizations (readScope); service areas for their time zone and
+  // currency, which every date and amount a dispatcher reads is shown in (decision 1001).
+  manager: ['read_users', 'read_organizations', 'read_service_areas'],
   driver: [],
   customer: [],
 });

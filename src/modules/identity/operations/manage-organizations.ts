@@ -81,7 +81,7 @@ async function checkSchedulingConfig(deps: Deps, tx: Tx, tenantId: string, id: s
 }
 
 export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
-  identityPermissions.require(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'read_service_areas');
   const limit = query.limit ?? 25;
   const rows = await repo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
   const page = toPage(rows, limit, (row) => [row.id]);
@@ -89,7 +89,7 @@ export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?
 }
 
 export async function getServiceArea(deps: Deps, actor: Actor, id: string): Promise<ServiceAreaView> {
-  identityPermissions.require(actor, 'manage_service_areas');
+  identityPermissions.require(actor, 'read_service_areas');
   const row = await repo.findServiceArea(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service area');
   return toServiceAreaView(row);

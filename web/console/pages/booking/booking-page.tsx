@@ -23,7 +23,7 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
   if (booking.isPending) return <Loading label={tc('loading')} />;
   if (booking.isError) return <ErrorBanner error={booking.error} />;
   const b = booking.data;
-  const zone = byId(user.role === 'admin' ? areas.data : undefined).get(b.service_area_id)?.time_zone;
+  const zone = byId(areas.data).get(b.service_area_id)?.time_zone;
   return (
     <section className="stack">
       <PageHead

@@ -1,7 +1,7 @@
 // Bookings: the list with the API's filters, kept in the URL so a filtered list can be shared, and cursor paging.
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch, useLocation } from 'wouter';
-import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import { byId, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, TextField } from '../../../ui/index.ts';
@@ -21,7 +21,7 @@ function filtersFrom(search: string): BookingFilters {
   return filters as BookingFilters;
 }
 
-export function BookingsPage({ user }: { user: User }) {
+export function BookingsPage() {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
@@ -33,7 +33,9 @@ export function BookingsPage({ user }: { user: User }) {
   const cursor = cursors.at(-1);
   const bookings = useBookingsPage(filters, cursor);
   const areas = useServiceAreas();
-  const areaById = byId(user.role === 'admin' ? areas.data : undefined);
+  const areaById = byId(areas.data);
+  // One service area needs no column or filter of its own.
+  const multipleAreas = (areas.data?.length ?? 0) > 1;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -59,7 +61,7 @@ export function BookingsPage({ user }: { user: User }) {
             </option>
           ))}
         </SelectField>
-        {user.role === 'admin' ? (
+        {(areas.data?.length ?? 0) > 1 ? (
           <SelectField label={t('service_area')} name="service_area_id" defaultValue={filters.service_area_id ?? ''}>
             <option value="">{t('any_service_area')}</option>
             {(areas.data ?? []).map((area) => (
@@ -100,7 +102,7 @@ export function BookingsPage({ user }: { user: User }) {
                 <tr>
                   <th scope="col">{t('col_booking')}</th>
                   <th scope="col">{t('col_status')}</th>
-                  {user.role === 'admin' ? <th scope="col">{t('col_area')}</th> : null}
+                  {multipleAreas ? <th scope="col">{t('col_area')}</th> : null}
                   <th scope="col">{t('col_scheduled')}</th>
                   <th scope="col">{t('col_created')}</th>
                 </tr>
@@ -117,7 +119,7 @@ export function BookingsPage({ user }: { user: User }) {
                       <td>
                         <StatusBadge status={booking.status} />
                       </td>
-                      {user.role === 'admin' ? <td>{area?.name ?? '—'}</td> : null}
+                      {multipleAreas ? <td>{area?.name ?? '—'}</td> : null}
                       <td>{format.dateTime(booking.scheduled_at, area?.time_zone)}</td>
                       <td>{format.dateTime(booking.created_at, area?.time_zone)}</td>
                     </tr>

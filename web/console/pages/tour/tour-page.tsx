@@ -1,7 +1,7 @@
 // The tour page: its stops as a timeline (live: any event of the tour refetches it, so a recovery stop appears
 // without a reload), failing a stop, and the compensation editor.
 import { useCallback } from 'react';
-import { byId, useDrivers, useLiveStream, useServiceAreas, type User } from '../../../api/index.ts';
+import { byId, useDrivers, useLiveStream, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
@@ -10,7 +10,7 @@ import { messages } from './messages.ts';
 import { useTour } from './queries.ts';
 import { StopTimeline } from './stop-timeline.tsx';
 
-export function TourPage({ id, user }: { id: string; user: User }) {
+export function TourPage({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
@@ -24,7 +24,7 @@ export function TourPage({ id, user }: { id: string; user: User }) {
   if (tour.isPending) return <Loading label={tc('loading')} />;
   if (tour.isError) return <ErrorBanner error={tour.error} />;
   const data = tour.data;
-  const area = byId(user.role === 'admin' ? areas.data : undefined).get(data.service_area_id);
+  const area = byId(areas.data).get(data.service_area_id);
   const driver = data.driver_id ? byId(drivers.data).get(data.driver_id) : undefined;
   return (
     <section className="stack">
