@@ -35,6 +35,8 @@ export interface Config {
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
   publicUrl: string | null;
+  /** Raster tiles for the pages' maps (`https://tiles.example/{z}/{x}/{y}.png`); null: the offline style (decision 1000). */
+  mapTileUrl: string | null;
   /** Worker threads the route optimiser's searches run in (decision 0961): plans and optimisations beyond them wait. */
   optimizerThreads: number;
   /** Live tracking (issue 15): ingestion filter, position retention, OSRM request timeout. */
@@ -95,6 +97,8 @@ const ENV_SCHEMA = {
     PASSWORD_HASH_LOG_N: integer(14, 20),
     BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
     PUBLIC_URL: httpUrl,
+    // A URL template, not a URL: the braces of {z}/{x}/{y} are not URI characters.
+    MAP_TILE_URL: { type: 'string', maxLength: 500, pattern: '^https?://[^\\s"<>\'\\\\]+$' },
     LIVE_MAX_SPEED_KMH: integer(1, 2000),
     POSITION_RETENTION_DAYS: integer(1, 3650),
     OSRM_TIMEOUT_MS: integer(50, 60_000),
@@ -177,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
     publicUrl: str('PUBLIC_URL'),
+    mapTileUrl: str('MAP_TILE_URL'),
     optimizerThreads: num('OPTIMIZER_THREADS', 1),
     live: {
       maxSpeedKmh: num('LIVE_MAX_SPEED_KMH', 200),

@@ -1,4 +1,4 @@
-// The people's pages (docs/console.md, docs/driver-app.md): /console and /driver are single-page apps whose HTML
+// The people's pages (docs/console.md): /console is a single-page app whose HTML
 // names the hashed script and styles of the web build; /assets/* serves those files immutable and precompressed.
 import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,14 +44,27 @@ function missingBuild(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(503).type('application/problem+json').send(toProblem(problem, pickLang(request.headers['accept-language'])));
 }
 
+/** An operator's tile server (MAP_TILE_URL): its origin joins the CSP, its template reaches the page in a meta tag. */
+function mapTiles(tileUrl: string | null): { csp: string; head: string } {
+  if (!tileUrl) return { csp: contentSecurityPolicy(), head: '' };
+  const origin = new URL(tileUrl.replace(/[{}]/g, '')).origin;
+  // MapLibre fetches raster tiles (connect-src) and decodes them as images (img-src).
+  return { csp: contentSecurityPolicy({ connect: [origin], img: [origin] }), head: `<meta name="tourbook-map-tiles" content="${escapeHtml(tileUrl)}">` };
+}
+
 /** One single-page app at /<name> and every path below it (the app's own router takes over in the browser). */
-function singlePageApp(app: FastifyInstance, assets: WebAssets, name: 'console' | 'driver', options: { title: string; permissions: string; head?: (assets: WebAssets) => string }) {
-  const csp = contentSecurityPolicy();
+function singlePageApp(
+  app: FastifyInstance,
+  assets: WebAssets,
+  name: 'console',
+  options: { title: string; permissions: string; tiles: { csp: string; head: string } },
+) {
+  const { csp } = options.tiles;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const files = assets.page(name);
     if (!files) return missingBuild(request, reply);
     const lang = pickLang(request.headers['accept-language']);
-    const html = renderShell({ title: options.title, lang, ...files, icon: assets.publicUrl('icon.svg'), head: options.head?.(assets) ?? '' });
+    const html = renderShell({ title: options.title, lang, ...files, icon: assets.publicUrl('icon.svg'), head: options.tiles.head });
     void reply.headers({ ...pageHeaders({ csp, permissions: options.permissions }), 'cache-control': 'no-cache' });
     return reply.type('text/html; charset=utf-8').send(html);
   };
@@ -65,7 +78,7 @@ export function pageRoutes(deps: Deps) {
   return async (app: FastifyInstance): Promise<void> => {
     const dir = findWebDir();
     const assets = openWebAssets(dir ?? '/nonexistent');
-    void deps;
+    const tiles = mapTiles(deps.config.mapTileUrl);
 
     app.get('/assets/:name', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
       const { name } = request.params as { name: string };
@@ -87,14 +100,6 @@ export function pageRoutes(deps: Deps) {
       return reply.send(fs.createReadStream(found.path));
     });
 
-    singlePageApp(app, assets, 'console', { title: 'Tourbook', permissions: 'camera=(), geolocation=(), microphone=()' });
-    singlePageApp(app, assets, 'driver', {
-      title: 'Tourbook Driver',
-      permissions: 'camera=(self), geolocation=(self), microphone=()',
-      head: (a) => {
-        const manifest = a.publicUrl('driver.webmanifest');
-        return manifest ? `<link rel="manifest" href="${escapeHtml(manifest)}">` : '';
-      },
-    });
+    singlePageApp(app, assets, 'console', { title: 'Tourbook', permissions: 'camera=(), geolocation=(), microphone=()', tiles });
   };
 }
