@@ -5360,7 +5360,7 @@ export interface operations {
                                 ends_at: string;
                                 /** Format: date-time */
                                 starts_at: string;
-                            };
+                            } | null;
                             type: string;
                         }[];
                         tip?: {
@@ -5683,7 +5683,7 @@ export interface operations {
                             ends_at: string;
                             /** Format: date-time */
                             starts_at: string;
-                        };
+                        } | null;
                         type: string;
                     };
                 };
@@ -7180,7 +7180,7 @@ export interface operations {
                             ends_at: string;
                             /** Format: date-time */
                             starts_at: string;
-                        };
+                        } | null;
                         type: string;
                     };
                 };

@@ -132,7 +132,8 @@ export const StopInput = Type.Object(
     address: Type.Optional(AddressInput),
     contact: Type.Optional(ContactInput),
     group: Type.Optional(GroupInput),
-    time_window: Type.Optional(TimeWindow),
+    // null means no window, as responses render it (api-guide "Creating a booking").
+    time_window: Type.Optional(Nullable(TimeWindow)),
     service_duration_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   },
