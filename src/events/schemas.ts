@@ -1,5 +1,6 @@
 // Event log wire schemas: the envelope of CONTRACT.md §9 and the GET /api/admin/events query.
-import { component, StringEnum } from '../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../http/openapi-examples.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../http/pagination.ts';
 import { ListOf, Timestamp, Uuid } from '../http/schemas.ts';
@@ -9,13 +10,20 @@ export const EventTypeName = component('EventType', StringEnum(EVENT_TYPES));
 /** The same enum on responses, typed as the plain string the event log stores. */
 export const EventTypeText = Type.Unsafe<string>(EventTypeName);
 
-export const EventEnvelope = component('Event', Type.Object({
+export const EventEnvelope = component('Event', withExample(Type.Object({
   id: Uuid,
   type: EventTypeText,
   resource_type: Type.String(),
   event: Type.String(),
   timestamp: Timestamp,
   data: Type.Record(Type.String(), Type.Unknown(), { description: 'The payload of the type: see the `webhooks` section.' }),
+}), {
+  id: ID.event,
+  type: 'booking.created',
+  resource_type: 'booking',
+  event: 'created',
+  timestamp: EXAMPLE_AT,
+  data: { booking_id: ID.booking, service_area_id: ID.serviceArea, customer_id: ID.customer, external_id: 'SHOP-1042' },
 }));
 
 export const EventLogQuery = Type.Object(

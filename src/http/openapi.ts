@@ -3,6 +3,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { compatItem, deprecationHeaders, type CompatKey } from '../compat/registry.ts';
+import { composeExamples } from './openapi-examples.ts';
 import { HEADERS, hoistComponents, headerRef, PARAMETERS, parameterRef, Problem, RESPONSES, responseRef } from './openapi-components.ts';
 
 type Json = Record<string, unknown>;
@@ -197,6 +198,7 @@ export function contractOf(doc: Json, deprecatedRoutes: ReadonlyMap<string, Comp
   const metrics = paths['/metrics']?.get?.responses as Record<string, Json> | undefined;
   if (metrics?.['200']) metrics['200'].content = { 'text/plain': { schema: { type: 'string' } } };
   hoistComponents(doc);
+  composeExamples(doc);
   return vendorKeywords(doc) as Json;
 }
 

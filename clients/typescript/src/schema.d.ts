@@ -2002,6 +2002,29 @@ export type webhooks = {
 };
 export type components = {
     schemas: {
+        /**
+         * @example {
+         *       "category": "package_failure",
+         *       "key": "recipient_absent",
+         *       "label": "Recipient not present",
+         *       "applies_to": {
+         *         "stop_types": [
+         *           "dropoff"
+         *         ],
+         *         "package_interactions": [
+         *           "delivery"
+         *         ]
+         *       },
+         *       "properties": {
+         *         "note_required": false,
+         *         "triggers_reattempt": true
+         *       },
+         *       "labels": {
+         *         "en": "Recipient not present",
+         *         "de": "Empfänger nicht angetroffen"
+         *       }
+         *     }
+         */
         AdminReason: {
             applies_to: {
                 /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
@@ -2022,6 +2045,16 @@ export type components = {
                 triggers_reattempt: boolean;
             };
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+         *       "name": "shop integration",
+         *       "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *       "token_prefix": "tb_8fQ2",
+         *       "revoked_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -2033,6 +2066,17 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+         *       "name": "shop integration",
+         *       "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *       "token_prefix": "tb_8fQ2",
+         *       "revoked_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "token": "tb_8fQ2mX7kLp0vRt3sYw9zA1bC4dE6gH5j"
+         *     }
+         */
         ApiKeyWithToken: {
             /** Format: date-time */
             created_at: string;
@@ -2045,6 +2089,154 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "external_id": "SHOP-1042",
+         *       "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+         *       "status": "dispatched",
+         *       "scheduled_at": null,
+         *       "managing_organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "preferred_driver_ids": [],
+         *       "tip": {
+         *         "amount": 300,
+         *         "currency": "EUR"
+         *       },
+         *       "tip_distribution": {
+         *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *         "status": "pending",
+         *         "reason": "dropoffs_unresolved"
+         *       },
+         *       "earnings": null,
+         *       "metadata": {
+         *         "shop_order": "1042"
+         *       },
+         *       "stops": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "pickup",
+         *           "status": "approaching",
+         *           "position": 0,
+         *           "tour_position": 0,
+         *           "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "location": {
+         *             "lat": 52.5303,
+         *             "lng": 13.3295
+         *           },
+         *           "address": {
+         *             "street": "Beusselstraße",
+         *             "number": "44",
+         *             "zip_code": "10553",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": null
+         *           },
+         *           "contact": {
+         *             "name": "Front desk",
+         *             "phone_number": "+49 30 555 0100",
+         *             "email": null
+         *           },
+         *           "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T13:00:00.000Z",
+         *             "ends_at": "2026-11-22T15:00:00.000Z"
+         *           },
+         *           "service_duration_seconds": 120,
+         *           "notes": null,
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         },
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "dropoff",
+         *           "status": "scheduled",
+         *           "position": 1,
+         *           "tour_position": 1,
+         *           "place_id": null,
+         *           "location": {
+         *             "lat": 52.5378,
+         *             "lng": 13.4093
+         *           },
+         *           "address": {
+         *             "street": "Kastanienallee",
+         *             "number": "12",
+         *             "zip_code": "10435",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": "Hinterhaus, 3rd floor"
+         *           },
+         *           "contact": {
+         *             "name": "Ada Lovelace",
+         *             "phone_number": "+49 151 2345678",
+         *             "email": null
+         *           },
+         *           "group": null,
+         *           "time_window": null,
+         *           "service_duration_seconds": 120,
+         *           "notes": "Ring twice",
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         }
+         *       ],
+         *       "packages": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "shortcode": "EPHW4MQK",
+         *           "external_label": "SHOP-1042-1",
+         *           "status": "awaiting_pickup",
+         *           "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "description": "Parcel",
+         *           "weight_grams": 1850,
+         *           "forced_delivery": null,
+         *           "history": [
+         *             {
+         *               "at": "2026-11-22T13:05:00.000Z",
+         *               "event": "created",
+         *               "stop_id": null,
+         *               "tour_id": null,
+         *               "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *               "reason_key": null,
+         *               "note": null
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Booking: {
             /** Format: date-time */
             created_at: string;
@@ -2296,6 +2488,24 @@ export type components = {
             /** @constant */
             type: "busyness.place_changed";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+         *       "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+         *       "event_type": "booking.created",
+         *       "status": "failed",
+         *       "attempts": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "status_code": 503,
+         *           "duration_ms": 412,
+         *           "error": null
+         *         }
+         *       ],
+         *       "next_attempt_at": "2026-11-22T13:05:30.000Z",
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Delivery: {
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** Format: date-time */
@@ -2321,6 +2531,26 @@ export type components = {
         DeliveryStatus: "pending" | "succeeded" | "failed" | "exhausted";
         /** @enum {string} */
         DispatchMode: "manual" | "auto";
+        /**
+         * @example {
+         *       "applied": false,
+         *       "tours": [
+         *         {
+         *           "tour_id": null,
+         *           "stop_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000012"
+         *           ],
+         *           "booking_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000010"
+         *           ],
+         *           "travel_seconds": 1420
+         *         }
+         *       ],
+         *       "travel_seconds": 1420,
+         *       "unplaced": []
+         *     }
+         */
         DispatchPlan: {
             applied: boolean;
             tours: {
@@ -2338,6 +2568,21 @@ export type components = {
                 stop_id: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+         *       "type": "booking.created",
+         *       "resource_type": "booking",
+         *       "event": "created",
+         *       "timestamp": "2026-11-22T13:05:00.000Z",
+         *       "data": {
+         *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+         *         "external_id": "SHOP-1042"
+         *       }
+         *     }
+         */
         Event: {
             /** @description The payload of the type: see the `webhooks` section. */
             data: {
@@ -2380,6 +2625,34 @@ export type components = {
             /** @description JSON pointer into the body (`/booking/stops/0/type`), or the query parameter as written. */
             pointer: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "shortcode": "EPHW4MQK",
+         *       "external_label": "SHOP-1042-1",
+         *       "status": "awaiting_pickup",
+         *       "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *       "description": "Parcel",
+         *       "weight_grams": 1850,
+         *       "forced_delivery": null,
+         *       "history": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "event": "created",
+         *           "stop_id": null,
+         *           "tour_id": null,
+         *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *           "reason_key": null,
+         *           "note": null
+         *         }
+         *       ],
+         *       "permissions": {
+         *         "removable": true
+         *       }
+         *     }
+         */
         LookedUpPackage: {
             /** Format: uuid */
             booking_id: string;
@@ -2412,6 +2685,13 @@ export type components = {
             amount: number;
             currency: string;
         };
+        /**
+         * @example {
+         *       "before_seconds": 2710,
+         *       "after_seconds": 2135,
+         *       "unplaced": []
+         *     }
+         */
         Optimization: {
             /** @description Travel seconds of the open part in the new order. */
             after_seconds: number;
@@ -2425,6 +2705,16 @@ export type components = {
                 stop_id: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+         *       "name": "Havel Logistik",
+         *       "service_area_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       ],
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Organization: {
             /** Format: date-time */
             created_at: string;
@@ -2433,6 +2723,31 @@ export type components = {
             name: string;
             service_area_ids: string[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "shortcode": "EPHW4MQK",
+         *       "external_label": "SHOP-1042-1",
+         *       "status": "awaiting_pickup",
+         *       "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *       "description": "Parcel",
+         *       "weight_grams": 1850,
+         *       "forced_delivery": null,
+         *       "history": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "event": "created",
+         *           "stop_id": null,
+         *           "tour_id": null,
+         *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *           "reason_key": null,
+         *           "note": null
+         *         }
+         *       ]
+         *     }
+         */
         Package: {
             /** Format: uuid */
             booking_id: string;
@@ -2470,11 +2785,33 @@ export type components = {
         };
         /** @enum {string} */
         PackageStatus: "created" | "awaiting_pickup" | "in_transit" | "delivered" | "failed" | "returned" | "cancelled";
+        /**
+         * @example {
+         *       "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+         *       "has_more": true
+         *     }
+         */
         PageMeta: {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "places": true,
+         *       "admin": {
+         *         "places": {
+         *           "index": true,
+         *           "show": true,
+         *           "create": true,
+         *           "update": true,
+         *           "destroy": true,
+         *           "fork": true,
+         *           "metadata": true
+         *         }
+         *       }
+         *     }
+         */
         Permissions: {
             /**
              * @deprecated
@@ -2486,6 +2823,36 @@ export type components = {
             /** @description A boolean; the per-action object with view=detailed. */
             places: boolean | components["schemas"]["PlaceActions"];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "name": "Moabit depot",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": null,
+         *       "metadata": {
+         *         "dock": "4"
+         *       },
+         *       "is_hub": true,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Place: {
             address: {
                 additional_line: string | null;
@@ -2525,6 +2892,34 @@ export type components = {
             show: boolean;
             update: boolean;
         };
+        /**
+         * @example {
+         *       "name": "Moabit depot",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": null,
+         *       "metadata": {
+         *         "dock": "4"
+         *       },
+         *       "is_hub": true
+         *     }
+         */
         PlaceCreate: {
             address: {
                 additional_line?: string | null;
@@ -2552,6 +2947,15 @@ export type components = {
             name: string;
             service_area_id?: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Moabit depot (north gate)",
+         *       "contact": {
+         *         "name": "Night desk",
+         *         "phone_number": "+49 30 555 0199"
+         *       }
+         *     }
+         */
         PlaceUpdate: {
             address?: {
                 additional_line?: string | null;
@@ -2597,6 +3001,25 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @example {
+         *       "category": "package_failure",
+         *       "key": "recipient_absent",
+         *       "label": "Recipient not present",
+         *       "applies_to": {
+         *         "stop_types": [
+         *           "dropoff"
+         *         ],
+         *         "package_interactions": [
+         *           "delivery"
+         *         ]
+         *       },
+         *       "properties": {
+         *         "note_required": false,
+         *         "triggers_reattempt": true
+         *       }
+         *     }
+         */
         Reason: {
             applies_to: {
                 /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
@@ -2617,6 +3040,16 @@ export type components = {
         RecoveryKind: "return" | "reattempt";
         /** @enum {string} */
         Role: "admin" | "manager" | "driver" | "customer";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "name": "Same day",
+         *       "mode": "instant",
+         *       "claim_window_seconds": 900,
+         *       "gradual_rollout_frequency_seconds": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         SchedulingConfig: {
             claim_window_seconds: number;
             /** Format: date-time */
@@ -2633,6 +3066,49 @@ export type components = {
         };
         /** @enum {string} */
         SchedulingMode: "instant" | "scheduled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "name": "Same-day parcels",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "dispatch_mode": "manual",
+         *       "tip_distribution_strategy": "completed_dropoffs_on_tour",
+         *       "stop_types": [
+         *         "pickup",
+         *         "dropoff",
+         *         "return"
+         *       ],
+         *       "return_stop_type": "return",
+         *       "max_stops_per_booking": 25,
+         *       "max_stops_per_tour": 100,
+         *       "failure_outcomes": {
+         *         "admin": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "reattempt_now",
+         *           "return_later",
+         *           "return_now"
+         *         ],
+         *         "manager": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "reattempt_now",
+         *           "return_later",
+         *           "return_now"
+         *         ],
+         *         "driver": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "return_later"
+         *         ]
+         *       },
+         *       "force_delivery_proof": [
+         *         "recipient_name"
+         *       ],
+         *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Service: {
             /** Format: date-time */
             created_at: string;
@@ -2655,6 +3131,44 @@ export type components = {
             stop_types: string[];
             tip_distribution_strategy: components["schemas"]["TipDistributionStrategy"];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "name": "Berlin",
+         *       "currency": "EUR",
+         *       "time_zone": "Europe/Berlin",
+         *       "boundary": {
+         *         "type": "Polygon",
+         *         "coordinates": [
+         *           [
+         *             [
+         *               13.08,
+         *               52.33
+         *             ],
+         *             [
+         *               13.76,
+         *               52.33
+         *             ],
+         *             [
+         *               13.76,
+         *               52.68
+         *             ],
+         *             [
+         *               13.08,
+         *               52.68
+         *             ],
+         *             [
+         *               13.08,
+         *               52.33
+         *             ]
+         *           ]
+         *         ]
+         *       },
+         *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "average_speed_kmh": 25,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         ServiceArea: {
             average_speed_kmh: number;
             boundary: {
@@ -2671,6 +3185,55 @@ export type components = {
             scheduling_config_id: string | null;
             time_zone: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "type": "pickup",
+         *       "status": "approaching",
+         *       "position": 0,
+         *       "tour_position": 0,
+         *       "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "time_window": {
+         *         "starts_at": "2026-11-22T13:00:00.000Z",
+         *         "ends_at": "2026-11-22T15:00:00.000Z"
+         *       },
+         *       "service_duration_seconds": 120,
+         *       "notes": null,
+         *       "package_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *       ],
+         *       "eta": "2026-11-22T13:20:00.000Z",
+         *       "completed_at": null,
+         *       "failed_at": null,
+         *       "failure": null,
+         *       "recovery_of_stop_id": null,
+         *       "recovery_kind": null,
+         *       "proof": null,
+         *       "completion_requirements": {
+         *         "fail": false
+         *       }
+         *     }
+         */
         Stop: {
             address: {
                 additional_line: string | null;
@@ -2733,6 +3296,17 @@ export type components = {
         };
         /** @enum {string} */
         StopStatus: "to_be_dispatched" | "scheduled" | "approaching" | "arrived" | "completed" | "failed" | "cancelled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+         *       "name": "Spree Kurier",
+         *       "extensions": [],
+         *       "settings": {
+         *         "enforce_sunsets": false
+         *       },
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -2755,6 +3329,120 @@ export type components = {
             /** @enum {string} */
             token_type: "bearer";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "status": "en_route",
+         *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+         *       "scheduled_at": "2026-11-22T13:00:00.000Z",
+         *       "claim_expires_at": null,
+         *       "optimized": true,
+         *       "managing_organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "preferred_driver_ids": [],
+         *       "stops": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "pickup",
+         *           "status": "approaching",
+         *           "position": 0,
+         *           "tour_position": 0,
+         *           "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "location": {
+         *             "lat": 52.5303,
+         *             "lng": 13.3295
+         *           },
+         *           "address": {
+         *             "street": "Beusselstraße",
+         *             "number": "44",
+         *             "zip_code": "10553",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": null
+         *           },
+         *           "contact": {
+         *             "name": "Front desk",
+         *             "phone_number": "+49 30 555 0100",
+         *             "email": null
+         *           },
+         *           "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T13:00:00.000Z",
+         *             "ends_at": "2026-11-22T15:00:00.000Z"
+         *           },
+         *           "service_duration_seconds": 120,
+         *           "notes": null,
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         },
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "dropoff",
+         *           "status": "scheduled",
+         *           "position": 1,
+         *           "tour_position": 1,
+         *           "place_id": null,
+         *           "location": {
+         *             "lat": 52.5378,
+         *             "lng": 13.4093
+         *           },
+         *           "address": {
+         *             "street": "Kastanienallee",
+         *             "number": "12",
+         *             "zip_code": "10435",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": "Hinterhaus, 3rd floor"
+         *           },
+         *           "contact": {
+         *             "name": "Ada Lovelace",
+         *             "phone_number": "+49 151 2345678",
+         *             "email": null
+         *           },
+         *           "group": null,
+         *           "time_window": null,
+         *           "service_duration_seconds": 120,
+         *           "notes": "Ring twice",
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         }
+         *       ],
+         *       "earnings": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "started_at": "2026-11-22T13:10:00.000Z",
+         *       "completed_at": null
+         *     }
+         */
         Tour: {
             claim_expires_at: string | null;
             completed_at: string | null;
@@ -3016,6 +3704,21 @@ export type components = {
         };
         /** @enum {string} */
         TourStatus: "to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "role": "driver",
+         *       "name": "Carla Weber",
+         *       "email": "carla@spree-kurier.example",
+         *       "phone_number": "+49 30 1234567",
+         *       "organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "deactivated_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         User: {
             /**
              * @deprecated
@@ -3036,6 +3739,25 @@ export type components = {
         };
         /** @enum {string} */
         View: "standard" | "compact";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+         *       "url": "https://shop.example/hooks/tourbook",
+         *       "events": [
+         *         "booking.created",
+         *         "booking.transition",
+         *         "tour.active_status_changed"
+         *       ],
+         *       "active": true,
+         *       "description": "Order status in the shop",
+         *       "filters": {
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       },
+         *       "disabled_reason": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Webhook: {
             active: boolean;
             /** Format: date-time */
@@ -3076,6 +3798,26 @@ export type components = {
             /** @constant */
             type: "webhook.test";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+         *       "url": "https://shop.example/hooks/tourbook",
+         *       "events": [
+         *         "booking.created",
+         *         "booking.transition",
+         *         "tour.active_status_changed"
+         *       ],
+         *       "active": true,
+         *       "description": "Order status in the shop",
+         *       "filters": {
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       },
+         *       "disabled_reason": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         WebhookWithSecret: {
             active: boolean;
             /** Format: date-time */
@@ -3279,6 +4021,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_keys": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *           "name": "shop integration",
+                     *           "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "token_prefix": "tb_8fQ2",
+                     *           "revoked_at": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_keys: components["schemas"]["ApiKey"][];
                         meta: components["schemas"]["PageMeta"];
@@ -3317,6 +4077,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "api_key": {
+                 *         "name": "shop integration",
+                 *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     api_key: {
                         name: string;
@@ -3337,6 +4105,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *         "name": "shop integration",
+                     *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *         "token_prefix": "tb_8fQ2",
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "token": "tb_8fQ2mX7kLp0vRt3sYw9zA1bC4dE6gH5j"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_key: components["schemas"]["ApiKeyWithToken"];
                     };
@@ -3384,6 +4165,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *         "name": "shop integration",
+                     *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *         "token_prefix": "tb_8fQ2",
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_key: components["schemas"]["ApiKey"];
                     };
@@ -3440,6 +4233,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "type": "booking.created",
+                     *           "resource_type": "booking",
+                     *           "event": "created",
+                     *           "timestamp": "2026-11-22T13:05:00.000Z",
+                     *           "data": {
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *             "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *             "external_id": "SHOP-1042"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         events: components["schemas"]["Event"][];
                         meta: components["schemas"]["PageMeta"];
@@ -3496,6 +4312,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_configs": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "name": "Same day",
+                     *           "mode": "instant",
+                     *           "claim_window_seconds": 900,
+                     *           "gradual_rollout_frequency_seconds": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         scheduling_configs: components["schemas"]["SchedulingConfig"][];
@@ -3535,6 +4369,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scheduling_config": {
+                 *         "name": "Same day",
+                 *         "mode": "instant",
+                 *         "claim_window_seconds": 900
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     scheduling_config: {
                         claim_window_seconds?: number;
@@ -3562,6 +4405,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3611,6 +4466,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3654,6 +4521,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scheduling_config": {
+                 *         "claim_window_seconds": 1800
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     scheduling_config: {
                         claim_window_seconds?: number;
@@ -3681,6 +4555,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3732,6 +4618,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "services": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "name": "Same-day parcels",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "dispatch_mode": "manual",
+                     *           "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *           "stop_types": [
+                     *             "pickup",
+                     *             "dropoff",
+                     *             "return"
+                     *           ],
+                     *           "return_stop_type": "return",
+                     *           "max_stops_per_booking": 25,
+                     *           "max_stops_per_tour": 100,
+                     *           "failure_outcomes": {
+                     *             "admin": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "reattempt_now",
+                     *               "return_later",
+                     *               "return_now"
+                     *             ],
+                     *             "manager": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "reattempt_now",
+                     *               "return_later",
+                     *               "return_now"
+                     *             ],
+                     *             "driver": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "return_later"
+                     *             ]
+                     *           },
+                     *           "force_delivery_proof": [
+                     *             "recipient_name"
+                     *           ],
+                     *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         services: components["schemas"]["Service"][];
@@ -3770,6 +4707,49 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service": {
+                 *         "name": "Same-day parcels",
+                 *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                 *         "dispatch_mode": "manual",
+                 *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                 *         "stop_types": [
+                 *           "pickup",
+                 *           "dropoff",
+                 *           "return"
+                 *         ],
+                 *         "return_stop_type": "return",
+                 *         "max_stops_per_booking": 25,
+                 *         "max_stops_per_tour": 100,
+                 *         "failure_outcomes": {
+                 *           "admin": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "reattempt_now",
+                 *             "return_later",
+                 *             "return_now"
+                 *           ],
+                 *           "manager": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "reattempt_now",
+                 *             "return_later",
+                 *             "return_now"
+                 *           ],
+                 *           "driver": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "return_later"
+                 *           ]
+                 *         },
+                 *         "force_delivery_proof": [
+                 *           "recipient_name"
+                 *         ],
+                 *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service: {
                         dispatch_mode?: components["schemas"]["DispatchMode"];
@@ -3803,6 +4783,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -3849,6 +4874,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -3892,6 +4962,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service": {
+                 *         "dispatch_mode": "auto",
+                 *         "max_stops_per_tour": 60
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service: {
                         dispatch_mode?: components["schemas"]["DispatchMode"];
@@ -3925,6 +5003,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -3970,6 +5093,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           },
+                     *           "labels": {
+                     *             "en": "Recipient not present",
+                     *             "de": "Empfänger nicht angetroffen"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["AdminReason"][];
@@ -4008,6 +5162,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "key": "gate_locked",
+                 *         "labels": {
+                 *           "en": "Gate locked",
+                 *           "de": "Tor verschlossen"
+                 *         },
+                 *         "applies_to": {
+                 *           "stop_types": [
+                 *             "pickup",
+                 *             "dropoff"
+                 *           ],
+                 *           "package_interactions": [
+                 *             "pickup",
+                 *             "delivery"
+                 *           ]
+                 *         },
+                 *         "properties": {
+                 *           "note_required": true,
+                 *           "triggers_reattempt": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to: {
@@ -4038,6 +5217,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4084,6 +5288,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4127,6 +5356,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "labels": {
+                 *           "de": "Tor abgeschlossen"
+                 *         },
+                 *         "properties": {
+                 *           "note_required": false
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to?: {
@@ -4156,6 +5397,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4238,6 +5504,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "labels": {
+                 *           "de": "Tor abgeschlossen"
+                 *         },
+                 *         "properties": {
+                 *           "note_required": false
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to?: {
@@ -4267,6 +5545,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4318,6 +5621,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_areas": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "name": "Berlin",
+                     *           "currency": "EUR",
+                     *           "time_zone": "Europe/Berlin",
+                     *           "boundary": {
+                     *             "type": "Polygon",
+                     *             "coordinates": [
+                     *               [
+                     *                 [
+                     *                   13.08,
+                     *                   52.33
+                     *                 ],
+                     *                 [
+                     *                   13.76,
+                     *                   52.33
+                     *                 ],
+                     *                 [
+                     *                   13.76,
+                     *                   52.68
+                     *                 ],
+                     *                 [
+                     *                   13.08,
+                     *                   52.68
+                     *                 ],
+                     *                 [
+                     *                   13.08,
+                     *                   52.33
+                     *                 ]
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "average_speed_kmh": 25,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         service_areas: components["schemas"]["ServiceArea"][];
@@ -4356,6 +5705,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service_area": {
+                 *         "name": "Berlin",
+                 *         "currency": "EUR",
+                 *         "time_zone": "Europe/Berlin",
+                 *         "boundary": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 13.08,
+                 *                 52.33
+                 *               ],
+                 *               [
+                 *                 13.76,
+                 *                 52.33
+                 *               ],
+                 *               [
+                 *                 13.76,
+                 *                 52.68
+                 *               ],
+                 *               [
+                 *                 13.08,
+                 *                 52.68
+                 *               ],
+                 *               [
+                 *                 13.08,
+                 *                 52.33
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "average_speed_kmh": 25
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service_area: {
                         average_speed_kmh?: number;
@@ -4385,6 +5771,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4431,6 +5857,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4474,6 +5940,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service_area": {
+                 *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                 *         "average_speed_kmh": 22
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service_area: {
                         average_speed_kmh?: number;
@@ -4503,6 +5977,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4548,6 +6062,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -4587,6 +6114,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "name": "Spree Kurier GmbH",
+                 *         "settings": {
+                 *           "enforce_sunsets": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         name?: string;
@@ -4608,6 +6145,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -4658,6 +6208,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *           "url": "https://shop.example/hooks/tourbook",
+                     *           "events": [
+                     *             "booking.created",
+                     *             "booking.transition",
+                     *             "tour.active_status_changed"
+                     *           ],
+                     *           "active": true,
+                     *           "description": "Order status in the shop",
+                     *           "filters": {
+                     *             "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *           },
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         webhooks: components["schemas"]["Webhook"][];
@@ -4696,6 +6273,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "webhook": {
+                 *         "url": "https://shop.example/hooks/tourbook",
+                 *         "events": [
+                 *           "booking.created",
+                 *           "booking.transition",
+                 *           "tour.active_status_changed"
+                 *         ],
+                 *         "active": true,
+                 *         "description": "Order status in the shop",
+                 *         "filters": {
+                 *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     webhook: {
                         /** @default true */
@@ -4721,6 +6315,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["WebhookWithSecret"];
                     };
@@ -4767,6 +6383,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["Webhook"];
                     };
@@ -4853,6 +6490,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "webhook": {
+                 *         "events": [
+                 *           "*"
+                 *         ],
+                 *         "active": false
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     webhook: {
                         active?: boolean;
@@ -4877,6 +6524,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["Webhook"];
                     };
@@ -4935,6 +6603,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *           "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "event_type": "booking.created",
+                     *           "status": "failed",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-22T13:05:00.000Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 412,
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deliveries: components["schemas"]["Delivery"][];
                         meta: components["schemas"]["PageMeta"];
@@ -4979,6 +6673,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -4993,6 +6688,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *         "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *         "event_type": "booking.created",
+                     *         "status": "failed",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 412,
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         delivery: components["schemas"]["Delivery"];
                     };
@@ -5029,6 +6744,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-22T12:00:00.000Z"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     since: string;
@@ -5046,6 +6766,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recovery": {
+                     *         "since": "2026-11-22T12:00:00.000Z",
+                     *         "requeued": 14
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         recovery: {
                             requeued: number;
@@ -5086,6 +6814,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5100,6 +6829,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["WebhookWithSecret"];
                     };
@@ -5136,6 +6887,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5150,6 +6902,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *         "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *         "event_type": "booking.created",
+                     *         "status": "failed",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 412,
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         delivery: components["schemas"]["Delivery"];
                     };
@@ -5188,6 +6960,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "preferred_driver_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000004"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     preferred_driver_ids: string[];
                 };
@@ -5207,6 +6986,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5274,6 +7203,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bookings": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *           "external_id": "SHOP-1042",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *           "status": "dispatched",
+                     *           "scheduled_at": null,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "tip": {
+                     *             "amount": 300,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "tip_distribution": {
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "status": "pending",
+                     *             "reason": "dropoffs_unresolved"
+                     *           },
+                     *           "earnings": null,
+                     *           "metadata": {
+                     *             "shop_order": "1042"
+                     *           },
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "packages": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "shortcode": "EPHW4MQK",
+                     *               "external_label": "SHOP-1042-1",
+                     *               "status": "awaiting_pickup",
+                     *               "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "description": "Parcel",
+                     *               "weight_grams": 1850,
+                     *               "forced_delivery": null,
+                     *               "history": [
+                     *                 {
+                     *                   "at": "2026-11-22T13:05:00.000Z",
+                     *                   "event": "created",
+                     *                   "stop_id": null,
+                     *                   "tour_id": null,
+                     *                   "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                   "reason_key": null,
+                     *                   "note": null
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         bookings: components["schemas"]["Booking"][];
                         meta: components["schemas"]["PageMeta"];
@@ -5313,6 +7398,61 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "booking": {
+                 *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                 *         "external_id": "SHOP-1042",
+                 *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                 *         "tip": {
+                 *           "amount": 300,
+                 *           "currency": "EUR"
+                 *         },
+                 *         "metadata": {
+                 *           "shop_order": "1042"
+                 *         },
+                 *         "stops": [
+                 *           {
+                 *             "type": "pickup",
+                 *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *             "time_window": {
+                 *               "starts_at": "2026-11-22T13:00:00Z",
+                 *               "ends_at": "2026-11-22T15:00:00Z"
+                 *             }
+                 *           },
+                 *           {
+                 *             "type": "dropoff",
+                 *             "location": {
+                 *               "lat": 52.5378,
+                 *               "lng": 13.4093
+                 *             },
+                 *             "address": {
+                 *               "street": "Kastanienallee",
+                 *               "number": "12",
+                 *               "zip_code": "10435",
+                 *               "city": "Berlin",
+                 *               "additional_line": "Hinterhaus, 3rd floor"
+                 *             },
+                 *             "contact": {
+                 *               "name": "Ada Lovelace",
+                 *               "phone_number": "+49 151 2345678"
+                 *             },
+                 *             "time_window": null,
+                 *             "notes": "Ring twice"
+                 *           }
+                 *         ],
+                 *         "packages": [
+                 *           {
+                 *             "pickup_stop_index": 0,
+                 *             "dropoff_stop_index": 1,
+                 *             "external_label": "SHOP-1042-1",
+                 *             "description": "Parcel",
+                 *             "weight_grams": 1850
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     booking: {
                         customer_id?: string | null;
@@ -5385,6 +7525,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5438,6 +7728,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5479,6 +7919,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5496,6 +7937,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5534,6 +8125,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "earnings": {
+                 *         "amount": 1200,
+                 *         "currency": "EUR"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     earnings: {
                         amount: number;
@@ -5556,6 +8155,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     } | {
@@ -5597,6 +8346,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "managing_organization_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     managing_organization_ids: string[];
                 };
@@ -5616,6 +8372,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5653,6 +8559,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "type": "dropoff",
+                 *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000b",
+                 *         "service_duration_seconds": 300,
+                 *         "notes": "Leave with the neighbour if absent"
+                 *       },
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop: {
@@ -5703,6 +8620,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -5741,6 +8709,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stops": [
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                 *           "group": "dock 4"
+                 *         },
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                 *           "group": null
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     stops: {
                         group: string | null;
@@ -5764,6 +8746,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5803,6 +8935,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tip": {
+                 *         "amount": 500,
+                 *         "currency": "EUR"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tip: {
                         amount: number;
@@ -5825,6 +8965,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5859,6 +9149,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "booking_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                 *       ],
+                 *       "optimize": true,
+                 *       "scheduled_at": "2026-11-22T13:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     optimize?: boolean;
                     scheduled_at?: string | null;
@@ -5884,6 +9183,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       },
+                     *       "optimization": {
+                     *         "before_seconds": 2710,
+                     *         "after_seconds": 2135,
+                     *         "unplaced": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         optimization?: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
@@ -5918,6 +9338,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "booking_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                 *       ],
+                 *       "max_tours": 3,
+                 *       "time_limit_ms": 5000,
+                 *       "apply": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Create the proposed tours (default false: only propose). */
                     apply?: boolean;
@@ -5957,6 +9387,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "applied": false,
+                     *         "tours": [
+                     *           {
+                     *             "tour_id": null,
+                     *             "stop_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                     *             ],
+                     *             "booking_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                     *             ],
+                     *             "travel_seconds": 1420
+                     *           }
+                     *         ],
+                     *         "travel_seconds": 1420,
+                     *         "unplaced": []
+                     *       },
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
                         /** @description The created tours (empty unless applied). */
@@ -5977,6 +9543,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "applied": false,
+                     *         "tours": [
+                     *           {
+                     *             "tour_id": null,
+                     *             "stop_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                     *             ],
+                     *             "booking_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                     *             ],
+                     *             "travel_seconds": 1420
+                     *           }
+                     *         ],
+                     *         "travel_seconds": 1420,
+                     *         "unplaced": []
+                     *       },
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
                         /** @description The created tours (empty unless applied). */
@@ -6026,6 +9728,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "failure_reasons": [
+                     *         {
+                     *           "id": "recipient_absent",
+                     *           "title": "Recipient not present",
+                     *           "applies_to": [
+                     *             "dropoff"
+                     *           ],
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         failure_reasons: {
                             applies_to: string[];
@@ -6073,6 +9790,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "proof": {
+                 *         "recipient_name": "Reception, 2nd floor",
+                 *         "note": "Scanner broken; signed on paper"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     proof?: {
                         note?: string;
@@ -6095,6 +9820,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6131,6 +9883,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6145,6 +9898,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6181,6 +9961,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "announce"
+                 *     }
+                 */
                 "application/json": {
                     event: string;
                 };
@@ -6197,6 +9982,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6230,6 +10042,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "shortcode": "EPHW4MQK"
+                 *     }
+                 */
                 "application/json": {
                     shortcode: string;
                 } | {
@@ -6248,6 +10065,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ],
+                     *         "permissions": {
+                     *           "removable": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["LookedUpPackage"];
                     };
@@ -6306,6 +10153,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         tours: components["schemas"]["Tour"][];
@@ -6365,6 +10334,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6406,6 +10491,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6423,6 +10509,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6459,6 +10661,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6476,6 +10679,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6512,6 +10831,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6529,6 +10849,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6565,6 +11001,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location": {
+                 *         "lat": 52.5311,
+                 *         "lng": 13.3467,
+                 *         "heading": 92.5,
+                 *         "speed": 8.3,
+                 *         "accuracy": 6,
+                 *         "recorded_at": "2026-11-22T13:12:04.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     location: {
                         accuracy?: number | null;
@@ -6592,7 +11040,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "location": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                     *         "lat": 52.5311,
+                     *         "lng": 13.3467,
+                     *         "heading": 92.5,
+                     *         "speed": 8.3,
+                     *         "accuracy": 6,
+                     *         "recorded_at": "2026-11-22T13:12:04.000Z",
+                     *         "received_at": "2026-11-22T13:12:04.311Z",
+                     *         "filtered": null,
+                     *         "current": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                         *       "lat": 52.5311,
+                         *       "lng": 13.3467,
+                         *       "heading": 92.5,
+                         *       "speed": 8.3,
+                         *       "accuracy": 6,
+                         *       "recorded_at": "2026-11-22T13:12:04.000Z",
+                         *       "received_at": "2026-11-22T13:12:04.311Z",
+                         *       "filtered": null,
+                         *       "current": true
+                         *     }
+                         */
                         location: {
                             accuracy: number | null;
                             current: boolean;
@@ -6642,6 +11120,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                 *       "start": true
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     driver_id: string;
@@ -6663,6 +11147,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6699,6 +11299,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6716,6 +11317,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6752,6 +11469,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6769,6 +11487,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6805,6 +11639,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "time_limit_ms": 2000
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Search budget in milliseconds (1–30000, default 1000).
@@ -6828,6 +11667,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       },
+                     *       "optimization": {
+                     *         "before_seconds": 2710,
+                     *         "after_seconds": 2135,
+                     *         "unplaced": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         optimization: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
@@ -6865,6 +11825,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6882,6 +11843,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6935,6 +12012,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "positions": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                     *           "lat": 52.5311,
+                     *           "lng": 13.3467,
+                     *           "heading": 92.5,
+                     *           "speed": 8.3,
+                     *           "accuracy": 6,
+                     *           "recorded_at": "2026-11-22T13:12:04.000Z",
+                     *           "received_at": "2026-11-22T13:12:04.311Z",
+                     *           "filtered": null,
+                     *           "current": true
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         positions: {
@@ -6991,6 +12090,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7008,6 +12108,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7044,6 +12260,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7061,6 +12278,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7097,6 +12430,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7114,6 +12448,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7150,6 +12600,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "type": "dropoff",
+                 *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000b",
+                 *         "service_duration_seconds": 300,
+                 *         "notes": "Leave with the neighbour if absent"
+                 *       },
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop: {
@@ -7200,6 +12661,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -7236,6 +12748,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                 *       ],
+                 *       "position": 2
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop_ids: string[];
@@ -7256,6 +12777,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7292,6 +12929,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7309,6 +12947,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7356,6 +13110,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "visibility": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "reason": "managing_organization",
+                     *         "organizations": [
+                     *           {
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *             "reason": "managing_organization"
+                     *           }
+                     *         ],
+                     *         "drivers_of_all_organizations": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         visibility: {
                             drivers_of_all_organizations: boolean;
@@ -7449,6 +13218,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7463,6 +13233,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ticket": {
+                     *         "token": "tbl_W2xq8ZkR4mN7pV1c",
+                     *         "expires_at": "2026-11-22T13:06:00.000Z",
+                     *         "url": "/api/live?ticket=tbl_W2xq8ZkR4mN7pV1c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         ticket: {
                             /** Format: date-time */
@@ -7501,6 +13280,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "name": "Spree Kurier",
+                 *         "extensions": [
+                 *           "busyness"
+                 *         ],
+                 *         "admin_email": "ops@spree-kurier.example"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         /** Format: email */
@@ -7519,9 +13309,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       },
+                     *       "admin_user_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *       "admin_token": "tb_3kX9qLmV2rT8wZ1yB4nC6dF0hJ5sP7aE"
+                     *     }
+                     */
                     "application/json": {
+                        /** @example tb_3kX9qLmV2rT8wZ1yB4nC6dF0hJ5sP7aE */
                         admin_token: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 0193b2e4-0c1d-7a2e-8f30-000000000002
+                         */
                         admin_user_id: string;
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -7558,6 +13367,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "extensions": [
+                 *           "busyness"
+                 *         ],
+                 *         "settings": {
+                 *           "enforce_sunsets": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         extensions?: components["schemas"]["Extension"][];
@@ -7577,6 +13398,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -7626,6 +13460,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organizations": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "name": "Havel Logistik",
+                     *           "service_area_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *           ],
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         organizations: components["schemas"]["Organization"][];
@@ -7664,6 +13516,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "organization": {
+                 *         "name": "Havel Logistik",
+                 *         "service_area_ids": [
+                 *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     organization: {
                         name: string;
@@ -7683,6 +13545,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -7729,6 +13603,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -7772,6 +13658,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "organization": {
+                 *         "name": "Havel Logistik GmbH"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     organization: {
                         name?: string;
@@ -7791,6 +13684,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -7849,6 +13754,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "places": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "name": "Moabit depot",
+                     *           "location": {
+                     *             "lat": 52.5303,
+                     *             "lng": 13.3295
+                     *           },
+                     *           "address": {
+                     *             "street": "Beusselstraße",
+                     *             "number": "44",
+                     *             "zip_code": "10553",
+                     *             "city": "Berlin",
+                     *             "country": "DE",
+                     *             "additional_line": null
+                     *           },
+                     *           "contact": {
+                     *             "name": "Front desk",
+                     *             "phone_number": "+49 30 555 0100",
+                     *             "email": null
+                     *           },
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "customer_id": null,
+                     *           "metadata": {
+                     *             "dock": "4"
+                     *           },
+                     *           "is_hub": true,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         places: components["schemas"]["Place"][];
@@ -7887,6 +13830,36 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "place": {
+                 *         "name": "Moabit depot",
+                 *         "location": {
+                 *           "lat": 52.5303,
+                 *           "lng": 13.3295
+                 *         },
+                 *         "address": {
+                 *           "street": "Beusselstraße",
+                 *           "number": "44",
+                 *           "zip_code": "10553",
+                 *           "city": "Berlin",
+                 *           "country": "DE",
+                 *           "additional_line": null
+                 *         },
+                 *         "contact": {
+                 *           "name": "Front desk",
+                 *           "phone_number": "+49 30 555 0100",
+                 *           "email": null
+                 *         },
+                 *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                 *         "customer_id": null,
+                 *         "metadata": {
+                 *           "dock": "4"
+                 *         },
+                 *         "is_hub": true
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     place: components["schemas"]["PlaceCreate"];
                 };
@@ -7903,6 +13876,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -7949,6 +13954,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8035,6 +14072,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "place": {
+                 *         "name": "Moabit depot (north gate)",
+                 *         "contact": {
+                 *           "name": "Night desk",
+                 *           "phone_number": "+49 30 555 0199"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     place: components["schemas"]["PlaceUpdate"];
                 };
@@ -8051,6 +14099,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8088,6 +14168,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8102,6 +14183,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8140,6 +14253,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "dock": "4",
+                 *         "opening_hours": "Mo-Fr 07:00-19:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 50 keys and 16 KiB serialized as JSON. */
                     metadata: {
@@ -8159,6 +14280,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8204,6 +14357,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["Reason"][];
@@ -8253,6 +14433,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["Reason"][];
@@ -8291,6 +14498,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -8304,6 +14516,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "tba_Vb7cN2mQ9xL4kP1zR8tW3yF6hJ0dS5gE",
+                     *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA",
+                     *       "expires_in": 3600,
+                     *       "token_type": "bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
@@ -8351,6 +14571,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reports": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *           "title": "Tours in November",
+                     *           "description": "Completed tours per driver",
+                     *           "tags": [
+                     *             "monthly",
+                     *             "tours"
+                     *           ],
+                     *           "status": "ready",
+                     *           "failure_reason": null,
+                     *           "notify_by_email": true,
+                     *           "grants": [
+                     *             {
+                     *               "type": "organization_managers",
+                     *               "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *             }
+                     *           ],
+                     *           "file": {
+                     *             "name": "november-tours.csv",
+                     *             "content_type": "text/csv",
+                     *             "size_bytes": 26,
+                     *             "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *           },
+                     *           "expires_at": "2026-12-22T13:05:00.000Z",
+                     *           "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "ready_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reports: {
@@ -8425,6 +14683,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "report": {
+                 *         "title": "Tours in November",
+                 *         "description": "Completed tours per driver",
+                 *         "tags": [
+                 *           "monthly",
+                 *           "tours"
+                 *         ],
+                 *         "notify_by_email": true,
+                 *         "grants": [
+                 *           {
+                 *             "type": "organization_managers",
+                 *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *           }
+                 *         ],
+                 *         "file": {
+                 *           "name": "november-tours.csv",
+                 *           "content_type": "text/csv",
+                 *           "content_base64": "dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo="
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     report: {
                         description?: string | null;
@@ -8468,7 +14750,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8550,7 +14894,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8644,6 +15050,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "activity": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "action": "download",
+                     *           "outcome": "downloaded",
+                     *           "at": "2026-11-22T14:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         activity: {
                             /** @enum {string} */
@@ -8696,6 +15119,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file": {
+                 *         "name": "november-tours.csv",
+                 *         "content_type": "text/csv",
+                 *         "content_base64": "dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo="
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     file: {
                         /** @description The file, base64-encoded (or send multipart/form-data). */
@@ -8717,7 +15149,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8839,6 +15333,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The export job ran out of memory"
+                 *     }
+                 */
                 "application/json": {
                     reason?: string | null;
                 };
@@ -8855,7 +15354,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8941,7 +15502,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -9009,6 +15632,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "email": "carla@spree-kurier.example",
+                 *         "password": "correct horse battery"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         email: string;
@@ -9030,6 +15661,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "tba_Vb7cN2mQ9xL4kP1zR8tW3yF6hJ0dS5gE",
+                     *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA",
+                     *       "expires_in": 3600,
+                     *       "token_type": "bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
@@ -9074,6 +15713,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9115,6 +15805,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -9132,6 +15823,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9168,6 +15910,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -9185,6 +15928,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9221,6 +16015,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "packages": [
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                 *           "result": "delivered"
+                 *         }
+                 *       ],
+                 *       "proof": {
+                 *         "recipient_name": "A. Lovelace",
+                 *         "note": "Handed over at the door"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     packages?: {
                         /** Format: uuid */
@@ -9253,6 +16061,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9289,6 +16148,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "reattempt_later",
+                 *       "reason_key": "recipient_absent",
+                 *       "note": "Nobody at home; card left in the letterbox"
+                 *     }
+                 */
                 "application/json": {
                     note?: string | null;
                     outcome?: components["schemas"]["FailureOutcome"];
@@ -9310,6 +16176,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       },
+                     *       "recovery_stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         recovery_stop: components["schemas"]["Stop"] | null;
                         stop: components["schemas"]["Stop"];
@@ -9349,6 +16313,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "time_window": {
+                 *           "starts_at": "2026-11-22T16:00:00Z",
+                 *           "ends_at": "2026-11-22T18:00:00Z"
+                 *         },
+                 *         "notes": "Back door",
+                 *         "service_duration_seconds": 180
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     stop: {
                         contact?: {
@@ -9383,6 +16359,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9431,7 +16458,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9498,6 +16583,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 2500,
+                 *       "currency": "EUR",
+                 *       "label": "Evening shift"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency: string;
@@ -9516,7 +16608,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9589,7 +16739,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9652,6 +16860,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 2500,
+                 *       "currency": "EUR",
+                 *       "label": "Evening shift"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency: string;
@@ -9670,7 +16885,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9745,7 +17018,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9815,6 +17146,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "history": [
+                     *         {
+                     *           "at": "2026-11-22T13:05:00.000Z",
+                     *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "component": "base",
+                     *           "key": null,
+                     *           "from": null,
+                     *           "to": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           }
+                     *         },
+                     *         {
+                     *           "at": "2026-11-22T13:07:00.000Z",
+                     *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "component": "bonus",
+                     *           "key": "rain",
+                     *           "from": null,
+                     *           "to": {
+                     *             "amount": 500,
+                     *             "label": "Rain bonus"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         history: {
                             actor_id: string | null;
@@ -9870,6 +17229,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -9884,7 +17244,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9946,6 +17364,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "preferred_driver_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000004"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     preferred_driver_ids: string[];
                 };
@@ -9965,6 +17390,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -10012,6 +17553,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10065,6 +17623,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "permissions": {
+                     *         "places": true,
+                     *         "admin": {
+                     *           "places": {
+                     *             "index": true,
+                     *             "show": true,
+                     *             "create": true,
+                     *             "update": true,
+                     *             "destroy": true,
+                     *             "fork": true,
+                     *             "metadata": true
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         permissions: components["schemas"]["Permissions"];
                     };
@@ -10131,6 +17707,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "role": "driver",
+                     *           "name": "Carla Weber",
+                     *           "email": "carla@spree-kurier.example",
+                     *           "phone_number": "+49 30 1234567",
+                     *           "organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "deactivated_at": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         users: components["schemas"]["User"][];
@@ -10170,6 +17769,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "role": "driver",
+                 *         "name": "Carla Weber",
+                 *         "email": "carla@spree-kurier.example",
+                 *         "phone_number": "+49 30 1234567",
+                 *         "organization_ids": [
+                 *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *         ],
+                 *         "password": "correct horse battery"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         /** Format: email */
@@ -10196,6 +17809,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10245,6 +17875,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10300,6 +17947,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10337,6 +18001,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "phone_number": "+49 30 7654321"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         /** Format: email */
@@ -10363,6 +18034,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10397,6 +18085,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -10446,6 +18139,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": {
+                     *           "ok": true
+                     *         },
+                     *         "migrations": {
+                     *           "ok": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checks: {
                             database: {
@@ -10470,6 +18176,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": {
+                     *           "ok": true
+                     *         },
+                     *         "migrations": {
+                     *           "ok": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checks: {
                             database: {
