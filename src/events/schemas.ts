@@ -32,7 +32,9 @@ export const EventLogQuery = Type.Object(
     filters: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(Type.Array(EventTypeName, { minItems: 1, maxItems: 20 })),
+          // No minItems: a query string cannot send an empty list, and a deepObject reader (Prism) that fills an absent
+          // `filters[type]` with [] must not be told the request is invalid (decision 0161).
+          type: Type.Optional(Type.Array(EventTypeName, { maxItems: 20 })),
           resource_id: Type.Optional(Uuid),
           since: Type.Optional(Timestamp),
         },

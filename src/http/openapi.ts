@@ -9,6 +9,16 @@ import { HEADERS, hoistComponents, headerRef, PARAMETERS, parameterRef, Problem,
 type Json = Record<string, unknown>;
 type Auth = 'user' | 'public' | 'operator';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Request bodies a route reads itself beside its validated JSON body (multipart uploads), by media type: they go
+     * into the document as given and never reach Fastify's validation (decision 0161).
+     */
+    documentedBodies?: Record<string, { schema: unknown }>;
+  }
+}
+
 /** The vendor key carrying a compat registry key on a deprecated field, parameter or route. */
 export const COMPAT_KEY = 'x-compat-key';
 
@@ -84,6 +94,8 @@ export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {
       const auth = (route.config as { auth?: Auth } | undefined)?.auth ?? 'user';
       const compat = compatKeyOfRoute(route);
       const extra: Json = { security: SECURITY[auth] };
+      const documented = route.config?.documentedBodies;
+      if (documented) extra.body = { content: { ...(schema.body as { content?: Json } | undefined)?.content, ...documented } };
       if (compat) {
         extra.deprecated = true;
         const path = url.replace(/:(\w+)/g, '{$1}');

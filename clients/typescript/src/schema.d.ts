@@ -1178,7 +1178,7 @@ export type paths = {
         /** List the reports shared with you (each tag narrows) */
         get: operations["listReports"];
         put?: never;
-        /** Create a report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        /** Create a report (JSON with the file in base64, or multipart/form-data) */
         post: operations["createReport"];
         delete?: never;
         options?: never;
@@ -1229,7 +1229,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Supply the file of a pending report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        /** Supply the file of a pending report (JSON with the file in base64, or multipart/form-data) */
         post: operations["completeReport"];
         delete?: never;
         options?: never;
@@ -14737,6 +14737,12 @@ export interface operations {
                         title: string;
                     };
                 };
+                "multipart/form-data": {
+                    /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
+                    file: string;
+                    /** @description The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`. */
+                    report: string;
+                };
             };
         };
         responses: {
@@ -15136,6 +15142,10 @@ export interface operations {
                         name: string;
                     };
                 };
+                "multipart/form-data": {
+                    /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
+                    file: string;
+                };
             };
         };
         responses: {
@@ -15283,7 +15293,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
+            /** @description The file, in the content type it was uploaded with */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -15294,7 +15304,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "*/*": unknown;
                     "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "text/csv": unknown;
                 };
             };
             /** @description Not modified (`If-None-Match` matched). */

@@ -45,6 +45,25 @@ export type ReportCreateInput = Static<typeof ReportCreate>;
 export const ReportCreateMeta = Type.Object(reportFields, strict);
 export type ReportCreateMetaInput = Static<typeof ReportCreateMeta>;
 
+// The multipart forms of the upload routes, for the document only: uploads.ts reads and validates the parts itself
+// (decision 0161). A part's JSON is text on the wire, so `report` is a string whose content is that JSON.
+const FilePart = Type.String({
+  contentMediaType: 'application/octet-stream',
+  description: "The file's bytes; the part's `filename` and `Content-Type` are the file's name and type.",
+});
+export const ReportCreateForm = Type.Object(
+  {
+    report: Type.String({
+      contentMediaType: 'application/json',
+      contentSchema: ReportCreateMeta,
+      description: "The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`.",
+    }),
+    file: FilePart,
+  },
+  { description: 'Two parts, in this order: `report`, then `file`. The file streams to encrypted storage (limit REPORT_MAX_BYTES).' },
+);
+export const ReportCompleteForm = Type.Object({ file: FilePart }, { description: 'One part, `file`, streamed to encrypted storage (limit REPORT_MAX_BYTES).' });
+
 const CSV_FILE = { name: 'november-tours.csv', content_type: 'text/csv', content_base64: 'dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo=' };
 export const ReportCreateBody = withExample(Type.Object({ report: ReportCreate }, strict), {
   report: {
