@@ -14737,6 +14737,12 @@ export interface operations {
                         title: string;
                     };
                 };
+                /**
+                 * @example {
+                 *       "report": "{\"title\":\"Tours in November\",\"grants\":[{\"type\":\"all_admins\"}]}",
+                 *       "file": "tour_id,stops\n0193b2e4,12\n"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
                     file: string;
@@ -15142,6 +15148,11 @@ export interface operations {
                         name: string;
                     };
                 };
+                /**
+                 * @example {
+                 *       "file": "tour_id,stops\n0193b2e4,12\n"
+                 *     }
+                 */
                 "multipart/form-data": {
                     /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
                     file: string;

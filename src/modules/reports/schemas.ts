@@ -51,18 +51,25 @@ const FilePart = Type.String({
   contentMediaType: 'application/octet-stream',
   description: "The file's bytes; the part's `filename` and `Content-Type` are the file's name and type.",
 });
-export const ReportCreateForm = Type.Object(
-  {
-    report: Type.String({
-      contentMediaType: 'application/json',
-      contentSchema: ReportCreateMeta,
-      description: "The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`.",
-    }),
-    file: FilePart,
-  },
-  { description: 'Two parts, in this order: `report`, then `file`. The file streams to encrypted storage (limit REPORT_MAX_BYTES).' },
+const CSV_TEXT = 'tour_id,stops\n0193b2e4,12\n';
+export const ReportCreateForm = withExample(
+  Type.Object(
+    {
+      report: Type.String({
+        contentMediaType: 'application/json',
+        contentSchema: ReportCreateMeta,
+        description: "The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`.",
+      }),
+      file: FilePart,
+    },
+    { description: 'Two parts, in this order: `report`, then `file`. The file streams to encrypted storage (limit REPORT_MAX_BYTES).' },
+  ),
+  { report: JSON.stringify({ title: 'Tours in November', grants: [{ type: 'all_admins' }] }), file: CSV_TEXT },
 );
-export const ReportCompleteForm = Type.Object({ file: FilePart }, { description: 'One part, `file`, streamed to encrypted storage (limit REPORT_MAX_BYTES).' });
+export const ReportCompleteForm = withExample(
+  Type.Object({ file: FilePart }, { description: 'One part, `file`, streamed to encrypted storage (limit REPORT_MAX_BYTES).' }),
+  { file: CSV_TEXT },
+);
 
 const CSV_FILE = { name: 'november-tours.csv', content_type: 'text/csv', content_base64: 'dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo=' };
 export const ReportCreateBody = withExample(Type.Object({ report: ReportCreate }, strict), {
