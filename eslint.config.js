@@ -5,7 +5,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'migrations/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'clients/typescript/dist/**', 'data/**', 'migrations/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },

@@ -1,5 +1,6 @@
 // Event log wire schemas: the envelope of CONTRACT.md §9 and the GET /api/admin/events query.
-import { component, StringEnum } from '../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../http/openapi-examples.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
@@ -24,7 +25,7 @@ export const EventActor = component(
 /** The actor as the envelope carries it: null on events recorded before the audit trail existed. */
 export const EnvelopeActor = Nullable(EventActor);
 
-export const EventEnvelope = component('Event', Type.Object({
+export const EventEnvelope = component('Event', withExample(Type.Object({
   id: Uuid,
   type: EventTypeText,
   resource_type: Type.String(),
@@ -32,6 +33,14 @@ export const EventEnvelope = component('Event', Type.Object({
   timestamp: Timestamp,
   data: Type.Record(Type.String(), Type.Unknown(), { description: 'The payload of the type: see the `webhooks` section.' }),
   actor: EnvelopeActor,
+}), {
+  id: ID.event,
+  type: 'booking.created',
+  resource_type: 'booking',
+  event: 'created',
+  timestamp: EXAMPLE_AT,
+  data: { booking_id: ID.booking, service_area_id: ID.serviceArea, customer_id: ID.customer, external_id: 'SHOP-1042' },
+  actor: { type: 'user', id: ID.admin, api_key_id: ID.apiKey },
 }));
 
 export const EventLogQuery = Type.Object(
@@ -40,7 +49,9 @@ export const EventLogQuery = Type.Object(
     filters: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(Type.Array(EventTypeName, { minItems: 1, maxItems: 20 })),
+          // No minItems: a query string cannot send an empty list, and a deepObject reader (Prism) that fills an absent
+          // `filters[type]` with [] must not be told the request is invalid (decision 0161).
+          type: Type.Optional(Type.Array(EventTypeName, { maxItems: 20 })),
           resource_id: Type.Optional(Uuid),
           actor_id: Type.Optional(Uuid),
           since: Type.Optional(Timestamp),

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from '../deps.ts';
 import { MIGRATIONS_DIR } from '../db/client.ts';
 import { queryRows } from '../db/sql.ts';
+import { withExample } from './openapi-components.ts';
 
 interface Journal {
   entries: { tag: string; when: number }[];
@@ -19,10 +20,10 @@ function shippedMigrations(): Journal['entries'] {
 }
 
 const Check = Type.Object({ ok: Type.Boolean(), detail: Type.Optional(Type.String()) });
-const Readiness = Type.Object({
+const Readiness = withExample(Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
   checks: Type.Object({ database: Check, migrations: Check }),
-});
+}), { status: 'ready', checks: { database: { ok: true }, migrations: { ok: true } } });
 
 /** Drizzle records each applied migration with the journal's `when`; current = every shipped one is recorded. */
 async function readiness(deps: Deps, shipped: Journal['entries']) {

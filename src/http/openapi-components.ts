@@ -1,6 +1,6 @@
 // The OpenAPI components every operation shares (Problem, error responses, header parameters, response headers), and
 // the pass that turns schemas marked with `component(name, …)` into `components.schemas` and `$ref`s.
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 /** The vendor key marking a wire schema as a named component; Ajv and fast-json-stringify ignore it (decision 0150). */
 export const COMPONENT_KEY = 'x-component';
@@ -16,6 +16,12 @@ export const DOCUMENTED_AS_KEY = 'x-documented-as';
  * document and the typed client show it as the component `name`. Validation sees no keyword but the description.
  */
 export const documentedAs = <T>(name: string, description: string) => Type.Unsafe<T>({ description, [DOCUMENTED_AS_KEY]: name });
+
+/**
+ * The example the document shows for this schema, typed by it (decision 0160). Bodies and resources carry one; the
+ * document composes envelopes and list pages from them, and test/http/openapi-examples.test.ts validates them all.
+ */
+export const withExample = <T extends TSchema>(schema: T, example: Static<T>): T => ({ ...schema, examples: [example] });
 
 /** The same enum on a response, typed as the plain string the code renders (rows hold text). */
 export const EnumText = (schema: TSchema) => Type.Unsafe<string>(schema);

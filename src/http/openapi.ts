@@ -3,10 +3,21 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { compatItem, deprecationHeaders, type CompatKey } from '../compat/registry.ts';
+import { composeExamples } from './openapi-examples.ts';
 import { HEADERS, hoistComponents, headerRef, PARAMETERS, parameterRef, Problem, RESPONSES, responseRef } from './openapi-components.ts';
 
 type Json = Record<string, unknown>;
 type Auth = 'user' | 'public' | 'operator';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Request bodies a route reads itself beside its validated JSON body (multipart uploads), by media type: they go
+     * into the document as given and never reach Fastify's validation (decision 0161).
+     */
+    documentedBodies?: Record<string, { schema: unknown }>;
+  }
+}
 
 /** The vendor key carrying a compat registry key on a deprecated field, parameter or route. */
 export const COMPAT_KEY = 'x-compat-key';
@@ -89,6 +100,8 @@ export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {
       const auth = (route.config as { auth?: Auth } | undefined)?.auth ?? 'user';
       const compat = compatKeyOfRoute(route);
       const extra: Json = { security: SECURITY[auth] };
+      const documented = route.config?.documentedBodies;
+      if (documented) extra.body = { content: { ...(schema.body as { content?: Json } | undefined)?.content, ...documented } };
       if (compat) {
         extra.deprecated = true;
         const path = url.replace(/:(\w+)/g, '{$1}');
@@ -206,6 +219,7 @@ export function contractOf(doc: Json, deprecatedRoutes: ReadonlyMap<string, Comp
   const metrics = paths['/metrics']?.get?.responses as Record<string, Json> | undefined;
   if (metrics?.['200']) metrics['200'].content = { 'text/plain': { schema: { type: 'string' } } };
   hoistComponents(doc);
+  composeExamples(doc);
   return vendorKeywords(doc) as Json;
 }
 

@@ -1,5 +1,5 @@
 // Keyset pagination: opaque cursors, `meta {next_cursor, has_more}` and the Link rel="next" header.
-import { component } from './openapi-components.ts';
+import { component, withExample } from './openapi-components.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badParameter } from './errors.ts';
@@ -11,10 +11,13 @@ export const PaginationQuery = {
 
 export const PageMeta = component(
   'PageMeta',
-  Type.Object({
-    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
-    has_more: Type.Boolean(),
-  }),
+  withExample(
+    Type.Object({
+      next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last page.' }),
+      has_more: Type.Boolean(),
+    }),
+    { next_cursor: 'WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ', has_more: true },
+  ),
 );
 
 /** A cursor carries the sort key of the last row seen: `[value…, id]`. */

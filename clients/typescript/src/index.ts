@@ -4,6 +4,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths, webhooks } from './schema.js';
 
 export type { components, paths, webhooks };
+export { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhooks.js';
 /** The document's shared schemas by name: `Schemas['Booking']`, `Schemas['Problem']`, `Schemas['TourStatus']`. */
 export type Schemas = components['schemas'];
 export type TourbookClient = Client<paths>;

@@ -1195,7 +1195,7 @@ export type paths = {
         /** List the reports shared with you (each tag narrows) */
         get: operations["listReports"];
         put?: never;
-        /** Create a report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        /** Create a report (JSON with the file in base64, or multipart/form-data) */
         post: operations["createReport"];
         delete?: never;
         options?: never;
@@ -1246,7 +1246,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Supply the file of a pending report Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES). */
+        /** Supply the file of a pending report (JSON with the file in base64, or multipart/form-data) */
         post: operations["completeReport"];
         delete?: never;
         options?: never;
@@ -2037,6 +2037,29 @@ export type webhooks = {
 };
 export type components = {
     schemas: {
+        /**
+         * @example {
+         *       "category": "package_failure",
+         *       "key": "recipient_absent",
+         *       "label": "Recipient not present",
+         *       "applies_to": {
+         *         "stop_types": [
+         *           "dropoff"
+         *         ],
+         *         "package_interactions": [
+         *           "delivery"
+         *         ]
+         *       },
+         *       "properties": {
+         *         "note_required": false,
+         *         "triggers_reattempt": true
+         *       },
+         *       "labels": {
+         *         "en": "Recipient not present",
+         *         "de": "Empfänger nicht angetroffen"
+         *       }
+         *     }
+         */
         AdminReason: {
             applies_to: {
                 /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
@@ -2057,6 +2080,16 @@ export type components = {
                 triggers_reattempt: boolean;
             };
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+         *       "name": "shop integration",
+         *       "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *       "token_prefix": "tb_8fQ2",
+         *       "revoked_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         ApiKey: {
             /** Format: date-time */
             created_at: string;
@@ -2068,6 +2101,17 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+         *       "name": "shop integration",
+         *       "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *       "token_prefix": "tb_8fQ2",
+         *       "revoked_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "token": "tb_8fQ2mX7kLp0vRt3sYw9zA1bC4dE6gH5j"
+         *     }
+         */
         ApiKeyWithToken: {
             /** Format: date-time */
             created_at: string;
@@ -2080,6 +2124,154 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "external_id": "SHOP-1042",
+         *       "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+         *       "status": "dispatched",
+         *       "scheduled_at": null,
+         *       "managing_organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "preferred_driver_ids": [],
+         *       "tip": {
+         *         "amount": 300,
+         *         "currency": "EUR"
+         *       },
+         *       "tip_distribution": {
+         *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *         "status": "pending",
+         *         "reason": "dropoffs_unresolved"
+         *       },
+         *       "earnings": null,
+         *       "metadata": {
+         *         "shop_order": "1042"
+         *       },
+         *       "stops": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "pickup",
+         *           "status": "approaching",
+         *           "position": 0,
+         *           "tour_position": 0,
+         *           "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "location": {
+         *             "lat": 52.5303,
+         *             "lng": 13.3295
+         *           },
+         *           "address": {
+         *             "street": "Beusselstraße",
+         *             "number": "44",
+         *             "zip_code": "10553",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": null
+         *           },
+         *           "contact": {
+         *             "name": "Front desk",
+         *             "phone_number": "+49 30 555 0100",
+         *             "email": null
+         *           },
+         *           "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T13:00:00.000Z",
+         *             "ends_at": "2026-11-22T15:00:00.000Z"
+         *           },
+         *           "service_duration_seconds": 120,
+         *           "notes": null,
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         },
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "dropoff",
+         *           "status": "scheduled",
+         *           "position": 1,
+         *           "tour_position": 1,
+         *           "place_id": null,
+         *           "location": {
+         *             "lat": 52.5378,
+         *             "lng": 13.4093
+         *           },
+         *           "address": {
+         *             "street": "Kastanienallee",
+         *             "number": "12",
+         *             "zip_code": "10435",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": "Hinterhaus, 3rd floor"
+         *           },
+         *           "contact": {
+         *             "name": "Ada Lovelace",
+         *             "phone_number": "+49 151 2345678",
+         *             "email": null
+         *           },
+         *           "group": null,
+         *           "time_window": null,
+         *           "service_duration_seconds": 120,
+         *           "notes": "Ring twice",
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         }
+         *       ],
+         *       "packages": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "shortcode": "EPHW4MQK",
+         *           "external_label": "SHOP-1042-1",
+         *           "status": "awaiting_pickup",
+         *           "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "description": "Parcel",
+         *           "weight_grams": 1850,
+         *           "forced_delivery": null,
+         *           "history": [
+         *             {
+         *               "at": "2026-11-22T13:05:00.000Z",
+         *               "event": "created",
+         *               "stop_id": null,
+         *               "tour_id": null,
+         *               "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *               "reason_key": null,
+         *               "note": null
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Booking: {
             /** Format: date-time */
             created_at: string;
@@ -2163,7 +2355,7 @@ export type components = {
                     ends_at: string;
                     /** Format: date-time */
                     starts_at: string;
-                };
+                } | null;
                 type: string;
             }[];
             tip?: {
@@ -2426,6 +2618,24 @@ export type components = {
             /** @constant */
             type: "busyness.place_changed";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+         *       "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+         *       "event_type": "booking.created",
+         *       "status": "failed",
+         *       "attempts": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "status_code": 503,
+         *           "duration_ms": 412,
+         *           "error": null
+         *         }
+         *       ],
+         *       "next_attempt_at": "2026-11-22T13:05:30.000Z",
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Delivery: {
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** Format: date-time */
@@ -2451,6 +2661,26 @@ export type components = {
         DeliveryStatus: "pending" | "succeeded" | "failed" | "exhausted";
         /** @enum {string} */
         DispatchMode: "manual" | "auto";
+        /**
+         * @example {
+         *       "applied": false,
+         *       "tours": [
+         *         {
+         *           "tour_id": null,
+         *           "stop_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000012"
+         *           ],
+         *           "booking_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000010"
+         *           ],
+         *           "travel_seconds": 1420
+         *         }
+         *       ],
+         *       "travel_seconds": 1420,
+         *       "unplaced": []
+         *     }
+         */
         DispatchPlan: {
             applied: boolean;
             tours: {
@@ -2468,6 +2698,26 @@ export type components = {
                 stop_id: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+         *       "type": "booking.created",
+         *       "resource_type": "booking",
+         *       "event": "created",
+         *       "timestamp": "2026-11-22T13:05:00.000Z",
+         *       "data": {
+         *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+         *         "external_id": "SHOP-1042"
+         *       },
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+         *         "api_key_id": "0193b2e4-0c1d-7a2e-8f30-000000000018"
+         *       }
+         *     }
+         */
         Event: {
             actor: components["schemas"]["EventActor"] | null;
             /** @description The payload of the type: see the `webhooks` section. */
@@ -2518,6 +2768,34 @@ export type components = {
             /** @description JSON pointer into the body (`/booking/stops/0/type`), or the query parameter as written. */
             pointer: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "shortcode": "EPHW4MQK",
+         *       "external_label": "SHOP-1042-1",
+         *       "status": "awaiting_pickup",
+         *       "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *       "description": "Parcel",
+         *       "weight_grams": 1850,
+         *       "forced_delivery": null,
+         *       "history": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "event": "created",
+         *           "stop_id": null,
+         *           "tour_id": null,
+         *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *           "reason_key": null,
+         *           "note": null
+         *         }
+         *       ],
+         *       "permissions": {
+         *         "removable": true
+         *       }
+         *     }
+         */
         LookedUpPackage: {
             /** Format: uuid */
             booking_id: string;
@@ -2550,6 +2828,13 @@ export type components = {
             amount: number;
             currency: string;
         };
+        /**
+         * @example {
+         *       "before_seconds": 2710,
+         *       "after_seconds": 2135,
+         *       "unplaced": []
+         *     }
+         */
         Optimization: {
             /** @description Travel seconds of the open part in the new order. */
             after_seconds: number;
@@ -2563,6 +2848,16 @@ export type components = {
                 stop_id: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+         *       "name": "Havel Logistik",
+         *       "service_area_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       ],
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Organization: {
             /** Format: date-time */
             created_at: string;
@@ -2571,6 +2866,31 @@ export type components = {
             name: string;
             service_area_ids: string[];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "shortcode": "EPHW4MQK",
+         *       "external_label": "SHOP-1042-1",
+         *       "status": "awaiting_pickup",
+         *       "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *       "description": "Parcel",
+         *       "weight_grams": 1850,
+         *       "forced_delivery": null,
+         *       "history": [
+         *         {
+         *           "at": "2026-11-22T13:05:00.000Z",
+         *           "event": "created",
+         *           "stop_id": null,
+         *           "tour_id": null,
+         *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+         *           "reason_key": null,
+         *           "note": null
+         *         }
+         *       ]
+         *     }
+         */
         Package: {
             /** Format: uuid */
             booking_id: string;
@@ -2608,11 +2928,33 @@ export type components = {
         };
         /** @enum {string} */
         PackageStatus: "created" | "awaiting_pickup" | "in_transit" | "delivered" | "failed" | "returned" | "cancelled";
+        /**
+         * @example {
+         *       "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+         *       "has_more": true
+         *     }
+         */
         PageMeta: {
             has_more: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /**
+         * @example {
+         *       "places": true,
+         *       "admin": {
+         *         "places": {
+         *           "index": true,
+         *           "show": true,
+         *           "create": true,
+         *           "update": true,
+         *           "destroy": true,
+         *           "fork": true,
+         *           "metadata": true
+         *         }
+         *       }
+         *     }
+         */
         Permissions: {
             /**
              * @deprecated
@@ -2624,6 +2966,36 @@ export type components = {
             /** @description A boolean; the per-action object with view=detailed. */
             places: boolean | components["schemas"]["PlaceActions"];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "name": "Moabit depot",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": null,
+         *       "metadata": {
+         *         "dock": "4"
+         *       },
+         *       "is_hub": true,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Place: {
             address: {
                 additional_line: string | null;
@@ -2663,6 +3035,34 @@ export type components = {
             show: boolean;
             update: boolean;
         };
+        /**
+         * @example {
+         *       "name": "Moabit depot",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "customer_id": null,
+         *       "metadata": {
+         *         "dock": "4"
+         *       },
+         *       "is_hub": true
+         *     }
+         */
         PlaceCreate: {
             address: {
                 additional_line?: string | null;
@@ -2690,6 +3090,15 @@ export type components = {
             name: string;
             service_area_id?: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Moabit depot (north gate)",
+         *       "contact": {
+         *         "name": "Night desk",
+         *         "phone_number": "+49 30 555 0199"
+         *       }
+         *     }
+         */
         PlaceUpdate: {
             address?: {
                 additional_line?: string | null;
@@ -2735,6 +3144,25 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @example {
+         *       "category": "package_failure",
+         *       "key": "recipient_absent",
+         *       "label": "Recipient not present",
+         *       "applies_to": {
+         *         "stop_types": [
+         *           "dropoff"
+         *         ],
+         *         "package_interactions": [
+         *           "delivery"
+         *         ]
+         *       },
+         *       "properties": {
+         *         "note_required": false,
+         *         "triggers_reattempt": true
+         *       }
+         *     }
+         */
         Reason: {
             applies_to: {
                 /** @description `pickup` and/or `delivery`; empty for stop failure reasons. */
@@ -2755,6 +3183,16 @@ export type components = {
         RecoveryKind: "return" | "reattempt";
         /** @enum {string} */
         Role: "admin" | "manager" | "driver" | "customer";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "name": "Same day",
+         *       "mode": "instant",
+         *       "claim_window_seconds": 900,
+         *       "gradual_rollout_frequency_seconds": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         SchedulingConfig: {
             claim_window_seconds: number;
             /** Format: date-time */
@@ -2771,6 +3209,49 @@ export type components = {
         };
         /** @enum {string} */
         SchedulingMode: "instant" | "scheduled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "name": "Same-day parcels",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "dispatch_mode": "manual",
+         *       "tip_distribution_strategy": "completed_dropoffs_on_tour",
+         *       "stop_types": [
+         *         "pickup",
+         *         "dropoff",
+         *         "return"
+         *       ],
+         *       "return_stop_type": "return",
+         *       "max_stops_per_booking": 25,
+         *       "max_stops_per_tour": 100,
+         *       "failure_outcomes": {
+         *         "admin": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "reattempt_now",
+         *           "return_later",
+         *           "return_now"
+         *         ],
+         *         "manager": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "reattempt_now",
+         *           "return_later",
+         *           "return_now"
+         *         ],
+         *         "driver": [
+         *           "skip_recovery",
+         *           "reattempt_later",
+         *           "return_later"
+         *         ]
+         *       },
+         *       "force_delivery_proof": [
+         *         "recipient_name"
+         *       ],
+         *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Service: {
             /** Format: date-time */
             created_at: string;
@@ -2793,6 +3274,44 @@ export type components = {
             stop_types: string[];
             tip_distribution_strategy: components["schemas"]["TipDistributionStrategy"];
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "name": "Berlin",
+         *       "currency": "EUR",
+         *       "time_zone": "Europe/Berlin",
+         *       "boundary": {
+         *         "type": "Polygon",
+         *         "coordinates": [
+         *           [
+         *             [
+         *               13.08,
+         *               52.33
+         *             ],
+         *             [
+         *               13.76,
+         *               52.33
+         *             ],
+         *             [
+         *               13.76,
+         *               52.68
+         *             ],
+         *             [
+         *               13.08,
+         *               52.68
+         *             ],
+         *             [
+         *               13.08,
+         *               52.33
+         *             ]
+         *           ]
+         *         ]
+         *       },
+         *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+         *       "average_speed_kmh": 25,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         ServiceArea: {
             average_speed_kmh: number;
             boundary: {
@@ -2809,6 +3328,55 @@ export type components = {
             scheduling_config_id: string | null;
             time_zone: string;
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "type": "pickup",
+         *       "status": "approaching",
+         *       "position": 0,
+         *       "tour_position": 0,
+         *       "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "location": {
+         *         "lat": 52.5303,
+         *         "lng": 13.3295
+         *       },
+         *       "address": {
+         *         "street": "Beusselstraße",
+         *         "number": "44",
+         *         "zip_code": "10553",
+         *         "city": "Berlin",
+         *         "country": "DE",
+         *         "additional_line": null
+         *       },
+         *       "contact": {
+         *         "name": "Front desk",
+         *         "phone_number": "+49 30 555 0100",
+         *         "email": null
+         *       },
+         *       "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "time_window": {
+         *         "starts_at": "2026-11-22T13:00:00.000Z",
+         *         "ends_at": "2026-11-22T15:00:00.000Z"
+         *       },
+         *       "service_duration_seconds": 120,
+         *       "notes": null,
+         *       "package_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *       ],
+         *       "eta": "2026-11-22T13:20:00.000Z",
+         *       "completed_at": null,
+         *       "failed_at": null,
+         *       "failure": null,
+         *       "recovery_of_stop_id": null,
+         *       "recovery_kind": null,
+         *       "proof": null,
+         *       "completion_requirements": {
+         *         "fail": false
+         *       }
+         *     }
+         */
         Stop: {
             address: {
                 additional_line: string | null;
@@ -2871,6 +3439,17 @@ export type components = {
         };
         /** @enum {string} */
         StopStatus: "to_be_dispatched" | "scheduled" | "approaching" | "arrived" | "completed" | "failed" | "cancelled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+         *       "name": "Spree Kurier",
+         *       "extensions": [],
+         *       "settings": {
+         *         "enforce_sunsets": false
+         *       },
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Tenant: {
             /** Format: date-time */
             created_at: string;
@@ -2893,6 +3472,120 @@ export type components = {
             /** @enum {string} */
             token_type: "bearer";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+         *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+         *       "status": "en_route",
+         *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+         *       "scheduled_at": "2026-11-22T13:00:00.000Z",
+         *       "claim_expires_at": null,
+         *       "optimized": true,
+         *       "managing_organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "preferred_driver_ids": [],
+         *       "stops": [
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "pickup",
+         *           "status": "approaching",
+         *           "position": 0,
+         *           "tour_position": 0,
+         *           "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "location": {
+         *             "lat": 52.5303,
+         *             "lng": 13.3295
+         *           },
+         *           "address": {
+         *             "street": "Beusselstraße",
+         *             "number": "44",
+         *             "zip_code": "10553",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": null
+         *           },
+         *           "contact": {
+         *             "name": "Front desk",
+         *             "phone_number": "+49 30 555 0100",
+         *             "email": null
+         *           },
+         *           "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T13:00:00.000Z",
+         *             "ends_at": "2026-11-22T15:00:00.000Z"
+         *           },
+         *           "service_duration_seconds": 120,
+         *           "notes": null,
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         },
+         *         {
+         *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+         *           "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+         *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *           "type": "dropoff",
+         *           "status": "scheduled",
+         *           "position": 1,
+         *           "tour_position": 1,
+         *           "place_id": null,
+         *           "location": {
+         *             "lat": 52.5378,
+         *             "lng": 13.4093
+         *           },
+         *           "address": {
+         *             "street": "Kastanienallee",
+         *             "number": "12",
+         *             "zip_code": "10435",
+         *             "city": "Berlin",
+         *             "country": "DE",
+         *             "additional_line": "Hinterhaus, 3rd floor"
+         *           },
+         *           "contact": {
+         *             "name": "Ada Lovelace",
+         *             "phone_number": "+49 151 2345678",
+         *             "email": null
+         *           },
+         *           "group": null,
+         *           "time_window": null,
+         *           "service_duration_seconds": 120,
+         *           "notes": "Ring twice",
+         *           "package_ids": [
+         *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
+         *           ],
+         *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "completed_at": null,
+         *           "failed_at": null,
+         *           "failure": null,
+         *           "recovery_of_stop_id": null,
+         *           "recovery_kind": null,
+         *           "proof": null,
+         *           "completion_requirements": {
+         *             "fail": false
+         *           }
+         *         }
+         *       ],
+         *       "earnings": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "started_at": "2026-11-22T13:10:00.000Z",
+         *       "completed_at": null
+         *     }
+         */
         Tour: {
             claim_expires_at: string | null;
             completed_at: string | null;
@@ -3163,6 +3856,21 @@ export type components = {
         };
         /** @enum {string} */
         TourStatus: "to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "role": "driver",
+         *       "name": "Carla Weber",
+         *       "email": "carla@spree-kurier.example",
+         *       "phone_number": "+49 30 1234567",
+         *       "organization_ids": [
+         *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+         *       ],
+         *       "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *       "deactivated_at": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         User: {
             /**
              * @deprecated
@@ -3183,6 +3891,25 @@ export type components = {
         };
         /** @enum {string} */
         View: "standard" | "compact";
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+         *       "url": "https://shop.example/hooks/tourbook",
+         *       "events": [
+         *         "booking.created",
+         *         "booking.transition",
+         *         "tour.active_status_changed"
+         *       ],
+         *       "active": true,
+         *       "description": "Order status in the shop",
+         *       "filters": {
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       },
+         *       "disabled_reason": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
         Webhook: {
             active: boolean;
             /** Format: date-time */
@@ -3224,6 +3951,26 @@ export type components = {
             /** @constant */
             type: "webhook.test";
         };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+         *       "url": "https://shop.example/hooks/tourbook",
+         *       "events": [
+         *         "booking.created",
+         *         "booking.transition",
+         *         "tour.active_status_changed"
+         *       ],
+         *       "active": true,
+         *       "description": "Order status in the shop",
+         *       "filters": {
+         *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+         *       },
+         *       "disabled_reason": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         WebhookWithSecret: {
             active: boolean;
             /** Format: date-time */
@@ -3427,6 +4174,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_keys": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *           "name": "shop integration",
+                     *           "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "token_prefix": "tb_8fQ2",
+                     *           "revoked_at": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_keys: components["schemas"]["ApiKey"][];
                         meta: components["schemas"]["PageMeta"];
@@ -3465,6 +4230,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "api_key": {
+                 *         "name": "shop integration",
+                 *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     api_key: {
                         name: string;
@@ -3485,6 +4258,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *         "name": "shop integration",
+                     *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *         "token_prefix": "tb_8fQ2",
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "token": "tb_8fQ2mX7kLp0vRt3sYw9zA1bC4dE6gH5j"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_key: components["schemas"]["ApiKeyWithToken"];
                     };
@@ -3532,6 +4318,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "api_key": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000018",
+                     *         "name": "shop integration",
+                     *         "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *         "token_prefix": "tb_8fQ2",
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         api_key: components["schemas"]["ApiKey"];
                     };
@@ -3590,6 +4388,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "type": "booking.created",
+                     *           "resource_type": "booking",
+                     *           "event": "created",
+                     *           "timestamp": "2026-11-22T13:05:00.000Z",
+                     *           "data": {
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *             "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *             "external_id": "SHOP-1042"
+                     *           },
+                     *           "actor": {
+                     *             "type": "user",
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *             "api_key_id": "0193b2e4-0c1d-7a2e-8f30-000000000018"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         events: components["schemas"]["Event"][];
                         meta: components["schemas"]["PageMeta"];
@@ -3646,6 +4472,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_configs": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "name": "Same day",
+                     *           "mode": "instant",
+                     *           "claim_window_seconds": 900,
+                     *           "gradual_rollout_frequency_seconds": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         scheduling_configs: components["schemas"]["SchedulingConfig"][];
@@ -3685,6 +4529,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scheduling_config": {
+                 *         "name": "Same day",
+                 *         "mode": "instant",
+                 *         "claim_window_seconds": 900
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     scheduling_config: {
                         claim_window_seconds?: number;
@@ -3712,6 +4565,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3761,6 +4626,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3804,6 +4681,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scheduling_config": {
+                 *         "claim_window_seconds": 1800
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     scheduling_config: {
                         claim_window_seconds?: number;
@@ -3831,6 +4715,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "scheduling_config": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "name": "Same day",
+                     *         "mode": "instant",
+                     *         "claim_window_seconds": 900,
+                     *         "gradual_rollout_frequency_seconds": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         scheduling_config: components["schemas"]["SchedulingConfig"];
                     };
@@ -3882,6 +4778,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "services": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "name": "Same-day parcels",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "dispatch_mode": "manual",
+                     *           "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *           "stop_types": [
+                     *             "pickup",
+                     *             "dropoff",
+                     *             "return"
+                     *           ],
+                     *           "return_stop_type": "return",
+                     *           "max_stops_per_booking": 25,
+                     *           "max_stops_per_tour": 100,
+                     *           "failure_outcomes": {
+                     *             "admin": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "reattempt_now",
+                     *               "return_later",
+                     *               "return_now"
+                     *             ],
+                     *             "manager": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "reattempt_now",
+                     *               "return_later",
+                     *               "return_now"
+                     *             ],
+                     *             "driver": [
+                     *               "skip_recovery",
+                     *               "reattempt_later",
+                     *               "return_later"
+                     *             ]
+                     *           },
+                     *           "force_delivery_proof": [
+                     *             "recipient_name"
+                     *           ],
+                     *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         services: components["schemas"]["Service"][];
@@ -3920,6 +4867,49 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service": {
+                 *         "name": "Same-day parcels",
+                 *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                 *         "dispatch_mode": "manual",
+                 *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                 *         "stop_types": [
+                 *           "pickup",
+                 *           "dropoff",
+                 *           "return"
+                 *         ],
+                 *         "return_stop_type": "return",
+                 *         "max_stops_per_booking": 25,
+                 *         "max_stops_per_tour": 100,
+                 *         "failure_outcomes": {
+                 *           "admin": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "reattempt_now",
+                 *             "return_later",
+                 *             "return_now"
+                 *           ],
+                 *           "manager": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "reattempt_now",
+                 *             "return_later",
+                 *             "return_now"
+                 *           ],
+                 *           "driver": [
+                 *             "skip_recovery",
+                 *             "reattempt_later",
+                 *             "return_later"
+                 *           ]
+                 *         },
+                 *         "force_delivery_proof": [
+                 *           "recipient_name"
+                 *         ],
+                 *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service: {
                         dispatch_mode?: components["schemas"]["DispatchMode"];
@@ -3953,6 +4943,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -3999,6 +5034,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -4042,6 +5122,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service": {
+                 *         "dispatch_mode": "auto",
+                 *         "max_stops_per_tour": 60
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service: {
                         dispatch_mode?: components["schemas"]["DispatchMode"];
@@ -4075,6 +5163,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "name": "Same-day parcels",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "dispatch_mode": "manual",
+                     *         "tip_distribution_strategy": "completed_dropoffs_on_tour",
+                     *         "stop_types": [
+                     *           "pickup",
+                     *           "dropoff",
+                     *           "return"
+                     *         ],
+                     *         "return_stop_type": "return",
+                     *         "max_stops_per_booking": 25,
+                     *         "max_stops_per_tour": 100,
+                     *         "failure_outcomes": {
+                     *           "admin": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "manager": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "reattempt_now",
+                     *             "return_later",
+                     *             "return_now"
+                     *           ],
+                     *           "driver": [
+                     *             "skip_recovery",
+                     *             "reattempt_later",
+                     *             "return_later"
+                     *           ]
+                     *         },
+                     *         "force_delivery_proof": [
+                     *           "recipient_name"
+                     *         ],
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service: components["schemas"]["Service"];
                     };
@@ -4120,6 +5253,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           },
+                     *           "labels": {
+                     *             "en": "Recipient not present",
+                     *             "de": "Empfänger nicht angetroffen"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["AdminReason"][];
@@ -4158,6 +5322,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "key": "gate_locked",
+                 *         "labels": {
+                 *           "en": "Gate locked",
+                 *           "de": "Tor verschlossen"
+                 *         },
+                 *         "applies_to": {
+                 *           "stop_types": [
+                 *             "pickup",
+                 *             "dropoff"
+                 *           ],
+                 *           "package_interactions": [
+                 *             "pickup",
+                 *             "delivery"
+                 *           ]
+                 *         },
+                 *         "properties": {
+                 *           "note_required": true,
+                 *           "triggers_reattempt": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to: {
@@ -4188,6 +5377,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4234,6 +5448,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4277,6 +5516,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "labels": {
+                 *           "de": "Tor abgeschlossen"
+                 *         },
+                 *         "properties": {
+                 *           "note_required": false
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to?: {
@@ -4306,6 +5557,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4388,6 +5664,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": {
+                 *         "labels": {
+                 *           "de": "Tor abgeschlossen"
+                 *         },
+                 *         "properties": {
+                 *           "note_required": false
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     reason: {
                         applies_to?: {
@@ -4417,6 +5705,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reason": {
+                     *         "category": "package_failure",
+                     *         "key": "recipient_absent",
+                     *         "label": "Recipient not present",
+                     *         "applies_to": {
+                     *           "stop_types": [
+                     *             "dropoff"
+                     *           ],
+                     *           "package_interactions": [
+                     *             "delivery"
+                     *           ]
+                     *         },
+                     *         "properties": {
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         },
+                     *         "labels": {
+                     *           "en": "Recipient not present",
+                     *           "de": "Empfänger nicht angetroffen"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         reason: components["schemas"]["AdminReason"];
                     };
@@ -4468,6 +5781,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_areas": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "name": "Berlin",
+                     *           "currency": "EUR",
+                     *           "time_zone": "Europe/Berlin",
+                     *           "boundary": {
+                     *             "type": "Polygon",
+                     *             "coordinates": [
+                     *               [
+                     *                 [
+                     *                   13.08,
+                     *                   52.33
+                     *                 ],
+                     *                 [
+                     *                   13.76,
+                     *                   52.33
+                     *                 ],
+                     *                 [
+                     *                   13.76,
+                     *                   52.68
+                     *                 ],
+                     *                 [
+                     *                   13.08,
+                     *                   52.68
+                     *                 ],
+                     *                 [
+                     *                   13.08,
+                     *                   52.33
+                     *                 ]
+                     *               ]
+                     *             ]
+                     *           },
+                     *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *           "average_speed_kmh": 25,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         service_areas: components["schemas"]["ServiceArea"][];
@@ -4506,6 +5865,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service_area": {
+                 *         "name": "Berlin",
+                 *         "currency": "EUR",
+                 *         "time_zone": "Europe/Berlin",
+                 *         "boundary": {
+                 *           "type": "Polygon",
+                 *           "coordinates": [
+                 *             [
+                 *               [
+                 *                 13.08,
+                 *                 52.33
+                 *               ],
+                 *               [
+                 *                 13.76,
+                 *                 52.33
+                 *               ],
+                 *               [
+                 *                 13.76,
+                 *                 52.68
+                 *               ],
+                 *               [
+                 *                 13.08,
+                 *                 52.68
+                 *               ],
+                 *               [
+                 *                 13.08,
+                 *                 52.33
+                 *               ]
+                 *             ]
+                 *           ]
+                 *         },
+                 *         "average_speed_kmh": 25
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service_area: {
                         average_speed_kmh?: number;
@@ -4535,6 +5931,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4581,6 +6017,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4624,6 +6100,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "service_area": {
+                 *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                 *         "average_speed_kmh": 22
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     service_area: {
                         average_speed_kmh?: number;
@@ -4653,6 +6137,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "service_area": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "name": "Berlin",
+                     *         "currency": "EUR",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "boundary": {
+                     *           "type": "Polygon",
+                     *           "coordinates": [
+                     *             [
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.33
+                     *               ],
+                     *               [
+                     *                 13.76,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.68
+                     *               ],
+                     *               [
+                     *                 13.08,
+                     *                 52.33
+                     *               ]
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
+                     *         "average_speed_kmh": 25,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         service_area: components["schemas"]["ServiceArea"];
                     };
@@ -4698,6 +6222,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -4737,6 +6274,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "name": "Spree Kurier GmbH",
+                 *         "settings": {
+                 *           "enforce_sunsets": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         name?: string;
@@ -4758,6 +6305,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -4808,6 +6368,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *           "url": "https://shop.example/hooks/tourbook",
+                     *           "events": [
+                     *             "booking.created",
+                     *             "booking.transition",
+                     *             "tour.active_status_changed"
+                     *           ],
+                     *           "active": true,
+                     *           "description": "Order status in the shop",
+                     *           "filters": {
+                     *             "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *           },
+                     *           "disabled_reason": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         webhooks: components["schemas"]["Webhook"][];
@@ -4846,6 +6433,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "webhook": {
+                 *         "url": "https://shop.example/hooks/tourbook",
+                 *         "events": [
+                 *           "booking.created",
+                 *           "booking.transition",
+                 *           "tour.active_status_changed"
+                 *         ],
+                 *         "active": true,
+                 *         "description": "Order status in the shop",
+                 *         "filters": {
+                 *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     webhook: {
                         /** @default true */
@@ -4871,6 +6475,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["WebhookWithSecret"];
                     };
@@ -4917,6 +6543,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["Webhook"];
                     };
@@ -5003,6 +6650,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "webhook": {
+                 *         "events": [
+                 *           "*"
+                 *         ],
+                 *         "active": false
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     webhook: {
                         active?: boolean;
@@ -5027,6 +6684,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["Webhook"];
                     };
@@ -5085,6 +6763,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "deliveries": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *           "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "event_type": "booking.created",
+                     *           "status": "failed",
+                     *           "attempts": [
+                     *             {
+                     *               "at": "2026-11-22T13:05:00.000Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 412,
+                     *               "error": null
+                     *             }
+                     *           ],
+                     *           "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         deliveries: components["schemas"]["Delivery"][];
                         meta: components["schemas"]["PageMeta"];
@@ -5129,6 +6833,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5143,6 +6848,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *         "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *         "event_type": "booking.created",
+                     *         "status": "failed",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 412,
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         delivery: components["schemas"]["Delivery"];
                     };
@@ -5179,6 +6904,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-22T12:00:00.000Z"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: date-time */
                     since: string;
@@ -5196,6 +6926,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recovery": {
+                     *         "since": "2026-11-22T12:00:00.000Z",
+                     *         "requeued": 14
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         recovery: {
                             requeued: number;
@@ -5236,6 +6974,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5250,6 +6989,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhook": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000015",
+                     *         "url": "https://shop.example/hooks/tourbook",
+                     *         "events": [
+                     *           "booking.created",
+                     *           "booking.transition",
+                     *           "tour.active_status_changed"
+                     *         ],
+                     *         "active": true,
+                     *         "description": "Order status in the shop",
+                     *         "filters": {
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         },
+                     *         "disabled_reason": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         webhook: components["schemas"]["WebhookWithSecret"];
                     };
@@ -5286,6 +7047,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5300,6 +7062,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivery": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000016",
+                     *         "event_id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *         "event_type": "booking.created",
+                     *         "status": "failed",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "status_code": 503,
+                     *             "duration_ms": 412,
+                     *             "error": null
+                     *           }
+                     *         ],
+                     *         "next_attempt_at": "2026-11-22T13:05:30.000Z",
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         delivery: components["schemas"]["Delivery"];
                     };
@@ -5338,6 +7120,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "preferred_driver_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000004"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     preferred_driver_ids: string[];
                 };
@@ -5357,6 +7146,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5424,6 +7363,162 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "bookings": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *           "external_id": "SHOP-1042",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *           "status": "dispatched",
+                     *           "scheduled_at": null,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "tip": {
+                     *             "amount": 300,
+                     *             "currency": "EUR"
+                     *           },
+                     *           "tip_distribution": {
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "status": "pending",
+                     *             "reason": "dropoffs_unresolved"
+                     *           },
+                     *           "earnings": null,
+                     *           "metadata": {
+                     *             "shop_order": "1042"
+                     *           },
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "packages": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "shortcode": "EPHW4MQK",
+                     *               "external_label": "SHOP-1042-1",
+                     *               "status": "awaiting_pickup",
+                     *               "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "description": "Parcel",
+                     *               "weight_grams": 1850,
+                     *               "forced_delivery": null,
+                     *               "history": [
+                     *                 {
+                     *                   "at": "2026-11-22T13:05:00.000Z",
+                     *                   "event": "created",
+                     *                   "stop_id": null,
+                     *                   "tour_id": null,
+                     *                   "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                   "reason_key": null,
+                     *                   "note": null
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         bookings: components["schemas"]["Booking"][];
                         meta: components["schemas"]["PageMeta"];
@@ -5463,6 +7558,61 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "booking": {
+                 *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                 *         "external_id": "SHOP-1042",
+                 *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                 *         "tip": {
+                 *           "amount": 300,
+                 *           "currency": "EUR"
+                 *         },
+                 *         "metadata": {
+                 *           "shop_order": "1042"
+                 *         },
+                 *         "stops": [
+                 *           {
+                 *             "type": "pickup",
+                 *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *             "time_window": {
+                 *               "starts_at": "2026-11-22T13:00:00Z",
+                 *               "ends_at": "2026-11-22T15:00:00Z"
+                 *             }
+                 *           },
+                 *           {
+                 *             "type": "dropoff",
+                 *             "location": {
+                 *               "lat": 52.5378,
+                 *               "lng": 13.4093
+                 *             },
+                 *             "address": {
+                 *               "street": "Kastanienallee",
+                 *               "number": "12",
+                 *               "zip_code": "10435",
+                 *               "city": "Berlin",
+                 *               "additional_line": "Hinterhaus, 3rd floor"
+                 *             },
+                 *             "contact": {
+                 *               "name": "Ada Lovelace",
+                 *               "phone_number": "+49 151 2345678"
+                 *             },
+                 *             "time_window": null,
+                 *             "notes": "Ring twice"
+                 *           }
+                 *         ],
+                 *         "packages": [
+                 *           {
+                 *             "pickup_stop_index": 0,
+                 *             "dropoff_stop_index": 1,
+                 *             "external_label": "SHOP-1042-1",
+                 *             "description": "Parcel",
+                 *             "weight_grams": 1850
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     booking: components["schemas"]["BookingCreate"];
                 };
@@ -5482,6 +7632,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5535,6 +7835,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5576,6 +8026,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -5593,6 +8044,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5631,6 +8232,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "earnings": {
+                 *         "amount": 1200,
+                 *         "currency": "EUR"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     earnings: {
                         amount: number;
@@ -5653,6 +8262,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     } | {
@@ -5694,6 +8453,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "managing_organization_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     managing_organization_ids: string[];
                 };
@@ -5713,6 +8479,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5750,6 +8666,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "type": "dropoff",
+                 *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000b",
+                 *         "service_duration_seconds": 300,
+                 *         "notes": "Leave with the neighbour if absent"
+                 *       },
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop: {
@@ -5780,7 +8707,7 @@ export interface operations {
                             ends_at: string;
                             /** Format: date-time */
                             starts_at: string;
-                        };
+                        } | null;
                         type: string;
                     };
                 };
@@ -5800,6 +8727,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -5838,6 +8816,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stops": [
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                 *           "group": "dock 4"
+                 *         },
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                 *           "group": null
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     stops: {
                         group: string | null;
@@ -5861,6 +8853,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -5900,6 +9042,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tip": {
+                 *         "amount": 500,
+                 *         "currency": "EUR"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tip: {
                         amount: number;
@@ -5922,6 +9072,156 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         booking: components["schemas"]["Booking"];
                     };
@@ -6017,6 +9317,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "booking_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                 *       ],
+                 *       "optimize": true,
+                 *       "scheduled_at": "2026-11-22T13:00:00Z"
+                 *     }
+                 */
                 "application/json": {
                     optimize?: boolean;
                     scheduled_at?: string | null;
@@ -6042,6 +9351,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       },
+                     *       "optimization": {
+                     *         "before_seconds": 2710,
+                     *         "after_seconds": 2135,
+                     *         "unplaced": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         optimization?: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
@@ -6076,6 +9506,16 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "booking_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                 *       ],
+                 *       "max_tours": 3,
+                 *       "time_limit_ms": 5000,
+                 *       "apply": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description Create the proposed tours (default false: only propose). */
                     apply?: boolean;
@@ -6115,6 +9555,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "applied": false,
+                     *         "tours": [
+                     *           {
+                     *             "tour_id": null,
+                     *             "stop_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                     *             ],
+                     *             "booking_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                     *             ],
+                     *             "travel_seconds": 1420
+                     *           }
+                     *         ],
+                     *         "travel_seconds": 1420,
+                     *         "unplaced": []
+                     *       },
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
                         /** @description The created tours (empty unless applied). */
@@ -6135,6 +9711,142 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "applied": false,
+                     *         "tours": [
+                     *           {
+                     *             "tour_id": null,
+                     *             "stop_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                     *             ],
+                     *             "booking_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
+                     *             ],
+                     *             "travel_seconds": 1420
+                     *           }
+                     *         ],
+                     *         "travel_seconds": 1420,
+                     *         "unplaced": []
+                     *       },
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
                         /** @description The created tours (empty unless applied). */
@@ -6184,6 +9896,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "failure_reasons": [
+                     *         {
+                     *           "id": "recipient_absent",
+                     *           "title": "Recipient not present",
+                     *           "applies_to": [
+                     *             "dropoff"
+                     *           ],
+                     *           "note_required": false,
+                     *           "triggers_reattempt": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         failure_reasons: {
                             applies_to: string[];
@@ -6231,6 +9958,14 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "proof": {
+                 *         "recipient_name": "Reception, 2nd floor",
+                 *         "note": "Scanner broken; signed on paper"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     proof?: {
                         note?: string;
@@ -6253,6 +9988,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6289,6 +10051,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6303,6 +10066,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6339,6 +10129,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event": "announce"
+                 *     }
+                 */
                 "application/json": {
                     event: string;
                 };
@@ -6355,6 +10150,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["Package"];
                     };
@@ -6388,6 +10210,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "shortcode": "EPHW4MQK"
+                 *     }
+                 */
                 "application/json": {
                     shortcode: string;
                 } | {
@@ -6406,6 +10233,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "package": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "shortcode": "EPHW4MQK",
+                     *         "external_label": "SHOP-1042-1",
+                     *         "status": "awaiting_pickup",
+                     *         "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *         "description": "Parcel",
+                     *         "weight_grams": 1850,
+                     *         "forced_delivery": null,
+                     *         "history": [
+                     *           {
+                     *             "at": "2026-11-22T13:05:00.000Z",
+                     *             "event": "created",
+                     *             "stop_id": null,
+                     *             "tour_id": null,
+                     *             "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *             "reason_key": null,
+                     *             "note": null
+                     *           }
+                     *         ],
+                     *         "permissions": {
+                     *           "removable": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         package: components["schemas"]["LookedUpPackage"];
                     };
@@ -6464,6 +10321,128 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         tours: components["schemas"]["Tour"][];
@@ -6523,6 +10502,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6564,6 +10659,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6581,6 +10677,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6617,6 +10829,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6634,6 +10847,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6670,6 +10999,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6687,6 +11017,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6723,6 +11169,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "location": {
+                 *         "lat": 52.5311,
+                 *         "lng": 13.3467,
+                 *         "heading": 92.5,
+                 *         "speed": 8.3,
+                 *         "accuracy": 6,
+                 *         "recorded_at": "2026-11-22T13:12:04.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     location: {
                         accuracy?: number | null;
@@ -6750,7 +11208,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "location": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                     *         "lat": 52.5311,
+                     *         "lng": 13.3467,
+                     *         "heading": 92.5,
+                     *         "speed": 8.3,
+                     *         "accuracy": 6,
+                     *         "recorded_at": "2026-11-22T13:12:04.000Z",
+                     *         "received_at": "2026-11-22T13:12:04.311Z",
+                     *         "filtered": null,
+                     *         "current": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                         *       "lat": 52.5311,
+                         *       "lng": 13.3467,
+                         *       "heading": 92.5,
+                         *       "speed": 8.3,
+                         *       "accuracy": 6,
+                         *       "recorded_at": "2026-11-22T13:12:04.000Z",
+                         *       "received_at": "2026-11-22T13:12:04.311Z",
+                         *       "filtered": null,
+                         *       "current": true
+                         *     }
+                         */
                         location: {
                             accuracy: number | null;
                             current: boolean;
@@ -6800,6 +11288,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                 *       "start": true
+                 *     }
+                 */
                 "application/json": {
                     /** Format: uuid */
                     driver_id: string;
@@ -6821,6 +11315,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6857,6 +11467,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6874,6 +11485,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6910,6 +11637,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -6927,6 +11655,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -6963,6 +11807,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "time_limit_ms": 2000
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Search budget in milliseconds (1–30000, default 1000).
@@ -6986,6 +11835,127 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       },
+                     *       "optimization": {
+                     *         "before_seconds": 2710,
+                     *         "after_seconds": 2135,
+                     *         "unplaced": []
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         optimization: components["schemas"]["Optimization"];
                         tour: components["schemas"]["Tour"];
@@ -7023,6 +11993,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7040,6 +12011,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7093,6 +12180,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "positions": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                     *           "lat": 52.5311,
+                     *           "lng": 13.3467,
+                     *           "heading": 92.5,
+                     *           "speed": 8.3,
+                     *           "accuracy": 6,
+                     *           "recorded_at": "2026-11-22T13:12:04.000Z",
+                     *           "received_at": "2026-11-22T13:12:04.311Z",
+                     *           "filtered": null,
+                     *           "current": true
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         positions: {
@@ -7149,6 +12258,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7166,6 +12276,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7202,6 +12428,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7219,6 +12446,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7255,6 +12598,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7272,6 +12616,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7308,6 +12768,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "type": "dropoff",
+                 *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000b",
+                 *         "service_duration_seconds": 300,
+                 *         "notes": "Leave with the neighbour if absent"
+                 *       },
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop: {
@@ -7338,7 +12809,7 @@ export interface operations {
                             ends_at: string;
                             /** Format: date-time */
                             starts_at: string;
-                        };
+                        } | null;
                         type: string;
                     };
                 };
@@ -7358,6 +12829,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -7394,6 +12916,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000012"
+                 *       ],
+                 *       "position": 2
+                 *     }
+                 */
                 "application/json": {
                     position?: number;
                     stop_ids: string[];
@@ -7414,6 +12945,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7450,6 +13097,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7467,6 +13115,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -7514,6 +13278,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "visibility": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "reason": "managing_organization",
+                     *         "organizations": [
+                     *           {
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *             "reason": "managing_organization"
+                     *           }
+                     *         ],
+                     *         "drivers_of_all_organizations": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         visibility: {
                             drivers_of_all_organizations: boolean;
@@ -7607,6 +13386,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7621,6 +13401,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ticket": {
+                     *         "token": "tbl_W2xq8ZkR4mN7pV1c",
+                     *         "expires_at": "2026-11-22T13:06:00.000Z",
+                     *         "url": "/api/live?ticket=tbl_W2xq8ZkR4mN7pV1c"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         ticket: {
                             /** Format: date-time */
@@ -7659,6 +13448,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "name": "Spree Kurier",
+                 *         "extensions": [
+                 *           "busyness"
+                 *         ],
+                 *         "admin_email": "ops@spree-kurier.example"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         /** Format: email */
@@ -7677,9 +13477,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       },
+                     *       "admin_user_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *       "admin_token": "tb_3kX9qLmV2rT8wZ1yB4nC6dF0hJ5sP7aE"
+                     *     }
+                     */
                     "application/json": {
+                        /** @example tb_3kX9qLmV2rT8wZ1yB4nC6dF0hJ5sP7aE */
                         admin_token: string;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 0193b2e4-0c1d-7a2e-8f30-000000000002
+                         */
                         admin_user_id: string;
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -7716,6 +13535,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tenant": {
+                 *         "extensions": [
+                 *           "busyness"
+                 *         ],
+                 *         "settings": {
+                 *           "enforce_sunsets": true
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     tenant: {
                         extensions?: components["schemas"]["Extension"][];
@@ -7735,6 +13566,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000001",
+                     *         "name": "Spree Kurier",
+                     *         "extensions": [],
+                     *         "settings": {
+                     *           "enforce_sunsets": false
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -7784,6 +13628,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organizations": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "name": "Havel Logistik",
+                     *           "service_area_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *           ],
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         organizations: components["schemas"]["Organization"][];
@@ -7822,6 +13684,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "organization": {
+                 *         "name": "Havel Logistik",
+                 *         "service_area_ids": [
+                 *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     organization: {
                         name: string;
@@ -7841,6 +13713,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -7887,6 +13771,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -7930,6 +13826,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "organization": {
+                 *         "name": "Havel Logistik GmbH"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     organization: {
                         name?: string;
@@ -7949,6 +13852,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "organization": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "name": "Havel Logistik",
+                     *         "service_area_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000007"
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         organization: components["schemas"]["Organization"];
                     };
@@ -8007,6 +13922,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "places": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "name": "Moabit depot",
+                     *           "location": {
+                     *             "lat": 52.5303,
+                     *             "lng": 13.3295
+                     *           },
+                     *           "address": {
+                     *             "street": "Beusselstraße",
+                     *             "number": "44",
+                     *             "zip_code": "10553",
+                     *             "city": "Berlin",
+                     *             "country": "DE",
+                     *             "additional_line": null
+                     *           },
+                     *           "contact": {
+                     *             "name": "Front desk",
+                     *             "phone_number": "+49 30 555 0100",
+                     *             "email": null
+                     *           },
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "customer_id": null,
+                     *           "metadata": {
+                     *             "dock": "4"
+                     *           },
+                     *           "is_hub": true,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         places: components["schemas"]["Place"][];
@@ -8045,6 +13998,36 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "place": {
+                 *         "name": "Moabit depot",
+                 *         "location": {
+                 *           "lat": 52.5303,
+                 *           "lng": 13.3295
+                 *         },
+                 *         "address": {
+                 *           "street": "Beusselstraße",
+                 *           "number": "44",
+                 *           "zip_code": "10553",
+                 *           "city": "Berlin",
+                 *           "country": "DE",
+                 *           "additional_line": null
+                 *         },
+                 *         "contact": {
+                 *           "name": "Front desk",
+                 *           "phone_number": "+49 30 555 0100",
+                 *           "email": null
+                 *         },
+                 *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                 *         "customer_id": null,
+                 *         "metadata": {
+                 *           "dock": "4"
+                 *         },
+                 *         "is_hub": true
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     place: components["schemas"]["PlaceCreate"];
                 };
@@ -8061,6 +14044,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8107,6 +14122,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8193,6 +14240,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "place": {
+                 *         "name": "Moabit depot (north gate)",
+                 *         "contact": {
+                 *           "name": "Night desk",
+                 *           "phone_number": "+49 30 555 0199"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     place: components["schemas"]["PlaceUpdate"];
                 };
@@ -8209,6 +14267,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8246,6 +14336,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8260,6 +14351,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8298,6 +14421,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "metadata": {
+                 *         "dock": "4",
+                 *         "opening_hours": "Mo-Fr 07:00-19:00"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 50 keys and 16 KiB serialized as JSON. */
                     metadata: {
@@ -8317,6 +14448,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "place": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "name": "Moabit depot",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": null,
+                     *         "metadata": {
+                     *           "dock": "4"
+                     *         },
+                     *         "is_hub": true,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         place: components["schemas"]["Place"];
                     };
@@ -8362,6 +14525,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["Reason"][];
@@ -8411,6 +14601,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reasons": [
+                     *         {
+                     *           "category": "package_failure",
+                     *           "key": "recipient_absent",
+                     *           "label": "Recipient not present",
+                     *           "applies_to": {
+                     *             "stop_types": [
+                     *               "dropoff"
+                     *             ],
+                     *             "package_interactions": [
+                     *               "delivery"
+                     *             ]
+                     *           },
+                     *           "properties": {
+                     *             "note_required": false,
+                     *             "triggers_reattempt": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reasons: components["schemas"]["Reason"][];
@@ -8449,6 +14666,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA"
+                 *     }
+                 */
                 "application/json": {
                     refresh_token: string;
                 };
@@ -8462,6 +14684,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "tba_Vb7cN2mQ9xL4kP1zR8tW3yF6hJ0dS5gE",
+                     *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA",
+                     *       "expires_in": 3600,
+                     *       "token_type": "bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
@@ -8509,6 +14739,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reports": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *           "title": "Tours in November",
+                     *           "description": "Completed tours per driver",
+                     *           "tags": [
+                     *             "monthly",
+                     *             "tours"
+                     *           ],
+                     *           "status": "ready",
+                     *           "failure_reason": null,
+                     *           "notify_by_email": true,
+                     *           "grants": [
+                     *             {
+                     *               "type": "organization_managers",
+                     *               "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *             }
+                     *           ],
+                     *           "file": {
+                     *             "name": "november-tours.csv",
+                     *             "content_type": "text/csv",
+                     *             "size_bytes": 26,
+                     *             "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *           },
+                     *           "expires_at": "2026-12-22T13:05:00.000Z",
+                     *           "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "ready_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         reports: {
@@ -8583,6 +14851,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "report": {
+                 *         "title": "Tours in November",
+                 *         "description": "Completed tours per driver",
+                 *         "tags": [
+                 *           "monthly",
+                 *           "tours"
+                 *         ],
+                 *         "notify_by_email": true,
+                 *         "grants": [
+                 *           {
+                 *             "type": "organization_managers",
+                 *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *           }
+                 *         ],
+                 *         "file": {
+                 *           "name": "november-tours.csv",
+                 *           "content_type": "text/csv",
+                 *           "content_base64": "dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo="
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     report: {
                         description?: string | null;
@@ -8613,6 +14905,18 @@ export interface operations {
                         title: string;
                     };
                 };
+                /**
+                 * @example {
+                 *       "report": "{\"title\":\"Tours in November\",\"grants\":[{\"type\":\"all_admins\"}]}",
+                 *       "file": "tour_id,stops\n0193b2e4,12\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
+                    file: string;
+                    /** @description The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`. */
+                    report: string;
+                };
             };
         };
         responses: {
@@ -8626,7 +14930,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8708,7 +15074,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8802,6 +15230,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "activity": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "user_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "action": "download",
+                     *           "outcome": "downloaded",
+                     *           "at": "2026-11-22T14:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         activity: {
                             /** @enum {string} */
@@ -8854,6 +15299,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file": {
+                 *         "name": "november-tours.csv",
+                 *         "content_type": "text/csv",
+                 *         "content_base64": "dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo="
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     file: {
                         /** @description The file, base64-encoded (or send multipart/form-data). */
@@ -8861,6 +15315,15 @@ export interface operations {
                         content_type: string;
                         name: string;
                     };
+                };
+                /**
+                 * @example {
+                 *       "file": "tour_id,stops\n0193b2e4,12\n"
+                 *     }
+                 */
+                "multipart/form-data": {
+                    /** @description The file's bytes; the part's `filename` and `Content-Type` are the file's name and type. */
+                    file: string;
                 };
             };
         };
@@ -8875,7 +15338,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -8947,7 +15472,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file */
+            /** @description The file, in the content type it was uploaded with */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -8958,7 +15483,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "*/*": unknown;
                     "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "text/csv": unknown;
                 };
             };
             /** @description Not modified (`If-None-Match` matched). */
@@ -8997,6 +15525,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The export job ran out of memory"
+                 *     }
+                 */
                 "application/json": {
                     reason?: string | null;
                 };
@@ -9013,7 +15546,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -9099,7 +15694,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "report": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                     *         "title": "Tours in November",
+                     *         "description": "Completed tours per driver",
+                     *         "tags": [
+                     *           "monthly",
+                     *           "tours"
+                     *         ],
+                     *         "status": "ready",
+                     *         "failure_reason": null,
+                     *         "notify_by_email": true,
+                     *         "grants": [
+                     *           {
+                     *             "type": "organization_managers",
+                     *             "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           }
+                     *         ],
+                     *         "file": {
+                     *           "name": "november-tours.csv",
+                     *           "content_type": "text/csv",
+                     *           "size_bytes": 26,
+                     *           "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                     *         },
+                     *         "expires_at": "2026-12-22T13:05:00.000Z",
+                     *         "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "ready_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000017",
+                         *       "title": "Tours in November",
+                         *       "description": "Completed tours per driver",
+                         *       "tags": [
+                         *         "monthly",
+                         *         "tours"
+                         *       ],
+                         *       "status": "ready",
+                         *       "failure_reason": null,
+                         *       "notify_by_email": true,
+                         *       "grants": [
+                         *         {
+                         *           "type": "organization_managers",
+                         *           "organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                         *         }
+                         *       ],
+                         *       "file": {
+                         *         "name": "november-tours.csv",
+                         *         "content_type": "text/csv",
+                         *         "size_bytes": 26,
+                         *         "sha256": "ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02"
+                         *       },
+                         *       "expires_at": "2026-12-22T13:05:00.000Z",
+                         *       "created_by_id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                         *       "created_at": "2026-11-22T13:05:00.000Z",
+                         *       "ready_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         report: {
                             /** Format: date-time */
                             created_at: string;
@@ -9167,6 +15824,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "email": "carla@spree-kurier.example",
+                 *         "password": "correct horse battery"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         email: string;
@@ -9260,6 +15925,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "email": "carla@spree-kurier.example",
+                 *         "password": "correct horse battery"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         email: string;
@@ -9281,6 +15954,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "access_token": "tba_Vb7cN2mQ9xL4kP1zR8tW3yF6hJ0dS5gE",
+                     *       "refresh_token": "tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA",
+                     *       "expires_in": 3600,
+                     *       "token_type": "bearer"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TokenPair"];
                 };
             };
@@ -9325,6 +16006,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9366,6 +16098,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -9383,6 +16116,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9419,6 +16203,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -9436,6 +16221,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9472,6 +16308,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "packages": [
+                 *         {
+                 *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                 *           "result": "delivered"
+                 *         }
+                 *       ],
+                 *       "proof": {
+                 *         "recipient_name": "A. Lovelace",
+                 *         "note": "Handed over at the door"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     packages?: {
                         /** Format: uuid */
@@ -9504,6 +16354,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9540,6 +16441,13 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "reattempt_later",
+                 *       "reason_key": "recipient_absent",
+                 *       "note": "Nobody at home; card left in the letterbox"
+                 *     }
+                 */
                 "application/json": {
                     note?: string | null;
                     outcome?: components["schemas"]["FailureOutcome"];
@@ -9561,6 +16469,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       },
+                     *       "recovery_stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         recovery_stop: components["schemas"]["Stop"] | null;
                         stop: components["schemas"]["Stop"];
@@ -9600,6 +16606,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stop": {
+                 *         "time_window": {
+                 *           "starts_at": "2026-11-22T16:00:00Z",
+                 *           "ends_at": "2026-11-22T18:00:00Z"
+                 *         },
+                 *         "notes": "Back door",
+                 *         "service_duration_seconds": 180
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     stop: {
                         contact?: {
@@ -9634,6 +16652,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "stop": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *         "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "type": "pickup",
+                     *         "status": "approaching",
+                     *         "position": 0,
+                     *         "tour_position": 0,
+                     *         "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "location": {
+                     *           "lat": 52.5303,
+                     *           "lng": 13.3295
+                     *         },
+                     *         "address": {
+                     *           "street": "Beusselstraße",
+                     *           "number": "44",
+                     *           "zip_code": "10553",
+                     *           "city": "Berlin",
+                     *           "country": "DE",
+                     *           "additional_line": null
+                     *         },
+                     *         "contact": {
+                     *           "name": "Front desk",
+                     *           "phone_number": "+49 30 555 0100",
+                     *           "email": null
+                     *         },
+                     *         "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "time_window": {
+                     *           "starts_at": "2026-11-22T13:00:00.000Z",
+                     *           "ends_at": "2026-11-22T15:00:00.000Z"
+                     *         },
+                     *         "service_duration_seconds": 120,
+                     *         "notes": null,
+                     *         "package_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *         ],
+                     *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "completed_at": null,
+                     *         "failed_at": null,
+                     *         "failure": null,
+                     *         "recovery_of_stop_id": null,
+                     *         "recovery_kind": null,
+                     *         "proof": null,
+                     *         "completion_requirements": {
+                     *           "fail": false
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         stop: components["schemas"]["Stop"];
                     };
@@ -9682,7 +16751,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9749,6 +16876,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 2500,
+                 *       "currency": "EUR",
+                 *       "label": "Evening shift"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency: string;
@@ -9767,7 +16901,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9840,7 +17032,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9903,6 +17153,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 2500,
+                 *       "currency": "EUR",
+                 *       "label": "Evening shift"
+                 *     }
+                 */
                 "application/json": {
                     amount: number;
                     currency: string;
@@ -9921,7 +17178,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -9996,7 +17311,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -10066,6 +17439,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "history": [
+                     *         {
+                     *           "at": "2026-11-22T13:05:00.000Z",
+                     *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "component": "base",
+                     *           "key": null,
+                     *           "from": null,
+                     *           "to": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           }
+                     *         },
+                     *         {
+                     *           "at": "2026-11-22T13:07:00.000Z",
+                     *           "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *           "component": "bonus",
+                     *           "key": "rain",
+                     *           "from": null,
+                     *           "to": {
+                     *             "amount": 500,
+                     *             "label": "Rain bonus"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         history: {
                             actor_id: string | null;
@@ -10121,6 +17522,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -10135,7 +17537,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "compensation": {
+                     *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "currency": "EUR",
+                     *         "total_amount": 3300,
+                     *         "breakdown": {
+                     *           "base_earnings": {
+                     *             "amount": 2500,
+                     *             "label": "Base"
+                     *           },
+                     *           "bonuses": [
+                     *             {
+                     *               "key": "rain",
+                     *               "amount": 500,
+                     *               "label": "Rain bonus"
+                     *             }
+                     *           ],
+                     *           "tips": {
+                     *             "amount": 300
+                     *           }
+                     *         },
+                     *         "tip_distribution": {
+                     *           "status": "active",
+                     *           "paused_reason": null
+                     *         },
+                     *         "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /**
+                         * @example {
+                         *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                         *       "currency": "EUR",
+                         *       "total_amount": 3300,
+                         *       "breakdown": {
+                         *         "base_earnings": {
+                         *           "amount": 2500,
+                         *           "label": "Base"
+                         *         },
+                         *         "bonuses": [
+                         *           {
+                         *             "key": "rain",
+                         *             "amount": 500,
+                         *             "label": "Rain bonus"
+                         *           }
+                         *         ],
+                         *         "tips": {
+                         *           "amount": 300
+                         *         }
+                         *       },
+                         *       "tip_distribution": {
+                         *         "status": "active",
+                         *         "paused_reason": null
+                         *       },
+                         *       "compensation_updated_at": "2026-11-22T13:05:00.000Z"
+                         *     }
+                         */
                         compensation: {
                             breakdown: {
                                 base_earnings: {
@@ -10197,6 +17657,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "preferred_driver_ids": [
+                 *         "0193b2e4-0c1d-7a2e-8f30-000000000004"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     preferred_driver_ids: string[];
                 };
@@ -10216,6 +17683,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tour: components["schemas"]["Tour"];
                     };
@@ -10263,6 +17846,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10316,6 +17916,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "permissions": {
+                     *         "places": true,
+                     *         "admin": {
+                     *           "places": {
+                     *             "index": true,
+                     *             "show": true,
+                     *             "create": true,
+                     *             "update": true,
+                     *             "destroy": true,
+                     *             "fork": true,
+                     *             "metadata": true
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         permissions: components["schemas"]["Permissions"];
                     };
@@ -10382,6 +18000,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "users": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "role": "driver",
+                     *           "name": "Carla Weber",
+                     *           "email": "carla@spree-kurier.example",
+                     *           "phone_number": "+49 30 1234567",
+                     *           "organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "deactivated_at": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         meta: components["schemas"]["PageMeta"];
                         users: components["schemas"]["User"][];
@@ -10421,6 +18062,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "role": "driver",
+                 *         "name": "Carla Weber",
+                 *         "email": "carla@spree-kurier.example",
+                 *         "phone_number": "+49 30 1234567",
+                 *         "organization_ids": [
+                 *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                 *         ],
+                 *         "password": "correct horse battery"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         /** Format: email */
@@ -10447,6 +18102,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10496,6 +18168,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10551,6 +18240,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10588,6 +18294,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user": {
+                 *         "phone_number": "+49 30 7654321"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     user: {
                         /** Format: email */
@@ -10614,6 +18327,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         user: components["schemas"]["User"];
                     };
@@ -10648,6 +18378,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
@@ -10697,6 +18432,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": {
+                     *           "ok": true
+                     *         },
+                     *         "migrations": {
+                     *           "ok": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checks: {
                             database: {
@@ -10721,6 +18469,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "database": {
+                     *           "ok": true
+                     *         },
+                     *         "migrations": {
+                     *           "ok": true
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         checks: {
                             database: {

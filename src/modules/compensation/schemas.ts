@@ -1,5 +1,7 @@
 // Compensation wire schemas: the compensation object, its writes, its history (CONTRACT.md §7), legacy earnings.
 import { Type, type Static } from '@sinclair/typebox';
+import { withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 import { MAX_AMOUNT } from './compensation-total.ts';
 
@@ -11,17 +13,17 @@ export const TourIdParams = Type.Object({ id: Uuid });
 export const BonusParams = Type.Object({ id: Uuid, key: Type.String() });
 
 /** SPEC.md: `{amount, currency, label}`, not wrapped (CONTRACT.md §1); the label may be left out (decision 0602). */
-export const ComponentBody = Type.Object(
+export const ComponentBody = withExample(Type.Object(
   { amount: Amount, currency: Currency, label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) },
   { additionalProperties: false },
-);
+), { amount: 2500, currency: 'EUR', label: 'Evening shift' });
 export type ComponentInput = Static<typeof ComponentBody>;
 
 const Labelled = Type.Object({ amount: Type.Integer(), label: Nullable(Type.String()) });
 
 export const TipDistributionOfTour = Type.Object({ status: Type.Union([Type.Literal('active'), Type.Literal('paused')]), paused_reason: Nullable(Type.String()) });
 
-export const Compensation = Type.Object({
+export const Compensation = withExample(Type.Object({
   tour_id: Uuid,
   currency: Type.String(),
   total_amount: Type.Integer(),
@@ -32,10 +34,17 @@ export const Compensation = Type.Object({
   }),
   tip_distribution: TipDistributionOfTour,
   compensation_updated_at: Nullable(Timestamp),
+}), {
+  tour_id: ID.tour,
+  currency: 'EUR',
+  total_amount: 3300,
+  breakdown: { base_earnings: { amount: 2500, label: 'Base' }, bonuses: [{ key: 'rain', amount: 500, label: 'Rain bonus' }], tips: { amount: 300 } },
+  tip_distribution: { status: 'active', paused_reason: null },
+  compensation_updated_at: EXAMPLE_AT,
 });
 export const CompensationEnvelope = Type.Object({ compensation: Compensation });
 
-export const HistoryEnvelope = Type.Object({
+export const HistoryEnvelope = withExample(Type.Object({
   history: Type.Array(
     Type.Object({
       at: Timestamp,
@@ -46,6 +55,11 @@ export const HistoryEnvelope = Type.Object({
       to: Nullable(Labelled),
     }),
   ),
+}), {
+  history: [
+    { at: EXAMPLE_AT, actor_id: ID.manager, component: 'base', key: null, from: null, to: { amount: 2500, label: 'Base' } },
+    { at: '2026-11-22T13:07:00.000Z', actor_id: ID.manager, component: 'bonus', key: 'rain', from: null, to: { amount: 500, label: 'Rain bonus' } },
+  ],
 });
 
 /** A booking's `tip_distribution` (CONTRACT.md §7). */
@@ -55,5 +69,8 @@ export const TipDistributionOfBooking = Type.Object({
   reason: Type.String(),
 });
 
-export const EarningsBody = Type.Object({ earnings: Type.Object({ amount: Amount, currency: Currency }, { additionalProperties: false }) }, { additionalProperties: false });
+export const EarningsBody = withExample(
+  Type.Object({ earnings: Type.Object({ amount: Amount, currency: Currency }, { additionalProperties: false }) }, { additionalProperties: false }),
+  { earnings: { amount: 1200, currency: 'EUR' } },
+);
 export type EarningsInput = Static<typeof EarningsBody>['earnings'];

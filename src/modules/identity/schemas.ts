@@ -1,5 +1,6 @@
 // Identity wire schemas: tenants, users, credentials.
-import { component, StringEnum } from '../../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
@@ -13,34 +14,44 @@ export const Extension = component('Extension', StringEnum(['busyness']));
 
 export const Tenant = component(
   'Tenant',
-  Type.Object({
-    id: Uuid,
-    name: Type.String(),
-    extensions: Type.Array(Type.String({ description: 'An extension name: `busyness` today.' })),
-    settings: TenantSettings,
-    created_at: Timestamp,
-  }),
+  withExample(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      extensions: Type.Array(Type.String({ description: 'An extension name: `busyness` today.' })),
+      settings: TenantSettings,
+      created_at: Timestamp,
+    }),
+    { id: ID.tenant, name: 'Spree Kurier', extensions: [], settings: { enforce_sunsets: false }, created_at: EXAMPLE_AT },
+  ),
 );
 
 
-export const TenantCreateBody = Type.Object(
-  {
-    tenant: Type.Object(
-      {
-        name: Type.String({ minLength: 1, maxLength: 200 }),
-        extensions: Type.Optional(Type.Array(Extension, { uniqueItems: true, maxItems: 10 })),
-        admin_email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
+export const TenantCreateBody = withExample(
+  Type.Object(
+    {
+      tenant: Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 200 }),
+          extensions: Type.Optional(Type.Array(Extension, { uniqueItems: true, maxItems: 10 })),
+          admin_email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  { tenant: { name: 'Spree Kurier', extensions: ['busyness'], admin_email: 'ops@spree-kurier.example' } },
 );
 export type TenantCreateInput = Static<typeof TenantCreateBody>['tenant'];
 
-export const TenantCreated = Type.Object({ tenant: Tenant, admin_user_id: Uuid, admin_token: Type.String() });
+export const TenantCreated = Type.Object({
+  tenant: Tenant,
+  admin_user_id: withExample(Uuid, ID.admin),
+  admin_token: withExample(Type.String(), 'tb_3kX9qLmV2rT8wZ1yB4nC6dF0hJ5sP7aE'),
+});
 
-export const User = component('User', Type.Object({
+export const User = component('User', withExample(Type.Object({
   id: Uuid,
   role: RoleName,
   name: Type.String(),
@@ -51,6 +62,16 @@ export const User = component('User', Type.Object({
   active_hailing_booking_ids: Type.Optional(deprecatedItem('active_hailing_booking_ids', Type.Array(Uuid))),
   deactivated_at: Nullable(Timestamp),
   created_at: Timestamp,
+}), {
+  id: ID.driver,
+  role: 'driver',
+  name: 'Carla Weber',
+  email: 'carla@spree-kurier.example',
+  phone_number: '+49 30 1234567',
+  organization_ids: [ID.organization],
+  active_tour_id: ID.tour,
+  deactivated_at: null,
+  created_at: EXAMPLE_AT,
 }));
 
 // ── Users ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -81,8 +102,10 @@ export const UserCreate = Type.Object(
 export type UserCreateInput = Static<typeof UserCreate>;
 export const UserUpdate = Type.Partial(Type.Object(userFields), strict);
 export type UserUpdateInput = Static<typeof UserUpdate>;
-export const UserCreateBody = Type.Object({ user: UserCreate }, strict);
-export const UserUpdateBody = Type.Object({ user: UserUpdate }, strict);
+export const UserCreateBody = withExample(Type.Object({ user: UserCreate }, strict), {
+  user: { role: 'driver', name: 'Carla Weber', email: 'carla@spree-kurier.example', phone_number: '+49 30 1234567', organization_ids: [ID.organization], password: 'correct horse battery' },
+});
+export const UserUpdateBody = withExample(Type.Object({ user: UserUpdate }, strict), { user: { phone_number: '+49 30 7654321' } });
 export const UserResponse = Type.Object({ user: User });
 export const UserList = ListOf('users', User);
 
@@ -106,7 +129,8 @@ export const UserListQuery = Type.Object(
 export type UserListQueryInput = Static<typeof UserListQuery>;
 
 // ── API keys and sign-in ─────────────────────────────────────────────────────────────────────────────────────────
-export const ApiKey = component('ApiKey', Type.Object({
+const API_KEY_EXAMPLE = { id: ID.apiKey, name: 'shop integration', user_id: ID.manager, token_prefix: 'tb_8fQ2', revoked_at: null, created_at: EXAMPLE_AT };
+export const ApiKey = component('ApiKey', withExample(Type.Object({
   id: Uuid,
   name: Nullable(Type.String()),
   user_id: Uuid,
@@ -114,35 +138,42 @@ export const ApiKey = component('ApiKey', Type.Object({
   token_prefix: Type.String(),
   revoked_at: Nullable(Timestamp),
   created_at: Timestamp,
-}));
-export const ApiKeyCreateBody = Type.Object(
-  { api_key: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), user_id: Uuid }, strict) },
-  strict,
+}), API_KEY_EXAMPLE));
+export const ApiKeyCreateBody = withExample(
+  Type.Object({ api_key: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), user_id: Uuid }, strict) }, strict),
+  { api_key: { name: 'shop integration', user_id: ID.manager } },
 );
 export const ApiKeyResponse = Type.Object({ api_key: ApiKey });
-export const ApiKeyCreated = Type.Object({ api_key: component('ApiKeyWithToken', Type.Composite([ApiKey, Type.Object({ token: Type.String() })])) });
+export const ApiKeyCreated = Type.Object({
+  api_key: component('ApiKeyWithToken', withExample(Type.Composite([ApiKey, Type.Object({ token: Type.String() })]), { ...API_KEY_EXAMPLE, token: 'tb_8fQ2mX7kLp0vRt3sYw9zA1bC4dE6gH5j' })),
+});
 export const ApiKeyList = ListOf('api_keys', ApiKey);
 
-export const SignInBody = Type.Object(
-  {
-    user: Type.Object(
-      {
-        email: Type.String({ minLength: 1, maxLength: 320 }),
-        password: Type.String({ minLength: 1, maxLength: 256 }),
-        tenant_id: Type.Optional(Type.String({ format: 'uuid', description: 'Needed only when the e-mail and password match users of several tenants.' })),
-      },
-      strict,
-    ),
-  },
-  strict,
+export const SignInBody = withExample(
+  Type.Object(
+    {
+      user: Type.Object(
+        {
+          email: Type.String({ minLength: 1, maxLength: 320 }),
+          password: Type.String({ minLength: 1, maxLength: 256 }),
+          tenant_id: Type.Optional(Type.String({ format: 'uuid', description: 'Needed only when the e-mail and password match users of several tenants.' })),
+        },
+        strict,
+      ),
+    },
+    strict,
+  ),
+  { user: { email: 'carla@spree-kurier.example', password: 'correct horse battery' } },
 );
-export const RefreshTokenBody = Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }, strict);
-export const TokenResponse = component('TokenPair', Type.Object({
+export const RefreshTokenBody = withExample(Type.Object({ refresh_token: Type.String({ minLength: 1, maxLength: 512 }) }, strict), {
+  refresh_token: 'tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA',
+});
+export const TokenResponse = component('TokenPair', withExample(Type.Object({
   access_token: Type.String(),
   refresh_token: Type.String(),
   expires_in: Type.Integer({ description: 'Seconds until the access token expires.' }),
   token_type: Type.Literal('bearer'),
-}));
+}), { access_token: 'tba_Vb7cN2mQ9xL4kP1zR8tW3yF6hJ0dS5gE', refresh_token: 'tbr_Qm4nZ8xK2pL7vB1cT5wR9yH3jD6fG0sA', expires_in: 3600, token_type: 'bearer' }));
 
 /** The `Set-Cookie` header of the browser-session routes, as the OpenAPI document shows it (decision 0140). */
 const setCookie = (description: string) => ({ headers: { 'Set-Cookie': { type: 'string', description } } });
@@ -157,16 +188,24 @@ export const SessionResponse = Type.Object(
 export const SessionEnded = Type.Null(setCookie('`tourbook_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`: the browser drops the cookie.'));
 
 // ── Organizations and service areas ──────────────────────────────────────────────────────────────────────────────
-export const Organization = component('Organization', Type.Object({ id: Uuid, name: Type.String(), service_area_ids: Type.Array(Uuid), created_at: Timestamp }));
+export const Organization = component('Organization', withExample(
+  Type.Object({ id: Uuid, name: Type.String(), service_area_ids: Type.Array(Uuid), created_at: Timestamp }),
+  { id: ID.organization, name: 'Havel Logistik', service_area_ids: [ID.serviceArea], created_at: EXAMPLE_AT },
+));
 const organizationFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   service_area_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }),
 };
-export const OrganizationCreateBody = Type.Object(
-  { organization: Type.Object({ name: organizationFields.name, service_area_ids: Type.Optional(organizationFields.service_area_ids) }, strict) },
-  strict,
+export const OrganizationCreateBody = withExample(
+  Type.Object(
+    { organization: Type.Object({ name: organizationFields.name, service_area_ids: Type.Optional(organizationFields.service_area_ids) }, strict) },
+    strict,
+  ),
+  { organization: { name: 'Havel Logistik', service_area_ids: [ID.serviceArea] } },
 );
-export const OrganizationUpdateBody = Type.Object({ organization: Type.Partial(Type.Object(organizationFields), strict) }, strict);
+export const OrganizationUpdateBody = withExample(Type.Object({ organization: Type.Partial(Type.Object(organizationFields), strict) }, strict), {
+  organization: { name: 'Havel Logistik GmbH' },
+});
 export type OrganizationCreateInput = Static<typeof OrganizationCreateBody>['organization'];
 export type OrganizationUpdateInput = Static<typeof OrganizationUpdateBody>['organization'];
 export const OrganizationResponse = Type.Object({ organization: Organization });
@@ -180,7 +219,8 @@ export const Polygon = Type.Object(
 );
 export type PolygonInput = Static<typeof Polygon>;
 
-export const ServiceArea = component('ServiceArea', Type.Object({
+const BERLIN: PolygonInput = { type: 'Polygon', coordinates: [[[13.08, 52.33], [13.76, 52.33], [13.76, 52.68], [13.08, 52.68], [13.08, 52.33]]] };
+export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   id: Uuid,
   name: Type.String(),
   currency: Type.String(),
@@ -189,6 +229,15 @@ export const ServiceArea = component('ServiceArea', Type.Object({
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer(),
   created_at: Timestamp,
+}), {
+  id: ID.serviceArea,
+  name: 'Berlin',
+  currency: 'EUR',
+  time_zone: 'Europe/Berlin',
+  boundary: BERLIN,
+  scheduling_config_id: ID.schedulingConfig,
+  average_speed_kmh: 25,
+  created_at: EXAMPLE_AT,
 }));
 const serviceAreaFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -200,13 +249,18 @@ const serviceAreaFields = {
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;
-export const ServiceAreaCreateBody = Type.Object(
-  {
-    service_area: Type.Composite([Type.Pick(ServiceAreaFields, SERVICE_AREA_REQUIRED), Type.Partial(Type.Omit(ServiceAreaFields, SERVICE_AREA_REQUIRED))], strict),
-  },
-  strict,
+export const ServiceAreaCreateBody = withExample(
+  Type.Object(
+    {
+      service_area: Type.Composite([Type.Pick(ServiceAreaFields, SERVICE_AREA_REQUIRED), Type.Partial(Type.Omit(ServiceAreaFields, SERVICE_AREA_REQUIRED))], strict),
+    },
+    strict,
+  ),
+  { service_area: { name: 'Berlin', currency: 'EUR', time_zone: 'Europe/Berlin', boundary: BERLIN, average_speed_kmh: 25 } },
 );
-export const ServiceAreaUpdateBody = Type.Object({ service_area: Type.Partial(ServiceAreaFields, strict) }, strict);
+export const ServiceAreaUpdateBody = withExample(Type.Object({ service_area: Type.Partial(ServiceAreaFields, strict) }, strict), {
+  service_area: { scheduling_config_id: ID.schedulingConfig, average_speed_kmh: 22 },
+});
 export type ServiceAreaCreateInput = Static<typeof ServiceAreaCreateBody>['service_area'];
 export type ServiceAreaUpdateInput = Static<typeof ServiceAreaUpdateBody>['service_area'];
 export const ServiceAreaResponse = Type.Object({ service_area: ServiceArea });

@@ -1,5 +1,7 @@
 // Live tracking wire schemas: a driver's position in and out, the position history, stream tickets and filters.
 import { Type, type Static } from '@sinclair/typebox';
+import { withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
@@ -14,10 +16,12 @@ export const LocationInput = Type.Object(
   },
   { additionalProperties: false },
 );
-export const DriverLocationBody = Type.Object({ location: LocationInput }, { additionalProperties: false });
+export const DriverLocationBody = withExample(Type.Object({ location: LocationInput }, { additionalProperties: false }), {
+  location: { lat: 52.5311, lng: 13.3467, heading: 92.5, speed: 8.3, accuracy: 6, recorded_at: '2026-11-22T13:12:04.000Z' },
+});
 export type DriverLocationBodyT = Static<typeof DriverLocationBody>;
 
-export const Location = Type.Object({
+export const Location = withExample(Type.Object({
   id: Uuid,
   lat: Type.Number(),
   lng: Type.Number(),
@@ -29,15 +33,26 @@ export const Location = Type.Object({
   filtered: Nullable(Type.Union([Type.Literal('zero'), Type.Literal('duplicate'), Type.Literal('jump')])),
   /** Whether it became the tour's current position (false for filtered and for late, older uploads). */
   current: Type.Boolean(),
+}), {
+  id: ID.position,
+  lat: 52.5311,
+  lng: 13.3467,
+  heading: 92.5,
+  speed: 8.3,
+  accuracy: 6,
+  recorded_at: '2026-11-22T13:12:04.000Z',
+  received_at: '2026-11-22T13:12:04.311Z',
+  filtered: null,
+  current: true,
 });
 export const LocationEnvelope = Type.Object({ location: Location });
 export const PositionList = ListOf('positions', Location);
 export const PositionListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
 export type PositionListQueryT = Static<typeof PositionListQuery>;
 
-export const TicketEnvelope = Type.Object({
+export const TicketEnvelope = withExample(Type.Object({
   ticket: Type.Object({ token: Type.String(), expires_at: Timestamp, url: Type.String({ description: 'Path of the stream with the ticket.' }) }),
-});
+}), { ticket: { token: 'tbl_W2xq8ZkR4mN7pV1c', expires_at: '2026-11-22T13:06:00.000Z', url: '/api/live?ticket=tbl_W2xq8ZkR4mN7pV1c' } });
 
 export const LiveQuery = Type.Object(
   {

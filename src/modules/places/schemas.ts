@@ -1,5 +1,6 @@
 // Places wire schemas (CONTRACT.md §5 Place).
-import { component, StringEnum } from '../../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
@@ -50,7 +51,17 @@ const placeFields = {
   metadata: Metadata,
 };
 
-export const PlaceCreate = component('PlaceCreate', Type.Object(
+const PLACE_EXAMPLE = {
+  name: 'Moabit depot',
+  location: { lat: 52.5303, lng: 13.3295 },
+  address: { street: 'Beusselstraße', number: '44', zip_code: '10553', city: 'Berlin', country: 'DE', additional_line: null },
+  contact: { name: 'Front desk', phone_number: '+49 30 555 0100', email: null },
+  service_area_id: ID.serviceArea,
+  customer_id: null,
+  metadata: { dock: '4' },
+};
+
+export const PlaceCreate = component('PlaceCreate', withExample(Type.Object(
   {
     name: placeFields.name,
     location: placeFields.location,
@@ -62,13 +73,16 @@ export const PlaceCreate = component('PlaceCreate', Type.Object(
     metadata: Type.Optional(placeFields.metadata),
   },
   { additionalProperties: false },
-));
+), { ...PLACE_EXAMPLE, is_hub: true }));
 export type PlaceCreateInput = Static<typeof PlaceCreate>;
 
-export const PlaceUpdate = component('PlaceUpdate', Type.Partial(Type.Object(placeFields), { additionalProperties: false }));
+export const PlaceUpdate = component('PlaceUpdate', withExample(Type.Partial(Type.Object(placeFields), { additionalProperties: false }), {
+  name: 'Moabit depot (north gate)',
+  contact: { name: 'Night desk', phone_number: '+49 30 555 0199' },
+}));
 export type PlaceUpdateInput = Static<typeof PlaceUpdate>;
 
-export const Place = component('Place', Type.Object({
+export const Place = component('Place', withExample(Type.Object({
   id: Uuid,
   name: Type.String(),
   is_hub: Type.Boolean(),
@@ -86,12 +100,12 @@ export const Place = component('Place', Type.Object({
   customer_id: Nullable(Uuid),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   created_at: Timestamp,
-}));
+}), { id: ID.pickupPlace, ...PLACE_EXAMPLE, is_hub: true, created_at: EXAMPLE_AT }));
 
 const strict = { additionalProperties: false };
 export const PlaceCreateBody = Type.Object({ place: PlaceCreate }, strict);
 export const PlaceUpdateBody = Type.Object({ place: PlaceUpdate }, strict);
-export const MetadataBody = Type.Object({ metadata: Metadata }, strict);
+export const MetadataBody = withExample(Type.Object({ metadata: Metadata }, strict), { metadata: { dock: '4', opening_hours: 'Mo-Fr 07:00-19:00' } });
 export const PlaceResponse = Type.Object({ place: Place });
 export const PlaceList = ListOf('places', Place);
 export { IdParams };
@@ -125,8 +139,8 @@ export const PermissionsQuery = Type.Object(
   strict,
 );
 export const PermissionsResponse = Type.Object({
-  permissions: component('Permissions', Type.Object({
+  permissions: component('Permissions', withExample(Type.Object({
     places: Type.Union([Type.Boolean(), PlaceActions], { description: 'A boolean; the per-action object with view=detailed.' }),
     admin: Type.Optional(deprecatedItem('admin.places', Type.Object({ places: PlaceActions }))),
-  })),
+  }), { places: true, admin: { places: { index: true, show: true, create: true, update: true, destroy: true, fork: true, metadata: true } } })),
 });

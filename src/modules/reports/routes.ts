@@ -12,11 +12,13 @@ import { createReport } from './operations/create-report.ts';
 import { listReportActivity, getReport, listReports } from './operations/read-reports.ts';
 import { revokeReportGrant } from './operations/revoke-grant.ts';
 import { completeReport, failReport } from './operations/transition-report.ts';
-import { ActivityList, ActivityQuery, GrantParams, IdParams, ReportCompleteBody, ReportCreateBody, ReportFailBody, ReportList, ReportListQuery, ReportResponse } from './schemas.ts';
+import { ActivityList, ActivityQuery, GrantParams, IdParams, ReportCompleteBody, ReportCompleteForm, ReportCreateBody, ReportCreateForm, ReportFailBody, ReportList, ReportListQuery, ReportResponse } from './schemas.ts';
 import { completionUpload, jsonUploadLimit, reportUpload } from './uploads.ts';
 
 const tags = ['reports'];
-const multipartNote = ' Also accepts `multipart/form-data`: the file streams to encrypted storage (limit REPORT_MAX_BYTES).';
+const multipartNote = ' (JSON with the file in base64, or multipart/form-data)';
+/** A download is the file in the content type it was uploaded with (CSV and PDF the common ones): documented as any. */
+const FILE_TYPES = ['text/csv', 'application/pdf', 'application/octet-stream', '*/*'];
 
 export const reportRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -29,13 +31,21 @@ export const reportRoutes =
 
     app.post(
       '/api/reports',
-      { bodyLimit, schema: { tags, operationId: 'createReport', summary: 'Create a report' + multipartNote, body: { content: { 'application/json': { schema: ReportCreateBody } } }, response: { 201: ReportResponse } } },
+      {
+        bodyLimit,
+        config: { documentedBodies: { 'multipart/form-data': { schema: ReportCreateForm } } },
+        schema: { tags, operationId: 'createReport', summary: 'Create a report' + multipartNote, body: { content: { 'application/json': { schema: ReportCreateBody } } }, response: { 201: ReportResponse } },
+      },
       async (request, reply) => reply.status(201).send({ report: await createReport(deps, actorOf(request), () => reportUpload(request, deps.config)) }),
     );
 
     app.post(
       '/api/reports/:id/complete',
-      { bodyLimit, schema: { tags, operationId: 'completeReport', summary: 'Supply the file of a pending report' + multipartNote, params: IdParams, body: { content: { 'application/json': { schema: ReportCompleteBody } } }, response: { 200: ReportResponse } } },
+      {
+        bodyLimit,
+        config: { documentedBodies: { 'multipart/form-data': { schema: ReportCompleteForm } } },
+        schema: { tags, operationId: 'completeReport', summary: 'Supply the file of a pending report' + multipartNote, params: IdParams, body: { content: { 'application/json': { schema: ReportCompleteBody } } }, response: { 200: ReportResponse } },
+      },
       async (request) => ({ report: await completeReport(deps, actorOf(request), request.params.id, () => completionUpload(request, deps.config)) }),
     );
 
@@ -57,7 +67,7 @@ export const reportRoutes =
 
     app.get(
       '/api/reports/:id/download',
-      { schema: { tags, operationId: 'downloadReport', summary: 'Download the decrypted file', params: IdParams, produces: ['application/octet-stream'], response: { 200: Type.Unsafe({ description: 'The file' }) } } },
+      { schema: { tags, operationId: 'downloadReport', summary: 'Download the decrypted file', params: IdParams, produces: FILE_TYPES, response: { 200: Type.Unsafe({ description: 'The file, in the content type it was uploaded with' }) } } },
       async (request, reply) => {
         const download = await downloadReport(deps, actorOf(request), request.params.id);
         return reply.headers(download.headers).send(download.stream);

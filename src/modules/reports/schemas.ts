@@ -1,5 +1,7 @@
 // Reports wire schemas (CONTRACT.md §8).
 import { Type, type Static } from '@sinclair/typebox';
+import { withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
@@ -43,11 +45,49 @@ export type ReportCreateInput = Static<typeof ReportCreate>;
 export const ReportCreateMeta = Type.Object(reportFields, strict);
 export type ReportCreateMetaInput = Static<typeof ReportCreateMeta>;
 
-export const ReportCreateBody = Type.Object({ report: ReportCreate }, strict);
-export const ReportCompleteBody = Type.Object({ file: FileInput }, strict);
-export const ReportFailBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) }, strict);
+// The multipart forms of the upload routes, for the document only: uploads.ts reads and validates the parts itself
+// (decision 0161). A part's JSON is text on the wire, so `report` is a string whose content is that JSON.
+const FilePart = Type.String({
+  contentMediaType: 'application/octet-stream',
+  description: "The file's bytes; the part's `filename` and `Content-Type` are the file's name and type.",
+});
+const CSV_TEXT = 'tour_id,stops\n0193b2e4,12\n';
+export const ReportCreateForm = withExample(
+  Type.Object(
+    {
+      report: Type.String({
+        contentMediaType: 'application/json',
+        contentSchema: ReportCreateMeta,
+        description: "The report's fields as JSON (the JSON body's `report` without `file`); send it before `file`.",
+      }),
+      file: FilePart,
+    },
+    { description: 'Two parts, in this order: `report`, then `file`. The file streams to encrypted storage (limit REPORT_MAX_BYTES).' },
+  ),
+  { report: JSON.stringify({ title: 'Tours in November', grants: [{ type: 'all_admins' }] }), file: CSV_TEXT },
+);
+export const ReportCompleteForm = withExample(
+  Type.Object({ file: FilePart }, { description: 'One part, `file`, streamed to encrypted storage (limit REPORT_MAX_BYTES).' }),
+  { file: CSV_TEXT },
+);
 
-export const Report = Type.Object({
+const CSV_FILE = { name: 'november-tours.csv', content_type: 'text/csv', content_base64: 'dG91cl9pZCxzdG9wcwowMTkzYjJlNCwxMgo=' };
+export const ReportCreateBody = withExample(Type.Object({ report: ReportCreate }, strict), {
+  report: {
+    title: 'Tours in November',
+    description: 'Completed tours per driver',
+    tags: ['monthly', 'tours'],
+    notify_by_email: true,
+    grants: [{ type: 'organization_managers', organization_id: ID.organization }],
+    file: CSV_FILE,
+  },
+});
+export const ReportCompleteBody = withExample(Type.Object({ file: FileInput }, strict), { file: CSV_FILE });
+export const ReportFailBody = withExample(Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) }, strict), {
+  reason: 'The export job ran out of memory',
+});
+
+export const Report = withExample(Type.Object({
   id: Uuid,
   title: Type.String(),
   description: Nullable(Type.String()),
@@ -61,6 +101,20 @@ export const Report = Type.Object({
   created_by_id: Uuid,
   created_at: Timestamp,
   ready_at: Nullable(Timestamp),
+}), {
+  id: ID.report,
+  title: 'Tours in November',
+  description: 'Completed tours per driver',
+  tags: ['monthly', 'tours'],
+  status: 'ready',
+  failure_reason: null,
+  notify_by_email: true,
+  grants: [{ type: 'organization_managers', organization_id: ID.organization }],
+  file: { name: 'november-tours.csv', content_type: 'text/csv', size_bytes: 26, sha256: 'ae20bf731244ade0b2d98a18447296c14cfc0983e263aeaf0adf637e4f0eac02' },
+  expires_at: '2026-12-22T13:05:00.000Z',
+  created_by_id: ID.admin,
+  created_at: EXAMPLE_AT,
+  ready_at: EXAMPLE_AT,
 });
 
 export const ReportResponse = Type.Object({ report: Report });
@@ -77,13 +131,13 @@ export const ReportListQuery = Type.Object(
 );
 export type ReportListFilters = NonNullable<Static<typeof ReportListQuery>['filters']>;
 
-export const Activity = Type.Object({
+export const Activity = withExample(Type.Object({
   id: Uuid,
   user_id: Uuid,
   action: Type.Literal('download'),
   outcome: Type.Union(['downloaded', 'not_visible', 'not_ready', 'expired', 'corrupt'].map((o) => Type.Literal(o))),
   at: Timestamp,
-});
+}), { id: ID.event, user_id: ID.manager, action: 'download', outcome: 'downloaded', at: '2026-11-22T14:00:00.000Z' });
 export const ActivityList = ListOf('activity', Activity);
 export const ActivityQuery = Type.Object({ ...PaginationQuery }, strict);
 

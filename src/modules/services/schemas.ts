@@ -1,5 +1,6 @@
 // Tour service and scheduling config wire schemas (CONTRACT.md §5 Service and scheduling config).
-import { component, StringEnum } from '../../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
@@ -48,7 +49,25 @@ export type ServiceUpdateInput = Static<typeof ServiceUpdate>;
 
 const OutcomesOut = Type.Array(FailureOutcomeName);
 
-export const Service = component('Service', Type.Object({
+const SERVICE_EXAMPLE = {
+  name: 'Same-day parcels',
+  service_area_id: ID.serviceArea,
+  dispatch_mode: 'manual' as const,
+  tip_distribution_strategy: 'completed_dropoffs_on_tour' as const,
+  stop_types: ['pickup', 'dropoff', 'return'],
+  return_stop_type: 'return',
+  max_stops_per_booking: 25,
+  max_stops_per_tour: 100,
+  failure_outcomes: {
+    admin: [...FAILURE_OUTCOMES],
+    manager: [...FAILURE_OUTCOMES],
+    driver: ['skip_recovery' as const, 'reattempt_later' as const, 'return_later' as const],
+  },
+  force_delivery_proof: ['recipient_name' as const],
+  scheduling_config_id: ID.schedulingConfig,
+};
+
+export const Service = component('Service', withExample(Type.Object({
   id: Uuid,
   name: Type.String(),
   service_area_id: Uuid,
@@ -62,11 +81,11 @@ export const Service = component('Service', Type.Object({
   force_delivery_proof: Type.Array(DeliveryProofName),
   scheduling_config_id: Nullable(Uuid),
   created_at: Timestamp,
-}));
+}), { id: ID.service, ...SERVICE_EXAMPLE, created_at: EXAMPLE_AT }));
 
 const strict = { additionalProperties: false };
-export const ServiceCreateBody = Type.Object({ service: ServiceCreate }, strict);
-export const ServiceUpdateBody = Type.Object({ service: ServiceUpdate }, strict);
+export const ServiceCreateBody = withExample(Type.Object({ service: ServiceCreate }, strict), { service: SERVICE_EXAMPLE });
+export const ServiceUpdateBody = withExample(Type.Object({ service: ServiceUpdate }, strict), { service: { dispatch_mode: 'auto', max_stops_per_tour: 60 } });
 export const ServiceResponse = Type.Object({ service: Service });
 export const ServiceList = ListOf('services', Service);
 
@@ -88,16 +107,20 @@ export type SchedulingConfigCreateInput = Static<typeof SchedulingConfigCreate>;
 export const SchedulingConfigUpdate = Type.Partial(SchedulingConfigFields, { additionalProperties: false });
 export type SchedulingConfigUpdateInput = Static<typeof SchedulingConfigUpdate>;
 
-export const SchedulingConfig = component('SchedulingConfig', Type.Object({
+export const SchedulingConfig = component('SchedulingConfig', withExample(Type.Object({
   id: Uuid,
   name: Type.String(),
   mode: SchedulingMode,
   claim_window_seconds: Type.Integer(),
   gradual_rollout_frequency_seconds: Type.Optional(deprecatedItem('gradual_rollout_frequency_seconds', Type.Null())),
   created_at: Timestamp,
-}));
-export const SchedulingConfigCreateBody = Type.Object({ scheduling_config: SchedulingConfigCreate }, strict);
-export const SchedulingConfigUpdateBody = Type.Object({ scheduling_config: SchedulingConfigUpdate }, strict);
+}), { id: ID.schedulingConfig, name: 'Same day', mode: 'instant', claim_window_seconds: 900, gradual_rollout_frequency_seconds: null, created_at: EXAMPLE_AT }));
+export const SchedulingConfigCreateBody = withExample(Type.Object({ scheduling_config: SchedulingConfigCreate }, strict), {
+  scheduling_config: { name: 'Same day', mode: 'instant', claim_window_seconds: 900 },
+});
+export const SchedulingConfigUpdateBody = withExample(Type.Object({ scheduling_config: SchedulingConfigUpdate }, strict), {
+  scheduling_config: { claim_window_seconds: 1800 },
+});
 export const SchedulingConfigResponse = Type.Object({ scheduling_config: SchedulingConfig });
 export const SchedulingConfigList = ListOf('scheduling_configs', SchedulingConfig);
 

@@ -1,5 +1,6 @@
 // Webhook wire schemas: subscriptions, deliveries with their attempts, redelivery and recovery.
-import { component, StringEnum } from '../../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { EventTypeText } from '../../events/schemas.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
@@ -23,7 +24,15 @@ const EventList = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL.' });
 const Description = Type.String({ maxLength: 500 });
 
-export const WebhookCreateBody = Type.Object(
+const WEBHOOK_EXAMPLE = {
+  url: 'https://shop.example/hooks/tourbook',
+  events: ['booking.created', 'booking.transition', 'tour.active_status_changed'],
+  active: true,
+  description: 'Order status in the shop',
+  filters: { service_area_id: ID.serviceArea },
+};
+
+export const WebhookCreateBody = withExample(Type.Object(
   {
     webhook: Type.Object(
     {
@@ -37,10 +46,10 @@ export const WebhookCreateBody = Type.Object(
     ),
   },
   { additionalProperties: false },
-);
+), { webhook: WEBHOOK_EXAMPLE });
 export type WebhookCreateInput = Static<typeof WebhookCreateBody>['webhook'];
 
-export const WebhookUpdateBody = Type.Object(
+export const WebhookUpdateBody = withExample(Type.Object(
   {
     webhook: Type.Object(
     {
@@ -54,10 +63,11 @@ export const WebhookUpdateBody = Type.Object(
     ),
   },
   { additionalProperties: false },
-);
+), { webhook: { events: ['*'], active: false } });
 export type WebhookUpdateInput = Static<typeof WebhookUpdateBody>['webhook'];
 
-export const Webhook = component('Webhook', Type.Object({
+const WEBHOOK_READ = { id: ID.webhook, ...WEBHOOK_EXAMPLE, disabled_reason: null, created_at: EXAMPLE_AT, updated_at: EXAMPLE_AT };
+export const Webhook = component('Webhook', withExample(Type.Object({
   id: Uuid,
   url: Type.String(),
   events: Type.Array(Type.String()),
@@ -67,10 +77,13 @@ export const Webhook = component('Webhook', Type.Object({
   disabled_reason: Nullable(Type.String({ description: 'Why the service disabled the subscription (gone, failing).' })),
   created_at: Timestamp,
   updated_at: Timestamp,
-}));
+}), WEBHOOK_READ));
 
 /** The secret is shown on create and on rotation only. */
-export const WebhookWithSecret = component('WebhookWithSecret', Type.Composite([Webhook, Type.Object({ secret: Type.String({ description: 'whsec_…' }) })]));
+export const WebhookWithSecret = component('WebhookWithSecret', withExample(
+  Type.Composite([Webhook, Type.Object({ secret: Type.String({ description: 'whsec_…' }) })]),
+  { ...WEBHOOK_READ, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+));
 
 export const WebhookResponse = Type.Object({ webhook: Webhook });
 export const WebhookSecretResponse = Type.Object({ webhook: WebhookWithSecret });
@@ -88,7 +101,7 @@ export const Attempt = component('DeliveryAttempt', Type.Object({
   error: Nullable(Type.String()),
 }));
 
-export const Delivery = component('Delivery', Type.Object({
+export const Delivery = component('Delivery', withExample(Type.Object({
   id: Uuid,
   event_id: Uuid,
   event_type: EventTypeText,
@@ -96,6 +109,14 @@ export const Delivery = component('Delivery', Type.Object({
   attempts: Type.Array(Attempt),
   next_attempt_at: Nullable(Timestamp),
   created_at: Timestamp,
+}), {
+  id: ID.delivery,
+  event_id: ID.event,
+  event_type: 'booking.created',
+  status: 'failed',
+  attempts: [{ at: EXAMPLE_AT, status_code: 503, duration_ms: 412, error: null }],
+  next_attempt_at: '2026-11-22T13:05:30.000Z',
+  created_at: EXAMPLE_AT,
 }));
 
 export const DeliveryResponse = Type.Object({ delivery: Delivery });
@@ -114,5 +135,7 @@ export type DeliveryListInput = Static<typeof DeliveryListQuery>;
 
 export const ListQuery = Type.Object(PaginationQuery, { additionalProperties: false });
 
-export const RecoverBody = Type.Object({ since: Timestamp }, { additionalProperties: false });
-export const RecoveryResponse = Type.Object({ recovery: Type.Object({ since: Timestamp, requeued: Type.Integer() }) });
+export const RecoverBody = withExample(Type.Object({ since: Timestamp }, { additionalProperties: false }), { since: '2026-11-22T12:00:00.000Z' });
+export const RecoveryResponse = withExample(Type.Object({ recovery: Type.Object({ since: Timestamp, requeued: Type.Integer() }) }), {
+  recovery: { since: '2026-11-22T12:00:00.000Z', requeued: 14 },
+});

@@ -97,6 +97,25 @@ describe('creating and reading bookings', () => {
     expect(booking.stops.map((s: { group: string | null }) => s.group)).toEqual(['dock 4', null]);
   });
 
+  // Responses render a stop without a window as `time_window: null`; a client that sends back what it read must not be
+  // refused for it (api-guide "Creating a booking").
+  it('accepts time_window: null on a stop as no window, on create and on an added stop', async () => {
+    const booking = await createBooking(w.manager.client, {
+      service_id: w.service.id,
+      stops: [
+        { type: 'pickup', place_id: w.places[0]!.id, time_window: null },
+        { type: 'dropoff', place_id: w.places[1]!.id, time_window: { starts_at: '2026-12-01T09:00:00.000Z', ends_at: '2026-12-01T10:00:00.000Z' } },
+      ],
+    });
+    expect(booking.stops.map((s: { time_window: unknown }) => s.time_window)).toEqual([null, { starts_at: '2026-12-01T09:00:00.000Z', ends_at: '2026-12-01T10:00:00.000Z' }]);
+
+    const added = await expectOk(
+      w.manager.client.post(`/api/hailing/bookings/${booking.id}/stops`, { stop: { type: 'dropoff', place_id: w.places[2]!.id, time_window: null } }),
+      201,
+    );
+    expect(added.stop.time_window).toBeNull();
+  });
+
   it.each([
     [{ group: 'A-mine' }, 'reserved_group_prefix', '/booking/stops/0/group'],
     [{ group: 'g'.repeat(51) }, 'group_too_long', '/booking/stops/0/group'],

@@ -1,5 +1,6 @@
 // Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
-import { component, documentedAs, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { component, documentedAs, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
 import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
@@ -42,7 +43,51 @@ export const CompletionRequirements = Type.Object({
   fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
 });
 
-export const Stop = component('Stop', Type.Object({
+/** Examples of a pickup and a drop-off on a tour under way: bookings and tours show the same stops. */
+export const STOP_EXAMPLE = {
+  id: ID.pickupStop,
+  booking_id: ID.booking,
+  tour_id: ID.tour,
+  type: 'pickup',
+  status: 'approaching',
+  position: 0,
+  tour_position: 0,
+  place_id: ID.pickupPlace,
+  location: { lat: 52.5303, lng: 13.3295 },
+  address: { street: 'Beusselstraße', number: '44', zip_code: '10553', city: 'Berlin', country: 'DE', additional_line: null },
+  contact: { name: 'Front desk', phone_number: '+49 30 555 0100', email: null },
+  group: `A-pickup-${ID.pickupPlace}`,
+  time_window: { starts_at: '2026-11-22T13:00:00.000Z', ends_at: '2026-11-22T15:00:00.000Z' },
+  service_duration_seconds: 120,
+  notes: null,
+  package_ids: [ID.package],
+  eta: '2026-11-22T13:20:00.000Z',
+  completed_at: null,
+  failed_at: null,
+  failure: null,
+  recovery_of_stop_id: null,
+  recovery_kind: null,
+  proof: null,
+  completion_requirements: { fail: false },
+};
+export const DROPOFF_EXAMPLE = {
+  ...STOP_EXAMPLE,
+  id: ID.dropoffStop,
+  type: 'dropoff',
+  status: 'scheduled',
+  position: 1,
+  tour_position: 1,
+  place_id: null,
+  location: { lat: 52.5378, lng: 13.4093 },
+  address: { street: 'Kastanienallee', number: '12', zip_code: '10435', city: 'Berlin', country: 'DE', additional_line: 'Hinterhaus, 3rd floor' },
+  contact: { name: 'Ada Lovelace', phone_number: '+49 151 2345678', email: null },
+  group: null,
+  time_window: null,
+  notes: 'Ring twice',
+  eta: '2026-11-22T13:41:00.000Z',
+};
+
+export const Stop = component('Stop', withExample(Type.Object({
   id: Uuid,
   booking_id: Nullable(Uuid),
   tour_id: Nullable(Uuid),
@@ -70,7 +115,7 @@ export const Stop = component('Stop', Type.Object({
   // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
   completion_requirements: Type.Optional(deprecatedItem('completion_requirements.fail', CompletionRequirements)),
   failure_options: Type.Optional(FailureOptions),
-}));
+}), STOP_EXAMPLE));
 
 export const PackageHistoryEntry = component('PackageHistoryEntry', Type.Object({
   at: Timestamp,
@@ -82,7 +127,21 @@ export const PackageHistoryEntry = component('PackageHistoryEntry', Type.Object(
   note: Nullable(Type.String()),
 }));
 
-export const Package = component('Package', Type.Object({
+const PACKAGE_EXAMPLE = {
+  id: ID.package,
+  booking_id: ID.booking,
+  shortcode: 'EPHW4MQK',
+  external_label: 'SHOP-1042-1',
+  status: 'awaiting_pickup',
+  pickup_stop_id: ID.pickupStop,
+  dropoff_stop_id: ID.dropoffStop,
+  description: 'Parcel',
+  weight_grams: 1850,
+  forced_delivery: null,
+  history: [{ at: EXAMPLE_AT, event: 'created', stop_id: null, tour_id: null, actor_id: ID.manager, reason_key: null, note: null }],
+};
+
+export const Package = component('Package', withExample(Type.Object({
   id: Uuid,
   booking_id: Uuid,
   shortcode: Type.String(),
@@ -94,11 +153,14 @@ export const Package = component('Package', Type.Object({
   weight_grams: Nullable(Type.Integer()),
   forced_delivery: Nullable(Type.Object({ at: Timestamp, by_user_id: Uuid, proof: Type.Record(Type.String(), Type.String()) })),
   history: Type.Array(PackageHistoryEntry),
-}));
+}), PACKAGE_EXAMPLE));
 
-export const LookedUpPackage = component('LookedUpPackage', Type.Composite([Package, Type.Object({ permissions: Type.Object({ removable: Type.Boolean() }) })]));
+export const LookedUpPackage = component('LookedUpPackage', withExample(
+  Type.Composite([Package, Type.Object({ permissions: Type.Object({ removable: Type.Boolean() }) })]),
+  { ...PACKAGE_EXAMPLE, permissions: { removable: true } },
+));
 
-export const Booking = component('Booking', Type.Object({
+export const Booking = component('Booking', withExample(Type.Object({
   id: Uuid,
   external_id: Nullable(Type.String()),
   service_id: Uuid,
@@ -118,6 +180,24 @@ export const Booking = component('Booking', Type.Object({
   packages: Type.Optional(Type.Array(Package)),
   created_at: Timestamp,
   updated_at: Timestamp,
+}), {
+  id: ID.booking,
+  external_id: 'SHOP-1042',
+  service_id: ID.service,
+  service_area_id: ID.serviceArea,
+  customer_id: ID.customer,
+  status: 'dispatched',
+  scheduled_at: null,
+  managing_organization_ids: [ID.organization],
+  preferred_driver_ids: [],
+  tip: { amount: 300, currency: 'EUR' },
+  tip_distribution: { tour_id: ID.tour, status: 'pending', reason: 'dropoffs_unresolved' },
+  earnings: null,
+  metadata: { shop_order: '1042' },
+  stops: [STOP_EXAMPLE, DROPOFF_EXAMPLE],
+  packages: [PACKAGE_EXAMPLE],
+  created_at: EXAMPLE_AT,
+  updated_at: EXAMPLE_AT,
 }));
 
 const StopTypeSlug = Type.String({ pattern: '^[a-z_]{1,11}$' });
@@ -132,7 +212,8 @@ export const StopInput = Type.Object(
     address: Type.Optional(AddressInput),
     contact: Type.Optional(ContactInput),
     group: Type.Optional(GroupInput),
-    time_window: Type.Optional(TimeWindow),
+    // null means no window, as responses render it (api-guide "Creating a booking").
+    time_window: Type.Optional(Nullable(TimeWindow)),
     service_duration_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   },
@@ -165,7 +246,27 @@ export const BookingCreate = component('BookingCreate', Type.Object(
     },
     { additionalProperties: false },
 ));
-export const BookingCreateBody = Type.Object({ booking: BookingCreate }, { additionalProperties: false });
+export const BookingCreateBody = withExample(Type.Object({ booking: BookingCreate }, { additionalProperties: false }), {
+  booking: {
+    service_id: ID.service,
+    external_id: 'SHOP-1042',
+    customer_id: ID.customer,
+    tip: { amount: 300, currency: 'EUR' },
+    metadata: { shop_order: '1042' },
+    stops: [
+      { type: 'pickup', place_id: ID.pickupPlace, time_window: { starts_at: '2026-11-22T13:00:00Z', ends_at: '2026-11-22T15:00:00Z' } },
+      {
+        type: 'dropoff',
+        location: { lat: 52.5378, lng: 13.4093 },
+        address: { street: 'Kastanienallee', number: '12', zip_code: '10435', city: 'Berlin', additional_line: 'Hinterhaus, 3rd floor' },
+        contact: { name: 'Ada Lovelace', phone_number: '+49 151 2345678' },
+        time_window: null,
+        notes: 'Ring twice',
+      },
+    ],
+    packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, external_label: 'SHOP-1042-1', description: 'Parcel', weight_grams: 1850 }],
+  },
+});
 export type BookingCreateInput = Static<typeof BookingCreate>;
 
 export const BookingEnvelope = Type.Object({ booking: Booking });
@@ -251,22 +352,22 @@ export const ViewQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const TipBody = Type.Object({ tip: Nullable(Money) }, { additionalProperties: false });
+export const TipBody = withExample(Type.Object({ tip: Nullable(Money) }, { additionalProperties: false }), { tip: { amount: 500, currency: 'EUR' } });
 
-export const CustomStopBody = Type.Object(
+export const CustomStopBody = withExample(Type.Object(
   { stop: StopInput, position: Type.Optional(Type.Integer({ minimum: 0 })) },
   { additionalProperties: false },
-);
+), { stop: { type: 'dropoff', place_id: ID.dropoffPlace, service_duration_seconds: 300, notes: 'Leave with the neighbour if absent' }, position: 1 });
 export type CustomStopInput = Static<typeof CustomStopBody>;
 
 export const StopEnvelope = Type.Object({ stop: Stop });
 
-export const GroupsBody = Type.Object(
+export const GroupsBody = withExample(Type.Object(
   {
     stops: Type.Array(Type.Object({ id: Uuid, group: Nullable(GroupInput) }, { additionalProperties: false }), { minItems: 1, maxItems: 1000 }),
   },
   { additionalProperties: false },
-);
+), { stops: [{ id: ID.pickupStop, group: 'dock 4' }, { id: ID.dropoffStop, group: null }] });
 export type GroupsInput = Static<typeof GroupsBody>;
 
 export const StopProperties = Type.Object(
@@ -279,18 +380,20 @@ export const StopProperties = Type.Object(
     },
     { additionalProperties: false },
 );
-export const StopPropertiesBody = Type.Object({ stop: StopProperties }, { additionalProperties: false });
+export const StopPropertiesBody = withExample(Type.Object({ stop: StopProperties }, { additionalProperties: false }), {
+  stop: { time_window: { starts_at: '2026-11-22T16:00:00Z', ends_at: '2026-11-22T18:00:00Z' }, notes: 'Back door', service_duration_seconds: 180 },
+});
 export type StopPropertiesInput = Static<typeof StopProperties>;
 
-export const ManagingOrganizationsBody = Type.Object(
+export const ManagingOrganizationsBody = withExample(Type.Object(
   { managing_organization_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 50 }) },
   { additionalProperties: false },
-);
+), { managing_organization_ids: [ID.organization] });
 
-export const PreferredDriversBody = Type.Object(
+export const PreferredDriversBody = withExample(Type.Object(
   { preferred_driver_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }) },
   { additionalProperties: false },
-);
+), { preferred_driver_ids: [ID.driver] });
 
 /** Routes that take a DeliveryProof (two base64 images of up to 7,000,000 characters) declare this body limit (decision 0111). */
 export const PROOF_BODY_LIMIT = 16 * 1024 * 1024;
@@ -307,7 +410,7 @@ export const DeliveryProof = Type.Object(
 );
 export type DeliveryProofInput = Static<typeof DeliveryProof>;
 
-export const StopCompleteBody = Type.Object(
+export const StopCompleteBody = withExample(Type.Object(
   {
     packages: Type.Optional(
       Type.Array(
@@ -326,19 +429,21 @@ export const StopCompleteBody = Type.Object(
     proof: Type.Optional(DeliveryProof),
   },
   { additionalProperties: false },
-);
+), { packages: [{ id: ID.package, result: 'delivered' }], proof: { recipient_name: 'A. Lovelace', note: 'Handed over at the door' } });
 export type StopCompleteInput = Static<typeof StopCompleteBody>;
 
-export const PackageLookupBody = Type.Union(
+export const PackageLookupBody = withExample(Type.Union(
   [
     Type.Object({ shortcode: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false }),
     Type.Object({ external_label: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
   ],
-);
+), { shortcode: 'EPHW4MQK' });
 export const PackageEnvelope = Type.Object({ package: Package });
 export const LookedUpPackageEnvelope = Type.Object({ package: LookedUpPackage });
 
-export const ForceDeliveryBody = Type.Object({ proof: Type.Optional(DeliveryProof) }, { additionalProperties: false });
+export const ForceDeliveryBody = withExample(Type.Object({ proof: Type.Optional(DeliveryProof) }, { additionalProperties: false }), {
+  proof: { recipient_name: 'Reception, 2nd floor', note: 'Scanner broken; signed on paper' },
+});
 export type ForceDeliveryInput = Static<typeof ForceDeliveryBody>;
 
-export const PackageTransitionBody = Type.Object({ event: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false });
+export const PackageTransitionBody = withExample(Type.Object({ event: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }), { event: 'announce' });

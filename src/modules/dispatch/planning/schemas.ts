@@ -1,6 +1,7 @@
 // Planning wire schemas: optimise a tour, plan tours across drivers (CONTRACT.md §10; decisions 0955–0958).
 import { Type, type Static } from '@sinclair/typebox';
-import { component, StringEnum } from '../../../http/openapi-components.ts';
+import { component, StringEnum, withExample } from '../../../http/openapi-components.ts';
+import { EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { Nullable, Uuid } from '../../../http/schemas.ts';
 import { Tour } from '../tours/schemas.ts';
 
@@ -10,7 +11,7 @@ const TimeLimitMs = (defaultMs: number) =>
 
 export const Optimization = component(
   'Optimization',
-  Type.Object({
+  withExample(Type.Object({
     before_seconds: Type.Integer({ description: 'Travel seconds of the open part of the tour in its previous order.' }),
     after_seconds: Type.Integer({ description: 'Travel seconds of the open part in the new order.' }),
     unplaced: Type.Array(
@@ -20,10 +21,10 @@ export const Optimization = component(
       }),
       { description: "Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting." },
     ),
-  }),
+  }), { before_seconds: 2710, after_seconds: 2135, unplaced: [] }),
 );
 
-export const OptimizeTourBody = Type.Object({ time_limit_ms: Type.Optional(TimeLimitMs(1000)) }, { additionalProperties: false });
+export const OptimizeTourBody = withExample(Type.Object({ time_limit_ms: Type.Optional(TimeLimitMs(1000)) }, { additionalProperties: false }), { time_limit_ms: 2000 });
 export type OptimizeTourInput = Static<typeof OptimizeTourBody>;
 export const OptimizeTourResponse = Type.Object({ tour: Tour, optimization: Optimization });
 
@@ -35,16 +36,16 @@ const planOptions = {
   time_limit_ms: Type.Optional(TimeLimitMs(5000)),
   apply: Type.Optional(Type.Boolean({ description: 'Create the proposed tours (default false: only propose).' })),
 };
-export const PlanBody = Type.Union([
+export const PlanBody = withExample(Type.Union([
   Type.Object({ booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
   Type.Object({ stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
-]);
+]), { booking_ids: [ID.booking], max_tours: 3, time_limit_ms: 5000, apply: false });
 export type PlanInput = Static<typeof PlanBody>;
 
 export const PlanResponse = Type.Object({
   plan: component(
     'DispatchPlan',
-    Type.Object({
+    withExample(Type.Object({
       applied: Type.Boolean(),
       tours: Type.Array(
         Type.Object({
@@ -56,6 +57,11 @@ export const PlanResponse = Type.Object({
       ),
       travel_seconds: Type.Integer(),
       unplaced: Optimization.properties.unplaced,
+    }), {
+      applied: false,
+      tours: [{ tour_id: null, stop_ids: [ID.pickupStop, ID.dropoffStop], booking_ids: [ID.booking], travel_seconds: 1420 }],
+      travel_seconds: 1420,
+      unplaced: [],
     }),
   ),
   tours: Type.Array(Tour, { description: 'The created tours (empty unless applied).' }),

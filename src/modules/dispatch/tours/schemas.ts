@@ -1,14 +1,15 @@
 // Tours wire schemas: tours, dispatch bodies, transitions, visibility explanation (CONTRACT.md §4–5).
-import { component, EnumText, StringEnum } from '../../../http/openapi-components.ts';
+import { component, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
+import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { Stop, View } from '../bookings/schemas.ts';
+import { DROPOFF_EXAMPLE, Stop, STOP_EXAMPLE, View } from '../bookings/schemas.ts';
 
 export const TourStatus = component('TourStatus', StringEnum(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled']));
 
-export const Tour = component('Tour', Type.Object({
+export const Tour = component('Tour', withExample(Type.Object({
   id: Uuid,
   service_id: Uuid,
   service_area_id: Uuid,
@@ -25,6 +26,23 @@ export const Tour = component('Tour', Type.Object({
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
+}), {
+  id: ID.tour,
+  service_id: ID.service,
+  service_area_id: ID.serviceArea,
+  status: 'en_route',
+  driver_id: ID.driver,
+  executing_organization_id: ID.organization,
+  scheduled_at: '2026-11-22T13:00:00.000Z',
+  claim_expires_at: null,
+  optimized: true,
+  managing_organization_ids: [ID.organization],
+  preferred_driver_ids: [],
+  stops: [STOP_EXAMPLE, DROPOFF_EXAMPLE],
+  earnings: null,
+  created_at: EXAMPLE_AT,
+  started_at: '2026-11-22T13:10:00.000Z',
+  completed_at: null,
 }));
 export const TourEnvelope = Type.Object({ tour: Tour });
 export const TourList = ListOf('tours', Tour);
@@ -47,7 +65,7 @@ export const TourListQuery = Type.Object(
 );
 export type TourListQueryT = Static<typeof TourListQuery>;
 
-export const MergeBody = Type.Union([
+export const MergeBody = withExample(Type.Union([
   Type.Object(
     {
       stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }),
@@ -64,22 +82,29 @@ export const MergeBody = Type.Union([
     },
     { additionalProperties: false },
   ),
-]);
+]), { booking_ids: [ID.booking], optimize: true, scheduled_at: '2026-11-22T13:00:00Z' });
 export type MergeInput = Static<typeof MergeBody>;
 
-export const InsertStopsBody = Type.Object(
+export const InsertStopsBody = withExample(Type.Object(
   { stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
   { additionalProperties: false },
-);
+), { stop_ids: [ID.pickupStop, ID.dropoffStop], position: 2 });
 export type InsertStopsInput = Static<typeof InsertStopsBody>;
 
-export const ForceAssignBody = Type.Object({ driver_id: Uuid, start: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const ForceAssignBody = withExample(Type.Object({ driver_id: Uuid, start: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { driver_id: ID.driver, start: true });
 
-export const TourVisibilityEnvelope = Type.Object({
+export const TourVisibilityEnvelope = withExample(Type.Object({
   visibility: Type.Object({
     tour_id: Uuid,
     reason: Type.Union([Type.Literal('executing_driver'), Type.Literal('managing_organization'), Type.Literal('no_managing_organizations')]),
     organizations: Type.Array(Type.Object({ organization_id: Uuid, reason: Type.String() })),
     drivers_of_all_organizations: Type.Boolean(),
   }),
+}), {
+  visibility: {
+    tour_id: ID.tour,
+    reason: 'managing_organization',
+    organizations: [{ organization_id: ID.organization, reason: 'managing_organization' }],
+    drivers_of_all_organizations: false,
+  },
 });
