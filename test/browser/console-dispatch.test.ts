@@ -47,6 +47,7 @@ describe('dispatch in the console', () => {
   let admin: Client;
   let serviceId: string;
   let orgA: string;
+  let orgB: string;
   const people: Record<string, { email: string; id: string }> = {};
 
   const stopsOf = async (tourId: string) => {
@@ -66,9 +67,10 @@ describe('dispatch in the console', () => {
     const area = await createServiceArea(admin, { name: 'Berlin' });
     serviceId = (await createService(admin, { service_area_id: area.id })).id;
     orgA = (await createOrganization(admin, { name: 'Kurier Nord' })).id;
-    const orgB = (await createOrganization(admin, { name: 'Kurier Süd' })).id;
+    orgB = (await createOrganization(admin, { name: 'Kurier Süd' })).id;
     for (const [key, role, orgs] of [
       ['admin', 'admin', []],
+      ['managerA', 'manager', [orgA]],
       ['driverA', 'driver', [orgA]],
       ['driverB', 'driver', [orgB]],
     ] as const) {
@@ -118,6 +120,25 @@ describe('dispatch in the console', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => tourOf(one.id)).not.toBeNull();
     expect(await tourOf(two.id)).toBe(await tourOf(one.id));
+    watched.expectClean();
+    await watched.context.close();
+  });
+
+  it('shows a manager only its organization\'s bookings and tours on the board, and lets it make a tour of them', async () => {
+    const own = await booking(admin, serviceId, 'MGR-NORD', orgA);
+    await booking(admin, serviceId, 'MGR-SUED', orgB);
+    const othersTour = await mergeIntoTour(admin, [(await booking(admin, serviceId, 'MGR-SUED-TOUR', orgB)).id]);
+    const watched = await openPage(app);
+    const { page } = watched;
+    await signIn(page, app.url, people.managerA!.email, PASSWORD);
+    await page.getByRole('link', { name: 'Dispatch' }).click();
+    const waiting = page.getByRole('grid', { name: 'Waiting bookings' });
+    await expect.poll(() => waiting.getByRole('row', { name: 'MGR-NORD' }).count()).toBe(1);
+    expect(await waiting.getByRole('row', { name: 'MGR-SUED' }).count()).toBe(0);
+    expect(await page.getByRole('grid', { name: `Stops of tour ${othersTour.id.slice(-8)}` }).count()).toBe(0);
+    await waiting.getByRole('row', { name: 'MGR-NORD' }).dragTo(page.getByText('Drop bookings here to make a tour of them.'));
+    await expect.poll(() => tourOf(own.id)).not.toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
     watched.expectClean();
     await watched.context.close();
   });

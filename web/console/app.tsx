@@ -44,7 +44,7 @@ export function App() {
           <Route path="/dispatch">
             {() => (
               <Suspense fallback={<Loading label={t('loading')} />}>
-                <DispatchPage user={user} />
+                <DispatchPage />
               </Suspense>
             )}
           </Route>

@@ -4,7 +4,7 @@
 // API's rules (a pickup before its drop-off, one service per tour) are its own, shown in words when it refuses.
 import { useState } from 'react';
 import { DropZone, I18nProvider, Text } from 'react-aria-components';
-import { useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds, type User } from '../../../api/index.ts';
+import { useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useLang, useT } from '../../../i18n/index.tsx';
 import { Banner, ErrorBanner, Loading, PageHead, markReactAriaStylesPresent } from '../../../ui/index.ts';
@@ -15,7 +15,7 @@ import { WaitingList } from './waiting-list.tsx';
 
 markReactAriaStylesPresent();
 
-export function DispatchPage(_props: { user: User }) {
+export function DispatchPage() {
   const t = useT(messages);
   const tc = useT(common);
   const { lang } = useLang();

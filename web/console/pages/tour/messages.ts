@@ -133,7 +133,7 @@ export const messages = defineMessages({
     close: 'Schließen',
     actions: 'Aktionen',
     'action.schedule': 'Einplanen',
-    'action.ready_to_pick': 'Für Fahrer zur Übernahme freigeben',
+    'action.ready_to_pick': 'Zur Übernahme freigeben',
     'action.hold': 'Zurückhalten',
     'action.force_unassign': 'Fahrer abziehen',
     'action.cancel': 'Tour stornieren',
