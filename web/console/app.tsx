@@ -1,6 +1,6 @@
 // Who may use the console decides what renders: nobody signed in → sign-in; drivers and customers → a pointer to
 // their own app; admins and managers → the shell with the pages (a route per page, each page in pages/<page>/).
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { setApiLanguage, useSession } from '../api/index.ts';
 import { useLang } from '../i18n/index.tsx';
@@ -15,6 +15,9 @@ import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
 import { NotFoundPage, Shell } from './shell/shell.tsx';
+
+// The dispatch board brings react-aria's drag and drop: loaded with its page, not with the console's first page.
+const DispatchPage = lazy(() => import('./pages/dispatch/dispatch-page.tsx'));
 
 export function App() {
   const { lang } = useLang();
@@ -38,6 +41,13 @@ export function App() {
           <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
           <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} />}</Route>
+          <Route path="/dispatch">
+            {() => (
+              <Suspense fallback={<Loading label={t('loading')} />}>
+                <DispatchPage />
+              </Suspense>
+            )}
+          </Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>

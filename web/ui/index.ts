@@ -3,3 +3,4 @@ export { Badge, Banner, Button, Dialog, Loading, PageHead, SelectField, TextArea
 export { ErrorBanner, errorsAt } from './errors.tsx';
 export { StatusBadge } from './status.tsx';
 export { useLatest } from './use-latest.ts';
+export { markReactAriaStylesPresent } from './react-aria.ts';

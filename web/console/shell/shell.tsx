@@ -8,12 +8,13 @@ import { Banner, Button, ErrorBanner } from '../../ui/index.ts';
 import icon from '../../public/icon.svg';
 import { messages } from './messages.ts';
 
-type NavKey = 'today' | 'bookings' | 'tours' | 'plan' | 'map' | 'reports' | 'settings';
+type NavKey = 'today' | 'bookings' | 'dispatch' | 'tours' | 'plan' | 'map' | 'reports' | 'settings';
 
 /** The pages in the navigation, in order; `href` is below /console. */
 export const NAV: { key: NavKey; href: string }[] = [
   { key: 'today', href: '/' },
   { key: 'bookings', href: '/bookings' },
+  { key: 'dispatch', href: '/dispatch' },
   { key: 'tours', href: '/tours' },
   { key: 'map', href: '/map' },
 ];

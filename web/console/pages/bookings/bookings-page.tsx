@@ -1,4 +1,5 @@
-// Bookings: the list with the API's filters, kept in the URL so a filtered list can be shared, and cursor paging.
+// Bookings: the list with the API's filters, kept in the URL so a filtered list can be shared, and cursor paging;
+// bookings waiting for dispatch can be selected and made a tour or added to one (selection-actions.tsx).
 import { useState, type FormEvent } from 'react';
 import { Link, useSearch, useLocation } from 'wouter';
 import { byId, useServiceAreas } from '../../../api/index.ts';
@@ -7,8 +8,11 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, TextField } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useBookingsPage, type BookingFilters, type BookingStatus } from './queries.ts';
+import { SelectionActions } from './selection-actions.tsx';
 
 const STATUSES: BookingStatus[] = ['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled'];
+/** Statuses with stops waiting for dispatch: the ones merge and insert take (the API guide, "Dispatch"). */
+const DISPATCHABLE: BookingStatus[] = ['to_be_dispatched', 'partially_dispatched'];
 const FILTER_KEYS = ['status', 'service_area_id', 'external_id', 'created_from', 'created_to'] as const;
 
 function filtersFrom(search: string): BookingFilters {
@@ -36,6 +40,14 @@ export function BookingsPage() {
   const areaById = byId(areas.data);
   // One service area needs no column or filter of its own.
   const multipleAreas = (areas.data?.length ?? 0) > 1;
+  // Selected bookings by id with their names; kept across pages so a dispatcher can collect from several.
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  const toggle = (id: string, name: string, on: boolean) => {
+    const next = new Map(selected);
+    if (on) next.set(id, name);
+    else next.delete(id);
+    setSelected(next);
+  };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -89,6 +101,7 @@ export function BookingsPage() {
         </div>
       </form>
 
+      {selected.size ? <SelectionActions selected={selected} onClear={() => setSelected(new Map())} /> : null}
       {bookings.isError ? <ErrorBanner error={bookings.error} /> : null}
       {bookings.isPending ? <Loading label={tc('loading')} /> : null}
       {bookings.data ? (
@@ -100,6 +113,9 @@ export function BookingsPage() {
               <caption className="visually-hidden">{t('title')}</caption>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('col_select')}</span>
+                  </th>
                   <th scope="col">{t('col_booking')}</th>
                   <th scope="col">{t('col_status')}</th>
                   {multipleAreas ? <th scope="col">{t('col_area')}</th> : null}
@@ -110,8 +126,14 @@ export function BookingsPage() {
               <tbody>
                 {bookings.data.bookings.map((booking) => {
                   const area = areaById.get(booking.service_area_id);
+                  const name = booking.external_id ?? booking.id.slice(-8);
                   return (
-                    <tr key={booking.id}>
+                    <tr key={booking.id} aria-selected={selected.has(booking.id) || undefined}>
+                      <td className="select-cell">
+                        {DISPATCHABLE.includes(booking.status) ? (
+                          <input type="checkbox" aria-label={t('select', { name })} checked={selected.has(booking.id)} onChange={(event) => toggle(booking.id, name, event.target.checked)} />
+                        ) : null}
+                      </td>
                       <td>
                         <Link href={`/bookings/${booking.id}`}>{booking.external_id ?? t('no_external_id')}</Link>
                         <div className="muted mono">{booking.id.slice(-8)}</div>

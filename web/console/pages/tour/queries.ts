@@ -82,3 +82,36 @@ export function useResumeTips(tourId: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: compensationKey(tourId) }),
   });
 }
+
+export type TourAction = 'schedule' | 'ready_to_pick' | 'hold' | 'force_unassign' | 'cancel';
+
+/** The dispatcher's transitions without a body (the API guide, "Tour lifecycle"); force_assign has its own. */
+export function useTourAction(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: TourAction) => {
+      const params = { path: { id: tourId } };
+      switch (action) {
+        case 'schedule':
+          return call(api.POST('/api/hailing/tours/{id}/schedule', { params }));
+        case 'ready_to_pick':
+          return call(api.POST('/api/hailing/tours/{id}/ready_to_pick', { params }));
+        case 'hold':
+          return call(api.POST('/api/hailing/tours/{id}/hold', { params }));
+        case 'force_unassign':
+          return call(api.POST('/api/hailing/tours/{id}/force_unassign', { params }));
+        case 'cancel':
+          return call(api.POST('/api/hailing/tours/{id}/cancel', { params }));
+      }
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tours'] }),
+  });
+}
+
+export function useForceAssign(tourId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { driver_id: string; start: boolean }) => call(api.POST('/api/hailing/tours/{id}/force_assign', { params: { path: { id: tourId } }, body: input })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['tours'] }),
+  });
+}

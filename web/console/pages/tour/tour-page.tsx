@@ -1,5 +1,5 @@
 // The tour page: its stops as a timeline (live: any event of the tour refetches it, so a recovery stop appears
-// without a reload), failing a stop, and the compensation editor.
+// without a reload), the dispatcher's actions the tour's state allows, failing a stop, and the compensation editor.
 import { useCallback } from 'react';
 import { byId, useDrivers, useLiveStream, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
@@ -9,6 +9,7 @@ import { CompensationEditor } from './compensation-editor.tsx';
 import { messages } from './messages.ts';
 import { useTour } from './queries.ts';
 import { StopTimeline } from './stop-timeline.tsx';
+import { TourActions } from './tour-actions.tsx';
 
 export function TourPage({ id }: { id: string }) {
   const t = useT(messages);
@@ -41,6 +42,7 @@ export function TourPage({ id }: { id: string }) {
           </>
         ) : null}
       </dl>
+      <TourActions tourId={data.id} status={data.status} />
       <div className="two-col">
         <section className="stack" aria-labelledby="stops-title">
           <h2 id="stops-title">{t('stops')}</h2>

@@ -1,0 +1,96 @@
+// The dispatch board: bookings waiting for dispatch beside the open tours, everything moved by drag and drop with
+// react-aria's keyboard alternative (decision 1020). Bookings dropped on "New tour" are merged; dropped on a tour,
+// inserted; stops dragged within a tour are reordered and between tours moved — all through merge and insert, so the
+// API's rules (a pickup before its drop-off, one service per tour) are its own, shown in words when it refuses.
+import { useState } from 'react';
+import { DropZone, I18nProvider, Text } from 'react-aria-components';
+import { useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useLang, useT } from '../../../i18n/index.tsx';
+import { Banner, ErrorBanner, Loading, PageHead, markReactAriaStylesPresent } from '../../../ui/index.ts';
+import { BOOKING, payloads } from './drag.ts';
+import { messages } from './messages.ts';
+import { TourLane, type LaneDrop } from './tour-lane.tsx';
+import { WaitingList } from './waiting-list.tsx';
+
+markReactAriaStylesPresent();
+
+export function DispatchPage() {
+  const t = useT(messages);
+  const tc = useT(common);
+  const { lang } = useLang();
+  const bookings = useWaitingBookings();
+  const tours = useOpenTours();
+  const merge = useMergeBookings();
+  const insert = useInsertStops();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const busy = merge.isPending || insert.isPending;
+
+  const done = (message: string) => {
+    setError(null);
+    setNotice(message);
+  };
+  const failed = (cause: unknown) => {
+    setNotice(null);
+    setError(cause);
+  };
+
+  const makeTour = (bookingIds: string[]) => {
+    if (!bookingIds.length) return;
+    merge.mutate(bookingIds, { onSuccess: (tour) => done(t('made_tour', { id: tour.id.slice(-8) })), onError: failed });
+  };
+
+  const dropOnLane = (drop: LaneDrop) => {
+    const stopIds = drop.kind === 'stops' ? drop.stopIds : (bookings.data ?? []).filter((b) => drop.bookingIds.includes(b.id)).flatMap(waitingStopIds);
+    insert.mutate(
+      { tourId: drop.tourId, stopIds, ...(drop.position === undefined ? {} : { position: drop.position }) },
+      { onSuccess: (tour) => done(t('changed_tour', { id: tour.id.slice(-8) })), onError: failed },
+    );
+  };
+
+  return (
+    <section className="stack" aria-labelledby="dispatch-title" aria-busy={busy || undefined}>
+      <PageHead title={<span id="dispatch-title">{t('title')}</span>} />
+      <p className="muted">{t('intro')}</p>
+      <div aria-live="polite" className="stack">
+        {notice ? <Banner tone="ok">{notice}</Banner> : null}
+        {busy ? <span className="muted">{t('working')}</span> : null}
+      </div>
+      {error ? <ErrorBanner error={error} /> : null}
+      {/* react-aria's drag and drop announcements and drop-target names in the console's language, not the browser's. */}
+      <I18nProvider locale={lang === 'de' ? 'de-DE' : 'en-GB'}>
+        <div className="board">
+          <section className="stack" aria-labelledby="waiting-title">
+            <h2 id="waiting-title">{t('waiting')}</h2>
+            <DropZone
+              aria-label={t('new_tour')}
+              className="drop-zone"
+              getDropOperation={(types) => (types.has(BOOKING) ? 'move' : 'cancel')}
+              onDrop={async (e) => makeTour(await payloads(e.items, BOOKING))}
+            >
+              <strong>{t('new_tour')}</strong>
+              <Text slot="description">{t('new_tour_hint')}</Text>
+            </DropZone>
+            {bookings.isError ? <ErrorBanner error={bookings.error} /> : null}
+            {bookings.isPending ? <Loading label={tc('loading')} /> : null}
+            {bookings.data ? <WaitingList bookings={bookings.data.filter((b) => waitingStopIds(b).length > 0)} /> : null}
+          </section>
+          <section className="stack" aria-labelledby="tours-title">
+            <h2 id="tours-title">{t('tours')}</h2>
+            {tours.isError ? <ErrorBanner error={tours.error} /> : null}
+            {tours.isPending ? <Loading label={tc('loading')} /> : null}
+            {tours.data && tours.data.length === 0 ? <p className="card muted">{t('tours_empty')}</p> : null}
+            <div className="lanes">
+              {(tours.data ?? []).map((tour) => (
+                <TourLane key={tour.id} tour={tour} onDrop={dropOnLane} />
+              ))}
+            </div>
+          </section>
+        </div>
+      </I18nProvider>
+    </section>
+  );
+}
+
+export default DispatchPage;

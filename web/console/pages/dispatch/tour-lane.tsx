@@ -1,0 +1,87 @@
+// One open tour on the board: its stops in order as a GridList that accepts dropped bookings (insert their waiting
+// stops there) and stops (reorder within the tour, or move from another tour) — all through insert with a position
+// (the API guide, "Dispatch"). Only scheduled stops can be dragged: insert moves nothing else. The list always shows
+// the tour as the API has it, so a refused drop (a drop-off before its pickup) leaves the stop where it was.
+import type { Key } from 'react-aria-components';
+import { Button, DropIndicator, GridList, GridListItem, useDragAndDrop } from 'react-aria-components';
+import { Link } from 'wouter';
+import type { Schemas } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useT } from '../../../i18n/index.tsx';
+import { StatusBadge } from '../../../ui/index.ts';
+import { BOOKING, STOP, payloads } from './drag.ts';
+import { messages } from './messages.ts';
+
+type Tour = Schemas['Tour'];
+type Stop = Schemas['Stop'];
+
+export type LaneDrop = { kind: 'bookings'; bookingIds: string[]; tourId: string; position?: number } | { kind: 'stops'; stopIds: string[]; tourId: string; position?: number };
+
+const addressLine = (stop: Stop): string => [[stop.address.street, stop.address.number].filter(Boolean).join(' '), stop.address.city].filter(Boolean).join(', ');
+
+export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop) => void }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const shortId = tour.id.slice(-8);
+  const stops = [...(tour.stops ?? [])].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
+  const stopLabel = (stop: Stop, index: number) =>
+    t('stop_item', { position: index + 1, kind: stop.type === 'pickup' || stop.type === 'dropoff' ? tc(`stop.${stop.type}`) : stop.type, address: addressLine(stop) });
+
+  /** The insert position for a drop before or after `key`, counted among the stops that stay (moved ones left out). */
+  const positionAt = (key: Key, where: 'before' | 'after' | 'on', moving: Set<string>): number => {
+    const staying = stops.filter((s) => !moving.has(s.id));
+    const index = staying.findIndex((s) => s.id === key);
+    return index < 0 ? staying.length : where === 'before' ? index : index + 1;
+  };
+
+  const { dragAndDropHooks } = useDragAndDrop<Stop>({
+    getItems: (keys) => [...keys].map((key) => ({ [STOP]: JSON.stringify({ stop_id: String(key), tour_id: tour.id }), 'text/plain': String(key) })),
+    acceptedDragTypes: [BOOKING, STOP],
+    getDropOperation: () => 'move',
+    renderDropIndicator: (target) => <DropIndicator target={target} className="drop-indicator" />,
+    onReorder: (e) => onDrop({ kind: 'stops', stopIds: [...e.keys].map(String), tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set([...e.keys].map(String))) }),
+    onInsert: async (e) => {
+      const bookingIds = await payloads(e.items, BOOKING);
+      const moved = (await payloads(e.items, STOP)).map((s) => s.stop_id);
+      if (bookingIds.length) onDrop({ kind: 'bookings', bookingIds, tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set()) });
+      else if (moved.length) onDrop({ kind: 'stops', stopIds: moved, tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set(moved)) });
+    },
+    onRootDrop: async (e) => {
+      const bookingIds = await payloads(e.items, BOOKING);
+      const moved = (await payloads(e.items, STOP)).map((s) => s.stop_id);
+      if (bookingIds.length) onDrop({ kind: 'bookings', bookingIds, tourId: tour.id });
+      else if (moved.length) onDrop({ kind: 'stops', stopIds: moved, tourId: tour.id });
+    },
+  });
+
+  return (
+    <section className="card stack lane" aria-labelledby={`lane-${tour.id}`}>
+      <div className="row-between">
+        <h3 id={`lane-${tour.id}`}>
+          <Link href={`/tours/${tour.id}`} aria-label={t('open_tour', { id: shortId })}>
+            {t('tour_heading', { id: shortId })}
+          </Link>
+        </h3>
+        <StatusBadge status={tour.status} />
+      </div>
+      <GridList
+        aria-label={t('tour_stops', { id: shortId })}
+        className="dnd-list"
+        items={stops}
+        disabledKeys={stops.filter((s) => s.status !== 'scheduled').map((s) => s.id)}
+        dragAndDropHooks={dragAndDropHooks}
+        renderEmptyState={() => <p className="muted">{t('tour_empty')}</p>}
+      >
+        {(stop) => (
+          <GridListItem id={stop.id} textValue={stopLabel(stop, stops.indexOf(stop))} className="dnd-item">
+            <Button slot="drag" className="drag-button" aria-label={t('drag_stop', { name: stopLabel(stop, stops.indexOf(stop)) })}>
+              <span aria-hidden="true">⠿</span>
+            </Button>
+            <span className="grow">{stopLabel(stop, stops.indexOf(stop))}</span>
+            <StatusBadge status={stop.status} />
+          </GridListItem>
+        )}
+      </GridList>
+    </section>
+  );
+}
