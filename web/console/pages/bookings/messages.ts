@@ -21,6 +21,8 @@ export const messages = defineMessages({
     empty: 'No bookings match these filters.',
     no_external_id: '(no external id)',
     page_of: 'Page {page}',
+    new_booking: 'New booking',
+    import_csv: 'Import CSV',
   },
   de: {
     title: 'Buchungen',
@@ -42,5 +44,7 @@ export const messages = defineMessages({
     empty: 'Keine Buchungen entsprechen diesen Filtern.',
     no_external_id: '(ohne externe ID)',
     page_of: 'Seite {page}',
+    new_booking: 'Neue Buchung',
+    import_csv: 'CSV importieren',
   },
 });
