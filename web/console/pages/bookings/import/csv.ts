@@ -1,7 +1,8 @@
 // The CSV import's pure part: a file's text → headers and rows, the columns guessed for each booking field, rows →
 // booking bodies for the bulk create, the API's error pointers → the column they concern, and the failed rows as a CSV.
 import Papa from 'papaparse';
-import type { Schemas } from '../../../../api/index.ts';
+// The client's types directly: the browser tests import this module under the server's tsconfig (no DOM).
+import type { Schemas } from '../../../../../clients/typescript/src/index.ts';
 
 export type BookingCreate = Schemas['BookingCreate'];
 
@@ -159,7 +160,7 @@ export function fieldOfPointer(pointer: string): ImportField | null {
 export const rowKey = (fileHash: string, rowNumber: number): string => `csv-${fileHash}-row-${rowNumber}`;
 
 /** SHA-256 of the file's bytes, hex, shortened to 128 bits (plenty to tell files apart). */
-export async function fileHash(bytes: BufferSource): Promise<string> {
+export async function fileHash(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
 }
