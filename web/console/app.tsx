@@ -9,6 +9,8 @@ import { common } from '../i18n/common.ts';
 import { useT } from '../i18n/index.tsx';
 import { BookingPage } from './pages/booking/booking-page.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
+import { ImportPage } from './pages/bookings/import/import-page.tsx';
+import { NewBookingPage } from './pages/bookings/new/new-booking-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
@@ -38,6 +40,8 @@ export function App() {
         <Switch>
           <Route path="/">{() => <TodayPage user={user} />}</Route>
           <Route path="/bookings">{() => <BookingsPage />}</Route>
+          <Route path="/bookings/new">{() => <NewBookingPage />}</Route>
+          <Route path="/bookings/import">{() => <ImportPage />}</Route>
           <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
           <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} />}</Route>

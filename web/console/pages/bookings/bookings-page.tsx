@@ -63,7 +63,18 @@ export function BookingsPage() {
 
   return (
     <section className="stack" aria-labelledby="bookings-title">
-      <PageHead title={<span id="bookings-title">{t('title')}</span>} />
+      <PageHead
+        title={<span id="bookings-title">{t('title')}</span>}
+        actions={
+          // Both console roles may create bookings (admins and managers; the API guide's "Creating a booking").
+          <>
+            <Button variant="primary" onClick={() => navigate('/bookings/new')}>
+              {t('new_booking')}
+            </Button>
+            <Button onClick={() => navigate('/bookings/import')}>{t('import_csv')}</Button>
+          </>
+        }
+      />
       <form className="card row" onSubmit={submit} aria-label={t('filters')} key={search}>
         <SelectField label={t('status')} name="status" defaultValue={filters.status ?? ''}>
           <option value="">{t('any_status')}</option>

@@ -33,6 +33,8 @@ export const messages = defineMessages({
     choose_tour: 'Choose an open tour',
     tour_option: '{id} · {status} · {stops} stops',
     add: 'Add to tour',
+    new_booking: 'New booking',
+    import_csv: 'Import CSV',
   },
   de: {
     title: 'Buchungen',
@@ -66,5 +68,7 @@ export const messages = defineMessages({
     choose_tour: 'Offene Tour wählen',
     tour_option: '{id} · {status} · {stops} Stopps',
     add: 'Zur Tour hinzufügen',
+    new_booking: 'Neue Buchung',
+    import_csv: 'CSV importieren',
   },
 });

@@ -1,5 +1,6 @@
-// The bookings list's data: one page of bookings for the filters in the URL.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+// The bookings pages' data: one page of bookings for the filters in the URL; services and places for the new-booking
+// form and the import; the single and the bulk create.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
 
 export type Booking = Schemas['Booking'];
@@ -44,4 +45,63 @@ export function useBookingsPage(filters: BookingFilters, cursor: string | undefi
         }),
       ),
   });
+}
+
+export type Service = Schemas['Service'];
+export type Place = Schemas['Place'];
+export type BookingCreate = Schemas['BookingCreate'];
+export type BulkResult = Schemas['BulkBookingResult'];
+
+/** Every page of a list (services and places are read whole for the selects; 100 a page). */
+async function all<T>(page: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const answer = await page(cursor);
+    items.push(...answer.items);
+    if (!answer.next) break;
+    cursor = answer.next;
+  }
+  return items;
+}
+
+/** The tour services a booking can be made for (managers read them too, decision 0202). */
+export function useServices() {
+  return useQuery({
+    queryKey: ['services'],
+    staleTime: 5 * 60_000,
+    queryFn: () =>
+      all(async (cursor) => {
+        const body = await call(api.GET('/api/admin/hailing/services', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        return { items: body.services, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+export function usePlaces() {
+  return useQuery({
+    queryKey: ['places'],
+    staleTime: 60_000,
+    queryFn: () =>
+      all(async (cursor) => {
+        const body = await call(api.GET('/api/places', { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
+        return { items: body.places, next: body.meta.next_cursor };
+      }),
+  });
+}
+
+/** One create per form: the form's key makes a double submit or a retry after a lost answer create one booking. */
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { booking: BookingCreate; key: string }) =>
+      call(api.POST('/api/hailing/bookings', { params: { header: { 'Idempotency-Key': input.key } }, body: { booking: input.booking } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['bookings'] }),
+  });
+}
+
+/** One bulk call of up to 100 bookings (the import sends its chunks through this one after the other). */
+export async function createBookingsInBulk(items: { idempotency_key: string; booking: BookingCreate }[], dryRun: boolean): Promise<BulkResult[]> {
+  const body = await call(api.POST('/api/hailing/bookings/bulk', { body: { bookings: items, dry_run: dryRun } }));
+  return body.results;
 }
