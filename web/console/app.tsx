@@ -11,6 +11,7 @@ import { BookingPage } from './pages/booking/booking-page.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
+import { PlanPage } from './pages/plan/plan-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
@@ -38,6 +39,7 @@ export function App() {
           <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
           <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} user={user} />}</Route>
+          <Route path="/plan">{() => <PlanPage user={user} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>

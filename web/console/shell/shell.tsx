@@ -15,6 +15,7 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'today', href: '/' },
   { key: 'bookings', href: '/bookings' },
   { key: 'tours', href: '/tours' },
+  { key: 'plan', href: '/plan' },
   { key: 'map', href: '/map' },
 ];
 
