@@ -2455,6 +2455,8 @@ export type components = {
             applied: boolean;
             tours: {
                 booking_ids: string[];
+                /** @description When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations). */
+                etas: string[];
                 stop_ids: string[];
                 tour_id: string | null;
                 travel_seconds: number;

@@ -1,7 +1,7 @@
 // Planning wire schemas: optimise a tour, plan tours across drivers (CONTRACT.md §10; decisions 0955–0958).
 import { Type, type Static } from '@sinclair/typebox';
 import { component, StringEnum } from '../../../http/openapi-components.ts';
-import { Nullable, Uuid } from '../../../http/schemas.ts';
+import { Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
 import { Tour } from '../tours/schemas.ts';
 
 /** Search budgets: bounded so no request holds a core for long (decision 0956). */
@@ -52,6 +52,9 @@ export const PlanResponse = Type.Object({
           stop_ids: Type.Array(Uuid),
           booking_ids: Type.Array(Uuid),
           travel_seconds: Type.Integer(),
+          etas: Type.Array(Timestamp, {
+            description: "When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations).",
+          }),
         }),
       ),
       travel_seconds: Type.Integer(),
