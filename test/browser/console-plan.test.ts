@@ -9,13 +9,38 @@ import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowse
 
 const PASSWORD = 'correct horse battery staple';
 
-describe('the Today and Plan pages in a browser', () => {
+// The machine running the suite may be loaded: each test gets minutes, not the default seconds.
+describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
   let app: BrowserApp;
   let admin: Client;
   let adminEmail: string;
   let managerEmail: string;
   const ids: Record<string, string> = {};
-  const planned: string[] = [];
+  let areaId: string;
+  const orgIds: string[] = [];
+
+  /**
+   * Bookings to plan in a service of their own, created by the test that plans them (tests run in random order): the
+   * newest bookings, so the plan page chooses them, and only them, at first.
+   */
+  async function bookingsToPlan(prefix: string, count: number): Promise<string[]> {
+    const service = await createService(admin, { service_area_id: areaId, name: `Plan ${prefix}` });
+    const created: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const lat = 52.52 + i * 0.01;
+      const booking = await createBooking(admin, {
+        service_id: service.id,
+        external_id: `${prefix}-${i + 1}`,
+        managing_organization_ids: orgIds,
+        stops: [
+          { type: 'pickup', location: { lat, lng: 13.38 }, address: { street: 'Invalidenstraße', number: String(i + 1), city: 'Berlin' } },
+          { type: 'dropoff', location: { lat: lat + 0.004, lng: 13.42 }, address: { street: 'Danziger Straße', number: String(i + 10), city: 'Berlin' } },
+        ],
+      });
+      created.push(booking.id);
+    }
+    return created;
+  }
 
   beforeAll(async () => {
     app = await startBrowserApp();
@@ -26,8 +51,9 @@ describe('the Today and Plan pages in a browser', () => {
     const area = await createServiceArea(admin, { name: 'Berlin' });
     const service = await createService(admin, { service_area_id: area.id });
     const tipping = await createService(admin, { service_area_id: area.id, tip_distribution_strategy: 'completed_dropoffs_on_tour' });
-    const planning = await createService(admin, { service_area_id: area.id, name: 'Same day' });
     const org = await createOrganization(admin, { name: 'Kurier Nord' });
+    areaId = area.id;
+    orgIds.push(org.id);
     const person = async (role: 'admin' | 'manager' | 'driver', key: string) => {
       const email = `${key}-${Date.now()}@example.com`;
       const created = await createUser(admin, { role, email, password: PASSWORD, name: `${key} Person`, organization_ids: role === 'admin' ? [] : [org.id] });
@@ -76,20 +102,7 @@ describe('the Today and Plan pages in a browser', () => {
     await createWorker(app.t.deps).drain();
     expect((await expectOk(admin.get(`/api/hailing/bookings/${tipped.id}`))).booking.tip_distribution.status).toBe('paused');
 
-    // Three bookings to plan, newest of all, in their own service (the plan page first chooses the newest one's).
-    for (const [i, lat] of [52.52, 52.53, 52.54].entries()) {
-      const booking = await createBooking(admin, {
-        service_id: planning.id,
-        external_id: `PLAN-${i + 1}`,
-        ...managed,
-        stops: [
-          { type: 'pickup', location: { lat, lng: 13.38 }, address: { street: 'Invalidenstraße', number: String(i + 1), city: 'Berlin' } },
-          { type: 'dropoff', location: { lat: lat + 0.004, lng: 13.42 }, address: { street: 'Danziger Straße', number: String(i + 10), city: 'Berlin' } },
-        ],
-      });
-      planned.push(booking.id);
-    }
-  });
+  }, 180_000);
   afterAll(async () => app?.close());
 
   it('lists on Today a waiting booking, a late tour, a failed stop and a paused tip distribution, each linking to its page', async () => {
@@ -143,6 +156,7 @@ describe('the Today and Plan pages in a browser', () => {
   });
 
   it('plans three waiting bookings, shows the proposal listed and on the map, and applies it', async () => {
+    const planned = await bookingsToPlan('PLAN', 3);
     const watched = await openPage(app);
     const { page } = watched;
     await signIn(page, app.url, adminEmail, PASSWORD);
@@ -176,8 +190,7 @@ describe('the Today and Plan pages in a browser', () => {
   });
 
   it('leaves a booking out, plans again, and assigns the chosen driver to the applied tour', async () => {
-    const first = await createBooking(admin, { service_id: (await expectOk(admin.get(`/api/hailing/bookings/${planned[0]}`))).booking.service_id, external_id: 'LATER-1' });
-    const second = await createBooking(admin, { service_id: first.service_id, external_id: 'LATER-2' });
+    const [first, second] = await bookingsToPlan('LATER', 2);
     const watched = await openPage(app);
     const { page } = watched;
     await signIn(page, app.url, adminEmail, PASSWORD, '/console/plan');
@@ -194,12 +207,37 @@ describe('the Today and Plan pages in a browser', () => {
     expect(await page.getByLabel('Driver for tour 1').inputValue()).not.toBe('');
     await page.getByRole('button', { name: 'Apply the tours kept: 1' }).click();
     await expect.poll(() => page.getByText('Tours created: 1.').count(), { timeout: 30_000 }).toBe(1);
-    const dispatched = (await expectOk(admin.get(`/api/hailing/bookings/${second.id}`))).booking;
+    const dispatched = (await expectOk(admin.get(`/api/hailing/bookings/${second}`))).booking;
     const tour = (await expectOk(admin.get(`/api/hailing/tours/${dispatched.stops[0].tour_id}`))).tour;
     expect(tour).toMatchObject({ status: 'claimed' });
-    expect((await expectOk(admin.get(`/api/hailing/bookings/${first.id}`))).booking.status).toBe('to_be_dispatched');
+    expect((await expectOk(admin.get(`/api/hailing/bookings/${first}`))).booking.status).toBe('to_be_dispatched');
     expect(await axeViolations(page)).toEqual([]);
     watched.expectClean();
     await watched.context.close();
+  });
+
+  it('shows a proposal on a phone in English and German, and on a laptop in German', async () => {
+    for (const [locale, viewport] of [
+      ['en-GB', PHONE],
+      ['de-DE', PHONE],
+      ['de-DE', LAPTOP],
+    ] as const) {
+      const [booking] = await bookingsToPlan(`SHOWN-${locale}-${viewport.width}`, 1);
+      const name = (await expectOk(admin.get(`/api/hailing/bookings/${booking}`))).booking.external_id;
+      const en = locale === 'en-GB';
+      const watched = await openPage(app, { locale, viewport });
+      const { page } = watched;
+      await page.goto(`${app.url}/console/plan`);
+      await page.getByLabel(en ? 'Email' : 'E-Mail').fill(adminEmail);
+      await page.getByLabel(en ? 'Password' : 'Passwort').fill(PASSWORD);
+      await page.getByRole('button', { name: en ? 'Sign in' : 'Anmelden' }).click();
+      await expect.poll(() => page.getByLabel(`${en ? 'Booking' : 'Buchung'} ${name}`).isChecked(), { timeout: 20_000 }).toBe(true);
+      await page.getByRole('button', { name: en ? 'Plan tours' : 'Touren planen' }).click();
+      await expect.poll(() => page.locator('[data-tours]').getAttribute('data-stops'), { timeout: 30_000 }).toBe('2');
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, `console-plan-${locale}-${viewport.width}`);
+      watched.expectClean();
+      await watched.context.close();
+    }
   });
 });

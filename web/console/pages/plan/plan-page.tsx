@@ -183,6 +183,7 @@ export function PlanPage({ user }: { user: User }) {
             {proposal ? (
               <>
                 <p>{t('proposal_summary', { tours: format.number(proposal.plan.tours.length), minutes: format.number(minutes(proposal.plan.travel_seconds)) })}</p>
+                <p className="muted">{t('eta_hint')}</p>
                 {outdated ? (
                   <Banner tone="warn" live>
                     {t('outdated')}
@@ -215,13 +216,13 @@ export function PlanPage({ user }: { user: User }) {
                           </label>
                         ) : null}
                         <ol className="plan-stops">
-                          {tour.stop_ids.map((id) => {
+                          {tour.stop_ids.map((id, i) => {
                             const stop = stopById.get(id);
                             const booking = stop?.booking_id ? bookingById.get(stop.booking_id) : undefined;
                             const zone = zoneOf(booking);
                             return (
                               <li key={id}>
-                                {stop && booking ? t('stop_of', { type: stopType(stop), name: bookingName(booking) }) : id}
+                                <span className="plan-eta">{t('eta', { at: format.time(tour.etas[i], zone) })}</span> {stop && booking ? t('stop_of', { type: stopType(stop), name: bookingName(booking) }) : id}
                                 {stop ? <span className="muted"> — {stop.address.street}{stop.address.number ? ` ${stop.address.number}` : ''}, {stop.address.city}</span> : null}
                                 {stop?.time_window ? <span className="muted"> ({t('window', { start: format.time(stop.time_window.starts_at, zone), end: format.time(stop.time_window.ends_at, zone) })})</span> : null}
                               </li>
