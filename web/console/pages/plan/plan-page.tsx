@@ -177,7 +177,7 @@ export function PlanPage({ user }: { user: User }) {
           </div>
           {apply.data ? <AppliedList results={apply.data} /> : null}
           {apply.isError ? <ErrorBanner error={apply.error} /> : null}
-          <section className="stack" aria-labelledby="proposal-title">
+          <section className="stack plan-proposal" aria-labelledby="proposal-title">
             <h2 id="proposal-title">{t('proposal')}</h2>
             {!proposal ? <p className="muted">{t('no_proposal')}</p> : null}
             {proposal ? (
