@@ -13,6 +13,7 @@ import { ImportPage } from './pages/bookings/import/import-page.tsx';
 import { NewBookingPage } from './pages/bookings/new/new-booking-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
+import { PlanPage } from './pages/plan/plan-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
@@ -52,6 +53,7 @@ export function App() {
               </Suspense>
             )}
           </Route>
+          <Route path="/plan">{() => <PlanPage user={user} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>

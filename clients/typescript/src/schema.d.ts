@@ -2559,10 +2559,38 @@ export type components = {
             /** @constant */
             type: "booking.transition";
         };
+        /**
+         * @example {
+         *       "expires_at": "2026-12-22T13:00:00.000Z"
+         *     }
+         */
         BrowserSession: {
             /** Format: date-time */
             expires_at: string;
         };
+        /**
+         * @example {
+         *       "index": 1,
+         *       "status": 422,
+         *       "replayed": false,
+         *       "booking": null,
+         *       "error": {
+         *         "type": "https://tourbook.dev/errors/validation_failed",
+         *         "title": "Validation failed",
+         *         "status": 422,
+         *         "detail": "The request body is not valid.",
+         *         "error_code": "validation_failed",
+         *         "errors": [
+         *           {
+         *             "pointer": "/booking/stops/0/place_id",
+         *             "full_pointer": "/bookings/1/booking/stops/0/place_id",
+         *             "code": "unknown_reference",
+         *             "detail": "No place with this id is visible to you."
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
         BulkBookingResult: {
             booking: components["schemas"]["Booking"] | null;
             error: components["schemas"]["BulkItemProblem"] | null;
@@ -2674,7 +2702,11 @@ export type components = {
          *           "booking_ids": [
          *             "0193b2e4-0c1d-7a2e-8f30-000000000010"
          *           ],
-         *           "travel_seconds": 1420
+         *           "travel_seconds": 1420,
+         *           "etas": [
+         *             "2026-11-22T13:05:00.000Z",
+         *             "2026-11-22T13:31:40.000Z"
+         *           ]
          *         }
          *       ],
          *       "travel_seconds": 1420,
@@ -2685,6 +2717,8 @@ export type components = {
             applied: boolean;
             tours: {
                 booking_ids: string[];
+                /** @description When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations). */
+                etas: string[];
                 stop_ids: string[];
                 tour_id: string | null;
                 travel_seconds: number;
@@ -9256,6 +9290,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dry_run": false,
+                 *       "bookings": [
+                 *         {
+                 *           "idempotency_key": "import-7f3a-row-1",
+                 *           "booking": {
+                 *             "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                 *             "external_id": "CSV-1",
+                 *             "stops": [
+                 *               {
+                 *                 "type": "pickup",
+                 *                 "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a"
+                 *               },
+                 *               {
+                 *                 "type": "dropoff",
+                 *                 "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000b"
+                 *               }
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     bookings: {
                         booking: components["schemas"]["BookingCreate"];
@@ -9284,6 +9342,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": 422,
+                     *           "replayed": false,
+                     *           "booking": null,
+                     *           "error": {
+                     *             "type": "https://tourbook.dev/errors/validation_failed",
+                     *             "title": "Validation failed",
+                     *             "status": 422,
+                     *             "detail": "The request body is not valid.",
+                     *             "error_code": "validation_failed",
+                     *             "errors": [
+                     *               {
+                     *                 "pointer": "/booking/stops/0/place_id",
+                     *                 "full_pointer": "/bookings/1/booking/stops/0/place_id",
+                     *                 "code": "unknown_reference",
+                     *                 "detail": "No place with this id is visible to you."
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         results: components["schemas"]["BulkBookingResult"][];
                     };
@@ -9569,7 +9654,11 @@ export interface operations {
                      *             "booking_ids": [
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
                      *             ],
-                     *             "travel_seconds": 1420
+                     *             "travel_seconds": 1420,
+                     *             "etas": [
+                     *               "2026-11-22T13:05:00.000Z",
+                     *               "2026-11-22T13:31:40.000Z"
+                     *             ]
                      *           }
                      *         ],
                      *         "travel_seconds": 1420,
@@ -9725,7 +9814,11 @@ export interface operations {
                      *             "booking_ids": [
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000010"
                      *             ],
-                     *             "travel_seconds": 1420
+                     *             "travel_seconds": 1420,
+                     *             "etas": [
+                     *               "2026-11-22T13:05:00.000Z",
+                     *               "2026-11-22T13:31:40.000Z"
+                     *             ]
                      *           }
                      *         ],
                      *         "travel_seconds": 1420,
@@ -15857,6 +15950,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "session": {
+                     *         "expires_at": "2026-12-22T13:00:00.000Z"
+                     *       },
+                     *       "user": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "role": "driver",
+                     *         "name": "Carla Weber",
+                     *         "email": "carla@spree-kurier.example",
+                     *         "phone_number": "+49 30 1234567",
+                     *         "organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "active_tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "deactivated_at": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         session: components["schemas"]["BrowserSession"];
                         user: components["schemas"]["User"];

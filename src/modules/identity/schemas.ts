@@ -180,7 +180,7 @@ const setCookie = (description: string) => ({ headers: { 'Set-Cookie': { type: '
 
 export const SessionResponse = Type.Object(
   {
-    session: component('BrowserSession', Type.Object({ expires_at: Timestamp })),
+    session: component('BrowserSession', withExample(Type.Object({ expires_at: Timestamp }), { expires_at: '2026-12-22T13:00:00.000Z' })),
     user: User,
   },
   setCookie('`tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body.'),

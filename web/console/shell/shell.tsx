@@ -16,6 +16,7 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'bookings', href: '/bookings' },
   { key: 'dispatch', href: '/dispatch' },
   { key: 'tours', href: '/tours' },
+  { key: 'plan', href: '/plan' },
   { key: 'map', href: '/map' },
 ];
 

@@ -283,12 +283,23 @@ const BulkBookingItem = Type.Object(
   },
   { additionalProperties: false },
 );
-export const BulkBookingCreateBody = Type.Object(
+export const BulkBookingCreateBody = withExample(
+  Type.Object(
+    {
+      bookings: Type.Array(BulkBookingItem, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
+      dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check every item as the create would, writing nothing.' })),
+    },
+    { additionalProperties: false },
+  ),
   {
-    bookings: Type.Array(BulkBookingItem, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
-    dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check every item as the create would, writing nothing.' })),
+    dry_run: false,
+    bookings: [
+      {
+        idempotency_key: 'import-7f3a-row-1',
+        booking: { service_id: ID.service, external_id: 'CSV-1', stops: [{ type: 'pickup', place_id: ID.pickupPlace }, { type: 'dropoff', place_id: ID.dropoffPlace }] },
+      },
+    ],
   },
-  { additionalProperties: false },
 );
 export type BulkBookingCreateInput = Static<typeof BulkBookingCreateBody>;
 
@@ -314,13 +325,29 @@ const BulkItemProblem = component(
 );
 export const BulkBookingResult = component(
   'BulkBookingResult',
-  Type.Object({
-    index: Type.Integer({ minimum: 0, description: 'The item’s position in `bookings`.' }),
-    status: Type.Integer({ description: '`createBooking`’s status for this item: 201, or 4xx with `error`.' }),
-    replayed: Type.Boolean({ description: 'Answered from the idempotency store: the key was used before with the same booking.' }),
-    booking: Nullable(Booking),
-    error: Nullable(BulkItemProblem),
-  }),
+  withExample(
+    Type.Object({
+      index: Type.Integer({ minimum: 0, description: 'The item’s position in `bookings`.' }),
+      status: Type.Integer({ description: '`createBooking`’s status for this item: 201, or 4xx with `error`.' }),
+      replayed: Type.Boolean({ description: 'Answered from the idempotency store: the key was used before with the same booking.' }),
+      booking: Nullable(Booking),
+      error: Nullable(BulkItemProblem),
+    }),
+    {
+      index: 1,
+      status: 422,
+      replayed: false,
+      booking: null,
+      error: {
+        type: 'https://tourbook.dev/errors/validation_failed',
+        title: 'Validation failed',
+        status: 422,
+        detail: 'The request body is not valid.',
+        error_code: 'validation_failed',
+        errors: [{ pointer: '/booking/stops/0/place_id', full_pointer: '/bookings/1/booking/stops/0/place_id', code: 'unknown_reference', detail: 'No place with this id is visible to you.' }],
+      },
+    },
+  ),
 );
 export type BulkBookingResultOutput = Static<typeof BulkBookingResult>;
 export const BulkBookingResults = Type.Object({ results: Type.Array(BulkBookingResult) });

@@ -52,7 +52,10 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
     .filter((r) => r.length)
     .map((r) => {
       const tourStops = r.map((i) => model.stops[i]!);
-      return { stops: tourStops, travelSeconds: Math.round(scheduleOf(model, r).travelSeconds) };
+      const schedule = scheduleOf(model, r);
+      // A proposed tour has no driver yet: its ETAs are for a start at its first stop now (decision 1041).
+      const etas = schedule.arrivals.map((s) => new Date(model.startAt.getTime() + Math.round(s) * 1000).toISOString());
+      return { stops: tourStops, travelSeconds: Math.round(schedule.travelSeconds), etas };
     });
   const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed.map((p) => p.stops)) : proposed.map(() => null);
   const plan = {
@@ -62,6 +65,7 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
       stop_ids: p.stops.map((s) => s.id),
       booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
       travel_seconds: p.travelSeconds,
+      etas: p.etas,
     })),
     travel_seconds: proposed.reduce((sum, p) => sum + p.travelSeconds, 0),
     unplaced,

@@ -253,6 +253,25 @@ describe('POST /api/hailing/dispatch/plan', () => {
     expect((await expectOk(w.tenant.admin.get('/api/admin/events?limit=100'))).events.length).toBe(eventsBefore);
   });
 
+  it("gives each proposed stop its ETA: the first now, the next after its leg and the pickup's service, none before its window", async () => {
+    const w = await world();
+    const now = t.clock.now().getTime();
+    const plain = await createBooking(w.managerA.client, {
+      service_id: w.serviceId,
+      managing_organization_ids: [w.orgA],
+      stops: [{ type: 'pickup', ...at(13.4), service_duration_seconds: 120 }, { type: 'dropoff', ...at(13.46) }],
+    });
+    const first = (await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: [plain.id], time_limit_ms: 100 }))).plan.tours[0];
+    expect(first.stop_ids).toEqual(plain.stops.map((s: WireStop) => s.id));
+    expect(first.etas).toHaveLength(2);
+    expect(Date.parse(first.etas[0])).toBe(now);
+    expect(Math.abs(Date.parse(first.etas[1]) - (now + (120 + first.travel_seconds) * 1000))).toBeLessThanOrEqual(1000);
+    const opensLater = new Date(now + 2 * 3_600_000).toISOString();
+    const windowed = await booking(w, 13.4, 13.46, { time_window: { starts_at: opensLater, ends_at: new Date(now + 3 * 3_600_000).toISOString() } });
+    const second = (await expectOk(w.managerA.client.post('/api/hailing/dispatch/plan', { booking_ids: [windowed.id], time_limit_ms: 100 }))).plan.tours[0];
+    expect(second.etas).toEqual([new Date(now).toISOString(), opensLater]);
+  });
+
   it('with apply creates the proposed tours (optimised, with events) and dispatches the bookings', async () => {
     const w = await world();
     const bookings = [await booking(w, 13.4, 13.41), await booking(w, 13.42, 13.43)];

@@ -140,6 +140,8 @@ export interface Schedule {
   travelSeconds: number;
   /** Seconds each stop's service begins after its window closed, by stop index (absent when on time). */
   late: Map<number, number>;
+  /** Seconds after `startAt` each stop's service begins, in route order (the API's ETA: API guide, "ETAs"). */
+  arrivals: number[];
 }
 
 /** Drives one route (stop indices): travel each leg, wait for a window to open, serve, as ETAs are computed. */
@@ -148,6 +150,7 @@ export function scheduleOf(model: Model, route: readonly number[]): Schedule {
   let travelSeconds = 0;
   let at = 0;
   const late = new Map<number, number>();
+  const arrivals: number[] = [];
   for (const i of route) {
     const s = model.stops[i]!;
     const leg = model.matrix[at]?.[i + 2] ?? 0;
@@ -155,10 +158,11 @@ export function scheduleOf(model: Model, route: readonly number[]): Schedule {
     t = Math.max(t + leg, seconds(model, s.timeWindowStartsAt, 0));
     const over = t - seconds(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY);
     if (over > LATE_EPSILON_SECONDS) late.set(i, over);
+    arrivals.push(t);
     t += s.serviceDurationSeconds;
     at = i + 2;
   }
-  return { travelSeconds, late };
+  return { travelSeconds, late, arrivals };
 }
 
 const costOf = (model: Model, route: readonly number[]): number => {

@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { component, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
-import { Nullable, Uuid } from '../../../http/schemas.ts';
+import { Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
 import { Tour } from '../tours/schemas.ts';
 
 /** Search budgets: bounded so no request holds a core for long (decision 0956). */
@@ -53,13 +53,16 @@ export const PlanResponse = Type.Object({
           stop_ids: Type.Array(Uuid),
           booking_ids: Type.Array(Uuid),
           travel_seconds: Type.Integer(),
+          etas: Type.Array(Timestamp, {
+            description: "When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations).",
+          }),
         }),
       ),
       travel_seconds: Type.Integer(),
       unplaced: Optimization.properties.unplaced,
     }), {
       applied: false,
-      tours: [{ tour_id: null, stop_ids: [ID.pickupStop, ID.dropoffStop], booking_ids: [ID.booking], travel_seconds: 1420 }],
+      tours: [{ tour_id: null, stop_ids: [ID.pickupStop, ID.dropoffStop], booking_ids: [ID.booking], travel_seconds: 1420, etas: ['2026-11-22T13:05:00.000Z', '2026-11-22T13:31:40.000Z'] }],
       travel_seconds: 1420,
       unplaced: [],
     }),

@@ -1,0 +1,67 @@
+// The plan page's data and actions: the waiting bookings with their stops, the planner's proposal, and applying the
+// tours the dispatcher kept (decision 1040).
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, call, type Schemas } from '../../../api/index.ts';
+
+export type Booking = Schemas['Booking'];
+export type Stop = Schemas['Stop'];
+export type Plan = Schemas['DispatchPlan'];
+export type ProposedTour = Plan['tours'][number];
+
+/** The planner takes at most 100 bookings (API guide, "Optimising tours and planning dispatch"). */
+export const MAX_BOOKINGS = 100;
+/** The search budget: the planner's default is 5 s; a dispatcher waits for less and can plan again. */
+const TIME_LIMIT_MS = 2000;
+
+export function useWaitingBookings() {
+  return useQuery({
+    queryKey: ['bookings', 'waiting', 'full'],
+    queryFn: () => call(api.GET('/api/hailing/bookings', { params: { query: { limit: MAX_BOOKINGS, filters: { status: ['to_be_dispatched', 'partially_dispatched'] } } } })),
+  });
+}
+
+/** A proposal only: nothing is written (no `apply`). */
+export function usePlan() {
+  return useMutation({
+    mutationFn: async (input: { bookingIds: string[]; maxTours: number | null }) =>
+      (
+        await call(
+          api.POST('/api/hailing/dispatch/plan', {
+            body: { booking_ids: input.bookingIds, time_limit_ms: TIME_LIMIT_MS, ...(input.maxTours ? { max_tours: input.maxTours } : {}) },
+          }),
+        )
+      ).plan,
+  });
+}
+
+export interface Applied {
+  index: number;
+  tourId: string | null;
+  error: unknown;
+}
+
+/**
+ * Creates each kept tour with merge, its stops in the proposed order, and assigns the driver chosen for it. One
+ * request per tour, so the tours the dispatcher left out are not created and one refused tour does not undo the
+ * others (decision 1040).
+ */
+export function useApplyPlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (tours: { index: number; stopIds: string[]; driverId: string | null }[]): Promise<Applied[]> => {
+      const results: Applied[] = [];
+      for (const tour of tours) {
+        let tourId: string | null = null;
+        try {
+          tourId = (await call(api.POST('/api/hailing/bookings/merge', { body: { stop_ids: tour.stopIds } }))).tour.id;
+          if (tour.driverId) await call(api.POST('/api/hailing/tours/{id}/force_assign', { params: { path: { id: tourId } }, body: { driver_id: tour.driverId } }));
+          results.push({ index: tour.index, tourId, error: null });
+        } catch (error) {
+          results.push({ index: tour.index, tourId, error });
+        }
+      }
+      return results;
+    },
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['bookings'] }), queryClient.invalidateQueries({ queryKey: ['tours'] })]),
+  });
+}
