@@ -11,6 +11,10 @@ import { BookingPage } from './pages/booking/booking-page.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
+import { NewReportPage } from './pages/reports/new-report-page.tsx';
+import { ReportPage } from './pages/reports/report-page.tsx';
+import { ReportsPage } from './pages/reports/reports-page.tsx';
+import { SettingsPage } from './pages/settings/settings-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
@@ -39,6 +43,12 @@ export function App() {
           <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} user={user} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
+          <Route path="/reports">{() => <ReportsPage />}</Route>
+          <Route path="/reports/new">{() => <NewReportPage user={user} />}</Route>
+          <Route path="/reports/:id">{(params) => <ReportPage id={params.id} user={user} />}</Route>
+          <Route path="/settings" nest>
+            {() => <SettingsPage user={user} />}
+          </Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>
       </Shell>

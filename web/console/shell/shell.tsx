@@ -16,6 +16,8 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'bookings', href: '/bookings' },
   { key: 'tours', href: '/tours' },
   { key: 'map', href: '/map' },
+  { key: 'reports', href: '/reports' },
+  { key: 'settings', href: '/settings' },
 ];
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
