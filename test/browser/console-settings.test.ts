@@ -50,25 +50,30 @@ describe('the console\'s reports and settings in a browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Webhooks' }).count()).toBe(1);
     await page.getByRole('button', { name: 'New webhook endpoint' }).click();
     const form = page.getByRole('dialog', { name: 'New webhook endpoint' });
-    await form.getByLabel('URL').fill(receiver.url);
+    // A path of its own: other tests point endpoints at the same receiver.
+    const url = `${receiver.url}/console-${Date.now()}`;
+    const before = receiver.received.length;
+    await form.getByLabel('URL').fill(url);
     await form.getByLabel('Description (optional)').fill('ops board');
     await form.getByRole('button', { name: 'Create' }).click();
 
-    const shown = page.getByRole('dialog', { name: `The signing secret of ${receiver.url}` });
+    const shown = page.getByRole('dialog', { name: `The signing secret of ${url}` });
     await expect.poll(() => shown.getByText('Shown once').count()).toBe(1);
     const secret = await shown.getByLabel('Signing secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
     expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'console-settings-webhook-secret-en-GB-1366');
     await shown.getByRole('button', { name: 'Done, I have stored it' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('link', { name: `Open ${receiver.url}` }).click();
+    await page.getByRole('link', { name: `Open ${url}` }).click();
     await page.getByRole('button', { name: 'Send a test event' }).click();
     await expect.poll(() => page.getByText('A test event is on its way.').count()).toBe(1);
     await worker.drain();
-    await receiver.waitFor(1);
-    expect(verifyWebhook(secret, receiver.received[0]!, app.t.clock.now())).toBeTruthy();
+    await receiver.waitFor(before + 1);
+    expect(receiver.received[before]!.path).toBe(new URL(url).pathname);
+    expect(verifyWebhook(secret, receiver.received[before]!, app.t.clock.now())).toBeTruthy();
     await page.getByRole('button', { name: 'Refresh' }).click();
     const log = page.getByRole('table', { name: 'Delivery log' });
     await expect.poll(() => log.getByRole('row').filter({ hasText: 'webhook.test' }).filter({ hasText: 'Succeeded' }).count()).toBe(1);
@@ -77,7 +82,7 @@ describe('the console\'s reports and settings in a browser', () => {
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
-    const rotated = page.getByRole('dialog', { name: `The signing secret of ${receiver.url}` });
+    const rotated = page.getByRole('dialog', { name: `The signing secret of ${url}` });
     await expect.poll(() => rotated.getByText('Shown once').count()).toBe(1);
     const next = await rotated.getByLabel('Signing secret').inputValue();
     expect(next).toMatch(/^whsec_/);
@@ -87,8 +92,9 @@ describe('the console\'s reports and settings in a browser', () => {
 
     await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();
     await worker.drain();
-    await receiver.waitFor(2);
-    expect(verifyWebhook(next, receiver.received[1]!, app.t.clock.now())).toBeTruthy();
+    await receiver.waitFor(before + 2);
+    expect(receiver.received[before + 1]!.path).toBe(new URL(url).pathname);
+    expect(verifyWebhook(next, receiver.received[before + 1]!, app.t.clock.now())).toBeTruthy();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect.poll(() => log.getByRole('row').filter({ hasText: 'webhook.test' }).getByRole('cell').nth(2).textContent()).toBe('2');
     watched.expectClean();
@@ -153,6 +159,7 @@ describe('the console\'s reports and settings in a browser', () => {
     const watched = await openPage(app);
     const { page } = watched;
     await signIn(page, app.url, people.admin.email, PASSWORD);
+    await expect.poll(() => page.getByRole('link', { name: 'Settings' }).count()).toBe(1);
     await page.goto(`${app.url}/console/settings/places`);
     await page.getByRole('button', { name: 'New place' }).click();
     const form = page.getByRole('dialog', { name: 'New place' });
@@ -177,6 +184,30 @@ describe('the console\'s reports and settings in a browser', () => {
     await edit.getByLabel('Number (optional)').fill('12');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.textContent()).toContain('Müllerstraße 12');
+    watched.expectClean();
+    await watched.context.close();
+  });
+
+  it('edits a service\'s tip distribution and the failure outcomes a driver may choose', async () => {
+    const area = await createServiceArea(admin, { name: 'Potsdam' });
+    const service = await createService(admin, { service_area_id: area.id, name: 'Evening' });
+    const watched = await openPage(app);
+    const { page } = watched;
+    await signIn(page, app.url, people.admin.email, PASSWORD);
+    await expect.poll(() => page.getByRole('link', { name: 'Settings' }).count()).toBe(1);
+    await page.goto(`${app.url}/console/settings/services`);
+    await page.getByRole('button', { name: 'Edit Evening' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit Evening' });
+    await form.getByLabel('Tip distribution').selectOption('completed_dropoffs_on_tour');
+    const driver = form.getByRole('group', { name: 'Failure outcomes for Driver' });
+    await driver.getByLabel('Return now').uncheck();
+    await driver.getByLabel('Reattempt now').uncheck();
+    await form.getByRole('button', { name: 'Save' }).click();
+    const row = page.getByRole('table', { name: 'Services' }).getByRole('row').filter({ hasText: 'Evening' });
+    await expect.poll(() => row.textContent()).toContain('To the tour that completed all drop-offs');
+    const saved = await expectOk(admin.get(`/api/admin/hailing/services/${service.id}`));
+    expect(saved.service.tip_distribution_strategy).toBe('completed_dropoffs_on_tour');
+    expect(saved.service.failure_outcomes.driver).toEqual(['skip_recovery', 'reattempt_later', 'return_later']);
     watched.expectClean();
     await watched.context.close();
   });
@@ -318,6 +349,12 @@ describe('the console\'s reports and settings in a browser', () => {
         expect(await axeViolations(page), `${name} ${locale} ${viewport.width}`).toEqual([]);
         await screenshot(page, `console-${name}-${locale}-${viewport.width}`);
       }
+      // The largest form, the service editor, in its dialog.
+      await page.goto(`${app.url}/console/settings/services`);
+      await page.getByRole('button', { name: /Same day/ }).click();
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(1);
+      expect(await axeViolations(page), `service editor ${locale} ${viewport.width}`).toEqual([]);
+      await screenshot(page, `console-settings-service-editor-${locale}-${viewport.width}`);
       watched.expectClean();
       await watched.context.close();
     }
