@@ -20,7 +20,8 @@ describe('the console\'s reports and settings in a browser', () => {
   const people: Record<'admin' | 'manager', { email: string; id: string; name: string }> = {} as never;
 
   beforeAll(async () => {
-    app = await startBrowserApp();
+    // A small file limit, so a refused upload is cheap to provoke.
+    app = await startBrowserApp({ reportMaxBytes: 1024 * 1024 });
     receiver = await startWebhookReceiver();
     worker = createWorker(app.t.deps);
     const tenant = await app.t.createTenant();
@@ -87,7 +88,9 @@ describe('the console\'s reports and settings in a browser', () => {
     const next = await rotated.getByLabel('Signing secret').inputValue();
     expect(next).toMatch(/^whsec_/);
     expect(next).not.toBe(secret);
-    await rotated.getByRole('button', { name: 'Done, I have stored it' }).click();
+    // Escape closes it as "Done" does, and the secret goes with it.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.content()).not.toContain(next);
 
     await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();
@@ -258,6 +261,22 @@ describe('the console\'s reports and settings in a browser', () => {
     await page.getByLabel('Tags', { exact: true }).fill('monthly');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => page.getByText('No reports are shared with you here.').count()).toBe(1);
+    watched.expectClean();
+    await watched.context.close();
+  });
+
+  it('says in words why an upload was refused and keeps the form as it was', async () => {
+    const watched = await openPage(app);
+    const { page } = watched;
+    await signIn(page, app.url, people.admin.email, PASSWORD);
+    await page.getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('link', { name: 'New report' }).click();
+    await page.getByLabel('Title').fill('Too large');
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(1024 * 1024 + 1, 7) });
+    await page.getByRole('button', { name: 'Upload report' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('larger than the limit of 1048576 bytes');
+    expect(await page.getByLabel('Title').inputValue()).toBe('Too large');
+    expect(await page.getByRole('progressbar').count()).toBe(0);
     watched.expectClean();
     await watched.context.close();
   });
