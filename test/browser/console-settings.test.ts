@@ -93,7 +93,8 @@ describe('the console\'s reports and settings in a browser', () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await page.content()).not.toContain(next);
 
-    await log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click();
+    // The worker runs once the service has accepted the redelivery, not when the button was merely clicked.
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/redeliver') && r.status() === 202), log.getByRole('button', { name: /^Redeliver webhook\.test/ }).click()]);
     await worker.drain();
     await receiver.waitFor(before + 2);
     expect(receiver.received[before + 1]!.path).toBe(new URL(url).pathname);
