@@ -18,6 +18,14 @@ export const whenSignedOut = (listener: () => void): (() => void) => {
   return () => onUnauthenticated.delete(listener);
 };
 
+/** Tells the listeners the session ended; also for requests made outside the typed client (upload.ts). */
+export const reportUnauthenticated = (): void => {
+  for (const listener of onUnauthenticated) listener();
+};
+
+/** The language every request carries (Accept-Language). */
+export const apiLanguage = (): string => language;
+
 async function trackedFetch(request: Request): Promise<Response> {
   let response: Response;
   try {
@@ -57,6 +65,6 @@ export async function call<T>(pending: Promise<Answer<T>>): Promise<T> {
   const { data, error, response } = await pending;
   if (response.ok) return data as T;
   const problem = error && typeof error === 'object' ? (error as Record<string, unknown>) : { detail: response.statusText };
-  if (response.status === 401) for (const listener of onUnauthenticated) listener();
+  if (response.status === 401) reportUnauthenticated();
   throw new ApiError(response.status, problem);
 }

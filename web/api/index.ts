@@ -6,5 +6,6 @@ export { useSession, useSignIn, useSignOut, type User } from './session.ts';
 export { queryClient } from './query-client.ts';
 export { byId, useDrivers, useOrganizations, useServiceAreas, type Organization, type ServiceArea } from './reference.ts';
 export type { Schemas } from '../../clients/typescript/src/index.ts';
+export { upload, type UploadProgress } from './upload.ts';
 export { useLiveStream, type LiveEvent, type LiveState } from './live.ts';
 export { OPEN_TOUR_STATUSES, useInsertBookings, useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from './dispatch.ts';

@@ -14,6 +14,10 @@ import { NewBookingPage } from './pages/bookings/new/new-booking-page.tsx';
 import { NotForThisRole, SignInPage } from './pages/sign-in/sign-in-page.tsx';
 import { MapPage } from './pages/map/map-page.tsx';
 import { PlanPage } from './pages/plan/plan-page.tsx';
+import { NewReportPage } from './pages/reports/new-report-page.tsx';
+import { ReportPage } from './pages/reports/report-page.tsx';
+import { ReportsPage } from './pages/reports/reports-page.tsx';
+import { SettingsPage } from './pages/settings/settings-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
@@ -55,6 +59,12 @@ export function App() {
           </Route>
           <Route path="/plan">{() => <PlanPage user={user} />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
+          <Route path="/reports">{() => <ReportsPage />}</Route>
+          <Route path="/reports/new">{() => <NewReportPage user={user} />}</Route>
+          <Route path="/reports/:id">{(params) => <ReportPage id={params.id} user={user} />}</Route>
+          <Route path="/settings" nest>
+            {() => <SettingsPage user={user} />}
+          </Route>
           <Route>{() => <NotFoundPage />}</Route>
         </Switch>
       </Shell>

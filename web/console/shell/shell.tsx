@@ -18,6 +18,8 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'tours', href: '/tours' },
   { key: 'plan', href: '/plan' },
   { key: 'map', href: '/map' },
+  { key: 'reports', href: '/reports' },
+  { key: 'settings', href: '/settings' },
 ];
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {

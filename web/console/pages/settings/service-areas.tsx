@@ -1,0 +1,108 @@
+// Service areas (admins): the list, and a form for name, currency, time zone and average speed
+// (api-guide "Organizations and service areas").
+import { useState, type FormEvent } from 'react';
+import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useT } from '../../../i18n/index.tsx';
+import { Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
+import { messages } from './messages.ts';
+import { useSaveArea } from './queries.ts';
+
+/** The browser's IANA zones (UTC is not always among them). */
+const zones = (current: string): string[] => {
+  const all = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('timeZone') ?? [];
+  return [...new Set(['UTC', current, ...all])].filter(Boolean);
+};
+
+function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => void }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const save = useSaveArea();
+  const [name, setName] = useState(area?.name ?? '');
+  const [currency, setCurrency] = useState(area?.currency ?? 'EUR');
+  const [timeZone, setTimeZone] = useState(area?.time_zone ?? 'Europe/Berlin');
+  const [speed, setSpeed] = useState(String(area?.average_speed_kmh ?? 25));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate(
+      { ...(area ? { id: area.id } : {}), area: { name: name.trim(), currency: currency.trim().toUpperCase(), time_zone: timeZone, average_speed_kmh: Number(speed) } },
+      { onSuccess: onClose },
+    );
+  };
+  const at = (field: string) => errorsAt(save.error, `/service_area/${field}`);
+  return (
+    <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
+      <form className="stack" onSubmit={submit}>
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh']} />
+        <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
+        <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
+        <SelectField label={t('time_zone')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} errors={at('time_zone')}>
+          {zones(timeZone).map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t('speed')} type="number" min={1} max={200} required value={speed} onChange={(e) => setSpeed(e.target.value)} errors={at('average_speed_kmh')} />
+        <div className="row">
+          <Button type="submit" variant="primary" busy={save.isPending}>
+            {tc('save')}
+          </Button>
+          <Button onClick={onClose}>{tc('cancel')}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ServiceAreasSection() {
+  const t = useT(messages);
+  const tc = useT(common);
+  const areas = useServiceAreas();
+  const [editing, setEditing] = useState<ServiceArea | 'new' | null>(null);
+  return (
+    <section className="stack" aria-labelledby="settings-section">
+      <div className="page-head">
+        <h2 id="settings-section">{t('service_areas')}</h2>
+        <Button variant="primary" onClick={() => setEditing('new')}>
+          {t('new_area')}
+        </Button>
+      </div>
+      {editing ? <AreaForm area={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      <ErrorBanner error={areas.error} />
+      {areas.isPending ? <Loading label={tc('loading')} /> : null}
+      {areas.data?.length === 0 ? <p className="card">{t('empty')}</p> : null}
+      {areas.data?.length ? (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="visually-hidden">{t('service_areas')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('name')}</th>
+                <th scope="col">{t('currency')}</th>
+                <th scope="col">{t('time_zone')}</th>
+                <th scope="col" className="hide-narrow">{t('speed')}</th>
+                <th scope="col">{t('col_actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {areas.data.map((area) => (
+                <tr key={area.id}>
+                  <td>{area.name}</td>
+                  <td>{area.currency}</td>
+                  <td className="break">{area.time_zone}</td>
+                  <td className="hide-narrow">{area.average_speed_kmh}</td>
+                  <td>
+                    <Button small aria-label={t('edit_named', { name: area.name })} onClick={() => setEditing(area)}>
+                      {t('edit')}
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

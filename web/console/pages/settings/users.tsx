@@ -1,0 +1,144 @@
+// Users: the list (a manager reads those sharing one of its organizations, decision 0202); admins create users with
+// role, organizations and password, and deactivate them (decision 0203).
+import { useState, type FormEvent } from 'react';
+import { byId, useOrganizations, type Schemas, type User } from '../../../api/index.ts';
+import { common } from '../../../i18n/common.ts';
+import { useFormat, useT } from '../../../i18n/index.tsx';
+import { Badge, Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
+import { messages } from './messages.ts';
+import { Checkboxes, Confirm, Pager, useCursors } from './parts.tsx';
+import { useCreateUser, useDeactivateUser, useUsersPage } from './queries.ts';
+
+const ROLES: Schemas['Role'][] = ['admin', 'manager', 'driver', 'customer'];
+
+function NewUser({ onClose }: { onClose: () => void }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const create = useCreateUser();
+  const organizations = useOrganizations();
+  const [role, setRole] = useState<Schemas['Role']>('driver');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [phone, setPhone] = useState('');
+  const [password, setPassword] = useState('');
+  const [orgs, setOrgs] = useState<string[]>([]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { role, name: name.trim(), email: email.trim(), ...(phone.trim() ? { phone_number: phone.trim() } : {}), ...(password ? { password } : {}), organization_ids: orgs },
+      { onSuccess: onClose },
+    );
+  };
+  const shown = ['/user/role', '/user/name', '/user/email', '/user/phone_number', '/user/password', '/user/organization_ids'];
+  return (
+    <Dialog open onClose={onClose} title={t('new_user')}>
+      <form className="stack" onSubmit={submit}>
+        <ErrorBanner error={create.error} shownPointers={shown} />
+        <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={errorsAt(create.error, '/user/name')} />
+        <TextField label={t('email')} type="email" required value={email} onChange={(e) => setEmail(e.target.value)} errors={errorsAt(create.error, '/user/email')} />
+        <SelectField label={t('role')} value={role} onChange={(e) => setRole(e.target.value as Schemas['Role'])} errors={errorsAt(create.error, '/user/role')}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(`role.${r}`)}
+            </option>
+          ))}
+        </SelectField>
+        <Checkboxes
+          legend={t('user_organizations')}
+          hint={t('user_organizations_hint')}
+          options={(organizations.data ?? []).map((o) => ({ value: o.id, label: o.name }))}
+          value={orgs}
+          onChange={setOrgs}
+          errors={errorsAt(create.error, '/user/organization_ids')}
+        />
+        <TextField label={t('password')} hint={t('password_hint')} type="password" autoComplete="new-password" minLength={8} maxLength={256} value={password} onChange={(e) => setPassword(e.target.value)} errors={errorsAt(create.error, '/user/password')} />
+        <TextField label={t('phone')} type="tel" value={phone} onChange={(e) => setPhone(e.target.value)} errors={errorsAt(create.error, '/user/phone_number')} />
+        <div className="row">
+          <Button type="submit" variant="primary" busy={create.isPending}>
+            {t('create')}
+          </Button>
+          <Button onClick={onClose}>{tc('cancel')}</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function UsersSection({ user }: { user: User }) {
+  const t = useT(messages);
+  const tc = useT(common);
+  const format = useFormat();
+  const paging = useCursors();
+  const users = useUsersPage(paging.cursor);
+  const organizations = byId(useOrganizations().data);
+  const deactivate = useDeactivateUser();
+  const [creating, setCreating] = useState(false);
+  const [asking, setAsking] = useState<User | null>(null);
+  const admin = user.role === 'admin';
+  return (
+    <section className="stack" aria-labelledby="settings-section">
+      <div className="page-head">
+        <h2 id="settings-section">{t('users')}</h2>
+        {admin ? (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t('new_user')}
+          </Button>
+        ) : null}
+      </div>
+      {!admin ? <p className="muted">{t('read_only')}</p> : null}
+      {creating ? <NewUser onClose={() => setCreating(false)} /> : null}
+      <ErrorBanner error={users.error ?? deactivate.error} />
+      {users.isPending ? <Loading label={tc('loading')} /> : null}
+      {users.data?.users.length ? (
+        <div className="table-wrap">
+          <table className="data">
+            <caption className="visually-hidden">{t('users')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('name')}</th>
+                <th scope="col">{t('role')}</th>
+                <th scope="col" className="hide-narrow">{t('user_organizations')}</th>
+                <th scope="col">{t('status')}</th>
+                {admin ? <th scope="col">{t('col_actions')}</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.users.map((u) => (
+                <tr key={u.id}>
+                  <td className="break">
+                    {u.name}
+                    {u.id === user.id ? ` (${t('you')})` : ''}
+                    <div className="muted">{u.email}</div>
+                  </td>
+                  <td>{t(`role.${u.role}`)}</td>
+                  <td className="hide-narrow">{u.organization_ids.map((id) => organizations.get(id)?.name ?? '…').join(', ') || '—'}</td>
+                  <td>{u.deactivated_at ? <Badge tone="neutral">{`${t('deactivated')} ${format.date(u.deactivated_at)}`}</Badge> : <Badge tone="ok">{t('active')}</Badge>}</td>
+                  {admin ? (
+                    <td>
+                      {!u.deactivated_at && u.id !== user.id ? (
+                        <Button small variant="danger" aria-label={t('deactivate_named', { name: u.name })} onClick={() => setAsking(u)}>
+                          {t('deactivate')}
+                        </Button>
+                      ) : null}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager label={t('users')} state={paging} meta={users.data?.meta} />
+      <Confirm
+        open={asking !== null}
+        title={t('deactivate_title', { name: asking?.name ?? '' })}
+        action={t('deactivate')}
+        busy={deactivate.isPending}
+        onConfirm={() => asking && deactivate.mutate(asking.id, { onSettled: () => setAsking(null) })}
+        onClose={() => setAsking(null)}
+      >
+        <p>{t('deactivate_text')}</p>
+      </Confirm>
+    </section>
+  );
+}
