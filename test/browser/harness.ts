@@ -97,6 +97,8 @@ export async function signIn(page: Page, url: string, email: string, password: s
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  // Signed in once the shell shows: the session cookie is set before the next navigation.
+  await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 20_000 });
 }
 
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
