@@ -34,6 +34,8 @@ export interface Config {
   /** scrypt cost of new password hashes: N = 2^logN (decision 0113). */
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
+  /** How long a booking's tracking link keeps answering after its last stop reached a final state (decision 1100). */
+  trackingLinkTtlSeconds: number;
   publicUrl: string | null;
   /** Worker threads the route optimiser's searches run in (decision 0961): plans and optimisations beyond them wait. */
   optimizerThreads: number;
@@ -94,6 +96,7 @@ const ENV_SCHEMA = {
     AUTH_FAILURES_BURST: integer(1, 1_000_000),
     PASSWORD_HASH_LOG_N: integer(14, 20),
     BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
+    TRACKING_LINK_TTL: integer(0, 366 * 86_400),
     PUBLIC_URL: httpUrl,
     LIVE_MAX_SPEED_KMH: integer(1, 2000),
     POSITION_RETENTION_DAYS: integer(1, 3650),
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     authFailureLimit: { perSecond: num('AUTH_FAILURES_PER_SECOND', 0.5), burst: num('AUTH_FAILURES_BURST', 60) },
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
+    trackingLinkTtlSeconds: num('TRACKING_LINK_TTL', 7 * 86_400),
     publicUrl: str('PUBLIC_URL'),
     optimizerThreads: num('OPTIMIZER_THREADS', 1),
     live: {

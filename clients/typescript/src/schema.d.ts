@@ -496,6 +496,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/bookings/{id}/tracking/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the tracking link (the old one stops working at once) */
+        post: operations["rotateBookingTrackingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings/bulk": {
         parameters: {
             query?: never;
@@ -1549,6 +1566,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tracking/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A booking's tracking for its recipient (no authentication; the link's token) */
+        get: operations["getTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -2114,6 +2148,7 @@ export type components = {
                 status: string;
                 tour_id: string | null;
             };
+            tracking?: components["schemas"]["TrackingLink"] | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -3163,6 +3198,61 @@ export type components = {
         };
         /** @enum {string} */
         TourStatus: "to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled";
+        Tracking: {
+            booking_status: string;
+            driver: {
+                first_name: string;
+                position: {
+                    lat: number;
+                    lng: number;
+                    /** Format: date-time */
+                    recorded_at: string;
+                } | null;
+            } | null;
+            feedback: {
+                comment: string | null;
+                rating: number;
+            } | null;
+            stops: {
+                completed_at: string | null;
+                eta: string | null;
+                eta_window: {
+                    /** Format: date-time */
+                    earliest: string;
+                    /** Format: date-time */
+                    latest: string;
+                } | null;
+                failure: {
+                    reason: string;
+                } | null;
+                kind: "pickup" | "dropoff";
+                next_attempt: {
+                    time_window: {
+                        /** Format: date-time */
+                        ends_at: string;
+                        /** Format: date-time */
+                        starts_at: string;
+                    } | null;
+                } | null;
+                proof: {
+                    photo_url: string | null;
+                    recipient_name: string | null;
+                } | null;
+                status: string;
+                time_window: {
+                    /** Format: date-time */
+                    ends_at: string;
+                    /** Format: date-time */
+                    starts_at: string;
+                } | null;
+            }[];
+            stops_before_yours: number | null;
+        };
+        TrackingLink: {
+            expires_at: string | null;
+            /** Format: uri */
+            url: string;
+        };
         User: {
             /**
              * @deprecated
@@ -3272,6 +3362,16 @@ export type components = {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description `tracking_expired`: the tracking link outlived its time to live after the delivery finished. */
+        Gone: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `internal_error`: quote the `request_id` member when reporting it. */
         InternalError: {
             headers: {
@@ -3318,6 +3418,17 @@ export type components = {
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `rate_limited`: the client address used up its bucket (public routes). */
+        TooManyRequestsFromAddress: {
+            headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -5933,6 +6044,59 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateBookingTrackingLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        booking: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -10231,6 +10395,54 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTracking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tracking: components["schemas"]["Tracking"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -4,3 +4,4 @@ export { recomputeEtas, type EtaReason } from './operations/recompute-etas.ts';
 export { ensurePositionRetention, liveDispatchHooks, purgeOldPositions, purgeOldPositionsJob, recomputeEtasJob } from './jobs.ts';
 export { liveRoutes } from './routes.ts';
 export { travelTimes } from './travel-times.ts';
+export { currentPositionOfTour } from './current-position.ts';

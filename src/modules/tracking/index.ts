@@ -1,0 +1,2 @@
+// What the composition root uses of tracking: the public routes of a booking's recipient link (CONTRACT.md §12).
+export { trackingRoutes } from './routes.ts';
