@@ -1583,6 +1583,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tracking/{token}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient rates the delivery, once, after the last drop-off */
+        post: operations["giveTrackingFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracking/{token}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tracking object again on every change (text/event-stream, `event: tracking`) */
+        get: operations["streamTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -1741,6 +1775,26 @@ export type webhooks = {
          * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
          */
         post: operations["onBookingEtasRecalculated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.feedback_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.feedback_received delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingFeedbackReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2263,6 +2317,32 @@ export type components = {
             /** @constant */
             type: "booking.etas_recalculated";
         };
+        BookingFeedbackReceivedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                comment: string | null;
+                customer_id: string | null;
+                external_id: string | null;
+                rating: number;
+                /** Format: uuid */
+                service_area_id: string;
+            };
+            /** @constant */
+            event: "feedback_received";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.feedback_received";
+        };
         BookingModifiedEvent: {
             actor: components["schemas"]["EventActor"] | null;
             data: {
@@ -2525,7 +2605,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -10446,6 +10526,101 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    giveTrackingFeedback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    feedback: {
+                        comment?: string;
+                        rating: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tracking: components["schemas"]["Tracking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamTracking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getCurrentUser: {
         parameters: {
             query?: never;
@@ -11003,6 +11178,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingEtasRecalculatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingFeedbackReceived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingFeedbackReceivedEvent"];
             };
         };
         responses: {

@@ -57,4 +57,4 @@ export { BookingEnvelope } from './bookings/schemas.ts';
 export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './earnings.ts';
 // The recipient's tracking link (the tracking module's public read): the booking a token tracks.
-export { findTrackedBooking, type TrackedBooking } from './bookings/tracked-booking.ts';
+export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';

@@ -5,3 +5,5 @@ export { ensurePositionRetention, liveDispatchHooks, purgeOldPositions, purgeOld
 export { liveRoutes } from './routes.ts';
 export { travelTimes } from './travel-times.ts';
 export { currentPositionOfTour } from './current-position.ts';
+/** The process's live hub and its subscriber shape: the tracking module's streams join it (decision 1102). */
+export { liveHubOf, type LiveHub, type Subscriber } from './hub.ts';

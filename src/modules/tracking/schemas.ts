@@ -32,3 +32,13 @@ export const TrackingEnvelope = Type.Object({ tracking: Tracking });
 
 /** The token is opaque; anything longer than a token could be is refused by the schema (404-free 400 is not wanted). */
 export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const FeedbackBody = Type.Object(
+  {
+    feedback: Type.Object(
+      { rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

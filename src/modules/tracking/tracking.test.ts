@@ -188,3 +188,42 @@ describe('the public read is limited per address', () => {
     expect(res.headers['retry-after']).toBe('1');
   });
 });
+
+describe('POST /api/tracking/{token}/feedback', () => {
+  it('takes one rating after the last drop-off was completed, records booking.feedback_received, and refuses a second with 409', async () => {
+    const { tn, nearId, link, driver } = await scene();
+    const token = tokenOf((await link(nearId)).url);
+    const early = await t.anonymous.post(`/api/tracking/${token}/feedback`, { feedback: { rating: 5 } });
+    expect(early.status).toBe(409);
+    expect(early.body.error_code).toBe('feedback_not_open');
+    const booking = (await expectOk(tn.admin.get(`/api/hailing/bookings/${nearId}`))).booking;
+    for (const stop of booking.stops) await driveStop(driver.client, stop.id, 'completed');
+    const rated = await expectOk(t.anonymous.post(`/api/tracking/${token}/feedback`, { feedback: { rating: 4, comment: ' Friendly driver ' } }));
+    expect(rated.tracking.feedback).toEqual({ rating: 4, comment: 'Friendly driver' });
+    const again = await t.anonymous.post(`/api/tracking/${token}/feedback`, { feedback: { rating: 1 } });
+    expect(again.status).toBe(409);
+    expect(again.body.error_code).toBe('feedback_exists');
+    expect((await expectOk(t.anonymous.get(`/api/tracking/${token}`))).tracking.feedback).toEqual({ rating: 4, comment: 'Friendly driver' });
+    const events = (await expectOk(tn.admin.get(`/api/admin/events?filters[type]=booking.feedback_received&filters[resource_id]=${nearId}`))).events;
+    expect(events.map((e: { data: Record<string, unknown> }) => e.data)).toEqual([expect.objectContaining({ booking_id: nearId, rating: 4, comment: 'Friendly driver' })]);
+  });
+
+  it.each([
+    ['a rating of 0', { feedback: { rating: 0 } }, '/feedback/rating'],
+    ['a rating of 6', { feedback: { rating: 6 } }, '/feedback/rating'],
+    ['a rating that is text', { feedback: { rating: 'five' } }, '/feedback/rating'],
+    ['an unknown field', { feedback: { rating: 3, stars: 3 } }, '/feedback/stars'],
+    ['a missing rating', { feedback: {} }, '/feedback/rating'],
+  ])('refuses %s with 422 and the field pointer', async (_name, body, pointer) => {
+    const { nearId, link } = await scene();
+    const res = await t.anonymous.post(`/api/tracking/${tokenOf((await link(nearId)).url)}/feedback`, body);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+  });
+
+  it('answers an unknown token with 404', async () => {
+    const res = await t.anonymous.post(`/api/tracking/${'C'.repeat(43)}/feedback`, { feedback: { rating: 3 } });
+    expect(res.status).toBe(404);
+    expect(res.body.error_code).toBe('not_found');
+  });
+});
