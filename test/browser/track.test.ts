@@ -95,6 +95,24 @@ describe('the tracking page in a browser', () => {
     await watched.context.close();
   });
 
+  it('reads well on a phone in English and on a laptop in German, axe clean', async () => {
+    const { nearId, post } = await scene();
+    await post(52.4902);
+    for (const [locale, viewport, name, heading] of [
+      ['en-GB', PHONE, 'track-phone-en', 'Your delivery'],
+      ['de-DE', LAPTOP, 'track-laptop-de', 'Ihre Sendung'],
+    ] as const) {
+      const watched = await openPage(app, { locale, viewport, mobile: viewport === PHONE });
+      await watched.page.goto(`${app.url}${await linkOf(nearId)}`);
+      await expect.poll(() => watched.page.getByRole('heading', { name: heading, level: 1 }).count()).toBe(1);
+      await expect.poll(() => watched.page.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
+      expect(await axeViolations(watched.page)).toEqual([]);
+      await screenshot(watched.page, name);
+      watched.expectClean();
+      await watched.context.close();
+    }
+  });
+
   it('answers an unknown link with a page that says so, 404', async () => {
     const watched = await openPage(app, { locale: 'en-GB', viewport: PHONE });
     const response = await watched.page.goto(`${app.url}/track/${'Z'.repeat(43)}`);
