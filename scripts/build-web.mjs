@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The pages and their entry modules; the server serves `<name>` at /<name> (web/README.md). */
-export const WEB_ENTRIES = ['console'];
+export const WEB_ENTRIES = ['console', 'track'];
 
 const hashOf = (bytes) => crypto.createHash('sha256').update(bytes).digest('base64url').slice(0, 10);
 

@@ -38,6 +38,7 @@ import { liveRoutes } from './modules/live/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { compensationRoutes } from './modules/compensation/index.ts';
 import { pageRoutes } from './pages/index.ts';
+import { trackingRoutes } from './modules/tracking/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -209,6 +210,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(liveRoutes(deps));
   await app.register(reportRoutes(deps));
   await app.register(compensationRoutes(deps));
+  await app.register(trackingRoutes(deps));
   await app.register(pageRoutes(deps));
 
   return app as unknown as App;

@@ -34,6 +34,8 @@ export interface Config {
   /** scrypt cost of new password hashes: N = 2^logN (decision 0113). */
   passwordHash: { logN: number; r: number; p: number };
   busynessIntervalSeconds: number;
+  /** How long a booking's tracking link keeps answering after its last stop reached a final state (decision 1100). */
+  trackingLinkTtlSeconds: number;
   publicUrl: string | null;
   /** Raster tiles for the pages' maps (`https://tiles.example/{z}/{x}/{y}.png`); null: the offline style (decision 1000). */
   mapTileUrl: string | null;
@@ -96,6 +98,7 @@ const ENV_SCHEMA = {
     AUTH_FAILURES_BURST: integer(1, 1_000_000),
     PASSWORD_HASH_LOG_N: integer(14, 20),
     BUSYNESS_INTERVAL_SECONDS: integer(1, 86_400),
+    TRACKING_LINK_TTL: integer(0, 366 * 86_400),
     PUBLIC_URL: httpUrl,
     // A URL template, not a URL: the braces of {z}/{x}/{y} are not URI characters.
     MAP_TILE_URL: { type: 'string', maxLength: 500, pattern: '^https?://[^\\s"<>\'\\\\]+$' },
@@ -180,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     authFailureLimit: { perSecond: num('AUTH_FAILURES_PER_SECOND', 0.5), burst: num('AUTH_FAILURES_BURST', 60) },
     passwordHash: { logN: num('PASSWORD_HASH_LOG_N', 17), r: 8, p: 1 },
     busynessIntervalSeconds: num('BUSYNESS_INTERVAL_SECONDS', 60),
+    trackingLinkTtlSeconds: num('TRACKING_LINK_TTL', 7 * 86_400),
     publicUrl: str('PUBLIC_URL'),
     mapTileUrl: str('MAP_TILE_URL'),
     optimizerThreads: num('OPTIMIZER_THREADS', 1),

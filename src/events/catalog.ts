@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'booking.transition',
   'booking.stop_failed',
   'booking.return_started',
+  'booking.feedback_received',
   'tour.created',
   'tour.active_status_changed',
   'tour.driver_location_updated',

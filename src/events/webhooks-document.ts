@@ -43,6 +43,7 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
     recovery_stop_id: Nullable(Id),
   }),
   'booking.return_started': Type.Object({ ...booking, stop_id: Nullable(Id), tour_id: Nullable(Id) }),
+  'booking.feedback_received': Type.Object({ ...booking, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) }),
   'tour.created': Type.Object({ ...tour, status: TourStatus, dispatched_booking_ids: Type.Array(Id) }),
   'tour.active_status_changed': Type.Object({
     ...tour,

@@ -133,6 +133,8 @@ export const RESPONSES = {
     'RateLimit-Remaining': headerRef('RateLimitRemaining'),
     'RateLimit-Reset': headerRef('RateLimitReset'),
   }),
+  Gone: problemResponse('`tracking_expired`: the tracking link outlived its time to live after the delivery finished.'),
+  TooManyRequestsFromAddress: problemResponse('`rate_limited`: the client address used up its bucket (public routes).', { 'Retry-After': headerRef('RetryAfter') }),
   InternalError: problemResponse('`internal_error`: quote the `request_id` member when reporting it.'),
 } as const;
 export const responseRef = (name: keyof typeof RESPONSES) => ref('responses', name);

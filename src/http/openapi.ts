@@ -56,6 +56,7 @@ const TAGS = [
   { name: 'events', description: 'The event log.' },
   { name: 'live', description: 'Driver positions, ETAs and the live event stream.' },
   { name: 'compensation', description: "Tour compensation: base earnings, bonuses, tips, history; legacy earnings." },
+  { name: 'tracking', description: "A booking's recipient tracking link: the public read by the link's token; no credential." },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
 ];
 
@@ -200,6 +201,11 @@ function decorate(path: string, method: string, op: Json, routeCompat: CompatKey
   }
   if (body || WRITES.has(method)) add('422', 'Unprocessable');
   if (user) add('429', 'TooManyRequests');
+  if (path.startsWith('/api/tracking/')) {
+    // The recipient's public routes: limited per address, and a link past its time to live is gone (decision 1100).
+    add('410', 'Gone');
+    add('429', 'TooManyRequestsFromAddress');
+  }
   add('500', 'InternalError');
   op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }

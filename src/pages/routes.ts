@@ -7,6 +7,7 @@ import { AppError, toProblem } from '../http/errors.ts';
 import { pickLang } from '../http/i18n.ts';
 import { contentTypeOf, findWebDir, openWebAssets, type WebAssets } from './assets.ts';
 import { contentSecurityPolicy, pageHeaders } from './security-headers.ts';
+import { trackPageRoute } from './track-page.ts';
 
 /** Any query string: the pages' own router reads it, the server does not. */
 const ANY_QUERY = { type: 'object', additionalProperties: true } as const;
@@ -100,6 +101,7 @@ export function pageRoutes(deps: Deps) {
       return reply.send(fs.createReadStream(found.path));
     });
 
+    trackPageRoute(app, deps, assets);
     singlePageApp(app, assets, 'console', { title: 'Tourbook', permissions: 'camera=(), geolocation=(), microphone=()', tiles });
   };
 }

@@ -496,6 +496,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/bookings/{id}/tracking/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace the tracking link (the old one stops working at once) */
+        post: operations["rotateBookingTrackingLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings/bulk": {
         parameters: {
             query?: never;
@@ -1549,6 +1566,57 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tracking/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A booking's tracking for its recipient (no authentication; the link's token) */
+        get: operations["getTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracking/{token}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The recipient rates the delivery, once, after the last drop-off */
+        post: operations["giveTrackingFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracking/{token}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tracking object again on every change (text/event-stream, `event: tracking`) */
+        get: operations["streamTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user": {
         parameters: {
             query?: never;
@@ -1707,6 +1775,26 @@ export type webhooks = {
          * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
          */
         post: operations["onBookingEtasRecalculated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.feedback_received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.feedback_received delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingFeedbackReceived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2306,6 +2394,7 @@ export type components = {
                 status: string;
                 tour_id: string | null;
             };
+            tracking?: components["schemas"]["TrackingLink"] | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -2419,6 +2508,32 @@ export type components = {
             timestamp: string;
             /** @constant */
             type: "booking.etas_recalculated";
+        };
+        BookingFeedbackReceivedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                comment: string | null;
+                customer_id: string | null;
+                external_id: string | null;
+                rating: number;
+                /** Format: uuid */
+                service_area_id: string;
+            };
+            /** @constant */
+            event: "feedback_received";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.feedback_received";
         };
         BookingModifiedEvent: {
             actor: components["schemas"]["EventActor"] | null;
@@ -2774,7 +2889,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3890,6 +4005,61 @@ export type components = {
         };
         /** @enum {string} */
         TourStatus: "to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled";
+        Tracking: {
+            booking_status: string;
+            driver: {
+                first_name: string;
+                position: {
+                    lat: number;
+                    lng: number;
+                    /** Format: date-time */
+                    recorded_at: string;
+                } | null;
+            } | null;
+            feedback: {
+                comment: string | null;
+                rating: number;
+            } | null;
+            stops: {
+                completed_at: string | null;
+                eta: string | null;
+                eta_window: {
+                    /** Format: date-time */
+                    earliest: string;
+                    /** Format: date-time */
+                    latest: string;
+                } | null;
+                failure: {
+                    reason: string;
+                } | null;
+                kind: "pickup" | "dropoff";
+                next_attempt: {
+                    time_window: {
+                        /** Format: date-time */
+                        ends_at: string;
+                        /** Format: date-time */
+                        starts_at: string;
+                    } | null;
+                } | null;
+                proof: {
+                    photo_url: string | null;
+                    recipient_name: string | null;
+                } | null;
+                status: string;
+                time_window: {
+                    /** Format: date-time */
+                    ends_at: string;
+                    /** Format: date-time */
+                    starts_at: string;
+                } | null;
+            }[];
+            stops_before_yours: number | null;
+        };
+        TrackingLink: {
+            expires_at: string | null;
+            /** Format: uri */
+            url: string;
+        };
         /**
          * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
@@ -4053,6 +4223,16 @@ export type components = {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description `tracking_expired`: the tracking link outlived its time to live after the delivery finished. */
+        Gone: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `internal_error`: quote the `request_id` member when reporting it. */
         InternalError: {
             headers: {
@@ -4099,6 +4279,17 @@ export type components = {
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `rate_limited`: the client address used up its bucket (public routes). */
+        TooManyRequestsFromAddress: {
+            headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -9267,6 +9458,210 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateBookingTrackingLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "booking": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *         "external_id": "SHOP-1042",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *         "status": "dispatched",
+                     *         "scheduled_at": null,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "tip": {
+                     *           "amount": 300,
+                     *           "currency": "EUR"
+                     *         },
+                     *         "tip_distribution": {
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "status": "pending",
+                     *           "reason": "dropoffs_unresolved"
+                     *         },
+                     *         "earnings": null,
+                     *         "metadata": {
+                     *           "shop_order": "1042"
+                     *         },
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "packages": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000013",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "shortcode": "EPHW4MQK",
+                     *             "external_label": "SHOP-1042-1",
+                     *             "status": "awaiting_pickup",
+                     *             "pickup_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "dropoff_stop_id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "description": "Parcel",
+                     *             "weight_grams": 1850,
+                     *             "forced_delivery": null,
+                     *             "history": [
+                     *               {
+                     *                 "at": "2026-11-22T13:05:00.000Z",
+                     *                 "event": "created",
+                     *                 "stop_id": null,
+                     *                 "tour_id": null,
+                     *                 "actor_id": "0193b2e4-0c1d-7a2e-8f30-000000000003",
+                     *                 "reason_key": null,
+                     *                 "note": null
+                     *               }
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        booking: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -17930,6 +18325,149 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTracking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tracking: components["schemas"]["Tracking"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    giveTrackingFeedback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    feedback: {
+                        comment?: string;
+                        rating: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tracking: components["schemas"]["Tracking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamTracking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getCurrentUser: {
         parameters: {
             query?: never;
@@ -18665,6 +19203,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingEtasRecalculatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingFeedbackReceived: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingFeedbackReceivedEvent"];
             };
         };
         responses: {

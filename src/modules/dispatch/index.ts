@@ -56,3 +56,5 @@ export { getTour } from './tours/read-tours.ts';
 export { BookingEnvelope } from './bookings/schemas.ts';
 export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './earnings.ts';
+// The recipient's tracking link (the tracking module's public read): the booking a token tracks.
+export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';

@@ -4,14 +4,15 @@ import type { Actor } from '../../http/actor.ts';
 import { permissionTable } from '../../http/permission-table.ts';
 
 export const dispatchPermissions = permissionTable({
-  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility'],
+  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility', 'tracking_link'],
   // A manager dispatches what it sees (visibility.ts).
-  manager: ['create_booking', 'tip', 'dispatch', 'list_tours'],
+  manager: ['create_booking', 'tip', 'dispatch', 'list_tours', 'tracking_link'],
   // `drive`: the driver's tour transitions (claim, pick, start, …). `dispatch`: cancelling bookings, managing
   // organizations and preferred drivers, adding and changing stops, merge and insert, removing and forcing packages,
   // and the dispatcher's tour transitions.
+  // `tracking_link`: a booking's recipient link (decision 1100), never a driver's to see or rotate.
   driver: ['drive', 'list_tours'],
-  customer: ['create_booking', 'tip'],
+  customer: ['create_booking', 'tip', 'tracking_link'],
 });
 
 /** Customers book for themselves: their bookings' customer is them, and they see no one else's. */

@@ -205,3 +205,25 @@ export const tourVisibility = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.organizationId, t.tourId] }), index('tour_visibility_tour_idx').on(t.tenantId, t.tourId)],
 );
+
+// --- tracking links
+
+/**
+ * A booking's recipient tracking link (decision 1100): only the hash of its token is stored, looked up before the
+ * tenant is known (the one global index, as credentials'); the token itself is derived from `nonce` under the master
+ * key whenever the booking is rendered. Rotation replaces nonce and hash. Feedback is one per booking, kept here.
+ */
+export const bookingTrackingLinks = pgTable(
+  'booking_tracking_links',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    bookingId: uuid('booking_id').notNull(),
+    nonce: text('nonce').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    feedbackRating: integer('feedback_rating'),
+    feedbackComment: text('feedback_comment'),
+    feedbackAt: ts('feedback_at'),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.bookingId] }), uniqueIndex('booking_tracking_links_token_hash_key').on(t.tokenHash)],
+);

@@ -13,7 +13,8 @@ import { LIVE_CHANNEL, type PositionNotice } from './views.ts';
 export interface Subscriber {
   tenantId: string;
   viewer: Viewer;
-  credentialHash: string;
+  /** The credential the stream stands for, re-checked every revalidateMs; null for a stream that has none (a recipient's tracking link). */
+  credentialHash: string | null;
   filters: StreamFilters;
   deliver(envelope: Envelope, frame: string): void;
   heartbeat(): void;
@@ -260,7 +261,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
 
   /** Streams of revoked, expired or deactivated credentials close (checked every revalidateMs). */
   async function revalidate(): Promise<void> {
-    const hashes = new Set(all().map((s) => s.credentialHash));
+    const hashes = new Set(all().flatMap((s) => (s.credentialHash === null ? [] : [s.credentialHash])));
     const now = deps.clock.now().getTime();
     for (const hash of hashes) {
       const found = await findActiveCredential(deps.db, hash).catch(() => undefined);
@@ -314,4 +315,16 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
       if (unlisten) await unlisten();
     },
   };
+}
+
+const hubs = new WeakMap<Deps, LiveHub>();
+
+/**
+ * The one hub of an app (its Deps): the API's live stream and the recipients' tracking streams share its poller and
+ * its LISTEN connection (decision 1102). Stopped by the live routes' preClose.
+ */
+export function liveHubOf(deps: Deps): LiveHub {
+  let hub = hubs.get(deps);
+  if (!hub) hubs.set(deps, (hub = createLiveHub(deps, deps.config.live.stream)));
+  return hub;
 }

@@ -4,3 +4,6 @@ export { recomputeEtas, type EtaReason } from './operations/recompute-etas.ts';
 export { ensurePositionRetention, liveDispatchHooks, purgeOldPositions, purgeOldPositionsJob, recomputeEtasJob } from './jobs.ts';
 export { liveRoutes } from './routes.ts';
 export { travelTimes } from './travel-times.ts';
+export { currentPositionOfTour } from './current-position.ts';
+/** The process's live hub and its subscriber shape: the tracking module's streams join it (decision 1102). */
+export { liveHubOf, type LiveHub, type Subscriber } from './hub.ts';

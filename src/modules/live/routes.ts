@@ -6,7 +6,7 @@ import { credentialOf } from '../../http/auth.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { EmptyBody, IdParams, bodyOptional } from '../../http/schemas.ts';
 import { sha256Hex } from '../../shared/secrets.ts';
-import { createLiveHub } from './hub.ts';
+import { liveHubOf } from './hub.ts';
 import { openLiveStream } from './operations/open-stream.ts';
 import { listTourPositions } from './operations/positions.ts';
 import { recordDriverLocation } from './operations/record-driver-location.ts';
@@ -18,7 +18,7 @@ const tags = ['live'];
 export const liveRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
-    const hub = createLiveHub(deps, deps.config.live.stream);
+    const hub = liveHubOf(deps);
     // Streams end before the server waits for open connections, or shutdown would wait for ever.
     app.addHook('preClose', async () => hub.stop());
 

@@ -19,6 +19,7 @@ import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingListQueryT } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
+import { rotateTrackingLink } from './tracking-links.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 
 /**
@@ -51,6 +52,12 @@ export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'st
   const tips = deps.hooks.dispatch.tipOutcomeRead ? { evaluated: new Map([[id, found.part ?? null]]) } : { fresh: false };
   const [rendered] = await renderBookings(deps.db, deps, actor, [found.booking], view, new Map([[id, found.children]]), tips);
   return rendered!;
+}
+
+/** A new tracking link for the booking (CONTRACT.md §12): the old one answers 404 at once; answers the booking. */
+export async function rotateBookingTrackingLink(deps: Deps, actor: Actor, id: string) {
+  await rotateTrackingLink(deps, actor, id);
+  return getBooking(deps, actor, id);
 }
 
 export async function listBookings(deps: Deps, actor: Actor, query: BookingListQueryT) {

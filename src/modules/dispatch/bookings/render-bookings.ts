@@ -1,4 +1,5 @@
 // Rendering bookings for a caller: compact, or with their stops and packages read in one statement.
+import type { Deps } from '../../../deps.ts';
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import type { PackageHistoryRow } from '../packages/repository.ts';
@@ -8,6 +9,7 @@ import { toStopView } from '../stops/views.ts';
 import { earningsField } from '../earnings.ts';
 import type { BookingTipDistribution, TipDistributionSource } from '../hooks.ts';
 import * as repo from './repository.ts';
+import { showsTrackingLink, trackingLinksOf, type TrackingLinkView } from './tracking-links.ts';
 import { bookingFields } from './views.ts';
 
 /**
@@ -16,7 +18,7 @@ import { bookingFields } from './views.ts';
  */
 export async function renderBookings(
   q: Queryable,
-  render: RenderDeps,
+  render: RenderDeps & Pick<Deps, 'config'>,
   actor: Actor,
   rows: repo.BookingRow[],
   view: 'standard' | 'compact' = 'standard',
@@ -25,7 +27,10 @@ export async function renderBookings(
 ) {
   const tips = rows.length ? await render.hooks.dispatch.tipDistribution(q, actor.tenantId, rows, tipSource) : new Map<string, BookingTipDistribution>();
   const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
-  if (view === 'compact' || !rows.length) return rows.map((row) => bookingFields(row, tips, earnings));
+  // The recipient's link (decision 1100): not a driver's to see, so the field is absent for drivers.
+  const links = showsTrackingLink(actor) ? await trackingLinksOf(q, render, actor.tenantId, rows.map((b) => b.id)) : null;
+  const tracking = (id: string): { tracking?: TrackingLinkView | null } => (links ? { tracking: links.get(id) ?? null } : {});
+  if (view === 'compact' || !rows.length) return rows.map((row) => ({ ...bookingFields(row, tips, earnings), ...tracking(row.id) }));
   const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
@@ -35,6 +40,7 @@ export async function renderBookings(
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({
     ...bookingFields(row, tips, earnings),
+    ...tracking(row.id),
     stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
     packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
   }));

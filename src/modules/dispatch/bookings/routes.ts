@@ -70,6 +70,11 @@ export const bookingRoutes =
       { preHandler: rendersStops, schema: { tags, operationId: 'cancelBooking', summary: 'Cancel a booking', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
       async (request) => ({ booking: await ops.cancelBooking(deps, actorOf(request), request.params.id) }),
     );
+    app.post(
+      '/api/hailing/bookings/:id/tracking/rotate',
+      { preHandler: rendersStops, schema: { tags, operationId: 'rotateBookingTrackingLink', summary: 'Replace the tracking link (the old one stops working at once)', params: IdParams, body: EmptyBody, response: { 200: BookingEnvelope } }, preValidation: bodyOptional },
+      async (request) => ({ booking: await ops.rotateBookingTrackingLink(deps, actorOf(request), request.params.id) }),
+    );
     app.put(
       '/api/hailing/bookings/:id/tip',
       { preHandler: rendersStops, schema: { tags, operationId: 'setBookingTip', summary: 'Set or clear the tip', params: IdParams, body: TipBody, response: { 200: BookingEnvelope } } },

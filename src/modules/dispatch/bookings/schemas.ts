@@ -175,6 +175,11 @@ export const Booking = component('Booking', withExample(Type.Object({
   tip_distribution: Type.Object({ tour_id: Nullable(Uuid), status: Type.String(), reason: Type.String() }),
   /** Deprecated (legacy earnings, SPEC.md Versioning); omitted once the tenant enforces its sunset. */
   earnings: Type.Optional(LegacyEarnings),
+  /**
+   * The recipient's tracking link (CONTRACT.md §12, decision 1100): absent for drivers; `expires_at` is null while a
+   * stop is open; null when the server holds no master key to derive it.
+   */
+  tracking: Type.Optional(Nullable(component('TrackingLink', Type.Object({ url: Type.String({ format: 'uri' }), expires_at: Nullable(Timestamp) })))),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
   packages: Type.Optional(Type.Array(Package)),

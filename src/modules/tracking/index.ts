@@ -1,0 +1,4 @@
+// What the composition root uses of tracking: the public routes of a booking's recipient link (CONTRACT.md §12).
+export { trackingRoutes } from './routes.ts';
+/** The server-rendered tracking page reads the same object (src/pages/track-page.ts). */
+export { readTracking } from './operations.ts';

@@ -1,0 +1,62 @@
+// Public tracking routes (CONTRACT.md §12): no credential, open to every origin for GET (a shop embeds the read),
+// never cached, limited per client address.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { pickLang } from '../../http/i18n.ts';
+import { addressRateLimit } from './rate-limit.ts';
+import { giveFeedback, readTracking } from './operations.ts';
+import { openTrackingStream } from './stream.ts';
+import { FeedbackBody, TokenParams, TrackingEnvelope } from './schemas.ts';
+
+const tags = ['tracking'];
+
+/** Every answer, errors too: no cache keeps a recipient's whereabouts, and any origin may read it (docs/tracking.md). */
+const publicHeaders = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  reply.header('cache-control', 'no-store');
+  reply.header('access-control-allow-origin', '*');
+  reply.header('x-robots-tag', 'noindex');
+};
+
+const noStore = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  reply.header('cache-control', 'no-store');
+};
+
+export const trackingRoutes =
+  (deps: Deps): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const limited = addressRateLimit(deps);
+    app.get(
+      '/api/tracking/:token',
+      {
+        config: { auth: 'public' },
+        onRequest: [publicHeaders, limited],
+        schema: { tags, operationId: 'getTracking', summary: "A booking's tracking for its recipient (no authentication; the link's token)", params: TokenParams, response: { 200: TrackingEnvelope } },
+      },
+      async (request) => ({ tracking: await readTracking(deps, request.params.token, pickLang(request.headers['accept-language'])) }),
+    );
+    app.get(
+      '/api/tracking/:token/live',
+      {
+        config: { auth: 'public' },
+        onRequest: [publicHeaders, limited],
+        schema: {
+          tags,
+          operationId: 'streamTracking',
+          summary: 'The tracking object again on every change (text/event-stream, `event: tracking`)',
+          params: TokenParams,
+        },
+      },
+      async (request, reply) => openTrackingStream(deps, request.params.token, pickLang(request.headers['accept-language']), request, reply),
+    );
+    // The tracking page posts from its own origin; no CORS for writes (docs/tracking.md).
+    app.post(
+      '/api/tracking/:token/feedback',
+      {
+        config: { auth: 'public' },
+        onRequest: [noStore, limited],
+        schema: { tags, operationId: 'giveTrackingFeedback', summary: 'The recipient rates the delivery, once, after the last drop-off', params: TokenParams, body: FeedbackBody, response: { 200: TrackingEnvelope } },
+      },
+      async (request) => ({ tracking: await giveFeedback(deps, request.params.token, request.body.feedback, pickLang(request.headers['accept-language'])) }),
+    );
+  };

@@ -1,0 +1,44 @@
+// The public tracking read's wire shape (CONTRACT.md §12): exactly what a recipient needs, nothing else.
+import { Type } from '@sinclair/typebox';
+import { component } from '../../http/openapi-components.ts';
+import { Nullable, Timestamp } from '../../http/schemas.ts';
+
+const TimeWindow = Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp }));
+
+const TrackedStop = Type.Object({
+  kind: Type.Union([Type.Literal('pickup'), Type.Literal('dropoff')]),
+  status: Type.String(),
+  time_window: TimeWindow,
+  eta: Nullable(Timestamp),
+  eta_window: Nullable(Type.Object({ earliest: Timestamp, latest: Timestamp })),
+  completed_at: Nullable(Timestamp),
+  failure: Nullable(Type.Object({ reason: Type.String() })),
+  next_attempt: Nullable(Type.Object({ time_window: TimeWindow })),
+  proof: Nullable(Type.Object({ recipient_name: Nullable(Type.String()), photo_url: Nullable(Type.String()) })),
+});
+
+export const Tracking = component('Tracking', Type.Object({
+  booking_status: Type.String(),
+  stops: Type.Array(TrackedStop),
+  driver: Nullable(Type.Object({
+    first_name: Type.String(),
+    position: Nullable(Type.Object({ lat: Type.Number(), lng: Type.Number(), recorded_at: Timestamp })),
+  })),
+  stops_before_yours: Nullable(Type.Integer({ minimum: 0 })),
+  feedback: Nullable(Type.Object({ rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) })),
+}));
+
+export const TrackingEnvelope = Type.Object({ tracking: Tracking });
+
+/** The token is opaque; anything longer than a token could be is refused by the schema (404-free 400 is not wanted). */
+export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export const FeedbackBody = Type.Object(
+  {
+    feedback: Type.Object(
+      { rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Type.Optional(Type.String({ maxLength: 2000 })) },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/app.ts';
+import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute } from '../../../test/factories.ts';
+import { openSse, type SseFrame, type SseStream } from '../../../test/sse-client.ts';
+import { loadConfig } from '../../config.ts';
+
+let t: TestApp;
+let base: string;
+const open: SseStream[] = [];
+
+beforeAll(async () => {
+  t = await buildTestApp({
+    reportsMasterKey: randomBytes(32).toString('base64'),
+    live: { ...loadConfig({}).live, stream: { pollMs: 25, heartbeatMs: 200, revalidateMs: 100 } },
+  });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const s of open) s.close();
+  await t.close();
+});
+
+const stream = async (token: string) => {
+  const s = await openSse(base, `/api/tracking/${token}/live`);
+  open.push(s);
+  return s;
+};
+const at = () => t.clock.now().toISOString();
+const tokenOf = (url: string) => url.split('/').pop()!;
+const tracking = (frames: SseFrame[]) => frames.filter((f) => f.event === 'tracking').map((f) => f.data.tracking);
+
+async function scene() {
+  const tn = await t.createTenant();
+  const area = await createServiceArea(tn.admin, { average_speed_kmh: 36 });
+  const service = await createService(tn.admin, { service_area_id: area.id });
+  const places = await Promise.all([0, 1, 2, 3].map((i) => createPlace(tn.admin, { service_area_id: area.id, location: { lat: 52.5 + i * 0.01, lng: 13.4 } })));
+  const b1 = await createBooking(tn.admin, { service_id: service.id, places: [places[0].id, places[1].id] });
+  const b2 = await createBooking(tn.admin, { service_id: service.id, places: [places[2].id, places[3].id] });
+  const driver = await createUser(tn.admin, { role: 'driver', name: 'Erika Mustermann' });
+  const tour = await tourEnRoute(tn.admin, [b1.id, b2.id], driver.id);
+  const nearId: string = tour.stops[0].booking_id;
+  const farId: string = tour.stops.find((s: { booking_id: string }) => s.booking_id !== nearId).booking_id;
+  const token = async (id: string) => tokenOf((await expectOk(tn.admin.get(`/api/hailing/bookings/${id}`))).booking.tracking.url);
+  const post = (lat: number) => expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: at() } }));
+  return { tn, tour, driver, nearId, farId, token, post };
+}
+
+describe('GET /api/tracking/{token}/live', () => {
+  it('sends the tracking object at once and again when the driver heading here moves', async () => {
+    const { nearId, token, post } = await scene();
+    const s = await stream(await token(nearId));
+    expect(s.status).toBe(200);
+    await s.waitFor((frames) => tracking(frames).length >= 1);
+    expect(tracking(s.frames)[0].driver).toEqual({ first_name: 'Erika', position: null });
+    await post(52.491);
+    await s.waitFor((frames) => tracking(frames).some((o) => o.driver?.position?.lat === 52.491), 15_000);
+    t.clock.advance(30_000); // the next fix 111 m and 30 s later: a plausible move, not filtered as a jump
+    await post(52.492);
+    await s.waitFor((frames) => tracking(frames).some((o) => o.driver?.position?.lat === 52.492), 15_000);
+  });
+
+  it('never sends the position to a booking the driver is not heading to, but sends its changes', async () => {
+    const { nearId, farId, token, post, tn, driver } = await scene();
+    const s = await stream(await token(farId));
+    await s.waitFor((frames) => tracking(frames).length >= 1);
+    const before = tracking(s.frames)[0].stops_before_yours;
+    await post(52.491);
+    const near = (await expectOk(tn.admin.get(`/api/hailing/bookings/${nearId}`))).booking;
+    await driveStop(driver.client, near.stops[0].id, 'completed');
+    await s.waitFor((frames) => tracking(frames).some((o) => o.stops_before_yours === before - 1), 15_000);
+    for (const o of tracking(s.frames)) expect(o.driver.position).toBeNull();
+  });
+
+  it('answers an unknown token with 404 problem+json instead of a stream', async () => {
+    const s = await stream('D'.repeat(43));
+    expect(s.status).toBe(404);
+  });
+});

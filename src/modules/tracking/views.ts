@@ -1,0 +1,69 @@
+// The tracking object from what the read loaded (CONTRACT.md §12): pure, no queries. Only the fields listed there.
+import type { Lang } from '../../http/i18n.ts';
+
+import { iso, isoOrNull } from '../../shared/time.ts';
+import type { TrackedBooking } from '../dispatch/index.ts';
+
+export interface TrackingFacts {
+  tracked: TrackedBooking;
+  now: Date;
+  lang: Lang;
+  etas: Map<string, Date>;
+  driverName: string | null;
+  position: { lat: number; lng: number; recordedAt: Date } | null;
+  reasonLabel: (key: string | null, lang: Lang) => string;
+}
+
+/**
+ * How far an ETA may be off either way: a fifth of the time still to go, at least five minutes (decision 1101). The
+ * window never opens in the past.
+ */
+export function etaWindow(eta: Date, now: Date): { earliest: string; latest: string } {
+  const margin = Math.max(5 * 60_000, (eta.getTime() - now.getTime()) / 5);
+  return { earliest: iso(new Date(Math.max(now.getTime(), eta.getTime() - margin))), latest: iso(new Date(eta.getTime() + margin)) };
+}
+
+const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
+
+/** The tracking object: the booking's stops, the driver's first name and, only while it heads to this booking, where. */
+export function toTrackingView(facts: TrackingFacts) {
+  const { tracked, now, lang, etas } = facts;
+  const own = new Set(tracked.stops.map((s) => s.id));
+  const tourActive = tracked.tour && (tracked.tour.status === 'claimed' || tracked.tour.status === 'en_route');
+  const next = tracked.tourOpenStops[0];
+  const headingHere = Boolean(tourActive && tracked.tour?.status === 'en_route' && next && own.has(next.id));
+  const firstOwn = tracked.tourOpenStops.findIndex((s) => own.has(s.id));
+  const stopsBefore = tourActive && !headingHere && firstOwn > 0 ? firstOwn : null;
+  const window = (s: TrackedBooking['stops'][number]) =>
+    s.timeWindowStartsAt && s.timeWindowEndsAt ? { starts_at: iso(s.timeWindowStartsAt), ends_at: iso(s.timeWindowEndsAt) } : null;
+  return {
+    booking_status: tracked.bookingStatus,
+    stops: tracked.stops.map((s) => {
+      const open = s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled';
+      const eta = open ? (etas.get(s.id) ?? s.eta ?? null) : null;
+      const reattempt = tracked.stops.find((r) => r.recoveryOfStopId === s.id && r.recoveryKind === 'reattempt');
+      return {
+        kind: s.type === 'pickup' ? ('pickup' as const) : ('dropoff' as const),
+        status: s.status,
+        time_window: window(s),
+        eta: isoOrNull(eta),
+        eta_window: eta ? etaWindow(eta, now) : null,
+        completed_at: isoOrNull(s.completedAt),
+        failure: s.status === 'failed' && s.failure ? { reason: facts.reasonLabel(s.failure.reason_key, lang) } : null,
+        next_attempt: s.status === 'failed' && reattempt ? { time_window: window(reattempt) } : null,
+        // Photos are stored by the driver app's issue; until then no photo link exists (docs/tracking.md).
+        proof: s.status === 'completed' && s.proof ? { recipient_name: s.proof.recipient_name ?? null, photo_url: null } : null,
+      };
+    }),
+    driver:
+      tourActive && facts.driverName
+        ? {
+            first_name: firstName(facts.driverName),
+            position: headingHere && facts.position ? { lat: facts.position.lat, lng: facts.position.lng, recorded_at: iso(facts.position.recordedAt) } : null,
+          }
+        : null,
+    stops_before_yours: stopsBefore,
+    feedback: tracked.feedback ? { rating: tracked.feedback.rating, comment: tracked.feedback.comment } : null,
+  };
+}
+

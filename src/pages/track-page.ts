@@ -1,0 +1,54 @@
+// /track/{token}: the recipient's page (CONTRACT.md §12, docs/tracking.md). Status and ETA are rendered here into the
+// HTML, so the essentials work without JavaScript; the `track` script then goes live. Private: noindex, no referrer,
+// never cached (decision 1103).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import { AppError } from '../http/errors.ts';
+import { pickLang } from '../http/i18n.ts';
+import { readTracking } from '../modules/tracking/index.ts';
+import { escapeHtml, renderTracking, timeFormatter, trackText, type TrackingView } from '../../web/track/view.ts';
+import type { WebAssets } from './assets.ts';
+import { contentSecurityPolicy, pageHeaders } from './security-headers.ts';
+
+const TOKEN = /^[A-Za-z0-9_-]{1,200}$/;
+
+function page(assets: WebAssets, lang: 'en' | 'de', title: string, body: string): string {
+  const files = assets.page('track');
+  const styles = (files?.styles ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+  const script = files ? `<script type="module" src="${escapeHtml(files.script)}"></script>` : '';
+  const icon = assets.publicUrl('icon.svg');
+  return (
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">` +
+    `<meta name="referrer" content="no-referrer"><meta name="theme-color" content="#1d4ed8">` +
+    `<title>${escapeHtml(title)}</title>${icon ? `<link rel="icon" href="${escapeHtml(icon)}" type="image/svg+xml">` : ''}${styles}${script}</head>` +
+    `<body><main class="track" id="track">${body}</main></body></html>`
+  );
+}
+
+export function trackPageRoute(app: FastifyInstance, deps: Deps, assets: WebAssets): void {
+  const csp = contentSecurityPolicy();
+  app.get('/track/:token', { config: { auth: 'public' }, schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+    const { token } = request.params as { token: string };
+    const lang = pickLang(request.headers['accept-language']);
+    const title = trackText(lang, 'title');
+    void reply.headers({
+      ...pageHeaders({ csp, referrer: 'no-referrer' }),
+      'x-robots-tag': 'noindex, nofollow',
+      'cache-control': 'no-store',
+      'content-language': lang,
+    });
+    reply.type('text/html; charset=utf-8');
+    try {
+      if (!TOKEN.test(token)) throw new AppError(404, 'not_found', 'no such link');
+      const view = (await readTracking(deps, token, lang)) as TrackingView;
+      const live = renderTracking(view, lang, timeFormatter(lang, 'UTC'));
+      return reply.send(page(assets, lang, title, `<h1>${escapeHtml(title)}</h1><div id="track-live" aria-live="polite">${live}</div>`));
+    } catch (err) {
+      if (!(err instanceof AppError) || (err.status !== 404 && err.status !== 410)) throw err;
+      const message = trackText(lang, err.status === 410 ? 'gone' : 'notFound');
+      // No script on a dead link: there is nothing to go live with.
+      return reply.status(err.status).send(page(assets, lang, title, `<h1>${escapeHtml(title)}</h1><p class="track-dead">${escapeHtml(message)}</p>`).replace(/<script[^>]*><\/script>/, ''));
+    }
+  });
+}

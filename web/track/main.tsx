@@ -1,0 +1,100 @@
+// The tracking page's script (decision 1103): no React — the server rendered the content; this re-renders it in the
+// browser's time zone, goes live with EventSource, and offers the rating after delivery. Small on purpose.
+import { offersFeedback, pickTrackLang, renderTracking, timeFormatter, trackText, type TrackingView, type TrackMessage } from './view.ts';
+import './track.css';
+
+const token = decodeURIComponent(location.pathname.split('/').pop() ?? '');
+const lang = pickTrackLang(document.documentElement.lang);
+const time = timeFormatter(lang);
+const t = (key: TrackMessage, params?: Record<string, string | number>) => trackText(lang, key, params);
+const live = document.getElementById('track-live');
+const main = document.getElementById('track');
+
+const connection = document.createElement('p');
+connection.className = 'track-muted';
+connection.setAttribute('role', 'status');
+const feedback = document.createElement('section');
+feedback.className = 'track-feedback';
+feedback.setAttribute('aria-labelledby', 'track-feedback-title');
+main?.append(feedback, connection);
+
+const api = `/api/tracking/${encodeURIComponent(token)}`;
+const headers = { accept: 'application/json', 'accept-language': lang };
+
+function renderFeedback(view: TrackingView): void {
+  if (!offersFeedback(view)) {
+    feedback.replaceChildren();
+    feedback.hidden = true;
+    return;
+  }
+  if (!feedback.hidden && feedback.childElementCount) return;
+  feedback.hidden = false;
+  const form = document.createElement('form');
+  const title = document.createElement('h2');
+  title.id = 'track-feedback-title';
+  title.textContent = t('feedbackTitle');
+  const fieldset = document.createElement('fieldset');
+  const legend = document.createElement('legend');
+  legend.textContent = t('rating');
+  fieldset.append(legend);
+  for (let rating = 1; rating <= 5; rating++) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'radio';
+    input.name = 'rating';
+    input.value = String(rating);
+    input.required = true;
+    label.append(input, ` ${t('stars', { count: rating })}`);
+    fieldset.append(label);
+  }
+  const commentLabel = document.createElement('label');
+  commentLabel.htmlFor = 'track-comment';
+  commentLabel.textContent = t('comment');
+  const comment = document.createElement('textarea');
+  comment.id = 'track-comment';
+  comment.maxLength = 2000;
+  comment.rows = 3;
+  const button = document.createElement('button');
+  button.type = 'submit';
+  button.textContent = t('send');
+  const error = document.createElement('p');
+  error.className = 'track-failure';
+  error.setAttribute('role', 'alert');
+  form.append(fieldset, commentLabel, comment, button, error);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const rating = Number(new FormData(form).get('rating'));
+    button.disabled = true;
+    void fetch(`${api}/feedback`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ feedback: { rating, ...(comment.value.trim() ? { comment: comment.value } : {}) } }),
+    })
+      .then(async (res) => {
+        const body = (await res.json()) as { tracking?: TrackingView; detail?: string };
+        if (!res.ok || !body.tracking) throw new Error(body.detail ?? String(res.status));
+        show(body.tracking);
+      })
+      .catch((err: unknown) => {
+        error.textContent = t('failedSend', { reason: err instanceof Error ? err.message : String(err) });
+        button.disabled = false;
+      });
+  });
+  feedback.replaceChildren(title, form);
+}
+
+function show(view: TrackingView): void {
+  if (live) live.innerHTML = renderTracking(view, lang, time);
+  renderFeedback(view);
+}
+
+if (live && token) {
+  const source = new EventSource(`${api}/live`);
+  source.addEventListener('tracking', (event) => {
+    connection.textContent = t('live');
+    show((JSON.parse((event as MessageEvent<string>).data) as { tracking: TrackingView }).tracking);
+  });
+  source.addEventListener('error', () => {
+    connection.textContent = t('offline');
+  });
+}

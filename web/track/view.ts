@@ -1,0 +1,175 @@
+// The tracking page's content as HTML, from the tracking object (CONTRACT.md §12): rendered by the server (works
+// without JavaScript) and again by the page's script on every live change. Pure: no DOM, no Node (decision 1103).
+
+export type TrackLang = 'en' | 'de';
+
+interface TimeWindow {
+  starts_at: string;
+  ends_at: string;
+}
+
+export interface TrackingView {
+  booking_status: string;
+  stops: {
+    kind: 'pickup' | 'dropoff';
+    status: string;
+    time_window: TimeWindow | null;
+    eta: string | null;
+    eta_window: { earliest: string; latest: string } | null;
+    completed_at: string | null;
+    failure: { reason: string } | null;
+    next_attempt: { time_window: TimeWindow | null } | null;
+    proof: { recipient_name: string | null; photo_url: string | null } | null;
+  }[];
+  driver: { first_name: string; position: { lat: number; lng: number; recorded_at: string } | null } | null;
+  stops_before_yours: number | null;
+  feedback: { rating: number; comment: string | null } | null;
+}
+
+const MESSAGES = {
+  en: {
+    title: 'Your delivery',
+    'booking.to_be_dispatched': 'Being planned',
+    'booking.partially_dispatched': 'Scheduled for delivery',
+    'booking.dispatched': 'Scheduled for delivery',
+    'booking.completed': 'Delivered',
+    'booking.cancelled': 'Cancelled',
+    'kind.pickup': 'Pickup',
+    'kind.dropoff': 'Delivery',
+    'stop.to_be_dispatched': 'Being planned',
+    'stop.scheduled': 'Scheduled',
+    'stop.approaching': 'The driver is on the way',
+    'stop.arrived': 'The driver has arrived',
+    'stop.completed': 'Done',
+    'stop.failed': 'Not possible',
+    'stop.cancelled': 'Cancelled',
+    eta: 'Expected between {from} and {to}',
+    window: 'Time window {from}–{to}',
+    completed: 'Done at {at}',
+    nextAttempt: 'Next attempt: {from}–{to}',
+    nextAttemptOpen: 'A new attempt will be planned.',
+    receivedBy: 'Received by {name}',
+    driverHere: '{name} is on the way to you.',
+    driverBefore: '{name} has {count} stops before yours.',
+    driverBeforeOne: '{name} has 1 stop before yours.',
+    driver: 'Your driver: {name}',
+    position: 'Last seen at {at}',
+    feedbackTitle: 'How was your delivery?',
+    rating: 'Rating',
+    stars: '{count} of 5',
+    comment: 'Comment',
+    send: 'Send rating',
+    thanks: 'Thank you for your rating: {rating} of 5.',
+    live: 'Updates live',
+    offline: 'Live updates paused; the page shows the last known state.',
+    utc: 'UTC',
+    notFound: 'This tracking link does not exist (any more). Ask the sender for a new one.',
+    gone: 'This tracking link has expired: the delivery finished some time ago.',
+    failedSend: 'The rating could not be sent: {reason}',
+  },
+  de: {
+    title: 'Ihre Sendung',
+    'booking.to_be_dispatched': 'Wird geplant',
+    'booking.partially_dispatched': 'Zur Zustellung eingeplant',
+    'booking.dispatched': 'Zur Zustellung eingeplant',
+    'booking.completed': 'Zugestellt',
+    'booking.cancelled': 'Storniert',
+    'kind.pickup': 'Abholung',
+    'kind.dropoff': 'Zustellung',
+    'stop.to_be_dispatched': 'Wird geplant',
+    'stop.scheduled': 'Geplant',
+    'stop.approaching': 'Die Fahrerin oder der Fahrer ist unterwegs',
+    'stop.arrived': 'Die Fahrerin oder der Fahrer ist angekommen',
+    'stop.completed': 'Erledigt',
+    'stop.failed': 'Nicht möglich',
+    'stop.cancelled': 'Storniert',
+    eta: 'Erwartet zwischen {from} und {to}',
+    window: 'Zeitfenster {from}–{to}',
+    completed: 'Erledigt um {at}',
+    nextAttempt: 'Nächster Versuch: {from}–{to}',
+    nextAttemptOpen: 'Ein neuer Versuch wird geplant.',
+    receivedBy: 'Entgegengenommen von {name}',
+    driverHere: '{name} ist auf dem Weg zu Ihnen.',
+    driverBefore: '{name} hat noch {count} Stopps vor Ihrem.',
+    driverBeforeOne: '{name} hat noch 1 Stopp vor Ihrem.',
+    driver: 'Ihre Fahrerin oder Ihr Fahrer: {name}',
+    position: 'Zuletzt gesehen um {at}',
+    feedbackTitle: 'Wie war Ihre Zustellung?',
+    rating: 'Bewertung',
+    stars: '{count} von 5',
+    comment: 'Kommentar',
+    send: 'Bewertung senden',
+    thanks: 'Danke für Ihre Bewertung: {rating} von 5.',
+    live: 'Aktualisiert sich live',
+    offline: 'Live-Aktualisierung unterbrochen; die Seite zeigt den letzten bekannten Stand.',
+    utc: 'UTC',
+    notFound: 'Diesen Sendungsverfolgungs-Link gibt es nicht (mehr). Bitten Sie den Absender um einen neuen.',
+    gone: 'Dieser Sendungsverfolgungs-Link ist abgelaufen: die Zustellung liegt schon einige Zeit zurück.',
+    failedSend: 'Die Bewertung konnte nicht gesendet werden: {reason}',
+  },
+} as const;
+
+export type TrackMessage = keyof (typeof MESSAGES)['en'];
+
+export function trackText(lang: TrackLang, key: TrackMessage, params: Record<string, string | number> = {}): string {
+  const template: string = MESSAGES[lang][key] ?? MESSAGES.en[key];
+  return template.replace(/\{(\w+)\}/g, (_m, name: string) => String(params[name] ?? ''));
+}
+
+export const pickTrackLang = (header: string | undefined | null): TrackLang => (/^\s*de\b/i.test(header ?? '') ? 'de' : 'en');
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * Times in the reader's zone: the browser's own, or (on the server, which does not know it) UTC, said so. The
+ * script renders again in the browser's zone as soon as it runs.
+ */
+export function timeFormatter(lang: TrackLang, timeZone?: string): (iso: string) => string {
+  const format = new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { hour: '2-digit', minute: '2-digit', ...(timeZone ? { timeZone } : {}) });
+  const suffix = timeZone === 'UTC' ? ` ${trackText(lang, 'utc')}` : '';
+  return (iso) => `${format.format(new Date(iso))}${suffix}`;
+}
+
+/** The page's live part: status, driver, stops (with ETA windows), proof, feedback given. */
+export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: string) => string): string {
+  const t = (key: TrackMessage, params?: Record<string, string | number>) => escapeHtml(trackText(lang, key, params));
+  const status = (MESSAGES[lang] as Record<string, string>)[`booking.${view.booking_status}`] ?? view.booking_status;
+  const parts: string[] = [`<p class="track-status" id="track-status">${escapeHtml(status)}</p>`];
+  if (view.driver) {
+    const name = view.driver.first_name;
+    const line = view.driver.position
+      ? t('driverHere', { name })
+      : view.stops_before_yours === 1
+        ? t('driverBeforeOne', { name })
+        : view.stops_before_yours !== null
+          ? t('driverBefore', { name, count: view.stops_before_yours })
+          : t('driver', { name });
+    parts.push(`<p class="track-driver">${line}</p>`);
+    if (view.driver.position) parts.push(`<p class="track-muted">${t('position', { at: time(view.driver.position.recorded_at) })}</p>`);
+  }
+  const stops = view.stops.map((stop) => {
+    const lines: string[] = [];
+    const stopStatus = (MESSAGES[lang] as Record<string, string>)[`stop.${stop.status}`] ?? stop.status;
+    lines.push(`<p class="track-stop-status">${escapeHtml(stopStatus)}</p>`);
+    if (stop.eta_window) lines.push(`<p class="track-eta">${t('eta', { from: time(stop.eta_window.earliest), to: time(stop.eta_window.latest) })}</p>`);
+    else if (stop.time_window && !stop.completed_at) lines.push(`<p>${t('window', { from: time(stop.time_window.starts_at), to: time(stop.time_window.ends_at) })}</p>`);
+    if (stop.completed_at) lines.push(`<p>${t('completed', { at: time(stop.completed_at) })}</p>`);
+    if (stop.failure) lines.push(`<p class="track-failure">${escapeHtml(stop.failure.reason)}</p>`);
+    if (stop.next_attempt) {
+      const w = stop.next_attempt.time_window;
+      lines.push(`<p>${w ? t('nextAttempt', { from: time(w.starts_at), to: time(w.ends_at) }) : t('nextAttemptOpen')}</p>`);
+    }
+    if (stop.proof?.recipient_name) lines.push(`<p>${t('receivedBy', { name: stop.proof.recipient_name })}</p>`);
+    return `<li class="track-stop"><h2>${t(`kind.${stop.kind}`)}</h2>${lines.join('')}</li>`;
+  });
+  parts.push(`<ol class="track-stops">${stops.join('')}</ol>`);
+  if (view.feedback) parts.push(`<p class="track-thanks">${t('thanks', { rating: view.feedback.rating })}</p>`);
+  return parts.join('');
+}
+
+/** Feedback is offered once the last drop-off is completed and none was given (CONTRACT.md §12). */
+export function offersFeedback(view: TrackingView): boolean {
+  const dropoffs = view.stops.filter((s) => s.kind === 'dropoff');
+  return !view.feedback && dropoffs.length > 0 && dropoffs[dropoffs.length - 1]!.status === 'completed';
+}
