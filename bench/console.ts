@@ -23,19 +23,21 @@
 //   · frames/s: a requestAnimationFrame counter in the page. Baseline: the same counter on the bare page just before,
 //     under the same simulation.
 //   · stream-to-marker delay: the map's container carries data-latest-fix (the newest `recorded_at` drawn) and
-//     data-drawn-at (Date.now() when drawn, web/console/pages/map/map-page.tsx); a MutationObserver records
-//     drawn_at − latest_fix at every draw. At speedup 1 the simulator stamps `recorded_at` with the wall time it sends
-//     the fix (same machine, same clock; a simulator running late stamps earlier than it sends, which only overstates
-//     the delay). Baseline: a second EventSource in the same page (its own ticket, the same event type) records, for
-//     every fix, arrival − recorded_at and arrival − the envelope's `timestamp` (when the server received it): what
-//     the stream alone takes, before the page draws.
+//     data-drawn-at (Date.now() when drawn, web/console/pages/map/map-page.tsx); a MutationObserver records both at
+//     every draw that shows a newer fix. A second EventSource in the same page (its own ticket, the same event type)
+//     records every fix's `recorded_at`, the envelope's `timestamp` (when the server received it) and its arrival.
+//     The delay of a draw is drawn_at − the server's receipt of the fix it shows (matched by `recorded_at`; browser,
+//     server and simulator share this machine's clock). Not drawn_at − recorded_at: the simulator stamps the time a
+//     fix was due, and on a saturated machine it sends late (printed as its lag). Baseline: the stream alone, arrival
+//     − receipt, for every fix on the bench's own stream.
 //   · memory: JSHeapUsedSize from CDP Performance.getMetrics after a forced garbage collection, at the start, every
 //     10 s and at the end of the window; end/start is the ratio.
 //
 // BENCH_DATABASES (pglite; postgres uses BENCH_DATABASE_URL's server), BENCH_DURATION_SECONDS (map window, 60; the
 // issue's figure is 600), BENCH_CONSOLE_BOOKINGS (10000), BENCH_CONSOLE_PAGES (5), BENCH_SIM_DRIVERS (500),
 // BENCH_SIM_BOOKINGS_PER_MINUTE (600: 500 drivers hold tours of two bookings within about 100 s),
-// BENCH_CONSOLE_RAMP_SECONDS (240), BENCH_SIM_LOG (a file for the simulator's output), CHROMIUM_PATH.
+// BENCH_CONSOLE_RAMP_SECONDS (240), BENCH_SIM_LOG (a file for the simulator's output), BENCH_CONSOLE_PROFILE (a file for
+// a CPU profile of the map page's window), CHROMIUM_PATH.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -240,27 +242,47 @@ const FPS = `(seconds) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-/** Starts recording every map draw's delay and every fix's arrival on a stream of the page's own. */
+/** Records every map draw (the newest fix drawn, when) and every fix's arrival on a stream of the page's own. */
 const MAP_WATCH = `async () => {
-  const bench = (window.__map = { draws: [], arrivals: [], serverHops: [], drivers: 0 });
+  const bench = (window.__map = { draws: [], fixes: [], drivers: 0 });
   const container = document.querySelector('[data-drawn-at]');
+  let last = 0;
   new MutationObserver(() => {
-    const drawnAt = Number(container.dataset.drawnAt);
     const latest = Number(container.dataset.latestFix);
     bench.drivers = Number(container.dataset.drivers);
-    if (latest > 0 && drawnAt !== bench.lastDrawnAt) bench.draws.push(drawnAt - latest);
-    bench.lastDrawnAt = drawnAt;
+    // Only draws that show a newer fix than the one before: a redraw for another reason would age an old fix.
+    if (latest > last) bench.draws.push([latest, Number(container.dataset.drawnAt)]);
+    last = Math.max(last, latest);
   }).observe(container, { attributes: true, attributeFilter: ['data-drawn-at'] });
   const { ticket } = await (await fetch('/api/live/tickets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
   const source = new EventSource(ticket.url + '&filters[types][]=tour.driver_location_updated');
   bench.source = source;
   source.addEventListener('tour.driver_location_updated', (message) => {
-    const now = Date.now();
     const envelope = JSON.parse(message.data);
-    bench.arrivals.push(now - Date.parse(envelope.data.location.recorded_at));
-    bench.serverHops.push(now - Date.parse(envelope.timestamp));
+    bench.fixes.push([Date.parse(envelope.data.location.recorded_at), Date.parse(envelope.timestamp), Date.now()]);
   });
 }`;
+
+/**
+ * Stream-to-marker delays: each draw's newest fix (by recorded_at) matched with the server's receipt of it (the
+ * envelope's timestamp, seen on the bench's own stream): drawn_at − received. The stream alone: arrival − received.
+ */
+function delays(draws: [number, number][], fixes: [number, number, number][]) {
+  const received = new Map<number, number>();
+  for (const [recordedAt, serverAt] of fixes) if (!received.has(recordedAt)) received.set(recordedAt, serverAt);
+  const marker: number[] = [];
+  for (const [latest, drawnAt] of draws) {
+    const serverAt = received.get(latest);
+    if (serverAt !== undefined) marker.push(drawnAt - serverAt);
+  }
+  return {
+    marker,
+    unmatched: draws.length - marker.length,
+    stream: fixes.map(([, serverAt, arrivedAt]) => arrivedAt - serverAt),
+    // How late the simulator sends against the times it stamps (it falls behind on a saturated machine).
+    simulatorLag: fixes.map(([recordedAt, serverAt]) => serverAt - recordedAt),
+  };
+}
 
 async function heapBytes(context: BrowserContext, page: Page): Promise<number> {
   const cdp = await context.newCDPSession(page);
@@ -408,8 +430,11 @@ async function measureMap(browser: Browser, url: string, bareUrl: string) {
     await page.evaluate(`(${MAP_WATCH})()`);
     // Let the page settle (the stored positions, the first fixes) before the window opens.
     await sleep(10_000);
-    await page.evaluate('window.__map.draws.length = 0; window.__map.arrivals.length = 0; window.__map.serverHops.length = 0');
+    await page.evaluate('window.__map.draws.length = 0; window.__map.fixes.length = 0');
     const heap = [await heapBytes(context, page)];
+    // BENCH_CONSOLE_PROFILE=FILE keeps a CPU profile of the map page's window (open it in Chrome's DevTools).
+    const profiler = process.env.BENCH_CONSOLE_PROFILE ? await context.newCDPSession(page) : null;
+    if (profiler) await profiler.send('Profiler.enable').then(() => profiler.send('Profiler.start'));
     const fpsRun = page.evaluate(`(${FPS})(${DURATION})`) as Promise<number>;
     const windowStarted = Date.now();
     while (Date.now() - windowStarted < DURATION * 1000 - 10_000) {
@@ -417,15 +442,15 @@ async function measureMap(browser: Browser, url: string, bareUrl: string) {
       heap.push(await heapBytes(context, page));
     }
     const fps = await fpsRun;
+    if (profiler) fs.writeFileSync(process.env.BENCH_CONSOLE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     heap.push(await heapBytes(context, page));
-    const seen = (await page.evaluate('({ draws: window.__map.draws, arrivals: window.__map.arrivals, serverHops: window.__map.serverHops, drivers: window.__map.drivers })')) as {
-      draws: number[];
-      arrivals: number[];
-      serverHops: number[];
+    const seen = (await page.evaluate('({ draws: window.__map.draws, fixes: window.__map.fixes, drivers: window.__map.drivers })')) as {
+      draws: [number, number][];
+      fixes: [number, number, number][];
       drivers: number;
     };
     await context.close();
-    return { bareFps, fps, heap, rampSeconds, moving, errors, ...seen };
+    return { bareFps, fps, heap, rampSeconds, moving, errors, drivers: seen.drivers, draws: seen.draws.length, fixes: seen.fixes.length, ...delays(seen.draws, seen.fixes) };
   } finally {
     if (simulator.exitCode === null) {
       const exited = new Promise((resolve) => simulator.once('exit', resolve));
@@ -470,10 +495,11 @@ async function runOne(kind: DatabaseKind) {
       { goal: 'bookings FCP warm ≤ 1000 ms', figure: `${round(bookings.warm.fcp)} ms (rows ${round(bookings.warm.rows)} ms)`, baseline: `bare ${round(bookings.bareWarm.fcp)} ms`, ratio: (bookings.warm.fcp / bookings.bareWarm.fcp).toFixed(2), met: String(bookings.warm.fcp <= 1000) },
       { goal: 'next page ≤ 200 ms', figure: `median ${round(nextMedian)} ms, max ${round(Math.max(...bookings.next))} (${bookings.next.map((n) => round(n)).join(' / ')})`, baseline: `fetch alone ${round(fetchMedian)} ms`, ratio: (nextMedian / fetchMedian).toFixed(2), met: String(Math.max(...bookings.next) <= 200) },
       { goal: 'map ≥ 50 frames/s', figure: `${map.fps.toFixed(1)} fps, ${map.drivers} drivers drawn`, baseline: `bare page ${map.bareFps.toFixed(1)} fps`, ratio: (map.fps / map.bareFps).toFixed(2), met: String(map.fps >= 50) },
-      { goal: 'stream-to-marker p99 ≤ 500 ms', figure: `p50 ${round(percentile(map.draws, 50))} / p99 ${round(percentile(map.draws, 99))} ms (${map.draws.length} draws)`, baseline: `stream alone p50 ${round(percentile(map.arrivals, 50))} / p99 ${round(percentile(map.arrivals, 99))} ms (${map.arrivals.length} fixes; server→page p99 ${round(percentile(map.serverHops, 99))} ms)`, ratio: (percentile(map.draws, 99) / percentile(map.arrivals, 99)).toFixed(2), met: String(percentile(map.draws, 99) <= 500) },
+      { goal: 'stream-to-marker p99 ≤ 500 ms', figure: `p50 ${round(percentile(map.marker, 50))} / p99 ${round(percentile(map.marker, 99))} ms (${map.marker.length} of ${map.draws} draws)`, baseline: `stream alone p50 ${round(percentile(map.stream, 50))} / p99 ${round(percentile(map.stream, 99))} ms (${map.fixes} fixes)`, ratio: (percentile(map.marker, 99) / percentile(map.stream, 99)).toFixed(2), met: String(percentile(map.marker, 99) <= 500) },
       { goal: `heap flat ±10 % (${DURATION} s)`, figure: `${(heapStart / 2 ** 20).toFixed(1)} → ${(heapEnd / 2 ** 20).toFixed(1)} MiB (samples ${map.heap.map((h) => (h / 2 ** 20).toFixed(1)).join(' ')})`, baseline: 'start of window', ratio: (heapEnd / heapStart).toFixed(2), met: String(Math.abs(heapEnd / heapStart - 1) <= 0.1) },
     ]);
     console.log(`${kind}: ${machineDescription()}; load average at the end ${load()}; ${map.moving} tours en route when the map opened (ramp ${map.rampSeconds.toFixed(0)} s), window ${DURATION} s`);
+    console.log(`  the simulator's fixes reached the server p50 ${round(percentile(map.simulatorLag, 50))} / p99 ${round(percentile(map.simulatorLag, 99))} ms after the time they carry (its lag behind schedule)`);
   } finally {
     await browser.close();
     await bare.close();
