@@ -18,8 +18,8 @@
 //   booking (a MutationObserver), BENCH_CONSOLE_PAGES times. Baseline: the same API page fetched in the page with
 //   fetch() (the request alone, no rendering).
 // - Map: `tourbook simulate --drivers 500` (a child process; one position per driver every 5 s while it holds a tour)
-//   against the server; /console/map opens once the stream has reached the map (ramp up to BENCH_CONSOLE_RAMP_SECONDS
-//   while the simulator gives drivers their tours), then for BENCH_DURATION_SECONDS:
+//   against the server; /console/map opens once 95 % of the drivers hold a tour en route (the page lists the tours
+//   at load) or after BENCH_CONSOLE_RAMP_SECONDS, settles for 10 s, then for BENCH_DURATION_SECONDS:
 //   · frames/s: a requestAnimationFrame counter in the page. Baseline: the same counter on the bare page just before,
 //     under the same simulation.
 //   · stream-to-marker delay: the map's container carries data-latest-fix (the newest `recorded_at` drawn) and
@@ -29,7 +29,8 @@
 //     The delay of a draw is drawn_at − the server's receipt of the fix it shows (matched by `recorded_at`; browser,
 //     server and simulator share this machine's clock). Not drawn_at − recorded_at: the simulator stamps the time a
 //     fix was due, and on a saturated machine it sends late (printed as its lag). Baseline: the stream alone, arrival
-//     − receipt, for every fix on the bench's own stream.
+//     − receipt, for every fix on the bench's own stream; the page's own part is drawn_at − that fix's arrival. The
+//     page's own stream is watched through CDP (events, ticket requests: reconnects) with its tour-list requests.
 //   · memory: JSHeapUsedSize from CDP Performance.getMetrics after a forced garbage collection, at the start, every
 //     10 s and at the end of the window; end/start is the ratio.
 //
