@@ -8,13 +8,19 @@ import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type 
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
-import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge, useLatest } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
 type Signal = 'live' | 'stale' | 'lost' | 'none';
 const STALE_MS = 30_000;
 const LOST_MS = 120_000;
+/**
+ * Tour events (a stop approached, arrived, served; a tour started) refetch the driven tours at most this often, and
+ * never while a refetch is under way: with 500 drivers they arrive several a second, and one refetch per event, each
+ * cancelling the one before, kept the list of several pages from ever finishing (docs/performance.md, "The console").
+ */
+const TOURS_REFETCH_MS = 2_000;
 
 export const signalOf = (fix: Fix | undefined, now: number): Signal =>
   !fix ? 'none' : now - fix.recordedAt < STALE_MS ? 'live' : now - fix.recordedAt < LOST_MS ? 'stale' : 'lost';
@@ -66,6 +72,25 @@ export function MapPage({ user }: { user: User }) {
     });
   }, [tourList]);
 
+  // One refetch after a burst of tour events, started once the last one ended and TOURS_REFETCH_MS after it began.
+  const latestTours = useLatest(tours);
+  const refetchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const lastRefetch = useRef(0);
+  const refetchTours = useCallback(() => {
+    if (refetchTimer.current) return;
+    const fire = () => {
+      if (latestTours.current.isFetching) {
+        refetchTimer.current = setTimeout(fire, TOURS_REFETCH_MS);
+        return;
+      }
+      refetchTimer.current = null;
+      lastRefetch.current = Date.now();
+      void latestTours.current.refetch();
+    };
+    refetchTimer.current = setTimeout(fire, Math.max(0, lastRefetch.current + TOURS_REFETCH_MS - Date.now()));
+  }, [latestTours]);
+  useEffect(() => () => void (refetchTimer.current && clearTimeout(refetchTimer.current)), []);
+
   const onEvent = useCallback(
     (event: LiveEvent) => {
       if (event.type === 'tour.driver_location_updated') {
@@ -76,10 +101,10 @@ export function MapPage({ user }: { user: User }) {
         fixes.current.set(data.driver_id, { lat: data.location.lat, lng: data.location.lng, recordedAt, tourId: data.tour_id });
         dirty.current = true;
       } else if (event.type.startsWith('tour.')) {
-        void tours.refetch();
+        refetchTours();
       }
     },
-    [tours],
+    [refetchTours],
   );
   const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
 
