@@ -110,6 +110,16 @@ const CASES: { name: string; change: (c: FailureContext) => void; expected: Expe
     expected: only(RETURNS, 'booking_not_returnable'),
   },
   {
+    name: 'the booking’s first stop is a drop-off, every other one too',
+    change: (c) => void (c.booking!.stops[0]!.type = 'dropoff'),
+    expected: only(RETURNS, 'booking_not_returnable'),
+  },
+  {
+    name: 'the booking’s first stop is a task',
+    change: (c) => void (c.booking!.stops[0]!.type = 'task'),
+    expected: only(RETURNS, 'booking_not_returnable'),
+  },
+  {
     name: 'the booking holds a task stop',
     change: (c) => void c.booking!.stops.push({ type: 'task', status: 'scheduled' }),
     expected: only(RETURNS, 'booking_not_returnable'),
@@ -263,6 +273,8 @@ describe('isPickupThenDropoff', () => {
     [['pickup', 'dropoff'], true],
     [['pickup', 'dropoff', 'dropoff'], true],
     [['pickup'], false],
+    [['dropoff', 'dropoff'], false],
+    [['task', 'dropoff', 'dropoff'], false],
     [['dropoff', 'pickup'], false],
     [['pickup', 'pickup', 'dropoff'], false],
     [['pickup', 'dropoff', 'return'], false],
