@@ -155,8 +155,8 @@ const scenario = fc
     };
     return { problem, route: route.map((s) => newIndex[s]!), u };
   })
-  // The planned route must fit the capacity (it is lowered above to make the extra request tight).
-  .filter(({ problem, route }) => drive(problem, 0, route) !== null);
+  // The goods on board and the planned route must fit the capacity (it is lowered above to make the extra request tight).
+  .filter(({ problem, route }) => (problem.vehicles[0]!.initialLoad ?? 0) <= problem.vehicles[0]!.capacity && drive(problem, 0, route) !== null);
 
 describe('cheapest feasible insertion', () => {
   it('costs what trying every placement costs, and its placement is feasible at that cost', () => {
