@@ -3,11 +3,14 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutation.config.ts', related: false },
+  // Each mutant runs only the tests that import its file (and only those that reach the mutant).
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   mutate: [
     'src/modules/dispatch/bookings/booking-status.ts',
     'src/modules/dispatch/visibility.ts',
-    'src/modules/failures/failure-options.ts',
+    // failure-options.ts without its message catalog (lines 62–103: translations, not rules).
+    'src/modules/failures/failure-options.ts:1-61',
+    'src/modules/failures/failure-options.ts:104-175',
     'src/modules/compensation/compensation-total.ts',
     'src/modules/live/ingestion.ts',
     'src/modules/webhooks/retry-schedule.ts',
