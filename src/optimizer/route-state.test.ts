@@ -81,8 +81,25 @@ describe('route bookkeeping (rebuild)', () => {
     expect(slots(t, t.suffixMaxLoad)).toEqual([6, 6, 6, 6, 6]);
   });
 
+  it('starts a route at the vehicle’s earliest time', () => {
+    const late = lineProblem([10, 20], [open(3), open(-3)], [{ pickup: 0, delivery: 1 }], [{ earliest: 5, latest: 100 }]);
+    expect(slots(place(late, [[0, 1]]), place(late, [[0, 1]]).begin)).toEqual([5, 15, 26, 47]);
+  });
+
+  it('counts neither the distance nor the vehicle of an unused route that ends elsewhere', () => {
+    // Start at the depot (x = 0), end at x = 10: driving nowhere is still 10, but nobody drives it.
+    const elsewhere = { ...problem, vehicles: [{ ...problem.vehicles[0]!, end: 1 }] };
+    const t = place(elsewhere, []);
+    expect(t.routeDist[0]).toBe(10);
+    expect(t.distance()).toBe(0);
+    expect(t.usedVehicles()).toBe(0);
+    expect(t.cost()).toBe(0);
+  });
+
   it('leaves an unused route at its start and end only', () => {
     const t = place(problem, []);
+    expect([...t.routeOf, ...t.posOf]).toEqual([-1, -1, -1, -1]);
+    expect(t.routeOfRequest(0)).toBe(-1);
     expect(t.len[0]).toBe(0);
     expect(slots(t, t.begin)).toEqual([0, 0]);
     expect(slots(t, t.lateBegin)).toEqual([100, 100]);

@@ -1,8 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compensationTotal, deleteBase, deleteBonus, EMPTY_COMPONENTS, MAX_BONUSES, setBase, setBonus, setTips, type Components, type WriteResult } from './compensation-total.ts';
+import { BONUS_KEY_RE, compensationTotal, deleteBase, deleteBonus, EMPTY_COMPONENTS, MAX_BONUSES, setBase, setBonus, setTips, type Components, type WriteResult } from './compensation-total.ts';
 
 const base = (amount: number, label: string | null = null) => ({ amount, label });
+
+describe('bonus keys', () => {
+  it.each([
+    ['night', true],
+    ['a', true],
+    ['night_shift-2', true],
+    ['x'.repeat(64), true],
+    ['', false],
+    ['x'.repeat(65), false],
+    ['Night', false],
+    ['night shift', false],
+    ['night.shift', false],
+    ['nacht-ä', false],
+    ['!night', false],
+    ['night!', false],
+  ])('%j is a bonus key: %s', (key, valid) => {
+    expect(BONUS_KEY_RE.test(key)).toBe(valid);
+  });
+});
 
 describe('compensation components', () => {
   it.each([

@@ -44,6 +44,8 @@ describe('tour visibility', () => {
     ['an eligible driver does not see an unreleased tour', waiting({ status: 'to_be_dispatched' }), driverA, false],
     ['an eligible driver does not see a tour another driver holds', waiting({ status: 'claimed', driverId: 'x', executingOrganizationId: ORG_A }), driverA, false],
     ['the tour’s driver sees it in history', heldByB('completed'), driverB, true],
+    ['an eligible driver sees a pickable tour', waiting({ status: 'pickable' }), driverA, true],
+    ['an eligible driver does not see a cancelled tour without a driver', waiting({ status: 'cancelled' }), driverA, false],
   ];
   it.each(cases)('%s', (_name, tour, viewer, expected) => {
     expect(canSeeTour(viewer, tour)).toBe(expected);
@@ -79,6 +81,16 @@ describe('booking visibility', () => {
   ];
   it.each(cases)('%s', (_name, facts, viewer, expected) => {
     expect(canSeeBooking(viewer, facts)).toBe(expected);
+  });
+
+  it('names each executing organization once and ignores tours nobody executes', () => {
+    const twiceB = booking([heldByB('en_route'), heldByB('claimed'), waiting()]);
+    expect(bookingOrganizations(twiceB)).toEqual({ organizationIds: [ORG_B], reason: 'executing_driver' });
+  });
+
+  it('gives a booking on no executed tour to its managing organizations, else to nobody', () => {
+    expect(bookingOrganizations(booking([waiting()]))).toEqual({ organizationIds: [ORG_A, ORG_C], reason: 'managing_organization' });
+    expect(bookingOrganizations(booking([], []))).toEqual({ organizationIds: [], reason: 'no_managing_organizations' });
   });
 
   it('lists every executing organization of a split booking', () => {
