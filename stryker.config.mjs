@@ -21,7 +21,7 @@ export default {
   coverageAnalysis: 'perTest',
   // The machine is shared by many builds: one mutant at a time.
   concurrency: 1,
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

@@ -55,7 +55,9 @@ function bruteForce(problem: Problem, v: number, route: number[], u: number): nu
   return best;
 }
 
-const point = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }));
+// Points often share a y, so travel times are often whole numbers and windows close exactly when a stop is reached.
+const point = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 40 })));
+const slackOf = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 }));
 const kind = fc.constantFrom('pair' as const, 'pair' as const, 'pickup' as const, 'delivery' as const);
 
 /**
@@ -66,20 +68,21 @@ const scenario = fc
   .record({
     points: fc.array(point, { minLength: 12, maxLength: 12 }),
     planned: fc.array(fc.record({ kind, demand: fc.integer({ min: 1, max: 6 }), at: fc.integer({ min: 0, max: 30 }), after: fc.integer({ min: 1, max: 30 }) }), { maxLength: 4 }),
-    slack: fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 })), { minLength: 12, maxLength: 12 }),
+    slack: fc.array(fc.tuple(slackOf, slackOf), { minLength: 12, maxLength: 12 }),
+    vehicle: fc.constantFrom(0, 1),
     extra: fc.record({
       kind,
       demand: fc.integer({ min: 1, max: 8 }),
       open: fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 2, maxLength: 2 }),
       width: fc.array(fc.integer({ min: 0, max: 250 }), { minLength: 2, maxLength: 2 }),
-      vehicle: fc.constantFrom(undefined, undefined, undefined, 0, 1),
+      bound: fc.constantFrom(undefined, undefined, undefined, 'own' as const, 'other' as const),
     }),
     spare: fc.integer({ min: 0, max: 8 }),
     late: fc.integer({ min: 0, max: 200 }),
     limit: fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }),
     numbering: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 12, maxLength: 12 }),
   })
-  .map(({ points, planned, slack, extra, spare, late, limit, numbering }) => {
+  .map(({ points, planned, slack, vehicle: v, extra, spare, late, limit, numbering }) => {
     // Stops in creation order first; renumbered at the end.
     const stops: Stop[] = [];
     const requests: Request[] = [];
@@ -100,7 +103,7 @@ const scenario = fc
         keyed.push([r.at, stops.length - 1]);
       } else {
         onBoard += r.demand;
-        requests.push({ delivery: add(-r.demand, 2), vehicle: 0 });
+        requests.push({ delivery: add(-r.demand, 2), vehicle: v });
         keyed.push([r.at, stops.length - 1]);
       }
     }
@@ -128,12 +131,12 @@ const scenario = fc
       stops[s] = { ...stops[s]!, earliest: extra.open[k]!, latest: extra.open[k]! + extra.width[k]! };
       return s;
     };
-    const vehicle = extra.vehicle === undefined ? {} : { vehicle: extra.vehicle };
+    const vehicle = extra.bound === undefined ? {} : { vehicle: extra.bound === 'own' ? v : 1 - v };
     if (extra.kind === 'pair') requests.push({ pickup: windowed(extra.demand, 0), delivery: windowed(-extra.demand, 1), ...vehicle });
     else if (extra.kind === 'pickup') requests.push({ pickup: windowed(extra.demand, 0), ...vehicle });
     else {
       onBoard += extra.demand;
-      requests.push({ delivery: windowed(-extra.demand, 1), vehicle: 0 });
+      requests.push({ delivery: windowed(-extra.demand, 1), vehicle: v });
     }
     // Any numbering: stop k becomes newIndex[k].
     const order = stops.map((_, k) => k).sort((a, b) => numbering[a]! - numbering[b]! || a - b);
@@ -153,36 +156,36 @@ const scenario = fc
       vehicles: [0, 1].map(() => ({ start: 0, end: 0, earliest: 0, latest: horizon + late, capacity: maxLoad + extra.demand + spare - 3, initialLoad: onBoard })),
       ...(limit === undefined ? {} : { maxStopsPerRoute: Math.max(limit, route.length) }),
     };
-    return { problem, route: route.map((s) => newIndex[s]!), u };
+    return { problem, v, route: route.map((s) => newIndex[s]!), u };
   })
   // The goods on board and the planned route must fit the capacity (it is lowered above to make the extra request tight).
-  .filter(({ problem, route }) => (problem.vehicles[0]!.initialLoad ?? 0) <= problem.vehicles[0]!.capacity && drive(problem, 0, route) !== null);
+  .filter(({ problem, v, route }) => (problem.vehicles[v]!.initialLoad ?? 0) <= problem.vehicles[v]!.capacity && drive(problem, v, route) !== null);
 
 describe('cheapest feasible insertion', () => {
   it('costs what trying every placement costs, and its placement is feasible at that cost', () => {
     fc.assert(
-      fc.property(scenario, ({ problem, route, u }) => {
+      fc.property(scenario, ({ problem, v, route, u }) => {
         const s = new RouteState(compile(problem, 'distance'));
-        const off = 0;
+        const off = v * s.stride;
         const end = s.nodes[off + 1]!;
         route.forEach((x, k) => (s.nodes[off + 1 + k] = x));
         s.nodes[off + route.length + 1] = end;
-        s.len[0] = route.length;
-        s.rebuild(0);
+        s.len[v] = route.length;
+        s.rebuild(v);
         const at = newPlacement();
-        bestInsertion(s, u, 0, at);
-        const expected = bruteForce(problem, 0, route, u);
+        bestInsertion(s, u, v, at);
+        const expected = bruteForce(problem, v, route, u);
         if (expected === Infinity) {
           expect(at.cost).toBe(Infinity);
           return;
         }
         expect(at.cost).toBeCloseTo(expected, 6);
-        const before = s.routeDist[0]!;
-        applyInsertion(s, u, 0, at);
-        const placed = s.stopsOf(0);
-        expect(drive(problem, 0, placed)).not.toBeNull();
-        expect(s.routeDist[0]! - before).toBeCloseTo(expected, 6);
-        expect(s.firstViolation(0)).toBe(-1);
+        const before = s.routeDist[v]!;
+        applyInsertion(s, u, v, at);
+        const placed = s.stopsOf(v);
+        expect(drive(problem, v, placed)).not.toBeNull();
+        expect(s.routeDist[v]! - before).toBeCloseTo(expected, 6);
+        expect(s.firstViolation(v)).toBe(-1);
       }),
       { numRuns: 400 },
     );
@@ -191,9 +194,60 @@ describe('cheapest feasible insertion', () => {
   it('finds placements often enough to test something', () => {
     // Guards the generator: a fifth of the scenarios at least must have a feasible placement, and a fifth none.
     const samples = fc.sample(scenario, { numRuns: 300, seed: 7 });
-    const feasible = samples.filter(({ problem, route, u }) => bruteForce(problem, 0, route, u) < Infinity).length;
+    const feasible = samples.filter(({ problem, v, route, u }) => bruteForce(problem, v, route, u) < Infinity).length;
     expect(feasible).toBeGreaterThan(60);
     expect(samples.length - feasible).toBeGreaterThan(60);
+  });
+});
+
+describe('insertion at the limits', () => {
+  // Stops at the depot (location 0) with windows closing at time 0: reached exactly at their latest time.
+  const atDepot = (requests: Request[], stops: Stop[], extra: Partial<Problem> = {}): Problem => ({
+    travel: { kind: 'euclidean', points: [[0, 0], [10, 0]] },
+    stops,
+    requests,
+    vehicles: [{ start: 0, end: 0, earliest: 0, latest: 100, capacity: 10 }, { start: 0, end: 0, earliest: 0, latest: 100, capacity: 10 }],
+    ...extra,
+  });
+  const stop = (demand: number, latest: number, location = 0): Stop => ({ location, demand, earliest: 0, latest, service: 0 });
+  const best = (problem: Problem, u: number, r: number) => {
+    const s = new RouteState(compile(problem, 'distance'));
+    const at = newPlacement();
+    bestInsertion(s, u, r, at);
+    return at.cost;
+  };
+
+  it.each([
+    ['a pair whose windows close when the vehicle leaves', atDepot([{ pickup: 0, delivery: 1 }], [stop(1, 0), stop(-1, 0)]), 0, 0, 0],
+    ['a lone pickup whose window closes when the vehicle leaves', atDepot([{ pickup: 0 }], [stop(1, 0)]), 0, 0, 0],
+    ['a pair numbered delivery first', atDepot([{ pickup: 1, delivery: 0 }], [stop(-1, 0), stop(1, 0)]), 0, 0, 0],
+    ['a request bound to vehicle 0, on vehicle 1', atDepot([{ pickup: 0, delivery: 1, vehicle: 0 }], [stop(1, 0), stop(-1, 0)]), 0, 1, Infinity],
+    ['a request bound to vehicle 1, on vehicle 1', atDepot([{ pickup: 0, delivery: 1, vehicle: 1 }], [stop(1, 0), stop(-1, 0)]), 0, 1, 0],
+    // The stop limit counts both stops of a pair, even one whose pickup is stop 0.
+    ['a pair over the stop limit', atDepot([{ pickup: 0, delivery: 1 }], [stop(1, 0), stop(-1, 0)], { maxStopsPerRoute: 1 }), 0, 0, Infinity],
+    ['a pair at the stop limit', atDepot([{ pickup: 0, delivery: 1 }], [stop(1, 0), stop(-1, 0)], { maxStopsPerRoute: 2 }), 0, 0, 0],
+    ['a lone stop at the stop limit', atDepot([{ pickup: 0 }], [stop(1, 0)], { maxStopsPerRoute: 1 }), 0, 0, 0],
+  ] as [string, Problem, number, number, number][])('%s: costs %s', (_name, problem, u, r, cost) => {
+    expect(best(problem, u, r)).toBe(cost);
+  });
+
+  it('delivers after a stop reached exactly at its latest time', () => {
+    // Route: a lone pickup at x = 10 that closes at 10, reached at 10. The pair: pickup at the depot closing at 0 (so
+    // first), delivery at x = 10 from 15 on — only after the lone pickup, whose window it would otherwise push past.
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [10, 0]] },
+      stops: [stop(1, 10, 1), stop(2, 0), { location: 1, demand: -2, earliest: 15, latest: 1000, service: 0 }],
+      requests: [{ pickup: 0 }, { pickup: 1, delivery: 2 }],
+      vehicles: [{ start: 0, end: 0, earliest: 0, latest: 100, capacity: 10 }],
+    };
+    const s = new RouteState(compile(problem, 'distance'));
+    s.insertSingle(0, 0, 0);
+    const at = newPlacement();
+    bestInsertion(s, 1, 0, at);
+    expect(at).toEqual({ cost: 0, i: 0, j: 1 });
+    applyInsertion(s, 1, 0, at);
+    expect(s.stopsOf(0)).toEqual([1, 0, 2]);
+    expect(s.firstViolation(0)).toBe(-1);
   });
 });
 

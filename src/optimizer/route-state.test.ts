@@ -190,6 +190,61 @@ describe('restoring feasibility', () => {
   });
 });
 
+describe('routes of the second vehicle', () => {
+  // Vehicle 1 starts at x = 30 (location 3) at time 2 and ends at the depot.
+  const problem = lineProblem([10, 20, 30], [open(1), open(-1), open(2)], [{ pickup: 0, delivery: 1 }, { pickup: 2 }], [{}, { start: 3, earliest: 2, latest: 70 }]);
+
+  it('starts at its own start node, place and time', () => {
+    const s = place(problem, [[], [0, 1]]);
+    // start 2 at x = 30; pickup at x = 10: 2 + 20; delivery at x = 20: 22 + 1 + 10; back at x = 0: 33 + 1 + 20.
+    expect(slots(s, s.begin, 1)).toEqual([2, 22, 33, 54]);
+    expect(s.routeDist[1]).toBe(50);
+    expect(s.firstViolation(1)).toBe(-1);
+  });
+
+  it('restores feasibility on its route, not on the first one', () => {
+    // The pair is split over the two routes (pickup on 0, delivery on 1): both halves go to the bank, the lone pickup
+    // stays on route 1.
+    const split = place(problem, [[0], [1, 2]]);
+    split.removeFromBank(0);
+    split.removeFromBank(1);
+    split.restoreFeasibility(1);
+    expect(split.stopsOf(1)).toEqual([2]);
+    expect(split.stopsOf(0)).toEqual([]);
+    expect(split.routeOfRequest(0)).toBe(-1);
+    expect(split.firstViolation(1)).toBe(-1);
+  });
+
+  it('fingerprints the second vehicle’s route by its stops', () => {
+    expect(place(problem, [[], [2]]).hash()).not.toBe(place(problem, [[], [0]]).hash());
+    expect(place(problem, [[], [2]]).hash()).not.toBe(place(problem, [[2], []]).hash());
+  });
+});
+
+describe('the request bank', () => {
+  const problem = lineProblem([10, 20], [open(1), open(-1)], [{ pickup: 0 }, { pickup: 1 }], [{}]);
+
+  it('holds a request once however often it is banked or taken out', () => {
+    const s = place(problem, []);
+    s.addToBank(0);
+    expect(Array.from(s.bank.subarray(0, s.bankSize))).toEqual([0, 1]);
+    s.removeFromBank(1);
+    s.removeFromBank(1);
+    expect(Array.from(s.bank.subarray(0, s.bankSize))).toEqual([0]);
+    expect(Array.from(s.bankIndex)).toEqual([0, -1]);
+  });
+
+  it('leaves an empty route alone even when its vehicle cannot reach its end in time', () => {
+    // Ends at x = 20 (location 2) by time 5: infeasible with no stop at all; nothing to take off, no endless loop.
+    const stuck = { ...problem, vehicles: [{ ...problem.vehicles[0]!, end: 2, latest: 5 }] };
+    const s = place(stuck, []);
+    expect(s.firstViolation(0)).toBe(1);
+    s.restoreFeasibility(0);
+    expect(s.len[0]).toBe(0);
+    expect(s.bankSize).toBe(2);
+  });
+});
+
 describe('inserting and copying', () => {
   const problem = lineProblem([10, 20, 30], [open(1), open(-1), open(2)], [{ pickup: 0, delivery: 1 }, { pickup: 2 }], [{}, {}]);
 

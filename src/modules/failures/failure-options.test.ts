@@ -250,6 +250,16 @@ describe('failureOptions: the rendered object', () => {
     expect(failureOptions(context('admin', (x) => void ((x.stop.tourId = null), (x.tour = null))), 'en')).toBeNull();
   });
 
+  // Either half missing is enough: a stop without a tour id, or a tour the caller did not load.
+  it.each([
+    ['a stop without a tour id', (x: FailureContext) => void (x.stop.tourId = null)],
+    ['a stop whose tour is missing', (x: FailureContext) => void (x.tour = null)],
+  ])('is absent on %s, and every outcome names stop_not_on_tour', (_name, change) => {
+    const c = context('admin', change);
+    expect(failureOptions(c, 'en')).toBeNull();
+    for (const outcome of FAILURE_OUTCOMES) expect(outcomeBlocker(c, outcome)).toBe('stop_not_on_tour');
+  });
+
   it('renders with every outcome disabled when the service offers the role none', () => {
     const options = failureOptions(context('driver', (x) => void (x.service.failureOutcomes.driver = [])), 'en');
     expect(Object.values(options!.outcomes).every((o) => !o.allowed && o.reason_key === 'outcome_disabled')).toBe(true);

@@ -46,6 +46,13 @@ describe('open bookings', () => {
     ['cancelled', false],
   ] as [BookingStatus, boolean][])('a %s booking takes changes: %s', (status, open) => {
     if (open) expect(() => requireOpenBooking({ status })).not.toThrow();
-    else expect(() => requireOpenBooking({ status })).toThrow(expect.objectContaining({ status: 409, code: 'invalid_transition', extensions: { from: status, to: 'modified' } }));
+    else expect(() => requireOpenBooking({ status })).toThrow(
+        expect.objectContaining({
+          status: 409,
+          code: 'invalid_transition',
+          extensions: { from: status, to: 'modified' },
+          detailText: { key: 'error.invalid_transition', params: { resource: 'booking', from: status, to: 'modified' } },
+        }),
+      );
   });
 });
