@@ -225,9 +225,10 @@ describe('insertion at the limits', () => {
     ['a request bound to vehicle 1, on vehicle 1', atDepot([{ pickup: 0, delivery: 1, vehicle: 1 }], [stop(1, 0), stop(-1, 0)]), 0, 1, 0],
     // The stop limit counts both stops of a pair, even one whose pickup is stop 0.
     ['a pair over the stop limit', atDepot([{ pickup: 0, delivery: 1 }], [stop(1, 0), stop(-1, 0)], { maxStopsPerRoute: 1 }), 0, 0, Infinity],
+    ['a pair numbered delivery first over the stop limit', atDepot([{ pickup: 1, delivery: 0 }], [stop(-1, 0), stop(1, 0)], { maxStopsPerRoute: 1 }), 0, 0, Infinity],
     ['a pair at the stop limit', atDepot([{ pickup: 0, delivery: 1 }], [stop(1, 0), stop(-1, 0)], { maxStopsPerRoute: 2 }), 0, 0, 0],
     ['a lone stop at the stop limit', atDepot([{ pickup: 0 }], [stop(1, 0)], { maxStopsPerRoute: 1 }), 0, 0, 0],
-  ] as [string, Problem, number, number, number][])('%s: costs %s', (_name, problem, u, r, cost) => {
+  ] as [string, Problem, number, number, number][])('%s', (_name, problem, u, r, cost) => {
     expect(best(problem, u, r)).toBe(cost);
   });
 
