@@ -54,27 +54,67 @@ function check(problem: Problem, solution: Solution): string | null {
 
 const point = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }));
 
-/** Random instances, feasible or not: the solver must stay feasible and report what it cannot place. */
+/**
+ * Random instances, feasible or not: the solver must stay feasible and report what it cannot place. Requests are
+ * pairs, lone pickups (goods that stay on board, as the planning layer creates them) and lone deliveries of goods on
+ * board; some are bound to a vehicle; stops are numbered in any order (a delivery may come before its pickup).
+ */
 const anyProblem = fc
   .record({
     depot: point,
     requests: fc.array(
-      fc.record({ from: point, to: point, demand: fc.integer({ min: 1, max: 15 }), open: fc.integer({ min: 0, max: 150 }), width: fc.integer({ min: 5, max: 200 }), service: fc.integer({ min: 0, max: 10 }) }),
+      fc.record({
+        from: point,
+        to: point,
+        demand: fc.integer({ min: 1, max: 15 }),
+        open: fc.integer({ min: 0, max: 150 }),
+        width: fc.integer({ min: 5, max: 200 }),
+        service: fc.integer({ min: 0, max: 10 }),
+        kind: fc.constantFrom('pair' as const, 'pair' as const, 'pair' as const, 'pickup' as const, 'delivery' as const),
+        bound: fc.option(fc.nat(2), { nil: undefined }),
+      }),
       { minLength: 1, maxLength: 7 },
     ),
     vehicles: fc.integer({ min: 1, max: 3 }),
     capacity: fc.integer({ min: 5, max: 30 }),
+    numbering: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 14, maxLength: 14 }),
   })
-  .map(({ depot, requests, vehicles, capacity }): Problem => {
+  .map(({ depot, requests, vehicles, capacity, numbering }): Problem => {
     const points = [depot, ...requests.flatMap((r) => [r.from, r.to])];
+    const stops: Stop[] = [];
+    const made: Request[] = [];
+    const onBoard = new Array<number>(vehicles).fill(0);
+    requests.forEach((r, k) => {
+      const pickup = { location: 1 + 2 * k, demand: r.demand, earliest: r.open, latest: r.open + r.width, service: r.service };
+      const delivery = { location: 2 + 2 * k, demand: -r.demand, earliest: r.open, latest: r.open + 2 * r.width, service: r.service };
+      const vehicle = r.bound === undefined ? {} : { vehicle: r.bound % vehicles };
+      if (r.kind === 'pair') {
+        made.push({ pickup: stops.length, delivery: stops.length + 1, ...vehicle });
+        stops.push(pickup, delivery);
+      } else if (r.kind === 'pickup') {
+        made.push({ pickup: stops.length, ...vehicle });
+        stops.push(pickup);
+      } else {
+        // Goods already on board: bound to the vehicle that carries them.
+        const v = (r.bound ?? k) % vehicles;
+        onBoard[v]! += r.demand;
+        made.push({ delivery: stops.length, vehicle: v });
+        stops.push(delivery);
+      }
+    });
+    // Any numbering: stop k becomes newIndex[k].
+    const order = stops.map((_, k) => k).sort((a, b) => numbering[a]! - numbering[b]! || a - b);
+    const newIndex = new Array<number>(stops.length);
+    order.forEach((old, k) => (newIndex[old] = k));
     return {
       travel: { kind: 'euclidean', points },
-      stops: requests.flatMap((r, k) => [
-        { location: 1 + 2 * k, demand: r.demand, earliest: r.open, latest: r.open + r.width, service: r.service },
-        { location: 2 + 2 * k, demand: -r.demand, earliest: r.open, latest: r.open + 2 * r.width, service: r.service },
-      ]),
-      requests: requests.map((_, k) => ({ pickup: 2 * k, delivery: 2 * k + 1 })),
-      vehicles: Array.from({ length: vehicles }, () => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity })),
+      stops: order.map((old) => stops[old]!),
+      requests: made.map(({ pickup, delivery, vehicle }) => ({
+        ...(pickup === undefined ? {} : { pickup: newIndex[pickup]! }),
+        ...(delivery === undefined ? {} : { delivery: newIndex[delivery]! }),
+        ...(vehicle === undefined ? {} : { vehicle }),
+      })),
+      vehicles: onBoard.map((load) => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity: capacity + load, initialLoad: load })),
     };
   });
 

@@ -254,4 +254,22 @@ describe('compensation history', () => {
     ]);
     expect(history[0].at < history[1].at && history[1].at < history[2].at).toBe(true);
   });
+
+  it('records a label-only change, refuses deleting a missing bonus while others exist, and names the base when it is deleted', async () => {
+    const tour = await newTour();
+    await expectOk(tenant.admin.put(url(tour.id, '/base'), eur(100, 'Day rate')));
+    await expectOk(tenant.admin.put(url(tour.id, '/bonus/bulky'), eur(20)));
+    await expectOk(tenant.admin.put(url(tour.id, '/base'), eur(100, 'Night rate')));
+    expect((await tenant.admin.delete(url(tour.id, '/bonus/night'))).status).toBe(404);
+    await expectOk(tenant.admin.delete(url(tour.id, '/base')));
+    const { history } = await expectOk(tenant.admin.get(url(tour.id, '/history')));
+    expect(history.map((h: Record<string, unknown>) => [h.component, h.key, h.from, h.to])).toEqual([
+      ['base', null, null, { amount: 100, label: 'Day rate' }],
+      ['bonus', 'bulky', null, { amount: 20, label: null }],
+      ['base', null, { amount: 100, label: 'Day rate' }, { amount: 100, label: 'Night rate' }],
+      ['base', null, { amount: 100, label: 'Night rate' }, null],
+    ]);
+    const { compensation } = await expectOk(tenant.admin.get(url(tour.id)));
+    expect(compensation).toMatchObject({ total_amount: 20, breakdown: { bonuses: [{ key: 'bulky', amount: 20, label: null }] } });
+  });
 });

@@ -110,6 +110,16 @@ const CASES: { name: string; change: (c: FailureContext) => void; expected: Expe
     expected: only(RETURNS, 'booking_not_returnable'),
   },
   {
+    name: 'the booking’s first stop is a drop-off, every other one too',
+    change: (c) => void (c.booking!.stops[0]!.type = 'dropoff'),
+    expected: only(RETURNS, 'booking_not_returnable'),
+  },
+  {
+    name: 'the booking’s first stop is a task',
+    change: (c) => void (c.booking!.stops[0]!.type = 'task'),
+    expected: only(RETURNS, 'booking_not_returnable'),
+  },
+  {
     name: 'the booking holds a task stop',
     change: (c) => void c.booking!.stops.push({ type: 'task', status: 'scheduled' }),
     expected: only(RETURNS, 'booking_not_returnable'),
@@ -240,6 +250,16 @@ describe('failureOptions: the rendered object', () => {
     expect(failureOptions(context('admin', (x) => void ((x.stop.tourId = null), (x.tour = null))), 'en')).toBeNull();
   });
 
+  // Either half missing is enough: a stop without a tour id, or a tour the caller did not load.
+  it.each([
+    ['a stop without a tour id', (x: FailureContext) => void (x.stop.tourId = null)],
+    ['a stop whose tour is missing', (x: FailureContext) => void (x.tour = null)],
+  ])('is absent on %s, and every outcome names stop_not_on_tour', (_name, change) => {
+    const c = context('admin', change);
+    expect(failureOptions(c, 'en')).toBeNull();
+    for (const outcome of FAILURE_OUTCOMES) expect(outcomeBlocker(c, outcome)).toBe('stop_not_on_tour');
+  });
+
   it('renders with every outcome disabled when the service offers the role none', () => {
     const options = failureOptions(context('driver', (x) => void (x.service.failureOutcomes.driver = [])), 'en');
     expect(Object.values(options!.outcomes).every((o) => !o.allowed && o.reason_key === 'outcome_disabled')).toBe(true);
@@ -263,6 +283,8 @@ describe('isPickupThenDropoff', () => {
     [['pickup', 'dropoff'], true],
     [['pickup', 'dropoff', 'dropoff'], true],
     [['pickup'], false],
+    [['dropoff', 'dropoff'], false],
+    [['task', 'dropoff', 'dropoff'], false],
     [['dropoff', 'pickup'], false],
     [['pickup', 'pickup', 'dropoff'], false],
     [['pickup', 'dropoff', 'return'], false],

@@ -17,6 +17,11 @@ describe('classifyPosition', () => {
     ['a plausible move becomes current', fix(52.51, 13.4, '10:01:00'), current, false, null, true],
     ['(0, 0) is filtered as zero', fix(0, 0, '10:01:00'), current, false, 'zero', false],
     ['(0, 0) is filtered even as the first position', fix(0, 0, '10:01:00'), null, false, 'zero', false],
+    // Only both coordinates at 0 is a broken chip: the equator and the prime meridian are real places.
+    ['latitude 0 alone is a real place', fix(0, 9.5, '10:00:00'), null, false, null, true],
+    ['longitude 0 alone is a real place', fix(51.48, 0, '10:00:00'), null, false, null, true],
+    ['a duplicate on the equator is a duplicate, not zero', fix(0, 9.5, '10:00:00'), null, true, 'duplicate', false],
+    ['a plausible move onto the equator becomes current', fix(0, 9.5, '10:01:00'), fix(0.01, 9.5, '10:00:00'), false, null, true],
     ['an exact duplicate is filtered', fix(52.5, 13.4, '10:00:00'), current, true, 'duplicate', false],
     ['1.1 km in 10 s (400 km/h) is a jump', fix(52.51, 13.4, '10:00:10'), current, false, 'jump', false],
     ['1.1 km in 30 s (133 km/h) is not', fix(52.51, 13.4, '10:00:30'), current, false, null, true],
@@ -26,6 +31,31 @@ describe('classifyPosition', () => {
     ['an older position far away is still history, never a jump', fix(48.1, 11.5, '09:00:00'), current, false, null, false],
   ] as const)('%s', (_name, candidate, previous, duplicate, filtered, becomesCurrent) => {
     expect(classifyPosition(candidate, previous, duplicate, rules)).toEqual({ filtered, becomesCurrent });
+  });
+
+  it('filters a fix just over the maximum speed and keeps one at it', () => {
+    // 0.01° of latitude on one meridian: haversine gives 1111.95 m; in 20 s that is 200.15 km/h.
+    const from = fix(10, 0, '10:00:00');
+    const to = fix(10.01, 0, '10:00:20');
+    const speed = impliedSpeedKmh(from, to);
+    expect(speed).toBeGreaterThan(200);
+    expect(speed).toBeLessThan(200.3);
+    expect(classifyPosition(to, from, false, { maxSpeedKmh: 200 }).filtered).toBe('jump');
+    expect(classifyPosition(to, from, false, { maxSpeedKmh: speed }).filtered).toBeNull();
+  });
+
+  it.each([
+    ['standing still', fix(10, 0, '10:00:00'), fix(10, 0, '10:05:00'), 0],
+    ['standing still at the same instant', fix(10, 0, '10:00:00'), fix(10, 0, '10:00:00'), 0],
+    ['moving at the same instant', fix(10, 0, '10:00:00'), fix(10.01, 0, '10:00:00'), Infinity],
+    ['moving back in time', fix(10, 0, '10:00:00'), fix(10.01, 0, '09:59:00'), Infinity],
+  ] as const)('implies a speed for %s', (_name, from, to, expected) => {
+    expect(impliedSpeedKmh(from, to)).toBe(expected);
+  });
+
+  it('implies a speed in km/h from metres and seconds', () => {
+    // 1111.95 m in 3600 s is 1.11 km/h.
+    expect(impliedSpeedKmh(fix(10, 0, '10:00:00'), fix(10.01, 0, '11:00:00'))).toBeCloseTo(1.112, 3);
   });
 
   it('honours a configured maximum speed', () => {

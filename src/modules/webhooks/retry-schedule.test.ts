@@ -23,6 +23,19 @@ describe('retry schedule', () => {
     expect(nextAttemptDelayMs(8, null, 0.5)).toBeNull();
   });
 
+  it('has no delay before any attempt other than 2 to 8', () => {
+    expect(nextAttemptDelayMs(0, null, 0.5)).toBeNull();
+    expect(nextAttemptDelayMs(-1, null, 0.5)).toBeNull();
+    expect(nextAttemptDelayMs(0, 120_000, 0.5)).toBeNull();
+  });
+
+  it('spreads the delay by ±10 % of the scheduled one', () => {
+    // 300 s after the second attempt: 270 s at random 0, 315 s at random 0.75, 330 s at the (open) top.
+    expect(nextAttemptDelayMs(2, null, 0)).toBe(270_000);
+    expect(nextAttemptDelayMs(2, null, 0.75)).toBe(315_000);
+    expect(nextAttemptDelayMs(2, null, 0.25)).toBe(285_000);
+  });
+
   it.each([
     ['a longer Retry-After wins', 1, 120_000, 120_000],
     ['a shorter Retry-After does not hasten the schedule', 3, 1_000, 1_800_000],
@@ -40,6 +53,10 @@ describe('Retry-After', () => {
     ['Mon, 01 Jun 2026 07:00:00 GMT', 0],
     ['999999', 36_000_000],
     ['soon', null],
+    // Delay-seconds are digits only: anything else is read as a date, and these are none.
+    ['120abc', null],
+    ['abc120', null],
+    ['', null],
     [undefined, null],
   ])('%s → %s ms', (header, expected) => {
     expect(parseRetryAfter(header, NOW)).toBe(expected);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBookingStatus } from './booking-status.ts';
+import { deriveBookingStatus, isFinalStop, requireOpenBooking } from './booking-status.ts';
 import type { BookingStatus, StopStatus } from '../tables.ts';
 
 const stop = (status: StopStatus, tourId: string | null = status === 'to_be_dispatched' ? null : 'tour') => ({ status, tourId });
@@ -11,11 +11,48 @@ describe('booking status', () => {
     ['every open stop on a tour: dispatched', 'partially_dispatched', [stop('scheduled'), stop('arrived')], 'dispatched'],
     ['final stops do not count as open', 'dispatched', [stop('completed'), stop('to_be_dispatched')], 'to_be_dispatched'],
     ['every stop completed or failed: completed', 'dispatched', [stop('completed'), stop('failed')], 'completed'],
+    ['a cancelled stop counts as reached: completed', 'dispatched', [stop('completed'), stop('cancelled')], 'completed'],
+    ['a cancelled stop is not open: the open one on a tour makes it dispatched', 'partially_dispatched', [stop('cancelled', null), stop('scheduled')], 'dispatched'],
+    ['a booking without stops waits for dispatch', null, [], 'to_be_dispatched'],
     ['a failed stop with a pending recovery stop keeps it active', 'dispatched', [stop('completed'), stop('failed'), stop('to_be_dispatched')], 'to_be_dispatched'],
     ['a completed booking never becomes dispatchable again', 'completed', [stop('completed'), stop('to_be_dispatched')], 'completed'],
     ['a cancelled booking stays cancelled', 'cancelled', [stop('cancelled')], 'cancelled'],
   ];
   it.each(cases)('%s', (_name, current, stops, expected) => {
     expect(deriveBookingStatus(current, stops)).toBe(expected);
+  });
+});
+
+describe('final stop statuses', () => {
+  it.each([
+    ['to_be_dispatched', false],
+    ['scheduled', false],
+    ['approaching', false],
+    ['arrived', false],
+    ['completed', true],
+    ['failed', true],
+    ['cancelled', true],
+  ] as [StopStatus, boolean][])('%s is final: %s', (status, final) => {
+    expect(isFinalStop(status)).toBe(final);
+  });
+});
+
+describe('open bookings', () => {
+  it.each([
+    ['to_be_dispatched', true],
+    ['partially_dispatched', true],
+    ['dispatched', true],
+    ['completed', false],
+    ['cancelled', false],
+  ] as [BookingStatus, boolean][])('a %s booking takes changes: %s', (status, open) => {
+    if (open) expect(() => requireOpenBooking({ status })).not.toThrow();
+    else expect(() => requireOpenBooking({ status })).toThrow(
+        expect.objectContaining({
+          status: 409,
+          code: 'invalid_transition',
+          extensions: { from: status, to: 'modified' },
+          detailText: { key: 'error.invalid_transition', params: { resource: 'booking', from: status, to: 'modified' } },
+        }),
+      );
   });
 });

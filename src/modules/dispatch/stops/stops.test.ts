@@ -116,6 +116,17 @@ describe('stops, groups and bookings over time', () => {
     expect((await manager.client.post(`/api/hailing/bookings/${booking.id}/cancel`)).status).toBe(409);
   });
 
+  it('refuses a new stop on a cancelled booking (409) and leaves it cancelled', async () => {
+    const booking = await newBooking();
+    await expectOk(manager.client.post(`/api/hailing/bookings/${booking.id}/cancel`));
+    const res = await manager.client.post(`/api/hailing/bookings/${booking.id}/stops`, { stop: { type: 'dropoff', place_id: places[0]!.id } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ error_code: 'invalid_transition', from: 'cancelled' });
+    const after = await expectOk(manager.client.get(`/api/hailing/bookings/${booking.id}`));
+    expect(after.booking.status).toBe('cancelled');
+    expect(after.booking.stops).toHaveLength(2);
+  });
+
   it('sets the tip, managing organizations and preferred drivers of the managing organizations only', async () => {
     const booking = await newBooking();
     const tipped = await expectOk(manager.client.put(`/api/hailing/bookings/${booking.id}/tip`, { tip: { amount: 300, currency: 'EUR' } }));
