@@ -30,5 +30,15 @@ describe('tourbook demo', () => {
     expect(compensation).toMatchObject({ total_amount: 4700, breakdown: { bonuses: [{ key: 'rush_hour', amount: 500 }] } });
     const services = await expectOk(tenant.admin.get('/api/admin/hailing/services'));
     expect(services.services.map((s: { tip_distribution_strategy: string }) => s.tip_distribution_strategy)).toContain('completed_dropoffs_on_tour');
+
+    // The console: Anna signs in with the e-mail and password the demo printed.
+    expect(lines.join('\n')).toContain(`${baseUrl}/console — sign in as Anna (manager) with ${result.signIn.emails.anna} and the password ${result.signIn.password}`);
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { user: { email: result.signIn.emails.anna, password: result.signIn.password } },
+    });
+    expect(session.statusCode).toBe(200);
+    expect(JSON.parse(session.body).user).toMatchObject({ role: 'manager', name: 'Anna Schulz' });
   }, 90_000);
 });

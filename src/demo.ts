@@ -8,6 +8,8 @@ export interface DemoOptions {
 }
 
 export interface DemoResult {
+  /** The people's sign-in for the console: e-mail by key (anna, ben, …), one password for all, shown once. */
+  signIn: { emails: Record<string, string>; password: string };
   serviceAreaId: string;
   organizationIds: string[];
   tokens: Record<string, string>;
@@ -49,9 +51,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   }
   const tokens: Record<string, string> = {};
   const people: Record<string, { id: string; token: string }> = {};
+  // The demo's people sign in to the console with this password (random per demo: never a known default).
+  const password = `demo-${crypto.randomUUID().slice(0, 13)}`;
+  const emails: Record<string, string> = {};
   const person = async (key: string, role: string, name: string, organizationIds: string[]) => {
     const email = `${key}.${Date.now().toString(36)}@demo.tourbook.dev`;
-    const user = (await admin('POST', '/api/users', { user: { role, name, email, organization_ids: organizationIds } })).user;
+    emails[key] = email;
+    const user = (await admin('POST', '/api/users', { user: { role, name, email, password, organization_ids: organizationIds } })).user;
     const token = (await admin('POST', '/api/admin/api_keys', { api_key: { name: `demo ${key}`, user_id: user.id } })).api_key.token as string;
     people[key] = { id: user.id, token };
     tokens[`${role} ${name}`] = token;
@@ -118,13 +124,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await anna('PUT', `/api/tours/${tour.id}/compensation/bonus/rush_hour`, { amount: 500, currency: 'EUR', label: 'Rush hour' });
   await anna('PUT', `/api/tours/${waiting.id}/compensation/base`, { amount: 2500, currency: 'EUR', label: 'Half day' });
 
+  const url = options.baseUrl.replace(/\/$/, '');
   log(`Loaded the demo into ${options.baseUrl}: service area Berlin, ${orgs.length} organizations, ${places.length} places,`);
   log(`${bookingIds.length} bookings, tour ${tour.id} en route with Carla Weber, tour ${waiting.id} waiting for a claim.`);
   log(`Compensations: GET /api/tours/${tour.id}/compensation (42 € + 5 € bonus, tips on completion), /api/tours/${waiting.id}/compensation.`);
   log('API keys (shown once):');
   for (const [who, token] of Object.entries(tokens)) log(`  ${who.padEnd(24)} ${token}`);
-  const url = options.baseUrl.replace(/\/$/, '');
   const as = (token: string) => `-H "Authorization: Bearer ${token}"`;
+  log('');
+  log(`The console: ${url}/console — sign in as Anna (manager) with ${emails.anna} and the password ${password}`);
+  log(`(every demo person has this password: ${Object.values(emails).join(', ')})`);
   log('');
   log('Try next (copy and paste):');
   log(`  # Anna (manager) lists her organization's bookings`);
@@ -133,5 +142,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   log(`  curl -s ${as(people.carla!.token)} ${url}/api/hailing/tours/${tour.id}`);
   log(`  # Carla arrives at the stop she is approaching`);
   log(`  curl -s -X POST ${as(people.carla!.token)} ${url}/api/stops/${tour.stops[1].id}/arrive`);
-  return { serviceAreaId: area.id, organizationIds: orgs.map((o) => o.id), tokens, bookingIds, tourInProgressId: tour.id };
+  return { signIn: { emails, password }, serviceAreaId: area.id, organizationIds: orgs.map((o) => o.id), tokens, bookingIds, tourInProgressId: tour.id };
 }
