@@ -311,7 +311,8 @@ describe('the bootstrap admin token', () => {
           timer = setTimeout(() => reject(new Error(`no token on stderr: ${stderr}`)), SLOW / 2);
           child.stderr.on('data', (chunk: Buffer) => {
             stderr += chunk.toString();
-            if (stderr.includes('npx tourbook demo --token')) resolve();
+            // Not on the default port, so the hint carries --url before the token.
+            if (/npx tourbook demo --url \S+ --token \S+\n/.test(stderr)) resolve();
           });
           child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
         }).finally(() => clearTimeout(timer));

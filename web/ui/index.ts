@@ -4,3 +4,4 @@ export { ErrorBanner, errorsAt } from './errors.tsx';
 export { StatusBadge } from './status.tsx';
 export { useLatest } from './use-latest.ts';
 export { markReactAriaStylesPresent } from './react-aria.ts';
+export { Pager, useCursorPages, type CursorPages } from './pager.tsx';

@@ -4005,6 +4005,54 @@ export type components = {
         };
         /** @enum {string} */
         TourStatus: "to_be_dispatched" | "scheduled" | "pickable" | "claimed" | "en_route" | "completed" | "cancelled";
+        /**
+         * @example {
+         *       "booking_status": "dispatched",
+         *       "stops": [
+         *         {
+         *           "kind": "pickup",
+         *           "status": "completed",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T13:00:00.000Z",
+         *             "ends_at": "2026-11-22T15:00:00.000Z"
+         *           },
+         *           "eta": null,
+         *           "eta_window": null,
+         *           "completed_at": "2026-11-22T13:12:00.000Z",
+         *           "failure": null,
+         *           "next_attempt": null,
+         *           "proof": null
+         *         },
+         *         {
+         *           "kind": "dropoff",
+         *           "status": "approaching",
+         *           "time_window": {
+         *             "starts_at": "2026-11-22T14:00:00.000Z",
+         *             "ends_at": "2026-11-22T16:00:00.000Z"
+         *           },
+         *           "eta": "2026-11-22T14:20:00.000Z",
+         *           "eta_window": {
+         *             "earliest": "2026-11-22T14:15:00.000Z",
+         *             "latest": "2026-11-22T14:25:00.000Z"
+         *           },
+         *           "completed_at": null,
+         *           "failure": null,
+         *           "next_attempt": null,
+         *           "proof": null
+         *         }
+         *       ],
+         *       "driver": {
+         *         "first_name": "Carla",
+         *         "position": {
+         *           "lat": 52.5301,
+         *           "lng": 13.4071,
+         *           "recorded_at": "2026-11-22T14:08:30.000Z"
+         *         }
+         *       },
+         *       "stops_before_yours": null,
+         *       "feedback": null
+         *     }
+         */
         Tracking: {
             booking_status: string;
             driver: {
@@ -18352,6 +18400,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tracking": {
+                     *         "booking_status": "dispatched",
+                     *         "stops": [
+                     *           {
+                     *             "kind": "pickup",
+                     *             "status": "completed",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "eta": null,
+                     *             "eta_window": null,
+                     *             "completed_at": "2026-11-22T13:12:00.000Z",
+                     *             "failure": null,
+                     *             "next_attempt": null,
+                     *             "proof": null
+                     *           },
+                     *           {
+                     *             "kind": "dropoff",
+                     *             "status": "approaching",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T14:00:00.000Z",
+                     *               "ends_at": "2026-11-22T16:00:00.000Z"
+                     *             },
+                     *             "eta": "2026-11-22T14:20:00.000Z",
+                     *             "eta_window": {
+                     *               "earliest": "2026-11-22T14:15:00.000Z",
+                     *               "latest": "2026-11-22T14:25:00.000Z"
+                     *             },
+                     *             "completed_at": null,
+                     *             "failure": null,
+                     *             "next_attempt": null,
+                     *             "proof": null
+                     *           }
+                     *         ],
+                     *         "driver": {
+                     *           "first_name": "Carla",
+                     *           "position": {
+                     *             "lat": 52.5301,
+                     *             "lng": 13.4071,
+                     *             "recorded_at": "2026-11-22T14:08:30.000Z"
+                     *           }
+                     *         },
+                     *         "stops_before_yours": null,
+                     *         "feedback": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tracking: components["schemas"]["Tracking"];
                     };
@@ -18392,6 +18490,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "feedback": {
+                 *         "rating": 5,
+                 *         "comment": "Left with the neighbour, as asked — thank you!"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     feedback: {
                         comment?: string;
@@ -18408,6 +18514,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tracking": {
+                     *         "booking_status": "dispatched",
+                     *         "stops": [
+                     *           {
+                     *             "kind": "pickup",
+                     *             "status": "completed",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "eta": null,
+                     *             "eta_window": null,
+                     *             "completed_at": "2026-11-22T13:12:00.000Z",
+                     *             "failure": null,
+                     *             "next_attempt": null,
+                     *             "proof": null
+                     *           },
+                     *           {
+                     *             "kind": "dropoff",
+                     *             "status": "approaching",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T14:00:00.000Z",
+                     *               "ends_at": "2026-11-22T16:00:00.000Z"
+                     *             },
+                     *             "eta": "2026-11-22T14:20:00.000Z",
+                     *             "eta_window": {
+                     *               "earliest": "2026-11-22T14:15:00.000Z",
+                     *               "latest": "2026-11-22T14:25:00.000Z"
+                     *             },
+                     *             "completed_at": null,
+                     *             "failure": null,
+                     *             "next_attempt": null,
+                     *             "proof": null
+                     *           }
+                     *         ],
+                     *         "driver": {
+                     *           "first_name": "Carla",
+                     *           "position": {
+                     *             "lat": 52.5301,
+                     *             "lng": 13.4071,
+                     *             "recorded_at": "2026-11-22T14:08:30.000Z"
+                     *           }
+                     *         },
+                     *         "stops_before_yours": null,
+                     *         "feedback": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         tracking: components["schemas"]["Tracking"];
                     };

@@ -5,7 +5,7 @@ import { Link, useSearch, useLocation } from 'wouter';
 import { byId, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, TextField } from '../../../ui/index.ts';
+import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useBookingsPage, type BookingFilters, type BookingStatus } from './queries.ts';
 import { SelectionActions } from './selection-actions.tsx';
@@ -32,9 +32,8 @@ export function BookingsPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = filtersFrom(search);
-  // The cursors of the pages before this one: "Previous page" pops one.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const bookings = useBookingsPage(filters, cursor);
   const areas = useServiceAreas();
   const areaById = byId(areas.data);
@@ -57,7 +56,7 @@ export function BookingsPage() {
       const value = String(form.get(key) ?? '').trim();
       if (value) params.set(key, value);
     }
-    setCursors([]);
+    pages.reset();
     navigate(`/bookings${params.size ? `?${params}` : ''}`);
   };
 
@@ -103,7 +102,7 @@ export function BookingsPage() {
           </Button>
           <Button
             onClick={() => {
-              setCursors([]);
+              pages.reset();
               navigate('/bookings');
             }}
           >
@@ -163,18 +162,7 @@ export function BookingsPage() {
           </div>
         )
       ) : null}
-      <nav className="row-between" aria-label={t('title')}>
-        <Button disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-          {tc('previous_page')}
-        </Button>
-        <span className="muted">{t('page_of', { page: cursors.length + 1 })}</span>
-        <Button
-          disabled={!bookings.data?.meta.has_more}
-          onClick={() => bookings.data?.meta.next_cursor && setCursors([...cursors, bookings.data.meta.next_cursor])}
-        >
-          {tc('next_page')}
-        </Button>
-      </nav>
+      <Pager label={t('title')} pages={pages} meta={bookings.data?.meta} />
     </section>
   );
 }

@@ -1,9 +1,9 @@
 // Reports: the reports shared with the caller, newest first, narrowed by tags kept in the URL, with cursor paging.
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, TextField } from '../../../ui/index.ts';
+import { Button, ErrorBanner, Loading, PageHead, Pager, TextField, useCursorPages } from '../../../ui/index.ts';
 import { ReportState } from './grants.tsx';
 import { messages } from './messages.ts';
 import { useReportsPage } from './queries.ts';
@@ -21,14 +21,14 @@ export function ReportsPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const tags = new URLSearchParams(search).getAll('tag');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const reports = useReportsPage(tags, cursors.at(-1));
+  const pages = useCursorPages();
+  const reports = useReportsPage(tags, pages.cursor);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const params = new URLSearchParams();
     for (const tag of splitTags(String(new FormData(event.currentTarget).get('tags') ?? ''))) params.append('tag', tag);
-    setCursors([]);
+    pages.reset();
     navigate(`/reports${params.size ? `?${params}` : ''}`);
   };
 
@@ -50,7 +50,7 @@ export function ReportsPage() {
           </Button>
           <Button
             onClick={() => {
-              setCursors([]);
+              pages.reset();
               navigate('/reports');
             }}
           >
@@ -96,15 +96,7 @@ export function ReportsPage() {
           </div>
         )
       ) : null}
-      <nav className="row-between" aria-label={t('title')}>
-        <Button disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-          {tc('previous_page')}
-        </Button>
-        <span className="muted">{t('page_of', { page: cursors.length + 1 })}</span>
-        <Button disabled={!reports.data?.meta.has_more} onClick={() => reports.data?.meta.next_cursor && setCursors([...cursors, reports.data.meta.next_cursor])}>
-          {tc('next_page')}
-        </Button>
-      </nav>
+      <Pager label={t('title')} pages={pages} meta={reports.data?.meta} />
     </section>
   );
 }

@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { byId } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
+import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, SelectField, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { Confirm, Pager, SecretOnce, useCursors } from './parts.tsx';
+import { Confirm, SecretOnce } from './parts.tsx';
 import { useAllUsers, useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKey } from './queries.ts';
 
 function NewApiKey({ onClose }: { onClose: () => void }) {
@@ -54,7 +54,7 @@ export function ApiKeysSection() {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
-  const paging = useCursors();
+  const paging = useCursorPages();
   const keys = useApiKeys(paging.cursor);
   const users = byId(useAllUsers().data);
   const revoke = useRevokeApiKey();
@@ -108,7 +108,7 @@ export function ApiKeysSection() {
           </table>
         </div>
       ) : null}
-      <Pager label={t('api_keys')} state={paging} meta={keys.data?.meta} />
+      <Pager label={t('api_keys')} pages={paging} meta={keys.data?.meta} />
       <Confirm
         open={asking !== null}
         title={t('revoke_key_title', { name: asking ? nameOf(asking) : '' })}

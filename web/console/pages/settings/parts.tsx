@@ -61,29 +61,6 @@ export function Confirm({ open, title, children, action, busy, onConfirm, onClos
   );
 }
 
-/** The cursors of the pages before this one; "Previous page" pops one. */
-export function useCursors() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  return { cursor: cursors.at(-1), cursors, setCursors };
-}
-
-export function Pager({ label, state, meta }: { label: string; state: ReturnType<typeof useCursors>; meta: { has_more: boolean; next_cursor: string | null } | undefined }) {
-  const t = useT(messages);
-  const tc = useT(common);
-  if (!state.cursors.length && !meta?.has_more) return null;
-  return (
-    <nav className="row-between" aria-label={label}>
-      <Button disabled={!state.cursors.length} onClick={() => state.setCursors(state.cursors.slice(0, -1))}>
-        {tc('previous_page')}
-      </Button>
-      <span className="muted">{t('page_of', { page: state.cursors.length + 1 })}</span>
-      <Button disabled={!meta?.has_more} onClick={() => meta?.next_cursor && state.setCursors([...state.cursors, meta.next_cursor])}>
-        {tc('next_page')}
-      </Button>
-    </nav>
-  );
-}
-
 /** A labelled group of checkboxes over `options`; `errors` are the API's messages at the group's pointer. */
 export function Checkboxes<V extends string>({ legend, hint, options, value, onChange, errors }: { legend: string; hint?: string; options: { value: V; label: string }[]; value: V[]; onChange: (next: V[]) => void; errors?: string[] | undefined }) {
   const id = useId();

@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { byId, useServiceAreas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
+import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, SelectField, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { Pager, useCursors } from './parts.tsx';
+
 import { usePlaces, useSavePlace, type Place } from './queries.ts';
 
 /** A coordinate typed with a comma or a point; null when it is not a number. */
@@ -94,7 +94,7 @@ function PlaceForm({ place, user, onClose }: { place: Place | null; user: User; 
 export function PlacesSection({ user }: { user: User }) {
   const t = useT(messages);
   const tc = useT(common);
-  const paging = useCursors();
+  const paging = useCursorPages();
   const places = usePlaces(paging.cursor);
   const areas = byId(useServiceAreas().data);
   const [editing, setEditing] = useState<Place | 'new' | null>(null);
@@ -143,7 +143,7 @@ export function PlacesSection({ user }: { user: User }) {
           </table>
         </div>
       ) : null}
-      <Pager label={t('places')} state={paging} meta={places.data?.meta} />
+      <Pager label={t('places')} pages={paging} meta={places.data?.meta} />
     </section>
   );
 }

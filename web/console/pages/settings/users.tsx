@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { byId, useOrganizations, type Schemas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
+import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, SelectField, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { Checkboxes, Confirm, Pager, useCursors } from './parts.tsx';
+import { Checkboxes, Confirm } from './parts.tsx';
 import { useCreateUser, useDeactivateUser, useUsersPage } from './queries.ts';
 
 const ROLES: Schemas['Role'][] = ['admin', 'manager', 'driver', 'customer'];
@@ -68,7 +68,7 @@ export function UsersSection({ user }: { user: User }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
-  const paging = useCursors();
+  const paging = useCursorPages();
   const users = useUsersPage(paging.cursor);
   const organizations = byId(useOrganizations().data);
   const deactivate = useDeactivateUser();
@@ -128,7 +128,7 @@ export function UsersSection({ user }: { user: User }) {
           </table>
         </div>
       ) : null}
-      <Pager label={t('users')} state={paging} meta={users.data?.meta} />
+      <Pager label={t('users')} pages={paging} meta={users.data?.meta} />
       <Confirm
         open={asking !== null}
         title={t('deactivate_title', { name: asking?.name ?? '' })}

@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, Loading } from '../../../ui/index.ts';
+import { Badge, Button, Dialog, ErrorBanner, Loading, Pager, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { Pager, SecretOnce, useCursors } from './parts.tsx';
+import { SecretOnce } from './parts.tsx';
 import { useDeliveries, useRedeliver, useRotateSecret, useSendTest, useUpdateWebhook, useWebhook, type Delivery } from './queries.ts';
 
 const DELIVERY_TONES = { pending: 'info', succeeded: 'ok', failed: 'warn', exhausted: 'danger' } as const;
@@ -15,7 +15,7 @@ function DeliveryLog({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
-  const paging = useCursors();
+  const paging = useCursorPages();
   const deliveries = useDeliveries(id, paging.cursor);
   const redeliver = useRedeliver(id);
   const last = (d: Delivery) => {
@@ -75,7 +75,7 @@ function DeliveryLog({ id }: { id: string }) {
           </table>
         </div>
       ) : null}
-      <Pager label={t('deliveries')} state={paging} meta={deliveries.data?.meta} />
+      <Pager label={t('deliveries')} pages={paging} meta={deliveries.data?.meta} />
     </section>
   );
 }

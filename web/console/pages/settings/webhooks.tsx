@@ -4,9 +4,9 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, Loading, TextField, errorsAt } from '../../../ui/index.ts';
+import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { Checkboxes, Pager, SecretOnce, useCursors } from './parts.tsx';
+import { Checkboxes, SecretOnce } from './parts.tsx';
 import { useCreateWebhook, useWebhooks, type EventType } from './queries.ts';
 
 /** The catalog's event types one may subscribe to (api-guide "Event catalog"); webhook.test goes to one endpoint on request. */
@@ -74,7 +74,7 @@ export function WebhooksSection() {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
-  const paging = useCursors();
+  const paging = useCursorPages();
   const webhooks = useWebhooks(paging.cursor);
   const [creating, setCreating] = useState(false);
   return (
@@ -119,7 +119,7 @@ export function WebhooksSection() {
           </table>
         </div>
       ) : null}
-      <Pager label={t('webhooks')} state={paging} meta={webhooks.data?.meta} />
+      <Pager label={t('webhooks')} pages={paging} meta={webhooks.data?.meta} />
     </section>
   );
 }

@@ -13,7 +13,6 @@ export const messages = defineMessages({
     col_stops: 'Stops',
     col_scheduled: 'Scheduled',
     empty: 'No tours match these filters.',
-    page_of: 'Page {page}',
     stops_done: '{done} / {total}',
   },
   de: {
@@ -28,7 +27,6 @@ export const messages = defineMessages({
     col_stops: 'Stopps',
     col_scheduled: 'Geplant',
     empty: 'Keine Touren entsprechen diesen Filtern.',
-    page_of: 'Seite {page}',
     stops_done: '{done} / {total}',
   },
 });

@@ -1,11 +1,11 @@
 // Tours: the list by state (kept in the URL), with each tour's driver and progress, and cursor paging.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api, byId, call, useDrivers, type Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge } from '../../../ui/index.ts';
+import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 
 type TourStatus = Schemas['TourStatus'];
@@ -27,14 +27,14 @@ export function ToursPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const status = (new URLSearchParams(search).get('status') as TourStatus | null) ?? undefined;
-  const [cursors, setCursors] = useState<string[]>([]);
-  const tours = useToursPage(status, cursors.at(-1));
+  const pages = useCursorPages();
+  const tours = useToursPage(status, pages.cursor);
   const drivers = byId(useDrivers().data);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = String(new FormData(event.currentTarget).get('status') ?? '');
-    setCursors([]);
+    pages.reset();
     navigate(value ? `/tours?status=${value}` : '/tours');
   };
 
@@ -97,15 +97,7 @@ export function ToursPage() {
           </div>
         )
       ) : null}
-      <nav className="row-between" aria-label={t('title')}>
-        <Button disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
-          {tc('previous_page')}
-        </Button>
-        <span className="muted">{t('page_of', { page: cursors.length + 1 })}</span>
-        <Button disabled={!tours.data?.meta.has_more} onClick={() => tours.data?.meta.next_cursor && setCursors([...cursors, tours.data.meta.next_cursor])}>
-          {tc('next_page')}
-        </Button>
-      </nav>
+      <Pager label={t('title')} pages={pages} meta={tours.data?.meta} />
     </section>
   );
 }
