@@ -14,6 +14,12 @@ import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
 type Signal = 'live' | 'stale' | 'lost' | 'none';
 const STALE_MS = 30_000;
+/**
+ * Drivers are redrawn at most five times a second: each redraw hands every driver to MapLibre, which lays them out
+ * again; redrawn on every frame a fix arrived in (about every frame at 500 drivers), the browser's main thread was
+ * busy 84 % of the time (docs/performance.md, the console). 200 ms keeps a marker well within the 500 ms goal.
+ */
+const DRAW_INTERVAL_MS = 200;
 const LOST_MS = 120_000;
 /**
  * Tour events (a stop approached, arrived, served; a tour started) refetch the driven tours at most this often, and
@@ -108,15 +114,17 @@ export function MapPage({ user }: { user: User }) {
   );
   const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
 
-  // Drivers are drawn at most once per frame, however many fixes arrived in it.
+  // Drivers are drawn at most every DRAW_INTERVAL_MS, however many fixes arrived meanwhile.
   useEffect(() => {
     if (!map) return;
     let frame = 0;
+    let lastDraw = 0;
     const draw = () => {
       frame = requestAnimationFrame(draw);
-      if (!dirty.current) return;
-      dirty.current = false;
       const at = Date.now();
+      if (!dirty.current || at - lastDraw < DRAW_INTERVAL_MS) return;
+      dirty.current = false;
+      lastDraw = at;
       const features: Feature[] = [];
       let latest = 0;
       for (const [driverId, fix] of fixes.current) {
