@@ -27,7 +27,7 @@ function Section({ id, title, count, items, action, pending, error }: { id: stri
     <section className="card today-section" aria-labelledby={`${id}-title`} data-count={items.length}>
       <div className="row-between">
         <h2 id={`${id}-title`}>
-          <span className="today-count">{pending ? '…' : count}</span> {title}
+          {title} <span className="today-count">({pending ? '…' : count})</span>
         </h2>
         {action}
       </div>
