@@ -238,6 +238,8 @@ describe('first run on the embedded database', () => {
 
       // --port wins over PORT (serve() sets PORT to another free port).
       const first = await serve({ DATA_DIR: dataDir }, { port: await freePort() });
+      // Standard error is its own pipe: the token's lines may arrive after the log's "Ready" on standard output.
+      await expect.poll(() => tokenOnStderr(first.stderr())).toBeDefined();
       const token = tokenOnStderr(first.stderr())!;
       try {
         // The token is on standard error as plain lines, and in no JSON log line (decision 0208).
