@@ -31,19 +31,46 @@ export async function startBrowserApp(overrides: Partial<Config> = {}): Promise<
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const browser = await chromium.launch({
+  // A browser server, not a plain launch: its process can be killed when a graceful close hangs (seen once in CI,
+  // where the suite's afterAll then timed out with every test passed).
+  const server = await chromium.launchServer({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+  const browser = await chromium.connect(server.wsEndpoint());
   return {
     t,
     url: `http://127.0.0.1:${port}`,
     browser,
     close: async () => {
-      await browser.close();
+      if (!(await within(browser.close(), CLOSE_MS))) {
+        process.stderr.write(`browser harness: Chromium did not close within ${CLOSE_MS} ms; killing it\n`);
+        await server.kill();
+      } else await server.close();
+      // Streams a page left open would hold the server's close: the browser is gone, so drop them.
+      t.app.server.closeAllConnections();
+      const started = Date.now();
       await t.close();
+      if (Date.now() - started > CLOSE_MS) process.stderr.write(`browser harness: the test app took ${Date.now() - started} ms to close\n`);
     },
   };
+}
+
+const CLOSE_MS = 15_000;
+
+/** True when the promise settled within `ms`; a rejection counts as settled (the process is gone either way). */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface WatchedPage {

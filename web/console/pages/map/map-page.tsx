@@ -65,19 +65,6 @@ export function MapPage({ user }: { user: User }) {
   const tourById = useMemo(() => byId(tourList), [tourList]);
   const driverById = useMemo(() => byId(drivers.data), [drivers.data]);
 
-  // The stored positions first; the stream's newer ones win.
-  useEffect(() => {
-    const withDriver = tourList.filter((tour) => tour.driver_id);
-    void latestFixes(withDriver.map((tour) => tour.id)).then((found) => {
-      for (const tour of withDriver) {
-        const fix = found.get(tour.id);
-        const current = fixes.current.get(tour.driver_id!);
-        if (fix && (!current || current.recordedAt < fix.recordedAt)) fixes.current.set(tour.driver_id!, fix);
-      }
-      dirty.current = true;
-    });
-  }, [tourList]);
-
   // One refetch after a burst of tour events, started once the last one ended and TOURS_REFETCH_MS after it began.
   const latestTours = useLatest(tours);
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -113,6 +100,21 @@ export function MapPage({ user }: { user: User }) {
     [refetchTours],
   );
   const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
+
+  // The stored positions first; the stream's newer ones win. Read again once the stream is open: a fix recorded
+  // between the first read and the stream's opening reaches the page through neither otherwise.
+  useEffect(() => {
+    if (stream === 'reconnecting') return;
+    const withDriver = tourList.filter((tour) => tour.driver_id);
+    void latestFixes(withDriver.map((tour) => tour.id)).then((found) => {
+      for (const tour of withDriver) {
+        const fix = found.get(tour.id);
+        const current = fixes.current.get(tour.driver_id!);
+        if (fix && (!current || current.recordedAt < fix.recordedAt)) fixes.current.set(tour.driver_id!, fix);
+      }
+      dirty.current = true;
+    });
+  }, [tourList, stream]);
 
   // Drivers are drawn at most every DRAW_INTERVAL_MS, however many fixes arrived meanwhile.
   useEffect(() => {
