@@ -103,7 +103,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   registerLazySerializers(app as unknown as FastifyInstance);
-  // Bodies are JSON (CONTRACT.md §1): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
+  // Bodies are JSON (docs/api-guide.md "Conventions"): Fastify's built-in text/plain parser would turn a wrong content type into a 422.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
   registerEmptyBodies(app as unknown as FastifyInstance);
@@ -147,7 +147,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     done(strayBody(body));
   });
 
-  // API conventions (CONTRACT.md §1), in hook order: rate limit after auth, idempotency claim, If-Match, ETag, metrics.
+  // API conventions (docs/api-guide.md "Conventions"), in hook order: rate limit after auth, idempotency claim, If-Match, ETag, metrics.
   registerRateLimit(app, deps);
   registerIdempotency(app, deps);
   registerEtags(app);

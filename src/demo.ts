@@ -82,7 +82,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   }
   const config = (await admin('POST', '/api/admin/hailing/scheduling_configs', { scheduling_config: { name: 'Same day', mode: 'instant' } })).scheduling_config;
   const service = (await admin('POST', '/api/admin/hailing/services', {
-      // Tips go to the tour whose driver completed the booking's drop-offs (SPEC.md Tip distribution).
+      // Tips go to the tour whose driver completed the booking's drop-offs (docs/api-guide.md "Tip distribution").
       service: { name: 'Same-day parcels', service_area_id: area.id, scheduling_config_id: config.id, tip_distribution_strategy: 'completed_dropoffs_on_tour' },
     })).service;
 

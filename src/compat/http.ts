@@ -35,7 +35,7 @@ export function stillServed(deps: Pick<Deps, 'clock'>, actor: Pick<Actor, 'setti
   return !isSunset(key, deps.clock.now(), actor.settings);
 }
 
-/** 404 `removed` with `removed_on` and `successor` members (CONTRACT.md §2, §11). */
+/** 404 `removed` with `removed_on` and `successor` members (docs/api-guide.md "Errors" and "Deprecations and removals"). */
 export function removedError(key: CompatKey): AppError {
   const item = compatItem(key);
   const detail = { key: item.successor ? 'error.removed_with_successor' : 'error.removed', params: { successor: item.successor ?? '' } };

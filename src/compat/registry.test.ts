@@ -9,7 +9,7 @@ const onTheDay = (day: string) => new Date(`${day}T00:00:00Z`);
 const dated = COMPAT_ITEMS.filter((item) => item.status === 'deprecated' && item.removalOn !== null);
 
 describe('compat registry', () => {
-  it('lists every dated deprecation of SPEC.md with its removal day', () => {
+  it('lists every dated deprecation of docs/api-guide.md "Deprecations and removals" with its removal day', () => {
     expect(Object.fromEntries(dated.map((item) => [item.key, item.removalOn]))).toEqual({
       'completion_requirements.fail': '2026-10-07',
       'admin.places': '2026-09-30',

@@ -1,4 +1,4 @@
-// The compat registry: every deprecated and removed item of SPEC.md's Versioning table, with its dates.
+// The compat registry: every deprecated and removed item of docs/api-guide.md "Deprecations and removals", with its dates.
 export type CompatKind = 'route' | 'field' | 'query' | 'event' | 'surface';
 
 export interface CompatItem {
@@ -8,14 +8,14 @@ export interface CompatItem {
   status: 'deprecated' | 'removed';
   /** When the deprecation was announced (Deprecation header); the contract's release date when unknown. */
   deprecatedOn: string;
-  /** Removal date; null when SPEC.md states none ("a future release"). */
+  /** Removal date; null when docs/api-guide.md "Deprecations and removals" states none ("a future release"). */
   removalOn: string | null;
   successor: string | null;
   /** The item's row in the API guide page: the anchor of its `Link: </docs/guide#…>` (successor-version, deprecation). */
   guideAnchor?: string;
 }
 
-/** SPEC.md gives no announcement dates; deprecations are dated from the first Tourbook release of the contract. */
+/** docs/api-guide.md "Deprecations and removals" gives no announcement dates; deprecations are dated from the first Tourbook release of the contract. */
 const ANNOUNCED = '2026-01-01';
 
 export const COMPAT_ITEMS = [

@@ -1,4 +1,4 @@
-// The event catalog: every event type Tourbook emits (SPEC.md Events), with its resource type and status.
+// The event catalog: every event type Tourbook emits (docs/api-guide.md "Events and webhooks"), with its resource type and status.
 export const EVENT_TYPES = [
   'booking.created',
   'booking.etas_recalculated',

@@ -1,4 +1,4 @@
-// Event log wire schemas: the envelope of CONTRACT.md §9 and the GET /api/admin/events query.
+// Event log wire schemas: the envelope of docs/api-guide.md "Events and webhooks" and the GET /api/admin/events query.
 import { component, StringEnum, withExample } from '../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../http/openapi-examples.ts';
 import { Type, type Static } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-// Every event type's `data` (CONTRACT.md §9) and the OpenAPI 3.1 `webhooks` section built from them.
+// Every event type's `data` (docs/api-guide.md "Events and webhooks") and the OpenAPI 3.1 `webhooks` section built from them.
 import { Type, type TSchema } from '@sinclair/typebox';
 import { deprecatedItem } from '../http/openapi.ts';
 import { component } from '../http/openapi-components.ts';

@@ -1,4 +1,4 @@
-// The idempotency-key purge: a platform-wide job that deletes keys past their 24 hours (CONTRACT.md §1), hourly and in
+// The idempotency-key purge: a platform-wide job that deletes keys past their 24 hours (docs/api-guide.md "Conventions"), hourly and in
 // bounded batches, so the table holds about one day of writes instead of growing for ever.
 import { lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';

@@ -10,7 +10,7 @@ import { idempotencyKeys } from './tables.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_KEY_LENGTH = 255;
-/** CONTRACT.md §1: keys are kept 24 h; after that the same key starts a new request. */
+/** docs/api-guide.md "Conventions": keys are kept 24 h; after that the same key starts a new request. */
 export const KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim whose request never finished (crashed process) can be taken over after this. */
 const IN_FLIGHT_LEASE_MS = 60 * 1000;

@@ -40,7 +40,7 @@ const FieldError = component(
   }),
 );
 
-/** RFC 9457 problem details with Tourbook's `error_code` and `errors` members (CONTRACT.md §2). */
+/** RFC 9457 problem details with Tourbook's `error_code` and `errors` members (docs/api-guide.md "Errors"). */
 export const Problem = component(
   'Problem',
   Type.Object(

@@ -1,4 +1,4 @@
-// A module's role × action permission table (STYLE.md; places/permissions.ts spells one out by hand): which actions
+// A module's role × action permission table (docs/architecture.md "Modules and who calls whom"; places/permissions.ts spells one out by hand): which actions
 // each role may ever take, checked at the top of every operation (403). Visibility of one resource (404) is the
 // module's own predicate.
 import type { Actor, UserRole } from './actor.ts';

@@ -1,4 +1,4 @@
-// /track/{token}: the recipient's page (CONTRACT.md §12, docs/tracking.md). Status and ETA are rendered here into the
+// /track/{token}: the recipient's page (docs/tracking.md, docs/tracking.md). Status and ETA are rendered here into the
 // HTML, so the essentials work without JavaScript; the `track` script then goes live. Private: noindex, no referrer,
 // never cached (decision 1103).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,4 +1,4 @@
-// Debounced events (DESIGN.md §4): one pending job per (tenant, type, resource) whose due time moves with every
+// Debounced events (docs/architecture.md "The outbox and the worker"): one pending job per (tenant, type, resource) whose due time moves with every
 // change; at due time the type's payload builder reads the state of that moment and the event is recorded.
 import type { Queryable, Tx } from '../db/client.ts';
 import type { EventType } from '../events/catalog.ts';

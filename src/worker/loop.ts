@@ -13,7 +13,7 @@ export interface WorkerOptions {
   pollMs?: number;
   leaseMs?: number;
   batchSize?: number;
-  /** Webhook POST timeout; 15 s (CONTRACT.md §9) unless a test shortens it. */
+  /** Webhook POST timeout; 15 s (docs/api-guide.md "Events and webhooks") unless a test shortens it. */
   deliveryTimeoutMs?: number;
   /** The background loop's first pass waits for this (serve: the first answered request, or a second; decision 0138). */
   startAfter?: Promise<void>;

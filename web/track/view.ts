@@ -1,4 +1,4 @@
-// The tracking page's content as HTML, from the tracking object (CONTRACT.md §12): rendered by the server (works
+// The tracking page's content as HTML, from the tracking object (docs/tracking.md): rendered by the server (works
 // without JavaScript) and again by the page's script on every live change. Pure: no DOM, no Node (decision 1103).
 
 export type TrackLang = 'en' | 'de';
@@ -168,7 +168,7 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
   return parts.join('');
 }
 
-/** Feedback is offered once the last drop-off is completed and none was given (CONTRACT.md §12). */
+/** Feedback is offered once the last drop-off is completed and none was given (docs/tracking.md). */
 export function offersFeedback(view: TrackingView): boolean {
   const dropoffs = view.stops.filter((s) => s.kind === 'dropoff');
   return !view.feedback && dropoffs.length > 0 && dropoffs[dropoffs.length - 1]!.status === 'completed';

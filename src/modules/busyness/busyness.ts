@@ -1,4 +1,4 @@
-// Busyness (CONTRACT.md §9): the 0–100 value of a service area in steps of 10, and which areas moved to a new step.
+// Busyness (docs/api-guide.md "Events and webhooks"): the 0–100 value of a service area in steps of 10, and which areas moved to a new step.
 
 export interface AreaLoad {
   serviceAreaId: string;
@@ -6,7 +6,7 @@ export interface AreaLoad {
   busyDrivers: number;
 }
 
-/** min(100, floor(10 × open_tours / max(1, busy_drivers)) × 10), exactly as CONTRACT.md §9 states it. */
+/** min(100, floor(10 × open_tours / max(1, busy_drivers)) × 10), exactly as docs/api-guide.md "Events and webhooks" states it. */
 export function busynessOf(openTours: number, busyDrivers: number): number {
   return Math.min(100, Math.floor((10 * openTours) / Math.max(1, busyDrivers)) * 10);
 }

@@ -24,7 +24,7 @@ export function authorize(actor: Actor, found: TourRow | null, action: Compensat
   return tour;
 }
 
-/** The tour's service area's currency: the compensation's currency (CONTRACT.md §7). */
+/** The tour's service area's currency: the compensation's currency (docs/api-guide.md "Tour compensation, tips and legacy earnings"). */
 export async function areaCurrency(q: Queryable, tenantId: string, serviceAreaId: string): Promise<string> {
   const area = await findServiceArea(q, tenantId, serviceAreaId);
   if (!area) throw new Error(`tour in a missing service area ${serviceAreaId}`);

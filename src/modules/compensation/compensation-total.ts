@@ -49,7 +49,7 @@ export function deleteBase(c: Components): WriteResult {
   return result({ ...c, base: null }, { component: 'base', key: null, from: labelled(c.base), to: null });
 }
 
-/** PUT of an existing key replaces it; a sixth distinct key is refused (CONTRACT.md §7). */
+/** PUT of an existing key replaces it; a sixth distinct key is refused (docs/api-guide.md "Tour compensation, tips and legacy earnings"). */
 export function setBonus(c: Components, key: string, to: Labelled): WriteResult {
   const existing = c.bonuses.find((b) => b.key === key) ?? null;
   if (!existing && c.bonuses.length >= MAX_BONUSES) return { ok: false, reason: 'too_many_bonuses' };

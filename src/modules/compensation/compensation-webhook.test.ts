@@ -33,7 +33,7 @@ async function newTour() {
 }
 
 describe('tour.compensation_updated', () => {
-  it('collapses a burst of changes into one delivery 120 s after the last, with exactly SPEC.md’s payload of that moment', async () => {
+  it('collapses a burst of changes into one delivery 120 s after the last, with exactly the payload of that moment (docs/api-guide.md "tour.compensation_updated")', async () => {
     const tour = await newTour();
     await expectOk(tenant.admin.put(url(tour.id, '/base'), eur(4000)));
     t.clock.advanceSeconds(60);

@@ -1,4 +1,4 @@
-// The compensation endpoints through the HTTP API (CONTRACT.md §7): reads, writes, limits, who may, history.
+// The compensation endpoints through the HTTP API (docs/api-guide.md "Tour compensation, tips and legacy earnings"): reads, writes, limits, who may, history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';

@@ -1,4 +1,4 @@
-// The deprecated legacy earnings surface (SPEC.md Versioning, CONTRACT.md §7): booking or tour id, the event, the
+// The deprecated legacy earnings surface (docs/api-guide.md "Deprecations and removals", docs/api-guide.md "Tour compensation, tips and legacy earnings"): booking or tour id, the event, the
 // headers, enforce_sunsets; independent of the compensation in both directions.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deprecationHeaders } from '../../compat/registry.ts';

@@ -1,6 +1,6 @@
-// Legacy earnings (deprecated, SPEC.md Versioning): PUT /api/hailing/bookings/{id}/earnings sets the `earnings` field
+// Legacy earnings (deprecated, docs/api-guide.md "Deprecations and removals"): PUT /api/hailing/bookings/{id}/earnings sets the `earnings` field
 // of a booking or a tour and, for a tour, emits tour.earnings_updated. It never touches the compensation, and the
-// compensation never touches `earnings` (SPEC.md: no migration, no mirroring).
+// compensation never touches `earnings` (docs/api-guide.md "Tour compensation, tips and legacy earnings": no migration, no mirroring).
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { Actor } from '../../http/actor.ts';

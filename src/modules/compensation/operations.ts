@@ -1,4 +1,4 @@
-// Compensation operations: read, write and delete base earnings and bonuses, read the history (CONTRACT.md §7).
+// Compensation operations: read, write and delete base earnings and bonuses, read the history (docs/api-guide.md "Tour compensation, tips and legacy earnings").
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidFields } from '../../http/errors.ts';

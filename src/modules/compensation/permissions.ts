@@ -1,4 +1,4 @@
-// The compensation permission matrix (CONTRACT.md §7): one table, checked at the top of every operation.
+// The compensation permission matrix (docs/api-guide.md "Tour compensation, tips and legacy earnings"): one table, checked at the top of every operation.
 import type { Actor, UserRole } from '../../http/actor.ts';
 
 export const COMPENSATION_ACTIONS = ['show', 'write', 'history', 'resume_tips', 'legacy_earnings'] as const;

@@ -1,4 +1,4 @@
-// Compensation routes (SPEC.md Compensation): read, base earnings, bonuses, history, tip resume.
+// Compensation routes (docs/api-guide.md "Tour compensation, tips and legacy earnings"): read, base earnings, bonuses, history, tip resume.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { deprecatedRoute } from '../../compat/http.ts';

@@ -1,4 +1,4 @@
-// Compensation wire schemas: the compensation object, its writes, its history (CONTRACT.md §7), legacy earnings.
+// Compensation wire schemas: the compensation object, its writes, its history (docs/api-guide.md "Tour compensation, tips and legacy earnings"), legacy earnings.
 import { Type, type Static } from '@sinclair/typebox';
 import { withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
@@ -12,7 +12,7 @@ export const TourIdParams = Type.Object({ id: Uuid });
 /** The key's format is checked by the operation, after the tour's visibility: a bad key is 422 on PUT, 404 on DELETE. */
 export const BonusParams = Type.Object({ id: Uuid, key: Type.String() });
 
-/** SPEC.md: `{amount, currency, label}`, not wrapped (CONTRACT.md §1); the label may be left out (decision 0602). */
+/** docs/api-guide.md "Tour compensation, tips and legacy earnings": `{amount, currency, label}`, not wrapped (docs/api-guide.md "Conventions"); the label may be left out (decision 0602). */
 export const ComponentBody = withExample(Type.Object(
   { amount: Amount, currency: Currency, label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))) },
   { additionalProperties: false },
@@ -62,7 +62,7 @@ export const HistoryEnvelope = withExample(Type.Object({
   ],
 });
 
-/** A booking's `tip_distribution` (CONTRACT.md §7). */
+/** A booking's `tip_distribution` (docs/api-guide.md "Tour compensation, tips and legacy earnings"). */
 export const TipDistributionOfBooking = Type.Object({
   tour_id: Nullable(Uuid),
   status: Type.Union([Type.Literal('awarded'), Type.Literal('not_eligible'), Type.Literal('pending'), Type.Literal('paused')]),

@@ -7,7 +7,7 @@ import { pendingEvent, registerDebouncedEvent } from '../../worker/debounce.ts';
 import { compensationTotal, type Components, type WriteResult } from './compensation-total.ts';
 import * as repo from './repository.ts';
 
-/** SPEC.md Limits: the compensation webhook's quiet window. */
+/** docs/api-guide.md "Conventions": the compensation webhook's quiet window. */
 export const COMPENSATION_QUIET_WINDOW_SECONDS = 120;
 
 export const componentsOf = (row: repo.CompensationRow | null): Components => ({
@@ -16,7 +16,7 @@ export const componentsOf = (row: repo.CompensationRow | null): Components => ({
   tips: row?.tipsAmount ?? 0,
 });
 
-/** The compensation object of CONTRACT.md §7; a tour never written to renders zeros in its area's currency. */
+/** The compensation object of docs/api-guide.md "Tour compensation, tips and legacy earnings"; a tour never written to renders zeros in its area's currency. */
 export function toCompensationView(tourId: string, currency: string, row: repo.CompensationRow | null) {
   const c = componentsOf(row);
   return {
@@ -36,7 +36,7 @@ export type CompensationView = ReturnType<typeof toCompensationView>;
 
 /**
  * Writes the outcome of a pure write to `row` in one statement: the components, the history entry and the debounced
- * `tour.compensation_updated` (every change, tips included, moves the tour's quiet window, CONTRACT.md §7). The
+ * `tour.compensation_updated` (every change, tips included, moves the tour's quiet window, docs/api-guide.md "Tour compensation, tips and legacy earnings"). The
  * statement applies only while the row still holds the components the outcome was computed from; it returns the row
  * as it now is, or null when another write changed it first (possible only for a caller that read it without the
  * lock, decision 0606). A write that changes nothing leaves the row, the history and the webhook alone.
@@ -75,7 +75,7 @@ export async function recordLockedWrite(
   return fresh;
 }
 
-/** SPEC.md Events: the payload is built from the state at send time; no labels, no metadata. */
+/** docs/api-guide.md "Events and webhooks": the payload is built from the state at send time; no labels, no metadata. */
 export async function compensationUpdatedData(q: Queryable, tenantId: string, tourId: string): Promise<Record<string, unknown> | null> {
   const row = await repo.findCompensation(q, tenantId, tourId);
   if (!row) return null;

@@ -1,4 +1,4 @@
-// Tip distribution (CONTRACT.md §7): re-evaluates bookings' tips in the transaction of the change that triggered it
+// Tip distribution (docs/api-guide.md "Tour compensation, tips and legacy earnings"): re-evaluates bookings' tips in the transaction of the change that triggered it
 // (a tour completed, a tip changed, a booking's last drop-off became final), updates the tours' tips components, and
 // pauses a tour whose bookings tip in another currency, e-mailing the admins once.
 import type { Tx } from '../../db/client.ts';

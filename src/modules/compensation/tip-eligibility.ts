@@ -1,4 +1,4 @@
-// Tip distribution (`completed_dropoffs_on_tour`, CONTRACT.md §7): which tour a booking's tip goes to, and why or
+// Tip distribution (`completed_dropoffs_on_tour`, docs/api-guide.md "Tour compensation, tips and legacy earnings"): which tour a booking's tip goes to, and why or
 // why not. Pure: the outcome depends only on the current state, so evaluating again, or in any order, changes nothing.
 export type TipStrategy = 'noop' | 'completed_dropoffs_on_tour';
 export type TipStatus = 'awarded' | 'not_eligible' | 'pending' | 'paused';
@@ -48,12 +48,12 @@ export function tipOutcome(booking: TipBooking, tours: ReadonlyMap<string, TipTo
   if (booking.dropoffs.some((d) => !FINAL_STOP_STATUSES.includes(d.status))) return outcome(null, 'pending', 'dropoffs_unresolved');
   const completedOn = [...new Set(booking.dropoffs.filter((d) => d.status === 'completed').map((d) => d.tourId))];
   if (!completedOn.length) return outcome(null, 'not_eligible', 'no_completed_dropoff');
-  // A booking whose completed drop-offs span tours never contributes (SPEC.md Tip distribution).
+  // A booking whose completed drop-offs span tours never contributes (docs/api-guide.md "Tip distribution").
   if (completedOn.length > 1) return outcome(null, 'not_eligible', 'dropoffs_split_across_tours');
   const tour = completedOn[0] ? tours.get(completedOn[0]) : undefined;
   if (!tour) return outcome(null, 'not_eligible', 'no_completed_dropoff');
   if (tour.strategy === 'noop') return outcome(tour.id, 'not_eligible', 'distribution_off');
-  // Evaluated when the tour completes (CONTRACT.md §7); a cancelled tour never completes (decision 0603).
+  // Evaluated when the tour completes (docs/api-guide.md "Tour compensation, tips and legacy earnings"); a cancelled tour never completes (decision 0603).
   if (tour.status === 'cancelled') return outcome(tour.id, 'not_eligible', 'tour_cancelled');
   if (tour.status !== 'completed') return outcome(tour.id, 'pending', 'tour_not_completed');
   if (booking.tip.currency !== tour.currency) return outcome(tour.id, 'paused', 'currency_mismatch');

@@ -1,4 +1,4 @@
-// Tip distribution through the HTTP API (CONTRACT.md §7): tour completion, tip changes, a later tour, currency
+// Tip distribution through the HTTP API (docs/api-guide.md "Tour compensation, tips and legacy earnings"): tour completion, tip changes, a later tour, currency
 // mismatch (paused, admins e-mailed once through the real SMTP peer), resume.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';

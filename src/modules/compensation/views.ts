@@ -1,4 +1,4 @@
-// A booking's `tip_distribution` as booking responses render it (CONTRACT.md §7).
+// A booking's `tip_distribution` as booking responses render it (docs/api-guide.md "Tour compensation, tips and legacy earnings").
 import type { Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import type { JsonPart } from '../../db/json-read.ts';

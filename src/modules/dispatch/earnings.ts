@@ -1,4 +1,4 @@
-// The deprecated legacy `earnings` field of bookings and tours (SPEC.md Versioning): its headers, whether it is still
+// The deprecated legacy `earnings` field of bookings and tours (docs/api-guide.md "Deprecations and removals"): its headers, whether it is still
 // rendered, and the one write the compensation module's legacy endpoint makes through dispatch's index.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { markDeprecated, stillServed } from '../../compat/http.ts';

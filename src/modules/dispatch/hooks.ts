@@ -39,7 +39,7 @@ export interface DispatchChange {
   bookingIds: string[];
 }
 
-/** A booking's `tip_distribution` (CONTRACT.md §7), decided and stored by the compensation module. */
+/** A booking's `tip_distribution` (docs/api-guide.md "Tour compensation, tips and legacy earnings"), decided and stored by the compensation module. */
 export interface BookingTipDistribution {
   tour_id: string | null;
   status: string;
@@ -127,7 +127,7 @@ export type PackageFailureVerdict =
 
 /** The failures module's rules as dispatch needs them (implemented in failures/index.ts). */
 export interface FailureRules {
-  /** failure_options of a stop, or null where SPEC.md does not render them. */
+  /** failure_options of a stop, or null where docs/api-guide.md "Bookings, stops and tours" does not render them. */
   stopFailureOptions(actor: Actor, facts: StopFailureFacts): FailureOptionsView | null;
   /** The deprecated completion_requirements.fail, derived from failure_options. */
   completionRequirementsFail(options: FailureOptionsView | null): boolean;

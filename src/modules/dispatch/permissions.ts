@@ -1,4 +1,4 @@
-// The dispatch permission matrix (CONTRACT.md §4–§5): what each role may ever do, checked at the top of every
+// The dispatch permission matrix (docs/api-guide.md "Who sees what"): what each role may ever do, checked at the top of every
 // operation (403). Whether it may do it on one booking or tour is the visibility rule's (visibility.ts, 404).
 import type { Actor } from '../../http/actor.ts';
 import { permissionTable } from '../../http/permission-table.ts';

@@ -92,7 +92,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   const read = await readForSettle(tx, tenantId, unique(change.tourIds), unique(change.bookingIds));
   const { tours, tourStops, bookings, bookingStops } = read;
 
-  // An en_route tour whose last open stop reached a final state completes (CONTRACT.md §5).
+  // An en_route tour whose last open stop reached a final state completes (docs/api-guide.md "Bookings, stops and tours").
   const completedTourIds: string[] = [];
   for (const tour of tours) {
     const stops = tourStops.filter((s) => s.tourId === tour.id);
@@ -130,7 +130,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   const finished = transitions.filter((e) => e.data.to === 'completed' || e.data.to === 'cancelled').map((e) => e.resourceId!);
   if (completedTourIds.length || finished.length) await hooks.tipFactsChanged(tx, { tenantId, at, completedTourIds, bookingIds: finished });
 
-  // A tour's managing organizations are the union of its bookings' (CONTRACT.md §5 Tour). A tour left without
+  // A tour's managing organizations are the union of its bookings' (docs/api-guide.md "Tour lifecycle"). A tour left without
   // booking stops keeps its last ones, so that its dispatchers can still refill or cancel it. Settle moves no
   // stop, so the tours' stops read above are still current.
   const bookingById = new Map(bookings.map((b) => [b.id, b]));

@@ -173,7 +173,7 @@ export const tours = pgTable(
     serviceAreaId: uuid('service_area_id').notNull(),
     status: text('status').$type<TourStatus>().notNull(),
     driverId: uuid('driver_id'),
-    /** The driver's organization while it executes the tour; kept after completion or cancellation (SPEC visibility). */
+    /** The driver's organization while it executes the tour; kept after completion or cancellation (docs/api-guide.md "Who sees what"). */
     executingOrganizationId: uuid('executing_organization_id'),
     scheduledAt: ts('scheduled_at'),
     claimExpiresAt: ts('claim_expires_at'),

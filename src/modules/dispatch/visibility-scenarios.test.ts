@@ -1,4 +1,4 @@
-// SPEC.md "Visibility of tours and bookings to organizations", scenario by scenario, through the HTTP API.
+// docs/api-guide.md "Who sees what", scenario by scenario, through the HTTP API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type Client, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, expectOk, type CreatedUser } from '../../../test/factories.ts';

@@ -1,4 +1,4 @@
-// Who sees a tour or a booking (SPEC.md "Visibility of tours and bookings to organizations", CONTRACT.md §4).
+// Who sees a tour or a booking (docs/api-guide.md "Who sees what", docs/api-guide.md "Who sees what").
 // The same decision is stored per organization (tour_visibility, booking_visibility) for list queries.
 import type { Actor } from '../../http/actor.ts';
 import type { TourStatus } from './tables.ts';

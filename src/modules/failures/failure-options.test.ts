@@ -182,7 +182,7 @@ const CASES: { name: string; change: (c: FailureContext) => void; expected: Expe
   },
 ];
 
-describe('outcomeBlocker: CONTRACT.md §6 checks, in order, for every failing role', () => {
+describe('outcomeBlocker: docs/api-guide.md "Failed stops" checks, in order, for every failing role', () => {
   for (const role of ['admin', 'manager', 'driver'] as const) {
     describe(`as ${role}`, () => {
       it.each(CASES)('$name', ({ change, expected, driverExpected }) => {

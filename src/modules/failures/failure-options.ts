@@ -1,4 +1,4 @@
-// failure_options: which fail-stop outcomes a caller may choose on a stop, and why not (CONTRACT.md §6). Pure.
+// failure_options: which fail-stop outcomes a caller may choose on a stop, and why not (docs/api-guide.md "Failed stops"). Pure.
 import type { UserRole } from '../../http/actor.ts';
 import { defineMessages, t, type Lang } from '../../http/i18n.ts';
 
@@ -8,7 +8,7 @@ export type FailureOutcome = (typeof FAILURE_OUTCOMES)[number];
 /** The roles that can run stop-failure flows; each has its own list in `service.failure_outcomes`. */
 export type FailingRole = 'admin' | 'manager' | 'driver';
 
-/** Stop statuses from which a stop can be failed (SPEC.md Stop). */
+/** Stop statuses from which a stop can be failed (docs/api-guide.md "Bookings, stops and tours"). */
 export const FAILABLE_STOP_STATUSES: readonly string[] = ['approaching', 'arrived'];
 
 /**
@@ -105,7 +105,7 @@ defineMessages({
 const isNow = (outcome: FailureOutcome) => outcome === 'reattempt_now' || outcome === 'return_now';
 const isReturn = (outcome: FailureOutcome) => outcome === 'return_now' || outcome === 'return_later';
 
-/** SPEC.md: stop-failure flows are open to administrators, organization managers who see the tour, and the tour's driver. */
+/** docs/api-guide.md "Failed stops": stop-failure flows are open to administrators, organization managers who see the tour, and the tour's driver. */
 export function failingRoleOf(context: Pick<FailureContext, 'caller' | 'tour'>): FailingRole | null {
   const { caller, tour } = context;
   if (caller.role === 'admin') return 'admin';
@@ -122,7 +122,7 @@ export function isPickupThenDropoff(stops: { type: string }[]): boolean {
   return stops.length >= 2 && stops[0]?.type === 'pickup' && stops.slice(1).every((s) => s.type === 'dropoff');
 }
 
-/** The checks of CONTRACT.md §6, in order; the first that fails decides. Null when the outcome is available. */
+/** The checks of docs/api-guide.md "Failed stops", in order; the first that fails decides. Null when the outcome is available. */
 export function outcomeBlocker(context: FailureContext, outcome: FailureOutcome): FailureBlocker | null {
   const { stop, tour, booking, service } = context;
   const role = failingRoleOf(context);
@@ -146,7 +146,7 @@ export function outcomeBlocker(context: FailureContext, outcome: FailureOutcome)
 
 export const blockerMessage = (blocker: FailureBlocker, lang: Lang): string => t(lang, `failure_options.${blocker}`);
 
-/** Whether failure_options render on this stop for this caller (SPEC.md: tour stops in approaching/arrived, failing roles only). */
+/** Whether failure_options render on this stop for this caller (docs/api-guide.md "Failed stops": tour stops in approaching/arrived, failing roles only). */
 export function rendersFailureOptions(context: FailureContext): boolean {
   return (
     failingRoleOf(context) !== null &&

@@ -48,7 +48,7 @@ describe('package failure reasons', () => {
 });
 
 describe('legacy GET /api/hailing/failure_reasons', () => {
-  it('maps every reason to the legacy shape exactly as SPEC.md says, with deprecation headers', async () => {
+  it('maps every reason to the legacy shape exactly as docs/api-guide.md "Failed stops" says, with deprecation headers', async () => {
     const { admin } = await t.createTenant();
     const current = (await admin.get('/api/reasons/package_failure', { headers: { 'accept-language': 'de' } })).body.reasons;
     const res = await admin.get('/api/hailing/failure_reasons', { headers: { 'accept-language': 'de' } });

@@ -24,7 +24,7 @@ export interface ReasonView {
   properties: { note_required: boolean; triggers_reattempt: boolean };
 }
 
-/** SPEC.md's legacy shape of GET /api/hailing/failure_reasons. */
+/** docs/api-guide.md "Failed stops"'s legacy shape of GET /api/hailing/failure_reasons. */
 export interface LegacyReasonView {
   id: string;
   title: string;
@@ -41,7 +41,7 @@ export const toReasonView = (category: ReasonCategory, reason: ReasonRecord, lan
   properties: { note_required: reason.noteRequired, triggers_reattempt: reason.triggersReattempt },
 });
 
-/** SPEC.md's mapping: id ← key, title ← label, applies_to ← applies_to.package_interactions, flags ← properties.*. */
+/** docs/api-guide.md "Failed stops"'s mapping: id ← key, title ← label, applies_to ← applies_to.package_interactions, flags ← properties.*. */
 export const toLegacyReasonView = (reason: ReasonView): LegacyReasonView => ({
   id: reason.key,
   title: reason.label,

@@ -1,4 +1,4 @@
-// Recovery stops of a failed stop (SPEC.md Stops and bookings, CONTRACT.md §6): what a return or a reattempt looks like. Pure.
+// Recovery stops of a failed stop (docs/api-guide.md "Failed stops" Stops and bookings, docs/api-guide.md "Failed stops"): what a return or a reattempt looks like. Pure.
 import type { FailureOutcome } from './failure-options.ts';
 
 /** The parts of a stop a recovery stop is built from. */

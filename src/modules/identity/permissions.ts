@@ -1,4 +1,4 @@
-// The identity permission matrix (CONTRACT.md §3): who manages a tenant's users, organizations, service areas,
+// The identity permission matrix (docs/api-guide.md "Users and authentication"): who manages a tenant's users, organizations, service areas,
 // API keys and settings. One table, checked at the top of every operation (403).
 import type { Actor } from '../../http/actor.ts';
 import { permissionTable } from '../../http/permission-table.ts';

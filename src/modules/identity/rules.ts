@@ -3,7 +3,7 @@ import type { UserRole } from '../../http/actor.ts';
 import type { FieldError } from '../../http/errors.ts';
 
 /**
- * CONTRACT.md §3: a manager belongs to ≥ 1 organization, a driver to exactly 1. Admins (tenant-wide) and customers
+ * docs/api-guide.md "Users and authentication": a manager belongs to ≥ 1 organization, a driver to exactly 1. Admins (tenant-wide) and customers
  * belong to none: a membership would suggest an organization scope they do not have.
  */
 export function membershipErrors(role: UserRole, organizationIds: readonly string[]): FieldError[] {

@@ -1,4 +1,4 @@
-// Who receives what on the live stream (CONTRACT.md §10, SPEC.md visibility): pure, decided per event and viewer.
+// Who receives what on the live stream (docs/api-guide.md "Live tracking", docs/api-guide.md "Who sees what"): pure, decided per event and viewer.
 import type { Actor } from '../../http/actor.ts';
 import type { Envelope } from '../../events/outbox.ts';
 import { canSeeBooking, canSeeTour, type BookingFacts, type TourFacts } from './dispatch-port.ts';
@@ -17,7 +17,7 @@ export interface ResourceFacts {
 }
 
 /**
- * A driver's positions reach only admins, the managers of the driver's own organization and the driver (SPEC.md:
+ * A driver's positions reach only admins, the managers of the driver's own organization and the driver (docs/api-guide.md "Live tracking":
  * the driver's own organization "alone receives the driver's live updates").
  */
 export function seesPosition(viewer: Viewer, driverId: string | null, driverOrganizationId: string | null): boolean {

@@ -1,4 +1,4 @@
-// ETAs of a tour's open stops (CONTRACT.md §10) and the rule deciding when they moved enough to tell anyone.
+// ETAs of a tour's open stops (docs/api-guide.md "Live tracking") and the rule deciding when they moved enough to tell anyone.
 import type { LatLng } from './geo.ts';
 
 export interface EtaStop extends LatLng {
@@ -7,7 +7,7 @@ export interface EtaStop extends LatLng {
   serviceDurationSeconds: number;
 }
 
-/** A stop's ETA moves "enough" for the *.etas_recalculated events at this many seconds (CONTRACT.md §10). */
+/** A stop's ETA moves "enough" for the *.etas_recalculated events at this many seconds (docs/api-guide.md "Live tracking"). */
 export const ETA_MOVE_THRESHOLD_SECONDS = 60;
 
 /**

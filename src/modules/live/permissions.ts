@@ -1,4 +1,4 @@
-// The live-tracking permission matrix (CONTRACT.md §10): role × action, checked at the top of every operation.
+// The live-tracking permission matrix (docs/api-guide.md "Live tracking"): role × action, checked at the top of every operation.
 import type { Actor, UserRole } from '../../http/actor.ts';
 
 export const LIVE_ACTIONS = ['record_location', 'list_positions', 'open_stream', 'create_ticket'] as const;

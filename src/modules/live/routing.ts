@@ -1,4 +1,4 @@
-// Routing providers: travel seconds of each leg of a route, by straight line or by an OSRM server (CONTRACT.md §10).
+// Routing providers: travel seconds of each leg of a route, by straight line or by an OSRM server (docs/api-guide.md "Live tracking").
 import { recordRoutingFallback } from '../../http/metrics.ts';
 import { haversineMeters, type LatLng } from './geo.ts';
 

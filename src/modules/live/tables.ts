@@ -41,7 +41,7 @@ export const tourTracking = pgTable(
     tourId: uuid('tour_id').notNull(),
     serviceAreaId: uuid('service_area_id').notNull(),
     driverId: uuid('driver_id'),
-    /** The driver's own organization: the only one whose managers receive the positions (SPEC.md visibility). */
+    /** The driver's own organization: the only one whose managers receive the positions (docs/api-guide.md "Who sees what"). */
     driverOrganizationId: uuid('driver_organization_id'),
     positionId: uuid('position_id'),
     lat: doublePrecision('lat'),

@@ -7,7 +7,7 @@ import { placePermissions, type PlacePermissions } from './permissions.ts';
 export interface PermissionsView {
   /** A boolean in the standard view (may the caller use places at all); the per-action object with view=detailed. */
   places: boolean | PlacePermissions;
-  /** Deprecated (SPEC.md Versioning: removal 2026-09-30); omitted once the tenant enforces that sunset. */
+  /** Deprecated (docs/api-guide.md "Deprecations and removals": removal 2026-09-30); omitted once the tenant enforces that sunset. */
   admin?: { places: PlacePermissions };
 }
 

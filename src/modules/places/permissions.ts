@@ -1,4 +1,4 @@
-// The places permission matrix (CONTRACT.md §5 Place): one table read by the places routes and GET /api/user/permissions.
+// The places permission matrix (docs/api-guide.md "Places"): one table read by the places routes and GET /api/user/permissions.
 import type { Actor, UserRole } from '../../http/actor.ts';
 
 export const PLACE_ACTIONS = ['index', 'show', 'create', 'update', 'destroy', 'fork', 'metadata'] as const;

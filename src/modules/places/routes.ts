@@ -1,4 +1,4 @@
-// Places routes: CRUD, fork and metadata (CONTRACT.md §5 Place), and the caller's permissions (the places matrix).
+// Places routes: CRUD, fork and metadata (docs/api-guide.md "Places"), and the caller's permissions (the places matrix).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { actorOf } from '../../http/actor.ts';

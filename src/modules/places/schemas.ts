@@ -1,4 +1,4 @@
-// Places wire schemas (CONTRACT.md §5 Place).
+// Places wire schemas (docs/api-guide.md "Places").
 import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../http/openapi.ts';
@@ -124,7 +124,7 @@ export const PlaceListQuery = Type.Object(
 );
 export type PlaceListFilters = NonNullable<Static<typeof PlaceListQuery>['filters']>;
 
-// GET /api/user/permissions: the caller's permissions, which are the places permission matrix (CONTRACT.md §4).
+// GET /api/user/permissions: the caller's permissions, which are the places permission matrix (docs/api-guide.md "Who sees what").
 const PlaceActions = component('PlaceActions', Type.Object({
   index: Type.Boolean(),
   show: Type.Boolean(),

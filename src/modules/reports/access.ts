@@ -1,4 +1,4 @@
-// Who sees a report and who manages it: pure rules over the grants (CONTRACT.md §8). No implicit access.
+// Who sees a report and who manages it: pure rules over the grants (docs/api-guide.md "Reports"). No implicit access.
 import type { Actor } from '../../http/actor.ts';
 import type { FieldError } from '../../http/errors.ts';
 import type { Grant } from './tables.ts';

@@ -60,7 +60,7 @@ describe('the grant matrix', () => {
       if (sees) expect(download.text).toBe('matrix');
 
       // Complete/fail: the creator or an admin who can see the report; others who see it 403, the rest 404 — except
-      // drivers and customers, whose role may never do this (403, CONTRACT.md §2).
+      // drivers and customers, whose role may never do this (403, docs/api-guide.md "Errors").
       const roleMayNever = who === 'driverA' || who === 'customer';
       const manage = roleMayNever ? 403 : sees ? (who === 'admin' ? 200 : 403) : 404;
       const pendingA = await create(grant(), false);

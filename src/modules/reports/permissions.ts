@@ -1,5 +1,5 @@
 // The reports permission matrix: what each role may ever do. Whether it may do it on one report is decided by
-// the grants (access.ts): there is no implicit access for any role (SPEC.md Report, Authentication).
+// the grants (access.ts): there is no implicit access for any role (docs/api-guide.md "Reports", Authentication).
 import type { Actor, UserRole } from '../../http/actor.ts';
 
 export const REPORT_ACTIONS = ['create', 'index', 'show', 'download', 'complete', 'fail', 'activity', 'revoke_grant'] as const;

@@ -1,4 +1,4 @@
-// The report state machine (SPEC.md Reports): none → ready | pending; pending → ready | failed; any → expired.
+// The report state machine (docs/api-guide.md "Reports"): none → ready | pending; pending → ready | failed; any → expired.
 import type { ReportStatus } from './tables.ts';
 
 export type ReportEvent = 'complete' | 'fail' | 'expire';

@@ -1,4 +1,4 @@
-// Reports routes (CONTRACT.md §8): create, complete, fail, list, show, download, activity, revoke a grant.
+// Reports routes (docs/api-guide.md "Reports"): create, complete, fail, list, show, download, activity, revoke a grant.
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

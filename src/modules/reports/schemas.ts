@@ -1,4 +1,4 @@
-// Reports wire schemas (CONTRACT.md §8).
+// Reports wire schemas (docs/api-guide.md "Reports").
 import { Type, type Static } from '@sinclair/typebox';
 import { withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';

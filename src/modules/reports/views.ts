@@ -1,4 +1,4 @@
-// How a report and its activity render on the wire (CONTRACT.md §8).
+// How a report and its activity render on the wire (docs/api-guide.md "Reports").
 import { iso } from '../../shared/time.ts';
 import type { ActivityRow, ReportRow } from './repository.ts';
 import { effectiveStatus } from './report-machine.ts';

@@ -31,7 +31,7 @@ export function toServiceView(row: repo.ServiceRow) {
 }
 export type ServiceView = ReturnType<typeof toServiceView>;
 
-/** `gradual_rollout_frequency_seconds` is deprecated: always null (SPEC.md), omitted once its sunset is enforced. */
+/** `gradual_rollout_frequency_seconds` is deprecated: always null (docs/api-guide.md "Tour services and scheduling configs"), omitted once its sunset is enforced. */
 export function toSchedulingConfigView(row: repo.SchedulingConfigRow, withDeprecated: boolean) {
   return {
     id: row.id,
@@ -101,7 +101,7 @@ export async function createService(deps: Deps, actor: Actor, input: ServiceCrea
   });
 }
 
-/** PUT changes only the fields given (CONTRACT.md §1 Updates); rules are checked on the result. */
+/** PUT changes only the fields given (docs/api-guide.md "Conventions"); rules are checked on the result. */
 export async function updateService(deps: Deps, actor: Actor, id: string, input: ServiceUpdateInput): Promise<ServiceView> {
   servicePermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
@@ -148,7 +148,7 @@ export async function showSchedulingConfig(deps: Deps, actor: Actor, id: string,
   return toSchedulingConfigView(row, withDeprecated);
 }
 
-/** gradual_rollout_frequency_seconds may be sent and is dropped here: SPEC.md says it has no effect. */
+/** gradual_rollout_frequency_seconds may be sent and is dropped here: docs/api-guide.md "Tour services and scheduling configs" says it has no effect. */
 export async function createSchedulingConfig(
   deps: Deps,
   actor: Actor,

@@ -1,4 +1,4 @@
-// Tour service and scheduling config routes under /api/admin/hailing (CONTRACT.md §5).
+// Tour service and scheduling config routes under /api/admin/hailing (docs/api-guide.md "Bookings, stops and tours").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actorOf } from '../../http/actor.ts';

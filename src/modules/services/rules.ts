@@ -4,7 +4,7 @@ import type { FailureOutcome, FailureOutcomes } from './tables.ts';
 
 export const ALL_OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
 
-/** CONTRACT.md §5 Service: every field a create may leave out. */
+/** docs/api-guide.md "Tour services and scheduling configs": every field a create may leave out. */
 export const SERVICE_DEFAULTS = {
   dispatchMode: 'manual',
   tipDistributionStrategy: 'noop',

@@ -1,4 +1,4 @@
-// Tour service and scheduling config wire schemas (CONTRACT.md §5 Service and scheduling config).
+// Tour service and scheduling config wire schemas (docs/api-guide.md "Tour services and scheduling configs").
 import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../http/openapi.ts';

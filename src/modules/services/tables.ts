@@ -29,7 +29,7 @@ export const services = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );
 
-/** gradual_rollout_frequency_seconds is deprecated and never stored (SPEC.md: always null). */
+/** gradual_rollout_frequency_seconds is deprecated and never stored (docs/api-guide.md "Tour services and scheduling configs": always null). */
 export const schedulingConfigs = pgTable(
   'scheduling_configs',
   {

@@ -1,4 +1,4 @@
-// What the composition root uses of tracking: the public routes of a booking's recipient link (CONTRACT.md §12).
+// What the composition root uses of tracking: the public routes of a booking's recipient link (docs/tracking.md).
 export { trackingRoutes } from './routes.ts';
 /** The server-rendered tracking page reads the same object (src/pages/track-page.ts). */
 export { readTracking } from './operations.ts';

@@ -1,4 +1,4 @@
-// The public tracking read (CONTRACT.md §12): anyone holding a link's token, no credential; 404 for a token no link
+// The public tracking read (docs/tracking.md): anyone holding a link's token, no credential; 404 for a token no link
 // has, 410 past the link's time to live (decision 1100).
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
@@ -46,7 +46,7 @@ export async function loadTracking(deps: Deps, token: string, lang: Lang) {
   return { view, tenantId: tracked.tenantId, bookingId: tracked.bookingId, tourId: tour?.id ?? null };
 }
 
-/** The recipient rates the delivery (CONTRACT.md §12): once, after the last drop-off was completed; answers the read. */
+/** The recipient rates the delivery (docs/tracking.md): once, after the last drop-off was completed; answers the read. */
 export async function giveFeedback(deps: Deps, token: string, input: { rating: number; comment?: string | undefined }, lang: Lang) {
   await recordTrackingFeedback(deps, token, { rating: input.rating, comment: input.comment?.trim() || null });
   return readTracking(deps, token, lang);

@@ -1,4 +1,4 @@
-// Public tracking routes (CONTRACT.md §12): no credential, open to every origin for GET (a shop embeds the read),
+// Public tracking routes (docs/tracking.md): no credential, open to every origin for GET (a shop embeds the read),
 // never cached, limited per client address.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';

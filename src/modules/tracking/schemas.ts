@@ -1,4 +1,4 @@
-// The public tracking read's wire shape (CONTRACT.md §12): exactly what a recipient needs, nothing else.
+// The public tracking read's wire shape (docs/tracking.md): exactly what a recipient needs, nothing else.
 import { Type } from '@sinclair/typebox';
 import { component, withExample } from '../../http/openapi-components.ts';
 import { Nullable, Timestamp } from '../../http/schemas.ts';

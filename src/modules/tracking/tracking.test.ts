@@ -34,7 +34,7 @@ async function scene() {
   return { tn, tour, driver, customer, b1, b2, nearId, farId, ordered, link, post: (lat: number) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: at() } }) };
 }
 
-/** Every key the read may ever answer (CONTRACT.md §12), by path: anything else is a leak. */
+/** Every key the read may ever answer (docs/tracking.md), by path: anything else is a leak. */
 const ALLOWED: Record<string, string[]> = {
   tracking: ['booking_status', 'stops', 'driver', 'stops_before_yours', 'feedback'],
   'tracking.stops[]': ['kind', 'status', 'time_window', 'eta', 'eta_window', 'completed_at', 'failure', 'next_attempt', 'proof'],

@@ -1,4 +1,4 @@
-// The tracking object from what the read loaded (CONTRACT.md §12): pure, no queries. Only the fields listed there.
+// The tracking object from what the read loaded (docs/tracking.md): pure, no queries. Only the fields listed there.
 import type { Lang } from '../../http/i18n.ts';
 
 import { iso, isoOrNull } from '../../shared/time.ts';

@@ -12,7 +12,7 @@ import { MAX_ATTEMPTS, nextAttemptDelayMs, parseRetryAfter } from './retry-sched
 import { openSecret } from './secret-sealing.ts';
 import { signatureHeader } from './signing.ts';
 
-/** A subscription that has only failed for this long is disabled (CONTRACT.md §9). */
+/** A subscription that has only failed for this long is disabled (docs/api-guide.md "Events and webhooks"). */
 export const FAILING_DISABLE_MS = 5 * 24 * 3600 * 1000;
 /** Longer than the 15 s timeout plus recording: an attempt is never started twice while one is in flight. */
 export const DELIVERY_LEASE_MS = 60_000;
@@ -40,7 +40,7 @@ export async function fanOutEvents(deps: Deps, limit = 200): Promise<number> {
   });
 }
 
-/** The exact bytes POSTed: the outbox's envelope of the event (CONTRACT.md §9) with its actor (decision 0106). */
+/** The exact bytes POSTed: the outbox's envelope of the event (docs/api-guide.md "Events and webhooks") with its actor (decision 0106). */
 export const envelopeBody = (row: repo.ClaimedDelivery): string =>
   JSON.stringify(
     toLoggedEnvelope({

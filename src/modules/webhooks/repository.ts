@@ -149,7 +149,7 @@ export interface UndispatchedTenantEvents {
 }
 
 /**
- * Claims undispatched outbox events (the webhook module is the outbox's consumer, DESIGN.md §4; the claim is the
+ * Claims undispatched outbox events (the webhook module is the outbox's consumer, docs/architecture.md "The outbox and the worker"; the claim is the
  * events' own SQL) and reads, in the same statement, the extensions (identity's read) and active subscriptions of
  * their tenants: one row per tenant.
  */

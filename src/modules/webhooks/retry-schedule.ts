@@ -1,4 +1,4 @@
-// The retry schedule of CONTRACT.md §9 with ±10 % jitter, and Retry-After parsing.
+// The retry schedule of docs/api-guide.md "Events and webhooks" with ±10 % jitter, and Retry-After parsing.
 
 /** Delays before attempts 2…8 (attempt 1 is immediate); after the eighth failure a delivery is exhausted. */
 export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];

@@ -7,7 +7,7 @@ import type { BookingStatus, StopStatus } from '../tables.ts';
 const STOP_STATUSES: StopStatus[] = ['scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled'];
 const BOOKING_STATUSES: BookingStatus[] = ['to_be_dispatched', 'partially_dispatched', 'dispatched', 'completed', 'cancelled'];
 const stop = fc.record({ status: fc.constantFrom(...STOP_STATUSES), tourId: fc.option(fc.constantFrom('t1', 't2'), { nil: null }) });
-/** The oracle's own list (SPEC.md Stop): never the code's, so a status dropped there shows up here. */
+/** The oracle's own list (docs/api-guide.md "Bookings, stops and tours"): never the code's, so a status dropped there shows up here. */
 const FINAL: ReadonlySet<StopStatus> = new Set(['completed', 'failed', 'cancelled']);
 const current = fc.option(fc.constantFrom(...BOOKING_STATUSES), { nil: null });
 

@@ -1,4 +1,4 @@
-// A booking's status, derived from its stops after every change (CONTRACT.md §5 Booking).
+// A booking's status, derived from its stops after every change (docs/api-guide.md "Bookings, stops and tours").
 import { invalidTransition } from '../../../http/errors.ts';
 import type { BookingStatus, StopStatus } from '../tables.ts';
 
@@ -7,7 +7,7 @@ export const isFinalStop = (status: StopStatus): boolean => FINAL_STOP_STATUSES.
 
 /**
  * Completed and cancelled are terminal: a booking whose stops all reached an outcome never becomes dispatchable
- * again, even when a stop is added later (SPEC.md: "does not return to a dispatchable state").
+ * again, even when a stop is added later (docs/api-guide.md "Bookings, stops and tours": "does not return to a dispatchable state").
  */
 export function deriveBookingStatus(current: BookingStatus | null, stops: readonly { status: StopStatus; tourId: string | null }[]): BookingStatus {
   if (current === 'completed' || current === 'cancelled') return current;

@@ -123,7 +123,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const prepared = await preparePackages(db, actor, booking, stops, packageInputs, at);
   const packages = prepared.packages.map((p) => completeRow(packagesTable, p));
   const history = prepared.history.map((h) => completeRow(packageHistory, h));
-  // No tour yet: the managing organizations see it (SPEC.md visibility), as settle would store.
+  // No tour yet: the managing organizations see it (docs/api-guide.md "Who sees what"), as settle would store.
   const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
   const events: EventInput[] = [{ tenantId, actor, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
   return { at, service, created, events, packageInputs };

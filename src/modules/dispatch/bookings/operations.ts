@@ -54,7 +54,7 @@ export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'st
   return rendered!;
 }
 
-/** A new tracking link for the booking (CONTRACT.md §12): the old one answers 404 at once; answers the booking. */
+/** A new tracking link for the booking (docs/tracking.md): the old one answers 404 at once; answers the booking. */
 export async function rotateBookingTrackingLink(deps: Deps, actor: Actor, id: string) {
   await rotateTrackingLink(deps, actor, id);
   return getBooking(deps, actor, id);
@@ -153,7 +153,7 @@ export async function setManagingOrganizations(deps: Deps, actor: Actor, booking
 
 /**
  * Only drivers who could take the work may be preferred: drivers of one of the managing organizations, or of any
- * organization when there are none (SPEC.md visibility).
+ * organization when there are none (docs/api-guide.md "Who sees what").
  */
 export async function checkPreferredDrivers(tx: Tx, tenantId: string, driverIds: string[], managing: string[]): Promise<void> {
   const memberships = await membershipsOf(tx, tenantId, driverIds);

@@ -1,4 +1,4 @@
-// Bookings wire schemas: bookings, stops, packages and their request bodies (CONTRACT.md §5).
+// Bookings wire schemas: bookings, stops, packages and their request bodies (docs/api-guide.md "Bookings, stops and tours").
 import { component, documentedAs, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
@@ -171,12 +171,12 @@ export const Booking = component('Booking', withExample(Type.Object({
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   tip: Nullable(Type.Object({ amount: Type.Integer(), currency: Type.String() })),
-  /** Why the tip was or was not distributed (CONTRACT.md §7), from the compensation module. */
+  /** Why the tip was or was not distributed (docs/api-guide.md "Tour compensation, tips and legacy earnings"), from the compensation module. */
   tip_distribution: Type.Object({ tour_id: Nullable(Uuid), status: Type.String(), reason: Type.String() }),
-  /** Deprecated (legacy earnings, SPEC.md Versioning); omitted once the tenant enforces its sunset. */
+  /** Deprecated (legacy earnings, docs/api-guide.md "Deprecations and removals"); omitted once the tenant enforces its sunset. */
   earnings: Type.Optional(LegacyEarnings),
   /**
-   * The recipient's tracking link (CONTRACT.md §12, decision 1100): absent for drivers; `expires_at` is null while a
+   * The recipient's tracking link (docs/tracking.md, decision 1100): absent for drivers; `expires_at` is null while a
    * stop is open; null when the server holds no master key to derive it.
    */
   tracking: Type.Optional(Nullable(component('TrackingLink', Type.Object({ url: Type.String({ format: 'uri' }), expires_at: Nullable(Timestamp) })))),
@@ -430,7 +430,7 @@ export const PreferredDriversBody = withExample(Type.Object(
 /** Routes that take a DeliveryProof (two base64 images of up to 7,000,000 characters) declare this body limit (decision 0111). */
 export const PROOF_BODY_LIMIT = 16 * 1024 * 1024;
 
-/** Proof of a handover: of a forced delivery, or of a stop's completion (CONTRACT.md §5). */
+/** Proof of a handover: of a forced delivery, or of a stop's completion (docs/api-guide.md "Bookings, stops and tours"). */
 export const DeliveryProof = Type.Object(
   {
     signature: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000 })),

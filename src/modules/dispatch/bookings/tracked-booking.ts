@@ -80,7 +80,7 @@ defineMessages({
 export const trackingExpired = (): AppError => new AppError(410, 'tracking_expired', { key: 'error.tracking_expired' });
 
 /**
- * The recipient's rating of the delivery, once per booking and only after its last drop-off was completed (CONTRACT.md
+ * The recipient's rating of the delivery, once per booking and only after its last drop-off was completed (docs/api-guide.md "Bookings, stops and tours"
  * §12): 409 `feedback_not_open` before, `feedback_exists` after the first. The booking row is locked, so two ratings at
  * once cannot both be stored; the event names no user (actor `system`: the recipient holds no identity, decision 1100).
  */

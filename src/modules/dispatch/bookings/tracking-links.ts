@@ -1,4 +1,4 @@
-// A booking's recipient tracking link (CONTRACT.md §12, decision 1100): the token derived under the master key, its
+// A booking's recipient tracking link (docs/tracking.md, decision 1100): the token derived under the master key, its
 // hash stored, the link rendered on bookings, rotated, and looked up by the public read.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../../deps.ts';
@@ -98,7 +98,7 @@ export async function trackingLinksOf(q: Queryable, deps: LinkDeps, tenantId: st
 /** Whether the caller's booking responses carry `tracking`: admins, managers and customers; never drivers. */
 export const showsTrackingLink = (actor: Pick<Actor, 'role'>): boolean => dispatchPermissions.may(actor, 'tracking_link');
 
-/** Gives the booking a new link: the old token answers 404 from this commit on (CONTRACT.md §12). */
+/** Gives the booking a new link: the old token answers 404 from this commit on (docs/tracking.md). */
 export async function rotateTrackingLink(deps: Deps, actor: Actor, id: string): Promise<void> {
   dispatchPermissions.require(actor, 'tracking_link');
   await deps.db.transaction(async (tx) => {

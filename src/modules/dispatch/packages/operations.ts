@@ -120,7 +120,7 @@ async function openTourStops(tx: Tx, tenantId: string, pkg: packagesRepo.Package
   return { stops: stops.filter((s) => tours.some((t) => t.id === s.tourId)), tours };
 }
 
-/** CONTRACT.md §5: admin or manager who sees the tour, package not yet delivered, its stops on an open tour. */
+/** docs/api-guide.md "Bookings, stops and tours": admin or manager who sees the tour, package not yet delivered, its stops on an open tour. */
 async function isRemovable(tx: Tx, actor: Actor, pkg: packagesRepo.PackageRow): Promise<boolean> {
   if (!dispatchPermissions.may(actor, 'dispatch')) return false;
   if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) return false;
@@ -283,7 +283,7 @@ export async function applyPackageResults(tx: Tx, actor: Actor, rules: FailureRu
     const atPickup = stop.id === pkg.pickupStopId;
     const reported = results.find((r) => r.id === pkg.id);
     const reportedOrDefault = reported?.result ?? (atPickup ? 'picked_up' : 'delivered');
-    // A return stop hands the package back to its sender: it is returned, not delivered (CONTRACT.md §5).
+    // A return stop hands the package back to its sender: it is returned, not delivered (docs/api-guide.md "Bookings, stops and tours").
     const result = reportedOrDefault === 'delivered' && stop.recoveryKind === 'return' ? 'returned' : reportedOrDefault;
     const status: PackageStatus = result === 'picked_up' ? 'in_transit' : result;
     if (atPickup && pkg.status === 'in_transit') continue;

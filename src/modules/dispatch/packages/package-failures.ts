@@ -1,4 +1,4 @@
-// Package failures (CONTRACT.md §5 Package). At stop completion the reason must exist, apply to the stop type and
+// Package failures (docs/api-guide.md "Packages"). At stop completion the reason must exist, apply to the stop type and
 // interaction, and carry a note when it needs one; a reason that triggers a reattempt appends a reattempt_later
 // copy of the stop for those packages. At a failed stop the packages follow its recovery stop or fail with it.
 import type { Tx } from '../../../db/client.ts';

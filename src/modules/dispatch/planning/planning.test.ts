@@ -1,4 +1,4 @@
-// Tour optimisation and dispatch planning through the HTTP API (CONTRACT.md §10, decisions 0955–0958).
+// Tour optimisation and dispatch planning through the HTTP API (docs/api-guide.md "Optimising tours and planning dispatch", decisions 0955–0958).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, driveStop, eventsOf, expectOk, tourEnRoute, type CreatedUser } from '../../../../test/factories.ts';

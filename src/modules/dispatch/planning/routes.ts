@@ -1,4 +1,4 @@
-// Planning routes: optimise one tour, plan tours for waiting stops (CONTRACT.md §10).
+// Planning routes: optimise one tour, plan tours for waiting stops (docs/api-guide.md "Optimising tours and planning dispatch").
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../../deps.ts';
 import { actorOf } from '../../../http/actor.ts';

@@ -1,4 +1,4 @@
-// Planning wire schemas: optimise a tour, plan tours across drivers (CONTRACT.md §10; decisions 0955–0958).
+// Planning wire schemas: optimise a tour, plan tours across drivers (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 0955–0958).
 import { Type, type Static } from '@sinclair/typebox';
 import { component, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';

@@ -1,4 +1,4 @@
-// The deprecated completion_requirements.fail (SPEC.md Versioning): headers for every route whose response renders stops.
+// The deprecated completion_requirements.fail (docs/api-guide.md "Deprecations and removals"): headers for every route whose response renders stops.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { markDeprecated, stillServed } from '../../../compat/http.ts';
 import type { Deps } from '../../../deps.ts';

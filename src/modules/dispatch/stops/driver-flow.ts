@@ -63,7 +63,7 @@ export async function advanceStop(
     // One stop (or one group of stops) of a tour is under way at a time.
     const busy = tourStops.find((s) => s.id !== stop.id && (s.status === 'approaching' || s.status === 'arrived') && (s.group === null || s.group !== stop.group));
     if (busy && step !== 'complete') throw conflict('another_stop_in_progress', { key: 'stop.another_in_progress' }, { stop_id: busy.id });
-    // Completing the first stop of a group on the tour completes the rest of the group there (SPEC.md Stop).
+    // Completing the first stop of a group on the tour completes the rest of the group there (docs/api-guide.md "Bookings, stops and tours").
     const affected =
       step === 'complete' && stop.group
         ? tourStops.filter((s) => s.id === stop.id || (s.group === stop.group && !isFinalStop(s.status)))

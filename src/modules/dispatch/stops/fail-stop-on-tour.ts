@@ -66,7 +66,7 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
 }
 
 /**
- * The failed stop stays on its tour and in its place (SPEC.md); its recovery stop (if any) joins the booking, its
+ * The failed stop stays on its tour and in its place (docs/api-guide.md "Bookings, stops and tours"); its recovery stop (if any) joins the booking, its
  * packages follow the recovery or fail, the events are recorded and the change settled. Returns the recovery stop's id.
  */
 export async function failStopOnTour(

@@ -1,4 +1,4 @@
-// Stop groups (SPEC.md Stop): automatic groups `A-<type>-<place_id>`, explicit groups kept, 50 characters at most.
+// Stop groups (docs/api-guide.md "Bookings, stops and tours"): automatic groups `A-<type>-<place_id>`, explicit groups kept, 50 characters at most.
 import { defineMessages } from '../../../http/i18n.ts';
 import { unprocessable } from '../../../http/errors.ts';
 

@@ -67,7 +67,7 @@ export async function updateStopGroups(deps: Deps, actor: Actor, bookingId: stri
   return getBooking(deps, actor, bookingId);
 }
 
-/** PATCH /api/stops/{id}/properties: a changed type moves an automatic group along (SPEC.md Stop). */
+/** PATCH /api/stops/{id}/properties: a changed type moves an automatic group along (docs/api-guide.md "Bookings, stops and tours"). */
 export async function updateStopProperties(deps: Deps, actor: Actor, stopId: string, input: StopPropertiesInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();

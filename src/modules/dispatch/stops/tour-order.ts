@@ -1,4 +1,4 @@
-// Stop order on a tour: a booking's pickups come before its drop-offs (CONTRACT.md §5 Dispatch).
+// Stop order on a tour: a booking's pickups come before its drop-offs (docs/api-guide.md "Dispatch").
 export interface OrderedStop {
   id: string;
   bookingId: string | null;

@@ -29,7 +29,7 @@ export interface StopContext {
 
 /**
  * The seam with the failures module: failure_options are computed for all stops of one read from data already
- * loaded (no query per stop), and only where SPEC.md lets them render.
+ * loaded (no query per stop), and only where docs/api-guide.md "Bookings, stops and tours" lets them render.
  */
 function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: StopContext) {
   const tour = stop.tourId ? context.tours.get(stop.tourId) ?? null : null;
@@ -79,7 +79,7 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     recovery_of_stop_id: stop.recoveryOfStopId,
     recovery_kind: stop.recoveryKind,
     proof: stop.proof,
-    // The one place the deprecated completion_requirements.fail goes once its sunset is enforced (SPEC.md Versioning).
+    // The one place the deprecated completion_requirements.fail goes once its sunset is enforced (docs/api-guide.md "Deprecations and removals").
     ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: context.failureRules.completionRequirementsFail(options) } } : {}),
     ...(options ? { failure_options: options } : {}),
   };

@@ -50,7 +50,7 @@ export function seenTour(actor: Actor, tour: repo.TourRow | null): repo.TourRow 
   return tour;
 }
 
-/** GET /api/hailing/tours: the caller's visible tours, newest first, history included (SPEC.md visibility). */
+/** GET /api/hailing/tours: the caller's visible tours, newest first, history included (docs/api-guide.md "Who sees what"). */
 export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
   dispatchPermissions.require(actor, 'list_tours');
   const limit = query.limit ?? 25;

@@ -70,7 +70,7 @@ export async function findExpiredClaims(q: Queryable, tenantId: string, now: Dat
     .where(and(eq(tours.tenantId, tenantId), eq(tours.status, 'claimed'), lte(tours.claimExpiresAt, now)));
 }
 
-/** Per service area: tours waiting for or held by a driver, and drivers under way (busyness, CONTRACT.md §9). */
+/** Per service area: tours waiting for or held by a driver, and drivers under way (busyness, docs/api-guide.md "Events and webhooks"). */
 export async function countOpenToursAndBusyDrivers(q: Queryable, tenantId: string): Promise<{ serviceAreaId: string; openTours: number; busyDrivers: number }[]> {
   const rows = await q
     .select({

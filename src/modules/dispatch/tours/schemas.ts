@@ -1,4 +1,4 @@
-// Tours wire schemas: tours, dispatch bodies, transitions, visibility explanation (CONTRACT.md §4–5).
+// Tours wire schemas: tours, dispatch bodies, transitions, visibility explanation (docs/api-guide.md "Who sees what").
 import { component, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOUR_STATUSES, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 
-// The whole machine, written out by hand from CONTRACT.md §5: [action, actor, from, to].
+// The whole machine, written out by hand from docs/api-guide.md "Bookings, stops and tours": [action, actor, from, to].
 const ALLOWED: [TourAction, TourActor, TourStatus, TourStatus][] = [
   ['schedule', 'dispatcher', 'to_be_dispatched', 'scheduled'],
   ['ready_to_pick', 'dispatcher', 'to_be_dispatched', 'pickable'],

@@ -1,4 +1,4 @@
-// The tour state machine of CONTRACT.md §5 as one transition table: who may fire which action from which state.
+// The tour state machine of docs/api-guide.md "Bookings, stops and tours" as one transition table: who may fire which action from which state.
 import type { TourStatus } from '../tables.ts';
 
 export type TourAction =
@@ -41,7 +41,7 @@ export const TOUR_TRANSITIONS: Record<TourAction, Transition> = {
   ditch: { from: ['en_route'], to: 'pickable', by: 'own_driver', driver: 'release' },
   force_assign: { from: ['to_be_dispatched', 'scheduled', 'pickable'], to: 'claimed', by: 'dispatcher', driver: 'assign' },
   force_unassign: { from: ['claimed', 'en_route'], to: 'scheduled', by: 'dispatcher', driver: 'release' },
-  // A tour cancelled with a driver keeps it: the executing organization still sees it (SPEC.md visibility).
+  // A tour cancelled with a driver keeps it: the executing organization still sees it (docs/api-guide.md "Who sees what").
   cancel: { from: OPEN_TOUR_STATUSES, to: 'cancelled', by: 'dispatcher', driver: 'keep' },
   expire_claim: { from: ['claimed'], to: 'scheduled', by: 'system', driver: 'release' },
   complete: { from: ['en_route'], to: 'completed', by: 'system', driver: 'keep' },

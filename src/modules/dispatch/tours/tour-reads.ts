@@ -16,7 +16,7 @@ export interface TourView {
   serviceAreaId: string;
   status: TourStatus;
   driverId: string | null;
-  /** The driver's organization while it executes the tour, kept after completion (SPEC.md visibility). */
+  /** The driver's organization while it executes the tour, kept after completion (docs/api-guide.md "Who sees what"). */
   executingOrganizationId: string | null;
   managingOrganizationIds: readonly string[];
   scheduledAt: Date | null;
@@ -52,7 +52,7 @@ const toTourView = (t: repo.TourRow): TourView => ({
   completedAt: t.completedAt,
 });
 
-/** The tour if the caller sees it (SPEC.md visibility); 404 `not_found` otherwise, before any state check. */
+/** The tour if the caller sees it (docs/api-guide.md "Who sees what"); 404 `not_found` otherwise, before any state check. */
 export async function findVisibleTour(q: Queryable, actor: Actor, tourId: string): Promise<TourView> {
   const tour = await repo.findTour(q, actor.tenantId, tourId);
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');

@@ -1,4 +1,4 @@
-// failStop: POST /api/stops/{id}/fail — fails a tour stop with an outcome and appends its recovery stop (CONTRACT.md §6).
+// failStop: POST /api/stops/{id}/fail — fails a tour stop with an outcome and appends its recovery stop (docs/api-guide.md "Failed stops").
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, unprocessable } from '../../../http/errors.ts';

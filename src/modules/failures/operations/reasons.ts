@@ -41,7 +41,7 @@ export async function listPackageFailureReasons(deps: Deps, actor: Actor): Promi
   return reasons.map((reason) => toReasonView('package_failure', reason, actor.lang));
 }
 
-/** The deprecated GET /api/hailing/failure_reasons: the same reasons in SPEC.md's legacy shape (its route handles the sunset). */
+/** The deprecated GET /api/hailing/failure_reasons: the same reasons in docs/api-guide.md "Failed stops"'s legacy shape (its route handles the sunset). */
 export async function listLegacyFailureReasons(deps: Deps, actor: Actor): Promise<LegacyReasonView[]> {
   return (await listPackageFailureReasons(deps, actor)).map(toLegacyReasonView);
 }
@@ -87,7 +87,7 @@ export async function createPackageFailureReason(deps: Deps, actor: Actor, input
   });
 }
 
-/** PUT and PATCH alike change only the fields given (CONTRACT.md §1). */
+/** PUT and PATCH alike change only the fields given (docs/api-guide.md "Conventions"). */
 export async function updatePackageFailureReason(deps: Deps, actor: Actor, key: string, input: ReasonUpdateInput): Promise<AdminReasonView> {
   failurePermissions.require(actor, 'manage_reasons');
   const at = deps.clock.now();

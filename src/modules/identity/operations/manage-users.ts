@@ -46,7 +46,7 @@ async function renderById(tx: Tx, tenantId: string, id: string): Promise<UserVie
 }
 
 /**
- * filters[on_active_hailing_booking] is the deprecated alias of filters[on_active_tour] (SPEC.md Versioning);
+ * filters[on_active_hailing_booking] is the deprecated alias of filters[on_active_tour] (docs/api-guide.md "Deprecations and removals");
  * `usedDeprecatedAlias` tells the route to answer with deprecation headers.
  */
 export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryInput): Promise<Page<UserView> & { usedDeprecatedAlias: boolean }> {

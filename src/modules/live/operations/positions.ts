@@ -13,7 +13,7 @@ import { renderPosition } from '../views.ts';
 export async function listTourPositions(deps: Deps, actor: Actor, tourId: string, query: PositionListQueryT) {
   if (!mayOnLive(actor, 'list_positions')) throw forbidden();
   const tour = await visibleTourSummary(deps.db, actor, tourId);
-  // A driver's movements are its own organization's business (SPEC.md visibility): other managers who see the tour do not.
+  // A driver's movements are its own organization's business (docs/api-guide.md "Who sees what"): other managers who see the tour do not.
   if (actor.role === 'manager' && !(tour.executingOrganizationId && actor.organizationIds.includes(tour.executingOrganizationId))) throw forbidden();
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];

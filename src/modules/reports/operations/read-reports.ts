@@ -1,4 +1,4 @@
-// listReports, getReport, listReportActivity: what the caller's grants show (no implicit access, CONTRACT.md §8).
+// listReports, getReport, listReportActivity: what the caller's grants show (no implicit access, docs/api-guide.md "Reports").
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';

@@ -1,4 +1,4 @@
-// completeReport and failReport: the creator (or an admin who sees it) ends a pending report (SPEC.md Reports).
+// completeReport and failReport: the creator (or an admin who sees it) ends a pending report (docs/api-guide.md "Reports").
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidTransition } from '../../../http/errors.ts';
