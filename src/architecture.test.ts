@@ -140,4 +140,23 @@ describe('module boundaries', () => {
     }
     expect(violations).toEqual([]);
   });
+  it('cites only documents the repository holds (the API guide, docs/, decisions), never ones outside it', () => {
+    const root = path.resolve(SRC, '..');
+    const folders = ['src', 'web', 'test', 'bench', 'scripts'].map((folder) => path.join(root, folder));
+    const everyFile = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : everyFile(full);
+        return /\.(ts|tsx|mjs|js)$/.test(entry.name) ? [full] : [];
+      });
+    const scanned = folders.flatMap(everyFile);
+    expect(scanned.length).toBeGreaterThan(100);
+    const outside = /\b(SPEC|CONTRACT|DESIGN|STYLE)\.md\b|\b(CONTRACT|DESIGN) §|\bSPEC (visibility|Versioning)\b/;
+    const violations = scanned.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (outside.test(line) ? [`${path.relative(root, file)}:${index + 1}`] : [])),
+    );
+    expect(violations).toEqual([]);
+  });
 });
