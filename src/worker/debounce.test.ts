@@ -3,40 +3,39 @@ import { buildTestApp, type TestApp, type TestTenant } from '../../test/app.ts';
 import { createWebhook } from '../../test/factories.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
 import { newId } from '../shared/ids.ts';
-import { registerDebouncedEvent, scheduleDebouncedEvent } from './debounce.ts';
+import { debouncedEventJob, scheduleDebouncedEvent, type DebouncedPayloadBuilder } from './debounce.ts';
 import { createWorker, type Worker } from './loop.ts';
 
-// A test-only resource: a counter per id, held in memory. `webhook.test` carries it because that type goes to the one
-// subscription named in its data, so the mechanism is tested without borrowing a domain event's builder.
-const counters = new Map<string, { subscriptionId: string; value: number }>();
-registerDebouncedEvent('webhook.test', async (_q, _tenantId, resourceId) => {
+// A test-only resource: a counter per id, held in memory, sent under a real debounced type by a builder of the test's
+// own (the worker's handler for `event.debounced` replaced), so the mechanism is tested without a domain's state.
+const counters = new Map<string, { value: number }>();
+const counterBuilder: DebouncedPayloadBuilder = async (_q, _tenantId, resourceId) => {
   const counter = counters.get(resourceId);
-  return counter ? { subscription_id: counter.subscriptionId, counter_id: resourceId, value: counter.value } : null;
-});
+  return counter ? { counter_id: resourceId, value: counter.value } : null;
+};
 
 let t: TestApp;
 let worker: Worker;
 let receiver: WebhookReceiver;
 let tenant: TestTenant;
-let subscriptionId: string;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  worker = createWorker(t.deps);
+  worker = createWorker(t.deps, { handlers: { 'event.debounced': debouncedEventJob({ 'tour.compensation_updated': counterBuilder }) } });
 });
 afterAll(async () => t.close());
 beforeEach(async () => {
   receiver = await startWebhookReceiver();
   tenant = await t.createTenant();
-  subscriptionId = (await createWebhook(tenant.admin, receiver.url)).id;
+  await createWebhook(tenant.admin, receiver.url);
 });
 afterEach(async () => receiver.close());
 
 /** A change to the counter, and its debounced event scheduled in the same transaction, as an operation would. */
 async function change(counterId: string, value: number): Promise<void> {
-  counters.set(counterId, { subscriptionId, value });
+  counters.set(counterId, { value });
   await t.deps.db.transaction((tx) =>
-    scheduleDebouncedEvent(tx, { tenantId: tenant.tenantId, type: 'webhook.test', resourceId: counterId, windowSeconds: 120, now: t.clock.now() }),
+    scheduleDebouncedEvent(tx, { tenantId: tenant.tenantId, type: 'tour.compensation_updated', resourceId: counterId, windowSeconds: 120, now: t.clock.now() }),
   );
 }
 
@@ -58,7 +57,7 @@ describe('debounced events', () => {
     t.clock.advanceSeconds(1);
     await worker.drain();
     expect(receiver.received).toHaveLength(1);
-    expect(receiver.received[0]!.json.data).toEqual({ subscription_id: subscriptionId, counter_id: counterId, value: 6 });
+    expect(receiver.received[0]!.json.data).toEqual({ counter_id: counterId, value: 6 });
     expect(receiver.received[0]!.json.timestamp).toBe(t.clock.now().toISOString());
 
     t.clock.advanceSeconds(600);

@@ -1,5 +1,6 @@
 // Debounced events (docs/architecture.md "The outbox and the worker"): one pending job per (tenant, type, resource) whose due time moves with every
-// change; at due time the type's payload builder reads the state of that moment and the event is recorded.
+// change; at due time the type's payload builder reads the state of that moment and the event is recorded. The
+// builders are a table the worker's handlers name (src/worker/handlers.ts), complete by type like JOB_KINDS.
 import type { Queryable, Tx } from '../db/client.ts';
 import type { EventType } from '../events/catalog.ts';
 import { recordEvent } from '../events/outbox.ts';
@@ -12,16 +13,16 @@ export const DEBOUNCED_EVENT_JOB: JobKind = 'event.debounced';
 /** Builds an event's data from the current state; null when there is nothing to tell any more (resource gone). */
 export type DebouncedPayloadBuilder = (q: Queryable, tenantId: string, resourceId: string, at: Date) => Promise<Record<string, unknown> | null>;
 
-const builders = new Map<string, DebouncedPayloadBuilder>();
+/** The event types sent debounced: each has its payload builder in the worker's table. */
+export const DEBOUNCED_EVENT_TYPES = ['tour.compensation_updated', 'tour.driver_location_updated'] as const satisfies readonly EventType[];
+export type DebouncedEventType = (typeof DEBOUNCED_EVENT_TYPES)[number];
 
-export function registerDebouncedEvent(type: EventType, build: DebouncedPayloadBuilder): void {
-  if (builders.has(type)) throw new Error(`debounced event ${type} registered twice`);
-  builders.set(type, build);
-}
+/** Every debounced type's builder: a Record, so a type without one fails the typecheck. */
+export type DebouncedEventBuilders = Record<DebouncedEventType, DebouncedPayloadBuilder>;
 
 export interface DebouncedEventInput {
   tenantId: string;
-  type: EventType;
+  type: DebouncedEventType;
   resourceId: string;
   windowSeconds: number;
   now: Date;
@@ -33,7 +34,6 @@ export interface DebouncedEventInput {
  * path, decision 0905).
  */
 export function pendingEvent(input: DebouncedEventInput) {
-  if (!builders.has(input.type)) throw new Error(`no payload builder registered for ${input.type}`);
   return {
     tenantId: input.tenantId,
     kind: DEBOUNCED_EVENT_JOB,
@@ -58,14 +58,17 @@ export async function scheduleCoalescedEvent(tx: Tx, input: DebouncedEventInput)
   await ensureJob(tx, pendingEvent(input));
 }
 
-export const debouncedEventJob: JobHandler = async (deps, job) => {
-  const { type, resource_id: resourceId } = job.payload as { type: EventType; resource_id: string };
-  const build = builders.get(type);
-  if (!build) throw new Error(`no payload builder registered for debounced event ${type}`);
-  await deps.db.transaction(async (tx) => {
-    const at = deps.clock.now();
-    const data = await build(tx, job.tenantId, resourceId, at);
-    // Written by the worker with the state of its moment, for every change of the window: nobody's in particular.
-    if (data) await recordEvent(tx, { tenantId: job.tenantId, actor: 'system', type, resourceId, data, at });
-  });
-};
+/** The `event.debounced` job over a table of builders (the worker's, or a test's own). */
+export function debouncedEventJob(builders: Partial<Record<EventType, DebouncedPayloadBuilder>>): JobHandler {
+  return async (deps, job) => {
+    const { type, resource_id: resourceId } = job.payload as { type: EventType; resource_id: string };
+    const build = builders[type];
+    if (!build) throw new Error(`no payload builder for debounced event ${type}`);
+    await deps.db.transaction(async (tx) => {
+      const at = deps.clock.now();
+      const data = await build(tx, job.tenantId, resourceId, at);
+      // Written by the worker with the state of its moment, for every change of the window: nobody's in particular.
+      if (data) await recordEvent(tx, { tenantId: job.tenantId, actor: 'system', type, resourceId, data, at });
+    });
+  };
+}

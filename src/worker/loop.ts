@@ -6,8 +6,8 @@ import { ensurePeriodicJobs } from './periodic.ts';
 import { DELIVERY_BATCH, deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
 import { claimDueJobs, completeJob, failJob } from './jobs.ts';
-import { JOB_HANDLERS } from './handlers.ts';
-import { assertAllKindsHandled, isJobKind } from './registry.ts';
+import { assertAllDebouncedEventsBuilt, DEBOUNCED_EVENT_BUILDERS, JOB_HANDLERS } from './handlers.ts';
+import { assertAllKindsHandled, isJobKind, type JobHandlers } from './registry.ts';
 
 export interface WorkerOptions {
   pollMs?: number;
@@ -17,6 +17,8 @@ export interface WorkerOptions {
   deliveryTimeoutMs?: number;
   /** The background loop's first pass waits for this (serve: the first answered request, or a second; decision 0138). */
   startAfter?: Promise<void>;
+  /** Handlers that replace the worker's own for some kinds (tests: a debounced event with a test's own builder). */
+  handlers?: Partial<JobHandlers>;
 }
 
 export interface Worker {
@@ -32,7 +34,7 @@ export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOp
   const now = deps.clock.now();
   const claimed = await claimDueJobs(deps.db, now, workerId, options.leaseMs ?? LEASE_MS, options.batchSize ?? 20);
   for (const job of claimed) {
-    const handler = isJobKind(job.kind) ? JOB_HANDLERS[job.kind] : undefined;
+    const handler = isJobKind(job.kind) ? (options.handlers?.[job.kind] ?? JOB_HANDLERS[job.kind]) : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, payload: job.payload });
@@ -57,6 +59,7 @@ async function runPass(deps: Deps, workerId: string, options: WorkerOptions): Pr
 
 function makeWorker(deps: Deps, options: WorkerOptions, keepGoing: () => boolean): Worker {
   assertAllKindsHandled(JOB_HANDLERS);
+  assertAllDebouncedEventsBuilt(DEBOUNCED_EVENT_BUILDERS);
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
   let started = false;
   return {
@@ -105,6 +108,7 @@ const WAKES: Record<LaneKind, (ran: number) => LaneKind[]> = {
  */
 export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   assertAllKindsHandled(JOB_HANDLERS);
+  assertAllDebouncedEventsBuilt(DEBOUNCED_EVENT_BUILDERS);
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
   const pollMs = options.pollMs ?? 100;
   let running = true;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_HANDLERS } from './handlers.ts';
+import { DEBOUNCED_EVENT_TYPES, type DebouncedEventBuilders } from './debounce.ts';
+import { assertAllDebouncedEventsBuilt, DEBOUNCED_EVENT_BUILDERS, JOB_HANDLERS } from './handlers.ts';
 import { JOB_KINDS } from './job-kinds.ts';
 import { assertAllKindsHandled, isJobKind, type JobHandlers } from './registry.ts';
 
@@ -17,5 +18,12 @@ describe('the job registry', () => {
   it('knows only the closed list of kinds', () => {
     expect(isJobKind('tours.expire_claim')).toBe(true);
     expect(isJobKind('tours.expire_claims')).toBe(false);
+  });
+
+  it('has a payload builder for every debounced event type, and refuses to start without one', () => {
+    expect(Object.keys(DEBOUNCED_EVENT_BUILDERS).sort()).toEqual([...DEBOUNCED_EVENT_TYPES].sort());
+    expect(() => assertAllDebouncedEventsBuilt(DEBOUNCED_EVENT_BUILDERS)).not.toThrow();
+    const { 'tour.compensation_updated': _dropped, ...rest } = DEBOUNCED_EVENT_BUILDERS;
+    expect(() => assertAllDebouncedEventsBuilt(rest as DebouncedEventBuilders)).toThrow('debounced events without a payload builder: tour.compensation_updated');
   });
 });

@@ -3,7 +3,7 @@
 import type { Queryable, Tx } from '../../db/client.ts';
 import { newId } from '../../shared/ids.ts';
 import { isoOrNull } from '../../shared/time.ts';
-import { pendingEvent, registerDebouncedEvent } from '../../worker/debounce.ts';
+import { pendingEvent } from '../../worker/debounce.ts';
 import { compensationTotal, type Components, type WriteResult } from './compensation-total.ts';
 import * as repo from './repository.ts';
 
@@ -93,5 +93,3 @@ export async function compensationUpdatedData(q: Queryable, tenantId: string, to
     compensation_updated_at: isoOrNull(row.updatedAt),
   };
 }
-
-registerDebouncedEvent('tour.compensation_updated', (q, tenantId, tourId) => compensationUpdatedData(q, tenantId, tourId));

@@ -1,6 +1,7 @@
-// Tip distribution (docs/api-guide.md "Tour compensation, tips and legacy earnings"): re-evaluates bookings' tips in the transaction of the change that triggered it
-// (a tour completed, a tip changed, a booking's last drop-off became final), updates the tours' tips components, and
-// pauses a tour whose bookings tip in another currency, e-mailing the admins once.
+// Tip distribution (docs/api-guide.md "Tip distribution"): re-evaluates bookings' tips in the worker's
+// `compensation.distribute_tips` job, which the change that may move them (a tour completed, a tip changed, a
+// booking's last drop-off became final) scheduled in its own transaction (decision 0604); updates the tours' tips
+// components, and pauses a tour whose bookings tip in another currency, e-mailing the admins once.
 import type { Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';

@@ -1,5 +1,5 @@
-// What other modules may use of dispatch (bookings, stops, packages, tours): named operations and read helpers,
-// never a repository.
+// What other modules may use of dispatch (bookings, stops, packages, tours): named operations, read helpers and a few
+// repository reads other modules' hot paths share (each named below), never a table or a write.
 // Reading tours (compensation, live tracking, the optimiser): facts behind the caller's visibility, stops in order.
 export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads.ts';
 export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';

@@ -1,7 +1,7 @@
 // What other modules may use of live tracking: ETA recomputation, the jobs, the routes, and its dispatch hooks (ETAs
 // after stop changes, ETAs on rendered stops; wired in src/hooks.ts).
 export { recomputeEtas, type EtaReason } from './operations/recompute-etas.ts';
-export { ensurePositionRetention, liveDispatchHooks, purgeOldPositions, purgeOldPositionsJob, recomputeEtasJob } from './jobs.ts';
+export { driverLocationUpdatedData, ensurePositionRetention, liveDispatchHooks, purgeOldPositions, purgeOldPositionsJob, recomputeEtasJob } from './jobs.ts';
 export { liveRoutes } from './routes.ts';
 export { travelTimes } from './travel-times.ts';
 export { currentPositionOfTour } from './current-position.ts';

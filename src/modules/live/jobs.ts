@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.ts';
 import { iso } from '../../shared/time.ts';
 import { NIL_UUID } from '../../shared/ids.ts';
-import { registerDebouncedEvent } from '../../worker/debounce.ts';
+import type { DebouncedPayloadBuilder } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
@@ -54,8 +54,8 @@ const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 export const RETENTION_BATCH = 5_000;
 const retention = { tenantId: NIL_UUID, kind: POSITION_RETENTION_JOB, dedupeKey: 'position-retention', payload: {} };
 
-/** The webhook carries the tour's position at the end of the window (the latest), not the one that opened it. */
-registerDebouncedEvent('tour.driver_location_updated', async (q, tenantId, tourId) => {
+/** `tour.driver_location_updated`: the tour's position at the end of the window (the latest), not the one that opened it. */
+export const driverLocationUpdatedData: DebouncedPayloadBuilder = async (q, tenantId, tourId) => {
   const row = await repo.findTracking(q, tenantId, tourId);
   if (!row || row.lat === null || row.lng === null || row.recordedAt === null) return null;
   return {
@@ -64,7 +64,7 @@ registerDebouncedEvent('tour.driver_location_updated', async (q, tenantId, tourI
     driver_id: row.driverId,
     location: { lat: row.lat, lng: row.lng, heading: row.heading, speed: row.speed, accuracy: row.accuracy, recorded_at: iso(row.recordedAt) },
   };
-});
+};
 
 /** Every worker calls this on start; only the first pending run counts. */
 export async function ensurePositionRetention(deps: Deps): Promise<void> {
