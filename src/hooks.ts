@@ -9,11 +9,27 @@ import { getSchedulingConfig } from './modules/services/index.ts';
 /** What a test or a bench replaces: dispatch's hooks one by one (the others stay wired), any other seam whole. */
 export type HookOverrides = Partial<Omit<Hooks, 'dispatch'>> & { dispatch?: Partial<DispatchHooks> };
 
+/**
+ * Dispatch's hooks from the modules that answer them: each hook by at most one module (a second answer would silently
+ * replace the first), the defaults where none does.
+ */
+export function answerDispatchHooks(...answers: Partial<DispatchHooks>[]): DispatchHooks {
+  const wired: Partial<Record<keyof DispatchHooks, unknown>> = {};
+  for (const answer of answers) {
+    for (const [name, hook] of Object.entries(answer) as [keyof DispatchHooks, unknown][]) {
+      if (name in wired) throw new Error(`dispatch hook ${name} is answered twice`);
+      wired[name] = hook;
+    }
+  }
+  return { ...NO_DISPATCH_HOOKS, ...(wired as Partial<DispatchHooks>) };
+}
+
 /** The hooks of a running Tourbook. */
 export function wireHooks(overrides: HookOverrides = {}): Hooks {
   const { dispatch, ...others } = overrides;
   return {
-    dispatch: { ...NO_DISPATCH_HOOKS, ...liveDispatchHooks, ...compensationDispatchHooks, ...dispatch },
+    // A test's or a bench's override replaces a module's answer on purpose.
+    dispatch: { ...answerDispatchHooks(liveDispatchHooks, compensationDispatchHooks), ...dispatch },
     failureRules,
     identity: {
       tenantCreated: seedPackageFailureReasons,
