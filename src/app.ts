@@ -22,6 +22,7 @@ import { registerUnreadBodies } from './http/unread-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
 import { registerClosingConnections } from './http/shutdown.ts';
+import { registerConsistency } from './http/consistency.ts';
 import { swaggerOptions } from './http/openapi.ts';
 import { docsPages } from './http/docs-pages.ts';
 import { webhooksDocument } from './events/webhooks-document.ts';
@@ -111,6 +112,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerEmptyBodies(app as unknown as FastifyInstance);
   registerRequestLog(app as unknown as FastifyInstance);
   registerClosingConnections(app as unknown as FastifyInstance);
+  registerConsistency(app as unknown as FastifyInstance, deps);
   registerUnreadBodies(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
