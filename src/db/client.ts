@@ -103,10 +103,30 @@ function retryLostRaces(db: Db): () => number {
   return () => lost;
 }
 
-export function openPostgres(url: string, poolSize = 20): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/** How long a connection attempt and a query may take before the request answers 503 instead (decision 1400). */
+export interface PoolTimeouts {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 30_000 };
+
+export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts = DEFAULT_POOL_TIMEOUTS): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Also bounds the wait for a free connection: a saturated or unreachable server is a 503 after it, never a hang.
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // Client-side, so it holds through PgBouncer (which refuses startup parameters such as statement_timeout).
+    query_timeout: timeouts.queryTimeoutMs,
+    // A primary that vanished without closing its sockets (a host lost, a partition) is noticed by TCP.
+    keepAlive: true,
+  });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // Nor may a checked-out client's, between two statements of a transaction (the pool listens only to idle ones):
+  // its next statement fails ("not queryable", a 503), and the pool drops it on release (decision 1400).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lostRaces = retryLostRaces(db);
   return {
