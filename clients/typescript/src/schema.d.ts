@@ -574,8 +574,25 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Propose (and with apply, create) tours for waiting stops */
+        /** Propose (and with apply, create) tours for waiting stops, with drivers by their shifts */
         post: operations["planDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hailing/dispatch/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plan run as a job: running, done (with the plan) or failed */
+        get: operations["getDispatchPlan"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1958,6 +1975,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "dispatch.plan_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispatch.plan_ready delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onDispatchPlanReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "tour.active_status_changed": {
         parameters: {
             query?: never;
@@ -2475,6 +2512,8 @@ export type components = {
                 notes?: string | null;
                 /** Format: uuid */
                 place_id?: string;
+                /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                required_skills?: string[];
                 service_duration_seconds?: number;
                 time_window?: {
                     /** Format: date-time */
@@ -2867,22 +2906,112 @@ export type components = {
          */
         DispatchPlan: {
             applied: boolean;
+            /** @enum {string} */
+            objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
-                /** @description When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations). */
+                /** Format: uuid */
+                driver_id?: string;
+                /** Format: date-time */
+                ends_at?: string;
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
                 etas: string[];
+                /** Format: uuid */
+                shift_id?: string;
+                /** Format: date-time */
+                starts_at?: string;
                 stop_ids: string[];
                 tour_id: string | null;
                 travel_seconds: number;
             }[];
             travel_seconds: number;
-            /** @description Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting. */
+            /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
             unplaced: {
+                booking_id?: string | null;
+                /** @description With drivers: the binding constraint (which shift, which window). */
+                detail?: string;
                 /** @enum {string} */
-                reason: "time_window" | "precedence" | "capacity";
+                reason: "time_window" | "precedence" | "capacity" | "shift_too_short" | "skills" | "no_driver_available";
                 /** Format: uuid */
                 stop_id: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+         *       "status": "running",
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "finished_at": null
+         *     }
+         */
+        DispatchPlanJob: {
+            applied?: boolean;
+            /** Format: date-time */
+            created_at: string;
+            error?: {
+                detail: string;
+                error_code: string;
+            };
+            finished_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            objective?: "fewest_tours" | "least_driving" | "balanced";
+            /** @enum {string} */
+            status: "running" | "done" | "failed";
+            /** @description The created tours, when applied. */
+            tour_ids?: string[];
+            tours?: {
+                booking_ids: string[];
+                /** Format: uuid */
+                driver_id?: string;
+                /** Format: date-time */
+                ends_at?: string;
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
+                etas: string[];
+                /** Format: uuid */
+                shift_id?: string;
+                /** Format: date-time */
+                starts_at?: string;
+                stop_ids: string[];
+                tour_id: string | null;
+                travel_seconds: number;
+            }[];
+            travel_seconds?: number;
+            /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
+            unplaced?: {
+                booking_id?: string | null;
+                /** @description With drivers: the binding constraint (which shift, which window). */
+                detail?: string;
+                /** @enum {string} */
+                reason: "time_window" | "precedence" | "capacity" | "shift_too_short" | "skills" | "no_driver_available";
+                /** Format: uuid */
+                stop_id: string;
+            }[];
+        };
+        DispatchPlanReadyEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                applied: boolean;
+                /** Format: uuid */
+                plan_id: string;
+                status: "done" | "failed";
+                tour_ids: string[];
+                unplaced_count: number;
+            };
+            /** @constant */
+            event: "plan_ready";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "dispatch";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "dispatch.plan_ready";
         };
         /**
          * @example {
@@ -2926,7 +3055,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3676,6 +3805,8 @@ export type components = {
             } | null;
             recovery_kind: components["schemas"]["RecoveryKind"] | null;
             recovery_of_stop_id: string | null;
+            /** @description Present when the stop needs skills of the vehicle. */
+            required_skills?: string[];
             service_duration_seconds: number;
             status: components["schemas"]["StopStatus"];
             time_window: {
@@ -9311,6 +9442,8 @@ export interface operations {
                         notes?: string | null;
                         /** Format: uuid */
                         place_id?: string;
+                        /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                        required_skills?: string[];
                         service_duration_seconds?: number;
                         time_window?: {
                             /** Format: date-time */
@@ -10382,21 +10515,39 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Create the proposed tours (default false: only propose). */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
                     apply?: boolean;
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    async?: boolean;
                     booking_ids: string[];
-                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    drivers?: string[];
+                    /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
+                    /**
+                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @enum {string}
+                     */
+                    objective?: "fewest_tours" | "least_driving" | "balanced";
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
                      * @default 5000
                      */
                     time_limit_ms?: number;
                 } | {
-                    /** @description Create the proposed tours (default false: only propose). */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
                     apply?: boolean;
-                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    async?: boolean;
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    drivers?: string[];
+                    /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
+                    /**
+                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @enum {string}
+                     */
+                    objective?: "fewest_tours" | "least_driving" | "balanced";
                     stop_ids: string[];
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
@@ -10727,6 +10878,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description Success */
+            202: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+                     *         "status": "running",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "finished_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlanJob"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
@@ -10735,6 +10914,68 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDispatchPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+                     *         "status": "running",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "finished_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlanJob"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -13676,6 +13917,8 @@ export interface operations {
                         notes?: string | null;
                         /** Format: uuid */
                         place_id?: string;
+                        /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                        required_skills?: string[];
                         service_duration_seconds?: number;
                         time_window?: {
                             /** Format: date-time */
@@ -20195,6 +20438,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BusynessPlaceChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDispatchPlanReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DispatchPlanReadyEvent"];
             };
         };
         responses: {
