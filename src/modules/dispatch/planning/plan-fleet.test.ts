@@ -1,7 +1,8 @@
 // Planning with drivers' shifts through the HTTP API (CONTRACT.md §13; decisions 1301, 1302).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, eventsOf, expectOk, type CreatedUser } from '../../../../test/factories.ts';
+import { createBooking, createOrganization, createService, createUser, createWebhook, eventsOf, expectOk, type CreatedUser } from '../../../../test/factories.ts';
+import { startWebhookReceiver, verifyWebhook } from '../../../../test/webhook-receiver.ts';
 import { createWorker } from '../../../worker/loop.ts';
 
 let t: TestApp;
@@ -143,8 +144,10 @@ describe('planning with drivers', () => {
     expect(objective.body.errors[0]).toMatchObject({ pointer: '/objective', code: 'requires_drivers' });
   });
 
-  it('runs a plan as a job: 202, polled until done, applied, and dispatch.plan_ready recorded', async () => {
+  it('runs a plan as a job: 202, polled until done, applied, and dispatch.plan_ready delivered', async () => {
     const w = await world(1);
+    const receiver = await startWebhookReceiver();
+    const hook = await createWebhook(w.tenant.admin, receiver.url, { events: ['dispatch.plan_ready'] });
     await shift(w, w.drivers[0]!, '08:00', '16:00');
     const bookings = [await booking(w, 13.41), await booking(w, 13.42)];
     const started = await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id), drivers: [w.drivers[0]!.id], apply: true, async: true, time_limit_ms: 200 }), 202);
@@ -164,6 +167,15 @@ describe('planning with drivers', () => {
     const events = await eventsOf(w.tenant.admin, started.plan.id, 'dispatch.plan_ready');
     expect(events).toHaveLength(1);
     expect(events[0].data).toMatchObject({ plan_id: started.plan.id, status: 'done', applied: true, tour_ids: done.tour_ids, unplaced_count: 0 });
+    try {
+      await createWorker(t.deps).drain();
+      await receiver.waitFor(1);
+      const [delivered] = receiver.received;
+      expect(delivered!.json).toMatchObject({ type: 'dispatch.plan_ready', resource_type: 'dispatch', event: 'plan_ready', data: { plan_id: started.plan.id, status: 'done' } });
+      verifyWebhook(hook.secret, delivered!, t.clock.now());
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('fails a job whose stops were dispatched meanwhile, with the reason', async () => {
