@@ -4,7 +4,10 @@
 // (regret-2 insertion, no search), so the search's gain is measured against it.
 //
 //   npm run bench -- optimizer [--set li-lim/100] [--time-limit 10] [--seed 1] [--only lc1,lr2] [--out FILE.json]
-//                              [--clock wall|cpu]
+//                              [--clock wall|cpu] [--fixed-fleet]
+// A set folder with its own best_known.csv (the generated 400- and 1,000-task sets, bench/pdptw-generate.ts) adds
+// its rows. `--fixed-fleet` gives the solver exactly the best-known number of vehicles (issue 25): it reports the
+// requests placed and, where all are placed, the distance gap.
 // `--clock cpu` measures each budget on this process's CPU time: on a shared machine a run then gets the work of
 // its budget on one core whatever the load (the wall time is longer); `wall` (the default) is the issue's setting.
 import fs from 'node:fs';
@@ -32,8 +35,10 @@ const { values } = parseArgs({
     only: { type: 'string' },
     out: { type: 'string' },
     clock: { type: 'string', default: 'wall' },
+    'fixed-fleet': { type: 'boolean', default: false },
   },
 });
+const fixedFleet = values['fixed-fleet'];
 const seconds = Number(values['time-limit']);
 const seed = Number(values.seed);
 const only = values.only?.split(',');
@@ -46,11 +51,14 @@ const clock = values.clock === 'cpu' ? cpuMs : () => performance.now();
 const checker = (await import(pathToFileURL(path.join(DATA, 'verify.mjs')).href)) as Checker;
 
 const bestKnown = new Map<string, { vehicles: number; distance: number }>();
-const [head, ...lines] = fs.readFileSync(path.join(DATA, 'best_known.csv'), 'utf8').trim().split('\n');
-const cols = head!.split(',');
-for (const line of lines) {
-  const row = Object.fromEntries(line.split(',').map((v, k) => [cols[k], v]));
-  bestKnown.set(row.instance_file!, { vehicles: Number(row.vehicles), distance: Number(row.distance) });
+for (const csv of [path.join(DATA, 'best_known.csv'), path.join(DATA, values.set!, 'best_known.csv')]) {
+  if (!fs.existsSync(csv)) continue;
+  const [head, ...lines] = fs.readFileSync(csv, 'utf8').trim().split('\n');
+  const cols = head!.split(',');
+  for (const line of lines) {
+    const row = Object.fromEntries(line.split(',').map((v, k) => [cols[k], v]));
+    bestKnown.set(row.instance_file!, { vehicles: Number(row.vehicles), distance: Number(row.distance) });
+  }
 }
 
 /** lc101 → lc1, lc1_2_3 → lc1, bar-n100-4 → bar. */
@@ -64,7 +72,8 @@ console.log(`Set ${values.set}: ${files.length} instances, ${seconds} s each (${
 interface Row { instance: string; cls: string; bkV: number; bkD: number; baseV: number; baseD: number; v: number; d: number; s: number; iterations: number }
 const rows: Row[] = [];
 let infeasible = 0;
-for (const file of files) {
+if (fixedFleet) await fixedFleetRun();
+for (const file of fixedFleet ? [] : files) {
   const rel = `${values.set}/${file}`;
   const full = path.join(DATA, rel);
   const bench = parseBenchmark(fs.readFileSync(full, 'utf8'), file.replace(/\.txt$/, ''));
@@ -89,6 +98,38 @@ for (const file of files) {
     `gap ${(100 * (row.d / row.bkD - 1)).toFixed(2)} %)  ${s.toFixed(1)} s, ${row.iterations} iterations`);
 }
 
+/** Every instance with the fleet fixed at its best-known vehicle count: requests placed, and the gap where all are. */
+async function fixedFleetRun(): Promise<void> {
+  const out: { instance: string; vehicles: number; requests: number; placed: number; d: number; bkD: number; s: number }[] = [];
+  for (const file of files) {
+    const rel = `${values.set}/${file}`;
+    const full = path.join(DATA, rel);
+    const bench = parseBenchmark(fs.readFileSync(full, 'utf8'), file.replace(/\.txt$/, ''));
+    const bk = bestKnown.get(rel);
+    if (!bk) continue;
+    const problem = { ...bench.problem, vehicles: Array.from({ length: bk.vehicles }, () => bench.problem.vehicles[0]!) };
+    const started = clock();
+    const result = solve(problem, { timeLimitMs: seconds * 1000, seed, clock });
+    const s = (clock() - started) / 1000;
+    const check = checker.evaluate(checker.parseInstance(full), result.routes.filter((r) => r.length).map((r) => r.map((x) => bench.taskIds[x]!)));
+    if (!check.feasible) {
+      infeasible++;
+      console.log(`INFEASIBLE ${file}: ${check.reason}`);
+      continue;
+    }
+    const row = { instance: bench.name, vehicles: bk.vehicles, requests: problem.requests.length, placed: problem.requests.length - result.unassigned.length, d: check.distance!, bkD: bk.distance, s };
+    out.push(row);
+    console.log(`${row.instance.padEnd(14)} ${row.vehicles} vehicles: placed ${row.placed}/${row.requests}` +
+      (row.placed === row.requests ? `  distance ${row.d.toFixed(2)} (best ${row.bkD.toFixed(2)}, gap ${(100 * (row.d / row.bkD - 1)).toFixed(2)} %)` : '') + `  ${s.toFixed(1)} s`);
+  }
+  const all = out.filter((r) => r.placed === r.requests);
+  const gaps = all.map((r) => r.d / r.bkD - 1);
+  console.log(`\nFleet fixed at the best-known count: every request placed on ${all.length} of ${out.length} instances; ` +
+    `requests left out ${out.reduce((a, r) => a + r.requests - r.placed, 0)} of ${out.reduce((a, r) => a + r.requests, 0)}; ` +
+    `mean gap where all placed ${(100 * (gaps.reduce((a, b) => a + b, 0) / Math.max(1, gaps.length))).toFixed(2)} %`);
+  if (values.out) fs.writeFileSync(values.out, JSON.stringify({ set: values.set, seconds, clock: values.clock, seed, fixedFleet: true, rows: out }, null, 1));
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(2)} %`;
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
 function summary(label: string, group: Row[]) {
@@ -108,8 +149,8 @@ function summary(label: string, group: Row[]) {
 }
 const classes = [...new Set(rows.map((r) => r.cls))];
 console.log('');
-printTable([...classes.map((c) => summary(c, rows.filter((r) => r.cls === c))), summary('all', rows)]);
-if (values.out) fs.writeFileSync(values.out, JSON.stringify({ set: values.set, seconds, clock: values.clock, seed, rows }, null, 1));
+if (!fixedFleet) printTable([...classes.map((c) => summary(c, rows.filter((r) => r.cls === c))), summary('all', rows)]);
+if (values.out && !fixedFleet) fs.writeFileSync(values.out, JSON.stringify({ set: values.set, seconds, clock: values.clock, seed, rows }, null, 1));
 if (infeasible) {
   console.error(`${infeasible} infeasible solutions: the figures above are not valid.`);
   process.exitCode = 1;

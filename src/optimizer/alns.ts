@@ -19,6 +19,13 @@ export interface AlnsParameters {
    * another from the best solution (0: never, one route for the whole phase).
    */
   eliminationStall: number;
+  /**
+   * At scale (more requests than this), vehicles weigh most and an iteration costs most: route elimination gets
+   * `eliminationShareLarge` of the budget, and its perturbation leaves the ejection pool out (it repairs only what
+   * it removed, not the whole pool: far cheaper when the pool holds a long route's requests).
+   */
+  largeRequests: number;
+  eliminationShareLarge: number;
   /** Requests removed per iteration: uniform in [minRemove, max(minRemove, removeShare · requests)], at most maxRemove. */
   minRemove: number;
   removeShare: number;
@@ -39,6 +46,8 @@ export const DEFAULT_PARAMETERS: AlnsParameters = {
   eliminationShare: 0.5,
   eliminationRemove: 10,
   eliminationStall: 0,
+  largeRequests: 150,
+  eliminationShareLarge: 0.8,
   minRemove: 4,
   removeShare: 0.4,
   maxRemove: 40,
@@ -200,7 +209,9 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
   if (options.vehiclesFirst && best.bankSize === 0) {
     // A pickup-and-delivery vehicle frees capacity at each delivery, so there is no useful load bound: stop at one.
     const lowerBound = 1;
-    const eliminationEnds = () => outOfBudget() || progress() >= P.eliminationShare;
+    const large = requests > P.largeRequests;
+    const share = large ? P.eliminationShareLarge : P.eliminationShare;
+    const eliminationEnds = () => outOfBudget() || progress() >= share;
     const stallLimit = P.eliminationStall > 0 ? P.eliminationStall * requests : Infinity;
     while (!eliminationEnds() && best.usedVehicles() > lowerBound) {
       cur.copyFrom(best);
@@ -208,7 +219,7 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
       const victim = pickShortRoute(cur, rng);
       emptyRoute(cur, victim);
       repair(cur, repairBuffers, 2, 0, rand, false);
-      const emptied = ejectionPool(eliminationEnds, false, false, stallLimit);
+      const emptied = ejectionPool(eliminationEnds, false, large, stallLimit);
       // Kept only when it beats the best: a route whose requests can go nowhere else (goods already on board are
       // bound to their vehicle) comes back whole, as many vehicles and possibly a longer way round.
       if (!emptied) {

@@ -268,4 +268,16 @@ describe('solver on heterogeneous fleets', () => {
       await pool.close();
     }
   });
+
+  it('returns unassigned a request no allowed vehicle may take (an empty list, or a bound vehicle not on its list)', () => {
+    const problem: Problem = {
+      ...skillsAndDimensions,
+      requests: [{ pickup: 0, delivery: 1, vehicles: [] }, { pickup: 2, delivery: 3, vehicle: 1, vehicles: [0, 2] }, { pickup: 4, delivery: 5, vehicles: [2] }],
+    };
+    for (const objective of OBJECTIVES) {
+      const solution = solve(problem, { ...FAST, seed: 2, objective });
+      expect(check(problem, solution)).toBeNull();
+      expect(solution.unassigned).toEqual([0, 1]);
+    }
+  });
 });
