@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'tour.earnings_updated',
   'busyness.place_changed',
   'webhook.test',
+  'dispatch.plan_ready',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -82,6 +82,7 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
     computed_at: Timestamp,
   }),
   'webhook.test': Type.Object({ subscription_id: Id }),
+  'dispatch.plan_ready': Type.Object({ plan_id: Id, status: Type.Union([Type.Literal('done'), Type.Literal('failed')]), applied: Type.Boolean(), tour_ids: Type.Array(Id), unplaced_count: Type.Integer() }),
 };
 
 /** The envelope every delivery carries, with this type's data. */

@@ -1,6 +1,6 @@
 // Every job kind's handler and every debounced event's payload builder, named here: the worker's complete tables,
 // checked when a worker starts (no module registers itself by being imported).
-import { expireClaimJob } from '../modules/dispatch/index.ts';
+import { expireClaimJob, runPlanJob } from '../modules/dispatch/index.ts';
 import { busynessTickJob } from '../modules/busyness/index.ts';
 import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
 import { sendMailJob } from '../mail/jobs.ts';
@@ -26,6 +26,7 @@ export const JOB_HANDLERS: JobHandlers = {
   'live.position_retention': purgeOldPositionsJob,
   'compensation.distribute_tips': distributeTipsJob,
   'reports.expire': expireReportJob,
+  'dispatch.plan': runPlanJob,
 };
 
 /** A worker refuses to start with a debounced type that has no builder (the Record type says so too; this catches a cast). */

@@ -355,6 +355,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/drivers/{id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A driver's shifts, earliest first */
+        get: operations["listShifts"];
+        put?: never;
+        /** Add a shift to a driver */
+        post: operations["createShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings": {
         parameters: {
             query?: never;
@@ -556,8 +574,25 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Propose (and with apply, create) tours for waiting stops */
+        /** Propose (and with apply, create) tours for waiting stops, with drivers by their shifts */
         post: operations["planDispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hailing/dispatch/plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A plan run as a job: running, done (with the plan) or failed */
+        get: operations["getDispatchPlan"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1340,6 +1375,25 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/shifts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a shift */
+        get: operations["getShift"];
+        put?: never;
+        post?: never;
+        /** Delete a shift */
+        delete: operations["deleteShift"];
+        options?: never;
+        head?: never;
+        /** Update a shift (only the given fields) */
+        patch: operations["updateShift"];
+        trace?: never;
+    };
     "/api/signin": {
         parameters: {
             query?: never;
@@ -1921,6 +1975,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "dispatch.plan_ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispatch.plan_ready delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onDispatchPlanReady"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "tour.active_status_changed": {
         parameters: {
             query?: never;
@@ -2438,6 +2512,8 @@ export type components = {
                 notes?: string | null;
                 /** Format: uuid */
                 place_id?: string;
+                /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                required_skills?: string[];
                 service_duration_seconds?: number;
                 time_window?: {
                     /** Format: date-time */
@@ -2830,22 +2906,112 @@ export type components = {
          */
         DispatchPlan: {
             applied: boolean;
+            /** @enum {string} */
+            objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
-                /** @description When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations). */
+                /** Format: uuid */
+                driver_id?: string;
+                /** Format: date-time */
+                ends_at?: string;
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
                 etas: string[];
+                /** Format: uuid */
+                shift_id?: string;
+                /** Format: date-time */
+                starts_at?: string;
                 stop_ids: string[];
                 tour_id: string | null;
                 travel_seconds: number;
             }[];
             travel_seconds: number;
-            /** @description Stops served outside their time window (`time_window`, `precedence`): still on the tour, where they cost least. In a plan, `capacity`: a stop no proposed tour had room for under the service's max_stops_per_tour (within max_tours); it is on no tour and keeps waiting. */
+            /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
             unplaced: {
+                booking_id?: string | null;
+                /** @description With drivers: the binding constraint (which shift, which window). */
+                detail?: string;
                 /** @enum {string} */
-                reason: "time_window" | "precedence" | "capacity";
+                reason: "time_window" | "precedence" | "capacity" | "shift_too_short" | "skills" | "no_driver_available";
                 /** Format: uuid */
                 stop_id: string;
             }[];
+        };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+         *       "status": "running",
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "finished_at": null
+         *     }
+         */
+        DispatchPlanJob: {
+            applied?: boolean;
+            /** Format: date-time */
+            created_at: string;
+            error?: {
+                detail: string;
+                error_code: string;
+            };
+            finished_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            objective?: "fewest_tours" | "least_driving" | "balanced";
+            /** @enum {string} */
+            status: "running" | "done" | "failed";
+            /** @description The created tours, when applied. */
+            tour_ids?: string[];
+            tours?: {
+                booking_ids: string[];
+                /** Format: uuid */
+                driver_id?: string;
+                /** Format: date-time */
+                ends_at?: string;
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
+                etas: string[];
+                /** Format: uuid */
+                shift_id?: string;
+                /** Format: date-time */
+                starts_at?: string;
+                stop_ids: string[];
+                tour_id: string | null;
+                travel_seconds: number;
+            }[];
+            travel_seconds?: number;
+            /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
+            unplaced?: {
+                booking_id?: string | null;
+                /** @description With drivers: the binding constraint (which shift, which window). */
+                detail?: string;
+                /** @enum {string} */
+                reason: "time_window" | "precedence" | "capacity" | "shift_too_short" | "skills" | "no_driver_available";
+                /** Format: uuid */
+                stop_id: string;
+            }[];
+        };
+        DispatchPlanReadyEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                applied: boolean;
+                /** Format: uuid */
+                plan_id: string;
+                status: "done" | "failed";
+                tour_ids: string[];
+                unplaced_count: number;
+            };
+            /** @constant */
+            event: "plan_ready";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "dispatch";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "dispatch.plan_ready";
         };
         /**
          * @example {
@@ -2889,7 +3055,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3479,6 +3645,71 @@ export type components = {
         };
         /**
          * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+         *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "starts_at": "2026-11-23T07:00:00.000Z",
+         *       "ends_at": "2026-11-23T15:00:00.000Z",
+         *       "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "start_location": {
+         *         "lat": 52.5163,
+         *         "lng": 13.3777
+         *       },
+         *       "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "end_location": {
+         *         "lat": 52.5163,
+         *         "lng": 13.3777
+         *       },
+         *       "vehicle": {
+         *         "capacity": {
+         *           "packages": 120,
+         *           "weight_kg": 800
+         *         },
+         *         "skills": [
+         *           "cooling"
+         *         ]
+         *       },
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
+        Shift: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            driver_id: string;
+            end_location: {
+                lat: number;
+                lng: number;
+            } | null;
+            end_place_id: string | null;
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: uuid */
+            id: string;
+            start_location: {
+                lat: number;
+                lng: number;
+            };
+            start_place_id: string | null;
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            vehicle: {
+                capacity?: {
+                    /** @description Packages on board at once. */
+                    packages?: number;
+                    /** @description Litres on board at once (recorded; not planned with yet). */
+                    volume_l?: number;
+                    /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                    weight_kg?: number;
+                };
+                /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                skills?: string[];
+            } | null;
+        };
+        /**
+         * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
          *       "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
          *       "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
@@ -3574,6 +3805,8 @@ export type components = {
             } | null;
             recovery_kind: components["schemas"]["RecoveryKind"] | null;
             recovery_of_stop_id: string | null;
+            /** @description Present when the stop needs skills of the vehicle. */
+            required_skills?: string[];
             service_duration_seconds: number;
             status: components["schemas"]["StopStatus"];
             time_window: {
@@ -7587,6 +7820,241 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listShifts: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `meta.next_cursor`. */
+                cursor?: string;
+                /** @description `from`/`to`: shifts that overlap [from, to). */
+                filters?: {
+                    /** Format: date-time */
+                    from?: string;
+                    /** Format: date-time */
+                    to?: string;
+                };
+                /** @description Page size (1–100). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shifts": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "starts_at": "2026-11-23T07:00:00.000Z",
+                     *           "ends_at": "2026-11-23T15:00:00.000Z",
+                     *           "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "start_location": {
+                     *             "lat": 52.5163,
+                     *             "lng": 13.3777
+                     *           },
+                     *           "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "end_location": {
+                     *             "lat": 52.5163,
+                     *             "lng": 13.3777
+                     *           },
+                     *           "vehicle": {
+                     *             "capacity": {
+                     *               "packages": 120,
+                     *               "weight_kg": 800
+                     *             },
+                     *             "skills": [
+                     *               "cooling"
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        meta: components["schemas"]["PageMeta"];
+                        shifts: components["schemas"]["Shift"][];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shift": {
+                 *         "starts_at": "2026-11-23T07:00:00.000Z",
+                 *         "ends_at": "2026-11-23T15:00:00.000Z",
+                 *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *         "vehicle": {
+                 *           "capacity": {
+                 *             "packages": 120,
+                 *             "weight_kg": 800
+                 *           },
+                 *           "skills": [
+                 *             "cooling"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Exactly one of `start_place_id` and `start_location`; at most one of `end_place_id` and `end_location` (neither: the tour ends at its last stop). */
+                    shift: {
+                        end_location?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        end_place_id?: string | null;
+                        /** Format: date-time */
+                        ends_at: string;
+                        start_location?: {
+                            lat: number;
+                            lng: number;
+                        };
+                        /** Format: uuid */
+                        start_place_id?: string;
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** @description Absent members are constraints not applied. */
+                        vehicle?: {
+                            capacity?: {
+                                /** @description Packages on board at once. */
+                                packages?: number;
+                                /** @description Litres on board at once (recorded; not planned with yet). */
+                                volume_l?: number;
+                                /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                                weight_kg?: number;
+                            };
+                            /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                            skills?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listBookings: {
         parameters: {
             query?: {
@@ -8974,6 +9442,8 @@ export interface operations {
                         notes?: string | null;
                         /** Format: uuid */
                         place_id?: string;
+                        /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                        required_skills?: string[];
                         service_duration_seconds?: number;
                         time_window?: {
                             /** Format: date-time */
@@ -10045,21 +10515,39 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Create the proposed tours (default false: only propose). */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
                     apply?: boolean;
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    async?: boolean;
                     booking_ids: string[];
-                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    drivers?: string[];
+                    /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
+                    /**
+                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @enum {string}
+                     */
+                    objective?: "fewest_tours" | "least_driving" | "balanced";
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
                      * @default 5000
                      */
                     time_limit_ms?: number;
                 } | {
-                    /** @description Create the proposed tours (default false: only propose). */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
                     apply?: boolean;
-                    /** @description At most this many tours (default: as many as needed, up to 100). */
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    async?: boolean;
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    drivers?: string[];
+                    /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
+                    /**
+                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @enum {string}
+                     */
+                    objective?: "fewest_tours" | "least_driving" | "balanced";
                     stop_ids: string[];
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
@@ -10390,6 +10878,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description Success */
+            202: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+                     *         "status": "running",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "finished_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlanJob"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
@@ -10398,6 +10914,68 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDispatchPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+                     *         "status": "running",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "finished_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlanJob"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -13339,6 +13917,8 @@ export interface operations {
                         notes?: string | null;
                         /** Format: uuid */
                         place_id?: string;
+                        /** @description Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop. */
+                        required_skills?: string[];
                         service_duration_seconds?: number;
                         time_window?: {
                             /** Format: date-time */
@@ -16462,6 +17042,253 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shift": {
+                 *         "ends_at": "2026-11-23T16:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    shift: {
+                        end_location?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        end_place_id?: string | null;
+                        /** Format: date-time */
+                        ends_at?: string;
+                        start_location?: {
+                            lat: number;
+                            lng: number;
+                        };
+                        /** Format: uuid */
+                        start_place_id?: string;
+                        /** Format: date-time */
+                        starts_at?: string;
+                        vehicle?: {
+                            capacity?: {
+                                /** @description Packages on board at once. */
+                                packages?: number;
+                                /** @description Litres on board at once (recorded; not planned with yet). */
+                                volume_l?: number;
+                                /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                                weight_kg?: number;
+                            };
+                            /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                            skills?: string[];
+                        } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -19611,6 +20438,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BusynessPlaceChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDispatchPlanReady: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DispatchPlanReadyEvent"];
             };
         };
         responses: {

@@ -13,6 +13,7 @@ export { TourStatus as TourStatusSchema } from './tours/schemas.ts';
 export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
 /** The worker's handler of `tours.expire_claim` (worker/handlers.ts). */
 export { expireClaimJob } from './tours/jobs.ts';
+export { runPlanJob } from './planning/plan-job.ts';
 
 // Failing a stop (the failures module's failStop): lock, write through these, render.
 export {

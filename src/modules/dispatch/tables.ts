@@ -73,6 +73,8 @@ export const stops = pgTable(
     timeWindowStartsAt: ts('time_window_starts_at'),
     timeWindowEndsAt: ts('time_window_ends_at'),
     serviceDurationSeconds: integer('service_duration_seconds').notNull(),
+    /** Skills a vehicle needs to serve the stop (planning with shifts); null: none (decision 1301). */
+    requiredSkills: jsonb('required_skills').$type<string[]>(),
     notes: text('notes'),
     eta: ts('eta'),
     approachedAt: ts('approached_at'),
@@ -226,4 +228,22 @@ export const bookingTrackingLinks = pgTable(
     feedbackAt: ts('feedback_at'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.bookingId] }), uniqueIndex('booking_tracking_links_token_hash_key').on(t.tokenHash)],
+);
+
+/** Plans run as a job (decision 1302): who asked, what, and the answer once done. */
+export const dispatchPlans = pgTable(
+  'dispatch_plans',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    status: text('status').$type<'running' | 'done' | 'failed'>().notNull(),
+    /** The caller, as the job acts for it (its visibility, its events). */
+    actor: jsonb('actor').$type<Record<string, unknown>>().notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    error: jsonb('error').$type<{ error_code: string; detail: string }>(),
+    createdAt: ts('created_at').notNull(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

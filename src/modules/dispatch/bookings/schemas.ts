@@ -103,6 +103,7 @@ export const Stop = component('Stop', withExample(Type.Object({
   time_window: Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp })),
   service_duration_seconds: Type.Integer(),
   notes: Nullable(Type.String()),
+  required_skills: Type.Optional(Type.Array(Type.String(), { description: 'Present when the stop needs skills of the vehicle.' })),
   package_ids: Type.Array(Uuid),
   eta: Nullable(Timestamp),
   completed_at: Nullable(Timestamp),
@@ -221,6 +222,7 @@ export const StopInput = Type.Object(
     time_window: Type.Optional(Nullable(TimeWindow)),
     service_duration_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    required_skills: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 50, uniqueItems: true, description: "Skills the vehicle must have (a shift's `vehicle.skills`) when a plan with drivers places the stop." })),
   },
   { additionalProperties: false },
 );

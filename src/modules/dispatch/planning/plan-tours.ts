@@ -14,7 +14,12 @@ import { createTour, loadDispatchableStops } from '../tours/dispatch.ts';
 import { getTour } from '../tours/read-tours.ts';
 import { SEED, routedModel } from './order.ts';
 import { placeAll, problemOf, scheduleOf } from './problem.ts';
-import type { PlanInput } from './schemas.ts';
+import { checkDrivers, planFleet } from './plan-fleet.ts';
+import * as planRepo from './repository.ts';
+import { SYNC_PLAN_MAX_BOOKINGS, type PlanInput, type PlanWire } from './schemas.ts';
+import { newId } from '../../../shared/ids.ts';
+import { iso } from '../../../shared/time.ts';
+import { scheduleJob } from '../../../worker/jobs.ts';
 
 defineMessages({
   'planning.plan_outdated': { en: 'The stops to plan changed since the plan was made; plan again.', de: 'Die zu planenden Stopps änderten sich seit der Planung; bitte neu planen.' },
@@ -24,7 +29,7 @@ export const PLAN_TIME_LIMIT_MS = 5000;
 const MAX_TOURS = 100;
 
 /** The waiting stops the body names (merge's rules: visible, waiting, one service), their bookings locked by `tx`. */
-async function selectStops(tx: Tx, actor: Actor, input: PlanInput) {
+export async function selectStops(tx: Tx, actor: Actor, input: PlanInput) {
   if ('stop_ids' in input) return loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, false);
   const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
   for (const [i, id] of input.booking_ids.entries()) {
@@ -37,8 +42,49 @@ async function selectStops(tx: Tx, actor: Actor, input: PlanInput) {
   return loadDispatchableStops(tx, actor, waiting.map((s) => s.id), (i) => `/booking_ids/${input.booking_ids.indexOf(waiting[i]!.bookingId!)}`, false);
 }
 
-export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
+/** The answer: the plan now (200, or 201 when applied), or a plan run as a job to poll (202; decision 1302). */
+export type PlanAnswer = { status: 200 | 201; body: { plan: PlanWire; tours: Awaited<ReturnType<typeof getTour>>[] } } | { status: 202; body: { plan: PlanJobStarted } };
+
+export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput): Promise<PlanAnswer> {
   requireDispatcher(actor);
+  // Without drivers a tour may start anywhere: only the fewest tours make sense to ask for (decision 1301).
+  if (input.objective && input.objective !== 'fewest_tours' && !input.drivers) throw invalidFields([{ pointer: '/objective', code: 'requires_drivers', detail: 'needs drivers: without them only fewest_tours applies' }]);
+  const size = 'booking_ids' in input ? input.booking_ids.length : input.stop_ids.length / 2;
+  if (input.async || (input.drivers && size > SYNC_PLAN_MAX_BOOKINGS)) {
+    // What the request can refuse it refuses now (unknown or invisible bookings, stops or drivers); the rest is the job's.
+    await deps.db.transaction(async (tx) => {
+      await selectStops(tx, actor, input);
+      if (input.drivers) await checkDrivers(tx, actor, input.drivers);
+    });
+    return { status: 202, body: { plan: await startPlanJob(deps, actor, input) } };
+  }
+  const { plan, tourIds } = await planNow(deps, actor, input);
+  const tours = [];
+  for (const id of tourIds) tours.push(await getTour(deps, actor, id));
+  return { status: input.apply ? 201 : 200, body: { plan, tours } };
+}
+
+export interface PlanJobStarted {
+  id: string;
+  status: 'running';
+  created_at: string;
+  finished_at: null;
+}
+
+/** Stores the plan and schedules its job, in one transaction: a plan is never `running` without a job to run it. */
+async function startPlanJob(deps: Deps, actor: Actor, input: PlanInput): Promise<PlanJobStarted> {
+  const at = deps.clock.now();
+  const id = newId();
+  await deps.db.transaction(async (tx) => {
+    await planRepo.insertPlan(tx, { tenantId: actor.tenantId, id, status: 'running', actor: { ...actor }, input: { ...input }, result: null, error: null, createdAt: at, finishedAt: null });
+    await scheduleJob(tx, { tenantId: actor.tenantId, kind: 'dispatch.plan', payload: { plan_id: id }, dueAt: at, now: at, maxAttempts: 1 });
+  });
+  return { id, status: 'running', created_at: iso(at), finished_at: null };
+}
+
+/** Plans (and with `apply` creates the tours) now: with drivers by their shifts, else as many tours as needed. */
+export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promise<{ plan: PlanWire; tourIds: string[] }> {
+  if (input.drivers) return planFleet(deps, actor, { ...input, drivers: input.drivers }, selectStops);
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
   const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
   const serviceAreaId = bookings[0]!.serviceAreaId;
@@ -70,9 +116,7 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput) {
     travel_seconds: proposed.reduce((sum, p) => sum + p.travelSeconds, 0),
     unplaced,
   };
-  const tours = [];
-  for (const id of tourIds) if (id) tours.push(await getTour(deps, actor, id));
-  return { plan, tours };
+  return { plan, tourIds: tourIds.filter((id): id is string => !!id) };
 }
 
 async function serviceOf(q: Queryable, actor: Actor, serviceId: string) {

@@ -6,8 +6,9 @@ import { bodyOptional, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../earnings.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import { optimizeTour } from './optimize-tour.ts';
+import { getPlanJob } from './plan-job.ts';
 import { planDispatch } from './plan-tours.ts';
-import { OptimizeTourBody, OptimizeTourResponse, PlanBody, PlanResponse } from './schemas.ts';
+import { OptimizeTourBody, OptimizeTourResponse, PlanBody, PlanJobResponse, PlanResponse } from './schemas.ts';
 
 const tags = ['tours'];
 
@@ -27,10 +28,24 @@ export const planningRoutes =
     );
     app.post(
       '/api/hailing/dispatch/plan',
-      { preHandler: rendersStops, schema: { tags, operationId: 'planDispatch', summary: 'Propose (and with apply, create) tours for waiting stops', body: PlanBody, response: { 200: PlanResponse, 201: PlanResponse } } },
-      async (request, reply) => {
-        const result = await planDispatch(deps, actorOf(request), request.body);
-        return reply.status(result.plan.applied ? 201 : 200).send(result);
+      {
+        preHandler: rendersStops,
+        schema: {
+          tags,
+          operationId: 'planDispatch',
+          summary: 'Propose (and with apply, create) tours for waiting stops, with drivers by their shifts',
+          body: PlanBody,
+          response: { 200: PlanResponse, 201: PlanResponse, 202: PlanJobResponse },
+        },
       },
+      async (request, reply) => {
+        const answer = await planDispatch(deps, actorOf(request), request.body);
+        return reply.status(answer.status).send(answer.body);
+      },
+    );
+    app.get(
+      '/api/hailing/dispatch/plans/:id',
+      { schema: { tags, operationId: 'getDispatchPlan', summary: 'A plan run as a job: running, done (with the plan) or failed', params: IdParams, response: { 200: PlanJobResponse } } },
+      async (request) => ({ plan: await getPlanJob(deps, actorOf(request), request.params.id) }),
     );
   };

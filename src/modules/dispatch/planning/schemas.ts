@@ -31,36 +31,59 @@ export const OptimizeTourResponse = Type.Object({ tour: Tour, optimization: Opti
 /** Merge's answer: the tour, and with `optimize: true` what the optimisation did (decision 0958). */
 export const MergeResponse = Type.Object({ tour: Tour, optimization: Type.Optional(Optimization) });
 
+/** Plans with drivers may run as a job past this many bookings (decision 1302). */
+export const SYNC_PLAN_MAX_BOOKINGS = 200;
+
 const planOptions = {
-  max_tours: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'At most this many tours (default: as many as needed, up to 100).' })),
+  max_tours: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'At most this many tours (default: as many as needed, up to 100). Without `drivers` only.' })),
   time_limit_ms: Type.Optional(TimeLimitMs(5000)),
-  apply: Type.Optional(Type.Boolean({ description: 'Create the proposed tours (default false: only propose).' })),
+  apply: Type.Optional(Type.Boolean({ description: 'Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver.' })),
+  drivers: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: "Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301)." })),
+  objective: Type.Optional(StringEnum(['fewest_tours', 'least_driving', 'balanced'], { description: 'Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.' })),
+  async: Type.Optional(Type.Boolean({ description: `Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past ${SYNC_PLAN_MAX_BOOKINGS} bookings.` })),
 };
 export const PlanBody = withExample(Type.Union([
-  Type.Object({ booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
-  Type.Object({ stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
+  Type.Object({ booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
+  Type.Object({ stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 2000, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
 ]), { booking_ids: [ID.booking], max_tours: 3, time_limit_ms: 5000, apply: false });
 export type PlanInput = Static<typeof PlanBody>;
+
+const PlanUnplaced = Type.Array(
+  Type.Object({
+    stop_id: Uuid,
+    booking_id: Type.Optional(Nullable(Uuid)),
+    reason: StringEnum(['time_window', 'precedence', 'capacity', 'shift_too_short', 'skills', 'no_driver_available']),
+    detail: Type.Optional(Type.String({ description: 'With drivers: the binding constraint (which shift, which window).' })),
+  }),
+  { description: 'Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`.' },
+);
+
+const planMembers = {
+  applied: Type.Boolean(),
+  objective: Type.Optional(StringEnum(['fewest_tours', 'least_driving', 'balanced'])),
+  tours: Type.Array(
+    Type.Object({
+      tour_id: Nullable(Uuid),
+      driver_id: Type.Optional(Uuid),
+      shift_id: Type.Optional(Uuid),
+      starts_at: Type.Optional(Timestamp),
+      ends_at: Type.Optional(Timestamp),
+      stop_ids: Type.Array(Uuid),
+      booking_ids: Type.Array(Uuid),
+      travel_seconds: Type.Integer(),
+      etas: Type.Array(Timestamp, {
+        description: "When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations).",
+      }),
+    }),
+  ),
+  travel_seconds: Type.Integer(),
+  unplaced: PlanUnplaced,
+};
 
 export const PlanResponse = Type.Object({
   plan: component(
     'DispatchPlan',
-    withExample(Type.Object({
-      applied: Type.Boolean(),
-      tours: Type.Array(
-        Type.Object({
-          tour_id: Nullable(Uuid),
-          stop_ids: Type.Array(Uuid),
-          booking_ids: Type.Array(Uuid),
-          travel_seconds: Type.Integer(),
-          etas: Type.Array(Timestamp, {
-            description: "When each stop's service would begin, in `stop_ids` order, were the tour started at its first stop when planned (waiting for time windows, plus service durations).",
-          }),
-        }),
-      ),
-      travel_seconds: Type.Integer(),
-      unplaced: Optimization.properties.unplaced,
-    }), {
+    withExample(Type.Object(planMembers), {
       applied: false,
       tours: [{ tour_id: null, stop_ids: [ID.pickupStop, ID.dropoffStop], booking_ids: [ID.booking], travel_seconds: 1420, etas: ['2026-11-22T13:05:00.000Z', '2026-11-22T13:31:40.000Z'] }],
       travel_seconds: 1420,
@@ -69,3 +92,26 @@ export const PlanResponse = Type.Object({
   ),
   tours: Type.Array(Tour, { description: 'The created tours (empty unless applied).' }),
 });
+
+export type PlanWire = Static<typeof PlanResponse>['plan'];
+
+export const PLAN_STATUSES = ['running', 'done', 'failed'] as const;
+/** A plan run as a job (decision 1302): its status, and once done the plan's members. */
+export const PlanJob = component(
+  'DispatchPlanJob',
+  withExample(
+    Type.Composite([
+      Type.Object({
+        id: Uuid,
+        status: StringEnum(PLAN_STATUSES),
+        created_at: Timestamp,
+        finished_at: Nullable(Timestamp),
+        error: Type.Optional(Type.Object({ error_code: Type.String(), detail: Type.String() })),
+        tour_ids: Type.Optional(Type.Array(Uuid, { description: 'The created tours, when applied.' })),
+      }),
+      Type.Partial(Type.Object(planMembers)),
+    ]),
+    { id: '0193b2e4-0c1d-7a2e-8f30-000000000021', status: 'running', created_at: '2026-11-22T13:05:00.000Z', finished_at: null },
+  ),
+);
+export const PlanJobResponse = Type.Object({ plan: PlanJob });

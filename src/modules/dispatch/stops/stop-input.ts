@@ -86,6 +86,7 @@ export async function buildStops(
       timeWindowEndsAt: input.time_window ? new Date(input.time_window.ends_at) : null,
       serviceDurationSeconds: input.service_duration_seconds ?? DEFAULT_SERVICE_DURATION_SECONDS,
       notes: input.notes ?? null,
+      requiredSkills: input.required_skills?.length ? input.required_skills : null,
       createdAt: at,
       updatedAt: at,
     };

@@ -175,6 +175,16 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
   });
 }
 
+/**
+ * Gives a tour a plan just created to its driver (force_assign inside the plan's transaction): the plan checked the
+ * driver's organization against the bookings' managing organizations already (decision 1301).
+ */
+export async function forceAssignPlannedTour(tx: Tx, tenantId: string, at: Date, tourId: string, driverId: string, actor: EventActor): Promise<void> {
+  const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
+  if (!tour) throw new Error('planned tour vanished inside its own transaction');
+  await applyTransition(tx, tenantId, at, tour, 'force_assign', 'dispatcher', { driverId, organizationId: await driverOrganization(tx, tenantId, driverId) }, actor);
+}
+
 /** The worker's claim-window expiry: a claimed tour whose window passed goes back to scheduled. */
 export async function expireClaim(deps: Deps, tenantId: string, tourId: string): Promise<void> {
   const at = deps.clock.now();

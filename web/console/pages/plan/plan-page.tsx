@@ -8,7 +8,7 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useApplyPlan, usePlan, useWaitingBookings, type Booking, type Plan, type Stop } from './queries.ts';
+import { useApplyPlan, usePlan, useWaitingBookings, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
 
 interface Proposal {
   plan: Plan;
@@ -47,6 +47,8 @@ export function PlanPage({ user }: { user: User }) {
   const [chosen, setChosen] = useState<Set<string> | null>(null); // booking ids; null: not chosen yet
   const [chosenDrivers, setChosenDrivers] = useState<Set<string>>(() => new Set());
   const [proposal, setProposal] = useState<Proposal | null>(null);
+  const [objective, setObjective] = useState<Objective>('balanced');
+  const [job, setJob] = useState<PlanJob | null>(null);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   void user;
 
@@ -71,9 +73,14 @@ export function PlanPage({ user }: { user: User }) {
     const bookingIds = bookings.filter((b) => selection.has(b.id)).map((b) => b.id);
     const driverIds = driverList.filter((d) => chosenDrivers.has(d.id)).map((d) => d.id);
     apply.reset();
+    setJob(null);
     plan.mutate(
-      { bookingIds, maxTours: driverIds.length || null },
-      { onSuccess: (result) => setProposal({ plan: result, bookingIds, driverIds, included: result.tours.map(() => true), drivers: result.tours.map((_, k) => driverIds[k] ?? null) }) },
+      { bookingIds, driverIds, objective, onProgress: setJob },
+      {
+        // With drivers each proposed tour names its driver (from the shift it was planned for).
+        onSuccess: (result) => setProposal({ plan: result, bookingIds, driverIds, included: result.tours.map(() => true), drivers: result.tours.map((tour) => tour.driver_id ?? null) }),
+        onSettled: () => setJob(null),
+      },
     );
   };
 
@@ -163,9 +170,26 @@ export function PlanPage({ user }: { user: User }) {
               ))}
             </ul>
           </fieldset>
+          {chosenDrivers.size ? (
+            <label className="field">
+              <span className="label">{t('objective')}</span>
+              <select value={objective} onChange={(event) => setObjective(event.target.value as Objective)}>
+                {(['balanced', 'fewest_tours', 'least_driving'] as const).map((o) => (
+                  <option key={o} value={o}>
+                    {t(`objective.${o}`)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
           <Button type="submit" variant="primary" busy={plan.isPending} disabled={!selection.size}>
             {plan.isPending ? t('planning') : t('run')}
           </Button>
+          {job ? (
+            <p className="muted" role="status">
+              {t('job_running', { at: format.time(job.created_at) })}
+            </p>
+          ) : null}
           {plan.isError ? <ErrorBanner error={plan.error} /> : null}
         </form>
 
@@ -202,6 +226,12 @@ export function PlanPage({ user }: { user: User }) {
                           </label>
                         </div>
                         <p className="muted">{t('tour_summary', { stops: tour.stop_ids.length, bookings: tour.booking_ids.length, minutes: format.number(minutes(tour.travel_seconds)) })}</p>
+                        {tour.driver_id ? (
+                          <p className="plan-shift">
+                            {t('planned_driver', { name: driverList.find((d) => d.id === tour.driver_id)?.name ?? tour.driver_id.slice(-6) })}
+                            {tour.starts_at && tour.ends_at ? <span className="muted"> — {t('shift_time', { start: format.time(tour.starts_at), end: format.time(tour.ends_at) })}</span> : null}
+                          </p>
+                        ) : null}
                         {driverList.length ? (
                           <label className="field">
                             <span className="label">{t('driver_for', { n })}</span>
@@ -259,6 +289,7 @@ export function PlanPage({ user }: { user: User }) {
                               u.stop_id
                             )}
                             : {t(`reason.${u.reason}`)}
+                            {u.detail ? <span className="muted"> ({u.detail})</span> : null}
                           </li>
                         );
                       })}

@@ -20,17 +20,32 @@ export function useWaitingBookings() {
   });
 }
 
-/** A proposal only: nothing is written (no `apply`). */
+export type Objective = NonNullable<Plan['objective']>;
+export type PlanJob = Schemas['DispatchPlanJob'];
+/** How often a plan run as a job is asked for its progress (decision 1302). */
+const POLL_MS = 1000;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A proposal only: nothing is written (no `apply`). With drivers, the planner plans with their shifts (one tour per
+ * shift, its driver named); a plan answered 202 runs as a job and is polled until done (`onProgress` hears each poll).
+ */
 export function usePlan() {
   return useMutation({
-    mutationFn: async (input: { bookingIds: string[]; maxTours: number | null }) =>
-      (
-        await call(
-          api.POST('/api/hailing/dispatch/plan', {
-            body: { booking_ids: input.bookingIds, time_limit_ms: TIME_LIMIT_MS, ...(input.maxTours ? { max_tours: input.maxTours } : {}) },
-          }),
-        )
-      ).plan,
+    mutationFn: async (input: { bookingIds: string[]; driverIds: string[]; objective: Objective; onProgress?: (job: PlanJob) => void }): Promise<Plan> => {
+      // With drivers the plan runs as a job: a day's plan may take longer than a request should, and the page shows it running.
+      const fleet = input.driverIds.length ? { drivers: input.driverIds, objective: input.objective, async: true } : {};
+      const answer = await call(api.POST('/api/hailing/dispatch/plan', { body: { booking_ids: input.bookingIds, time_limit_ms: TIME_LIMIT_MS, ...fleet } }));
+      let plan: Plan | PlanJob = answer.plan;
+      while ('status' in plan) {
+        input.onProgress?.(plan);
+        if (plan.status === 'failed') throw new Error(plan.error?.detail ?? 'The plan failed.');
+        if (plan.status === 'done') return { applied: false, tours: plan.tours ?? [], travel_seconds: plan.travel_seconds ?? 0, unplaced: plan.unplaced ?? [], ...(plan.objective ? { objective: plan.objective } : {}) };
+        await wait(POLL_MS);
+        plan = (await call(api.GET('/api/hailing/dispatch/plans/{id}', { params: { path: { id: plan.id } } }))).plan;
+      }
+      return plan;
+    },
   });
 }
 

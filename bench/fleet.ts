@@ -1,0 +1,121 @@
+// A day in Berlin planned with the fleet (issue 25): 1,000 bookings (a pickup at one of 3 depots, a drop-off at a
+// location of the shipped simulator data, half of them with a 2-hour window), 40 drivers with 8-hour shifts from the
+// 3 depots (60 packages and 400 kg each, so capacity binds on some tours). The planning core of
+// `POST /api/hailing/dispatch/plan` with `drivers` (the fleet model, straight-line travel at 30 km/h, one solve on
+// this thread, the check of every route, the unplaced diagnosis) — without HTTP and database, which add the same for
+// any plan. Reported: bookings placed, time, the longest used shift against the mean (balanced), and the longest
+// shift against a lower bound (each stop's cheapest way in and its service, shared by all drivers).
+//
+//   npm run bench -- fleet [--bookings 1000] [--drivers 40] [--budget-ms 20000] [--objective balanced] [--clock cpu|wall]
+import { parseArgs } from 'node:util';
+import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetStop } from '../src/modules/dispatch/planning/fleet.ts';
+import { straightLineMatrix } from '../src/modules/live/travel-times.ts';
+import { solve } from '../src/optimizer/index.ts';
+import { createRng } from '../src/optimizer/prng.ts';
+import { berlinLocations } from '../src/simulate/city.ts';
+import { machineDescription, printTable } from './_harness.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(3),
+  options: {
+    bookings: { type: 'string', default: '1000' },
+    drivers: { type: 'string', default: '40' },
+    'budget-ms': { type: 'string', default: '20000' },
+    objective: { type: 'string', default: 'balanced' },
+    clock: { type: 'string', default: 'cpu' },
+  },
+});
+const bookings = Number(values.bookings);
+const drivers = Number(values.drivers);
+const budget = Number(values['budget-ms']);
+const objective = values.objective as FleetObjective;
+const SPEED_KMH = 30;
+const cpuMs = (): number => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+const clock = values.clock === 'wall' ? () => performance.now() : cpuMs;
+
+const rng = createRng(25);
+const locations = berlinLocations();
+const origin = new Date('2026-12-01T07:00:00Z');
+const at = (hours: number) => new Date(origin.getTime() + hours * 3600_000);
+const DEPOTS = [
+  { lat: 52.52, lng: 13.41 },
+  { lat: 52.47, lng: 13.35 },
+  { lat: 52.54, lng: 13.55 },
+];
+
+const stops: FleetStop[] = [];
+const packages: { pickupStopId: string; dropoffStopId: string; weightGrams: number }[] = [];
+for (let b = 0; b < bookings; b++) {
+  const depot = DEPOTS[b % DEPOTS.length]!;
+  const { lat, lng } = locations[Math.floor(rng.next() * locations.length)]!;
+  const windowed = rng.next() < 0.5;
+  const opens = 1 + Math.floor(rng.next() * 6);
+  const base = { bookingId: `b${b}`, status: 'to_be_dispatched' as const, serviceDurationSeconds: 120, requiredSkills: [] };
+  stops.push({ ...base, id: `p${b}`, type: 'pickup', lat: depot.lat, lng: depot.lng, timeWindowStartsAt: null, timeWindowEndsAt: null, serviceDurationSeconds: 30 });
+  stops.push({ ...base, id: `d${b}`, type: 'dropoff', lat, lng, timeWindowStartsAt: windowed ? at(opens) : null, timeWindowEndsAt: windowed ? at(opens + 2) : null });
+  const count = 1 + Math.floor(rng.next() * 3);
+  for (let k = 0; k < count; k++) packages.push({ pickupStopId: `p${b}`, dropoffStopId: `d${b}`, weightGrams: 1000 + Math.floor(rng.next() * 19_000) });
+}
+const shifts: FleetShift[] = Array.from({ length: drivers }, (_, k) => ({
+  id: `s${k}`,
+  driverId: `driver${k}`,
+  startsAt: at(1),
+  endsAt: at(9),
+  start: DEPOTS[k % DEPOTS.length]!,
+  end: DEPOTS[k % DEPOTS.length]!,
+  capacity: { packages: 60, weightGrams: 400_000 },
+  skills: [],
+  organizationId: null,
+}));
+
+const started = performance.now();
+let model = fleetModelOf(stops, packages, shifts, new Map(), origin, origin);
+model = withFleetTravel(model, straightLineMatrix(model.points, SPEED_KMH));
+const { problem } = fleetProblemOf(model);
+const modelled = performance.now();
+const solution = solve(problem, { timeLimitMs: budget, seed: 1, objective: SOLVER_OBJECTIVE[objective], clock });
+const solved = performance.now();
+const { routes, unplaced } = acceptRoutes(model, solution);
+const explained = explainUnplaced(model, unplaced);
+const done = performance.now();
+
+const used = routes.map((route, k) => ({ route, k })).filter(({ route }) => route.length);
+const shiftSeconds = used.map(({ route, k }) => fleetScheduleOf(model, k, route).finish - 3600);
+const longest = Math.max(...shiftSeconds);
+const mean = shiftSeconds.reduce((a, b) => a + b, 0) / Math.max(1, shiftSeconds.length);
+const driving = used.reduce((sum, { route, k }) => sum + fleetScheduleOf(model, k, route).travelSeconds, 0);
+// Lower bound of the longest shift: every stop is entered by some leg, at least its cheapest one from any other
+// stop or a depot, and is served; that work spread over all drivers — or, if larger, the one booking that needs
+// the longest shift alone (out from its depot and back).
+let work = 0;
+for (let i = 0; i < stops.length; i++) {
+  let cheapest = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < model.points.length; j++) if (j !== i) cheapest = Math.min(cheapest, model.matrix[j]![i]!);
+  work += cheapest + stops[i]!.serviceDurationSeconds;
+}
+let alone = 0;
+for (let b = 0; b < bookings; b++) alone = Math.max(alone, 2 * model.matrix[2 * b]![2 * b + 1]! + 150);
+const lowerBound = Math.max(work / drivers, alone);
+const placedBookings = bookings - new Set(explained.map((u) => u.booking_id)).size;
+const reasons = explained.reduce<Record<string, number>>((acc, u) => ({ ...acc, [u.reason]: (acc[u.reason] ?? 0) + 1 }), {});
+
+console.log(`fleet plan: ${bookings} bookings, ${drivers} drivers (8 h shifts, 3 depots, 60 packages / 400 kg), objective ${objective}, budget ${budget} ms (${values.clock} clock) — ${machineDescription()}`);
+printTable([
+  {
+    placed: `${placedBookings}/${bookings}`,
+    unplaced_reasons: JSON.stringify(reasons),
+    tours: used.length,
+    'model s': ((modelled - started) / 1000).toFixed(1),
+    'solve s': ((solved - modelled) / 1000).toFixed(1),
+    'check+explain s': ((done - solved) / 1000).toFixed(1),
+    'longest h': (longest / 3600).toFixed(2),
+    'mean h': (mean / 3600).toFixed(2),
+    'longest/mean': (longest / mean).toFixed(3),
+    'longest/lower bound': (longest / lowerBound).toFixed(2),
+    'driving h': (driving / 3600).toFixed(1),
+    iterations: solution.iterations,
+  },
+]);

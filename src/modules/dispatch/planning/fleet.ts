@@ -1,0 +1,336 @@
+// Pure mapping of a plan with drivers (CONTRACT.md §13; decisions 1301, 1302): each driver's shift is one vehicle of
+// the solver (its start and end, its hours, its capacities), each booking's stops are requests only the shifts with
+// its skills and of its managing organizations may serve, and whatever stays unplaced is explained by checking the
+// booking alone against each shift (`diagnose`).
+import type { Problem, Request, Solution } from '../../../optimizer/index.ts';
+import { modelOf, type PlanStop } from './problem.ts';
+import type { PackageLink } from '../stops/tour-order.ts';
+import type { Point } from './travel.ts';
+
+export interface FleetShift {
+  id: string;
+  driverId: string;
+  startsAt: Date;
+  endsAt: Date;
+  start: Point;
+  /** Null: the tour ends at its last stop. */
+  end: Point | null;
+  capacity: { packages?: number | undefined; weightGrams?: number | undefined };
+  skills: readonly string[];
+  /** The driver's organization (a booking with managing organizations goes only to their drivers). */
+  organizationId: string | null;
+}
+
+export type FleetStop = PlanStop & { requiredSkills: readonly string[] };
+
+export interface FleetPackage extends PackageLink {
+  weightGrams: number | null;
+}
+
+export type FleetReason = 'shift_too_short' | 'capacity' | 'skills' | 'time_window' | 'no_driver_available';
+
+export interface FleetUnplaced {
+  booking_id: string | null;
+  stop_id: string;
+  reason: FleetReason;
+  detail: string;
+}
+
+/** No limit given: larger than any load. */
+const UNLIMITED = 1_000_000_000;
+/** Rounding noise of float travel times is not lateness. */
+const EPSILON_SECONDS = 0.5;
+const OPEN_END_SECONDS = 365 * 24 * 3600;
+
+/**
+ * Locations: stop i is i; shift k starts at n + 2k and ends at n + 2k + 1; `open` (n + 2m) is an end anywhere (no
+ * travel to it). `points` are what to route: the stops, then each shift's start and end (its start again when open).
+ */
+export interface FleetModel {
+  stops: FleetStop[];
+  shifts: FleetShift[];
+  /** Time 0 of the problem. */
+  origin: Date;
+  /** Seconds after `origin` a tour may start at the earliest (now, or later). */
+  readyAt: number;
+  points: Point[];
+  matrix: number[][];
+  preds: Map<string, Set<string>>;
+  /** Packages on board after each stop relative to before it, by stop index: [packages, grams]. */
+  loads: [number, number][];
+  /** Solver requests over stop indices, before eligibility. */
+  requests: Request[];
+  /** Per request, the shifts (indices) that may serve it. */
+  allowed: number[][];
+  managing: ManagingOrganizations;
+}
+
+/** Booking → its managing organizations (none: any driver). */
+export type ManagingOrganizations = ReadonlyMap<string, readonly string[]>;
+
+export function fleetModelOf(stops: readonly FleetStop[], packages: readonly FleetPackage[], shifts: readonly FleetShift[], managing: ManagingOrganizations, origin: Date, now: Date): FleetModel {
+  const base = modelOf(stops, packages, { point: null, readyAfterSeconds: 0 }, origin);
+  const index = new Map(stops.map((s, i) => [s.id, i]));
+  const loads: [number, number][] = stops.map(() => [0, 0]);
+  for (const p of packages) {
+    const from = index.get(p.pickupStopId);
+    const to = index.get(p.dropoffStopId);
+    // A package counts only where both its ends are planned: goods already on board are not this plan's load.
+    if (from === undefined || to === undefined || from === to) continue;
+    loads[from]![0] += 1;
+    loads[from]![1] += p.weightGrams ?? 0;
+    loads[to]![0] -= 1;
+    loads[to]![1] -= p.weightGrams ?? 0;
+  }
+  const allowed = base.requests.map((r) => {
+    const members = [r.pickup, r.delivery].filter((i): i is number => i !== undefined).map((i) => stops[i]!);
+    const skills = new Set(members.flatMap((s) => s.requiredSkills));
+    const orgs = members.flatMap((s) => (s.bookingId ? (managing.get(s.bookingId) ?? []) : []));
+    return shifts.flatMap((shift, k) => ([...skills].every((x) => shift.skills.includes(x)) && (!orgs.length || (shift.organizationId !== null && orgs.includes(shift.organizationId))) ? [k] : []));
+  });
+  const points = [...stops.map((s) => ({ lat: s.lat, lng: s.lng })), ...shifts.flatMap((s) => [s.start, s.end ?? s.start])];
+  return { stops: [...stops], shifts: [...shifts], origin, readyAt: Math.max(0, (now.getTime() - origin.getTime()) / 1000), points, matrix: [], preds: base.preds, loads, requests: base.requests, allowed, managing };
+}
+
+/** The location matrix from the routed `points` matrix, with the open end appended. */
+export function withFleetTravel(model: FleetModel, pointSeconds: readonly (readonly number[])[]): FleetModel {
+  const size = model.points.length;
+  const matrix = Array.from({ length: size + 1 }, (_, a) => Array.from({ length: size + 1 }, (_, b) => (a === b || a === size || b === size ? 0 : Math.max(0, pointSeconds[a]?.[b] ?? 0))));
+  return { ...model, matrix };
+}
+
+const secondsOf = (model: FleetModel, at: Date | null, fallback: number): number => (at ? (at.getTime() - model.origin.getTime()) / 1000 : fallback);
+const openEnd = (model: FleetModel) => model.points.length;
+const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
+const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
+const shiftEarliest = (model: FleetModel, k: number) => Math.max(model.readyAt, secondsOf(model, model.shifts[k]!.startsAt, 0));
+
+export type FleetObjective = 'fewest_tours' | 'least_driving' | 'balanced';
+export const SOLVER_OBJECTIVE = { fewest_tours: 'vehicles-then-distance', least_driving: 'distance', balanced: 'makespan' } as const;
+
+/** The solver's problem: a request no shift may serve has an empty `vehicles` (the solver returns it unassigned). */
+export function fleetProblemOf(model: FleetModel, maxStops?: number): { problem: Problem } {
+  const requests: Request[] = model.requests.map((r, q) => {
+    const allowed = model.allowed[q]!;
+    return allowed.length === model.shifts.length ? { ...r } : { ...r, vehicles: allowed };
+  });
+  const problem: Problem = {
+    ...(maxStops !== undefined ? { maxStopsPerRoute: maxStops } : {}),
+    travel: { kind: 'matrix', matrix: model.matrix },
+    stops: model.stops.map((s, i) => ({
+      location: i,
+      demand: model.loads[i]![0],
+      demands: model.loads[i]!,
+      earliest: Math.max(0, secondsOf(model, s.timeWindowStartsAt, 0)),
+      latest: secondsOf(model, s.timeWindowEndsAt, OPEN_END_SECONDS),
+      service: s.serviceDurationSeconds,
+    })),
+    requests,
+    vehicles: model.shifts.map((s, k) => ({
+      start: startOfShift(model, k),
+      end: endOfShift(model, k),
+      earliest: shiftEarliest(model, k),
+      latest: secondsOf(model, s.endsAt, OPEN_END_SECONDS),
+      capacity: s.capacity.packages ?? UNLIMITED,
+      capacities: [s.capacity.packages ?? UNLIMITED, s.capacity.weightGrams ?? UNLIMITED],
+    })),
+  };
+  return { problem };
+}
+
+export interface FleetSchedule {
+  /** Seconds after `origin` each stop's service begins, in route order. */
+  arrivals: number[];
+  /** Seconds driven from the shift's start to its end (or the last stop, when open). */
+  travelSeconds: number;
+  /** Seconds after `origin` the tour is back at its end. */
+  finish: number;
+  /** Whether every window, the shift's end and both capacities hold. */
+  feasible: boolean;
+}
+
+/** Drives shift k's route: leave the start when the shift starts, wait for windows, serve, reach the end. */
+export function fleetScheduleOf(model: FleetModel, k: number, route: readonly number[]): FleetSchedule {
+  const shift = model.shifts[k]!;
+  let t = shiftEarliest(model, k);
+  let at = startOfShift(model, k);
+  let travelSeconds = 0;
+  let feasible = true;
+  const onBoard = [0, 0];
+  const arrivals: number[] = [];
+  for (const i of route) {
+    const s = model.stops[i]!;
+    const leg = model.matrix[at]![i]!;
+    travelSeconds += leg;
+    t = Math.max(t + leg, secondsOf(model, s.timeWindowStartsAt, 0));
+    if (t > secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY) + EPSILON_SECONDS) feasible = false;
+    arrivals.push(t);
+    t += s.serviceDurationSeconds;
+    onBoard[0]! += model.loads[i]![0];
+    onBoard[1]! += model.loads[i]![1];
+    if (onBoard[0]! > (shift.capacity.packages ?? UNLIMITED) || onBoard[1]! > (shift.capacity.weightGrams ?? UNLIMITED)) feasible = false;
+    at = i;
+  }
+  const last = model.matrix[at]![endOfShift(model, k)]!;
+  travelSeconds += last;
+  const finish = t + last;
+  if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + EPSILON_SECONDS) feasible = false;
+  return { arrivals, travelSeconds, finish, feasible };
+}
+
+/** Whether shift k may serve stop i (its request's skills and managing organizations). */
+function mayServe(model: FleetModel, k: number, i: number): boolean {
+  const q = model.requests.findIndex((r) => r.pickup === i || r.delivery === i);
+  return q !== -1 && model.allowed[q]!.includes(k);
+}
+
+/** Whether every stop on `route` comes after its predecessors, all of which are on it too. */
+function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
+  const position = new Map(route.map((i, p) => [model.stops[i]!.id, p]));
+  return route.every((i, p) => [...model.preds.get(model.stops[i]!.id)!].every((pred) => (position.get(pred) ?? Number.POSITIVE_INFINITY) < p));
+}
+
+/**
+ * The solver's routes, kept only where they hold under the model's own check (precedence across requests the solver
+ * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced. The
+ * stops on no route are returned for `diagnose`.
+ */
+export function acceptRoutes(model: FleetModel, solution: Pick<Solution, 'routes'>): { routes: number[][]; unplaced: number[] } {
+  const routes = model.shifts.map((_, k) => {
+    const route = solution.routes[k] ?? [];
+    return keepsPrecedence(model, route) && route.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, route).feasible ? [...route] : [];
+  });
+  const placed = new Set(routes.flat());
+  return { routes, unplaced: model.stops.map((_, i) => i).filter((i) => !placed.has(i)) };
+}
+
+// ---- Why a booking is unplaced --------------------------------------------------------------------------------
+
+/** A booking's stops in precedence order, as `diagnose` checks them. */
+export interface DiagnosedStop {
+  id: string;
+  /** Seconds after the origin; null: no window. */
+  earliest: number | null;
+  latest: number | null;
+  service: number;
+  requiredSkills: readonly string[];
+}
+
+export interface DiagnosedShift {
+  id: string;
+  /** Seconds after the origin the tour may leave, and must be back. */
+  from: number;
+  to: number;
+  skills: readonly string[];
+  capacity: { packages?: number | undefined; weightGrams?: number | undefined };
+  eligible: boolean;
+  /** Travel seconds start → first stop → … → last stop → end: stops.length + 1 legs. */
+  legs: readonly number[];
+}
+
+export interface Diagnosis {
+  reason: FleetReason;
+  detail: string;
+}
+
+const RANK: Record<FleetReason | 'fits', number> = { no_driver_available: 0, skills: 1, capacity: 2, time_window: 3, shift_too_short: 4, fits: 5 };
+
+/**
+ * Why a booking (its stops alone, `load` the most it has on board) found no place: each shift is checked in the order
+ * eligibility, skills, capacity, windows, hours, and the shift that got furthest names the binding constraint. A
+ * booking that fits some shift alone was crowded out: the shifts had no time left for it (`shift_too_short`).
+ */
+export function diagnose(stops: readonly DiagnosedStop[], load: { packages: number; weightGrams: number }, shifts: readonly DiagnosedShift[], at: (seconds: number) => string): Diagnosis {
+  if (!shifts.length) return { reason: 'no_driver_available', detail: 'no shift of the given drivers overlaps its time windows' };
+  let best: { rank: number; diagnosis: Diagnosis } | null = null;
+  for (const shift of shifts) {
+    const result = checkShift(stops, load, shift, at);
+    const rank = RANK[result === 'fits' ? 'fits' : result.reason];
+    const diagnosis = result === 'fits' ? { reason: 'shift_too_short' as const, detail: `it fits shift ${shift.id} alone, but no shift had time or room left for it` } : result;
+    if (!best || rank > best.rank) best = { rank, diagnosis };
+  }
+  return best!.diagnosis;
+}
+
+function checkShift(stops: readonly DiagnosedStop[], load: { packages: number; weightGrams: number }, shift: DiagnosedShift, at: (seconds: number) => string): Diagnosis | 'fits' {
+  if (!shift.eligible) return { reason: 'no_driver_available', detail: `the driver of shift ${shift.id} is not of the booking's managing organizations` };
+  const missing = [...new Set(stops.flatMap((s) => s.requiredSkills))].filter((x) => !shift.skills.includes(x));
+  if (missing.length) return { reason: 'skills', detail: `shift ${shift.id} lacks ${missing.map((x) => `"${x}"`).join(', ')}` };
+  if (load.packages > (shift.capacity.packages ?? UNLIMITED)) return { reason: 'capacity', detail: `${load.packages} packages; shift ${shift.id} carries ${shift.capacity.packages}` };
+  if (load.weightGrams > (shift.capacity.weightGrams ?? UNLIMITED)) return { reason: 'capacity', detail: `${load.weightGrams / 1000} kg; shift ${shift.id} carries ${(shift.capacity.weightGrams ?? 0) / 1000} kg` };
+  let t = shift.from;
+  for (const [p, s] of stops.entries()) {
+    t += shift.legs[p] ?? 0;
+    if (s.latest !== null && t > s.latest + EPSILON_SECONDS) {
+      const window = `${s.earliest !== null ? at(s.earliest) : '…'}–${at(s.latest)}`;
+      const why = s.latest < shift.from ? `closes before shift ${shift.id} starts (${at(shift.from)})` : `cannot be reached in time from the start of shift ${shift.id}`;
+      return { reason: 'time_window', detail: `stop ${s.id}: its window ${window} ${why}` };
+    }
+    if (s.earliest !== null && s.earliest > shift.to) return { reason: 'time_window', detail: `stop ${s.id}: its window opens ${at(s.earliest)}, after shift ${shift.id} ends (${at(shift.to)})` };
+    t = Math.max(t, s.earliest ?? 0) + s.service;
+  }
+  t += shift.legs[stops.length] ?? 0;
+  if (t > shift.to + EPSILON_SECONDS) return { reason: 'shift_too_short', detail: `shift ${shift.id} ends ${at(shift.to)}; the booking alone needs until ${at(t)}` };
+  return 'fits';
+}
+
+/** The unplaced stops of the model, grouped by booking and explained. */
+export function explainUnplaced(model: FleetModel, unplaced: readonly number[]): FleetUnplaced[] {
+  const at = (seconds: number) => new Date(model.origin.getTime() + Math.round(seconds) * 1000).toISOString();
+  const byBooking = new Map<string, number[]>();
+  for (const i of unplaced) {
+    const key = model.stops[i]!.bookingId ?? model.stops[i]!.id;
+    byBooking.set(key, [...(byBooking.get(key) ?? []), i]);
+  }
+  const result: FleetUnplaced[] = [];
+  for (const members of byBooking.values()) {
+    const ordered = inPrecedenceOrder(model, members);
+    let onBoard = [0, 0];
+    let most = [0, 0];
+    for (const i of ordered) {
+      onBoard = [onBoard[0]! + model.loads[i]![0], onBoard[1]! + model.loads[i]![1]];
+      most = [Math.max(most[0]!, onBoard[0]!), Math.max(most[1]!, onBoard[1]!)];
+    }
+    const stops = ordered.map((i) => {
+      const s = model.stops[i]!;
+      return { id: s.id, earliest: s.timeWindowStartsAt ? secondsOf(model, s.timeWindowStartsAt, 0) : null, latest: s.timeWindowEndsAt ? secondsOf(model, s.timeWindowEndsAt, 0) : null, service: s.serviceDurationSeconds, requiredSkills: s.requiredSkills };
+    });
+    const shifts = model.shifts.map((shift, k) => {
+      const locations = [startOfShift(model, k), ...ordered, endOfShift(model, k)];
+      return {
+        id: shift.id,
+        from: shiftEarliest(model, k),
+        to: secondsOf(model, shift.endsAt, OPEN_END_SECONDS),
+        skills: shift.skills,
+        capacity: shift.capacity,
+        eligible: organizationsOf(model, ordered).every((orgs) => !orgs.length || (shift.organizationId !== null && orgs.includes(shift.organizationId))),
+        legs: locations.slice(1).map((to, p) => model.matrix[locations[p]!]![to]!),
+      };
+    });
+    const { reason, detail } = diagnose(stops, { packages: most[0]!, weightGrams: most[1]! }, shifts, at);
+    for (const i of ordered) result.push({ booking_id: model.stops[i]!.bookingId, stop_id: model.stops[i]!.id, reason, detail });
+  }
+  return result;
+}
+
+/** The managing organizations of each booking among some stops. */
+const organizationsOf = (model: FleetModel, members: readonly number[]): (readonly string[])[] =>
+  [...new Set(members.map((i) => model.stops[i]!.bookingId).filter((id): id is string => !!id))].map((id) => model.managing.get(id) ?? []);
+
+/** Topological order (predecessors first), ties by index. */
+function inPrecedenceOrder(model: FleetModel, members: readonly number[]): number[] {
+  const left = [...members].sort((a, b) => a - b);
+  const done: number[] = [];
+  while (left.length) {
+    const k = left.findIndex((i) => ![...model.preds.get(model.stops[i]!.id)!].some((p) => left.some((j) => model.stops[j]!.id === p)));
+    done.push(...left.splice(k === -1 ? 0 : k, 1));
+  }
+  return done;
+}
+
+/** The horizon whose shifts a plan uses: from now to the last window's end (a day from now where a stop has none). */
+export function horizonOf(stops: readonly Pick<PlanStop, 'timeWindowEndsAt'>[], now: Date): { from: Date; to: Date } {
+  const day = now.getTime() + 24 * 3600 * 1000;
+  const to = Math.max(now.getTime() + 1, ...stops.map((s) => (s.timeWindowEndsAt ? s.timeWindowEndsAt.getTime() : day)));
+  return { from: now, to: new Date(to) };
+}
