@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'tour.earnings_updated',
   'busyness.place_changed',
   'webhook.test',
+  'booking.auto_dispatched',
+  'booking.auto_dispatch_skipped',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,5 @@
 // Every job kind's handler, named here: the worker's complete table (no module registers itself by being imported).
-import { expireClaimJob } from '../modules/dispatch/index.ts';
+import { autoDispatchJob, expireClaimJob } from '../modules/dispatch/index.ts';
 import { busynessTickJob } from '../modules/busyness/index.ts';
 import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
 import { sendMailJob } from '../mail/jobs.ts';
@@ -19,4 +19,5 @@ export const JOB_HANDLERS: JobHandlers = {
   'live.position_retention': purgeOldPositionsJob,
   'compensation.distribute_tips': distributeTipsJob,
   'reports.expire': expireReportJob,
+  'bookings.auto_dispatch': autoDispatchJob,
 };
