@@ -39,6 +39,7 @@ import { reportRoutes } from './modules/reports/index.ts';
 import { compensationRoutes } from './modules/compensation/index.ts';
 import { pageRoutes } from './pages/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
+import { shiftRoutes } from './modules/shifts/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -211,6 +212,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(reportRoutes(deps));
   await app.register(compensationRoutes(deps));
   await app.register(trackingRoutes(deps));
+  await app.register(shiftRoutes(deps));
   await app.register(pageRoutes(deps));
 
   return app as unknown as App;

@@ -58,6 +58,7 @@ const TAGS = [
   { name: 'compensation', description: "Tour compensation: base earnings, bonuses, tips, history; legacy earnings." },
   { name: 'tracking', description: "A booking's recipient tracking link: the public read by the link's token; no credential." },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
+  { name: 'shifts', description: "Drivers' shifts: when they work, where their tours start and end, what their vehicle carries." },
 ];
 
 export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {

@@ -76,9 +76,20 @@ export interface SearchResult {
   iterations: number;
 }
 
-/** a is better than b: fewer unassigned requests, then lower cost (vehicles, then distance). */
-const better = (a: RouteState, b: RouteState): boolean =>
-  a.bankSize < b.bankSize || (a.bankSize === b.bankSize && a.cost() < b.cost() - 1e-9);
+/**
+ * a is better than b: fewer unassigned requests, then lower cost (vehicles, then distance); under the makespan
+ * objective, exactly lexicographic: the longest route, then distance.
+ */
+const better = (a: RouteState, b: RouteState): boolean => {
+  if (a.bankSize !== b.bankSize) return a.bankSize < b.bankSize;
+  if (a.inst.makespanWeight > 0) {
+    const ma = a.makespan();
+    const mb = b.makespan();
+    if (Math.abs(ma - mb) > 1e-9) return ma < mb;
+    return a.distance() < b.distance() - 1e-9;
+  }
+  return a.cost() < b.cost() - 1e-9;
+};
 
 /** Roulette-wheel choice with adaptive weights (Ropke & Pisinger 2006, §4.3). */
 class Wheel {
@@ -133,12 +144,60 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
   const qMax = Math.max(P.minRemove, Math.min(P.maxRemove, Math.round(P.removeShare * requests)));
   const removeCount = (assigned: number): number => Math.min(assigned, P.minRemove + rng.int(qMax - P.minRemove + 1));
 
+  const penalty = new Float64Array(requests);
+  const ejection = newEjectionBuffers(cur);
+  const at = newPlacement();
+  const placed = newPlacement();
+  /**
+   * The ejection-pool loop (Nagata & Kobayashi 2010): a banked request goes in where it fits, else by ejecting the
+   * requests with the smallest penalty counters (bumped each time a request fails to fit); an LNS step that never
+   * grows the bank perturbs the routes. Runs until the bank is empty or `ends`; `improved` sees every state with a
+   * smaller bank than before. Returns whether the bank emptied.
+   */
+  const pool = new Int32Array(requests);
+  const ejectionPool = (ends: () => boolean, openEmpty: boolean, lockPool: boolean, stallLimit: number, improved?: (s: RouteState) => void): boolean => {
+    let smallest = cur.bankSize;
+    let stalled = 0;
+    while (cur.bankSize > 0 && !ends() && stalled < stallLimit) {
+      iterations++;
+      const u = cur.bank[rng.int(cur.bankSize)]!;
+      if (insertAnywhere(cur, u, at, placed, openEmpty) < 0) {
+        penalty[u] = penalty[u]! + 1;
+        insertWithEjection(cur, u, penalty, ejection, 2);
+      }
+      // Perturb: LNS on the routes; the bank may not grow.
+      cand.copyFrom(cur);
+      const before = cand.bankSize;
+      // With `lockPool`, the pool sits out the perturbation (as in Nagata & Kobayashi): otherwise repair puts the
+      // cheap request that was just ejected straight back, undoing the ejection that made room for a costlier one.
+      const locked = lockPool ? before : 0;
+      for (let k = 0; k < locked; k++) pool[k] = cand.bank[k]!;
+      for (let k = 0; k < locked; k++) cand.removeFromBank(pool[k]!);
+      DESTROYS[rng.int(3)]!(cand, removalBuffers, Math.min(requests - before, 2 + rng.int(Math.max(1, P.eliminationRemove - 1))), rng);
+      cand.restoreAllFeasibility();
+      repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, openEmpty);
+      for (let k = 0; k < locked; k++) cand.addToBank(pool[k]!);
+      if (cand.bankSize <= before) [cur, cand] = [cand, cur];
+      if (cur.bankSize < smallest) {
+        smallest = cur.bankSize;
+        stalled = 0;
+        improved?.(cur);
+      } else stalled++;
+    }
+    return cur.bankSize === 0;
+  };
+
+  // A fleet too small for every request: place as many as it can take before anything else (every objective).
+  if (best.bankSize > 0 && requests > 0) {
+    cur.copyFrom(best);
+    penalty.fill(1);
+    ejectionPool(() => outOfBudget() || progress() >= P.eliminationShare, true, true, Infinity, (s) => {
+      if (better(s, best)) best.copyFrom(s);
+    });
+  }
+
   // Route elimination: empty a route, then work its requests back in with ejections and LNS perturbation.
   if (options.vehiclesFirst && best.bankSize === 0) {
-    const penalty = new Float64Array(requests);
-    const ejection = newEjectionBuffers(cur);
-    const at = newPlacement();
-    const placed = newPlacement();
     // A pickup-and-delivery vehicle frees capacity at each delivery, so there is no useful load bound: stop at one.
     const lowerBound = 1;
     const eliminationEnds = () => outOfBudget() || progress() >= P.eliminationShare;
@@ -149,31 +208,11 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
       const victim = pickShortRoute(cur, rng);
       emptyRoute(cur, victim);
       repair(cur, repairBuffers, 2, 0, rand, false);
-      let smallest = cur.bankSize;
-      let stalled = 0;
-      while (cur.bankSize > 0 && !eliminationEnds() && stalled < stallLimit) {
-        iterations++;
-        if (cur.bankSize < smallest) {
-          smallest = cur.bankSize;
-          stalled = 0;
-        } else stalled++;
-        const u = cur.bank[rng.int(cur.bankSize)]!;
-        if (insertAnywhere(cur, u, at, placed) < 0) {
-          penalty[u] = penalty[u]! + 1;
-          insertWithEjection(cur, u, penalty, ejection, 2);
-        }
-        // Perturb: LNS on the routes; the bank may not grow.
-        cand.copyFrom(cur);
-        const before = cand.bankSize;
-        DESTROYS[rng.int(3)]!(cand, removalBuffers, Math.min(requests - before, 2 + rng.int(Math.max(1, P.eliminationRemove - 1))), rng);
-        cand.restoreAllFeasibility();
-        repair(cand, repairBuffers, rng.next() < 0.5 ? 2 : 1, rng.next() < 0.5 ? P.noise * inst.maxTravel : 0, rand, false);
-        if (cand.bankSize <= before) [cur, cand] = [cand, cur];
-      }
+      const emptied = ejectionPool(eliminationEnds, false, false, stallLimit);
       // Kept only when it beats the best: a route whose requests can go nowhere else (goods already on board are
       // bound to their vehicle) comes back whole, as many vehicles and possibly a longer way round.
-      if (cur.bankSize > 0) {
-        if (stalled >= stallLimit) continue;
+      if (!emptied) {
+        if (!eliminationEnds()) continue;
         break;
       }
       if (!better(cur, best)) break;
@@ -187,7 +226,8 @@ export function search(inst: Instance, options: SearchOptions): SearchResult {
   const repairWheel = new Wheel(REPAIRS.length);
   const seen = new Set<number>();
   const startProgress = progress();
-  const t0 = (P.startWorse * Math.max(1e-9, cur.distance())) / Math.LN2;
+  // Makespan: the temperature follows the whole cost, or a longer longest route would never be accepted.
+  const t0 = (P.startWorse * Math.max(1e-9, inst.makespanWeight > 0 ? cur.cost() : cur.distance())) / Math.LN2;
   const allowNew = !options.vehiclesFirst;
   let curCost = cur.cost();
   let bestCost = best.cost();

@@ -14,12 +14,15 @@ export function newEjectionBuffers(s: RouteState): EjectionBuffers {
   return { saved: new Int32Array(s.stride), members: new Int32Array(s.inst.requestCount), seen: new Uint8Array(s.inst.requestCount), at: newPlacement() };
 }
 
-/** Cheapest feasible insertion of u over all used routes (and its bound vehicle); returns the route or -1. */
-export function insertAnywhere(s: RouteState, u: number, at: Placement, best: Placement): number {
+/**
+ * Cheapest feasible insertion of u over all used routes (and its bound vehicle; every vehicle with `openEmpty`);
+ * returns the route or -1.
+ */
+export function insertAnywhere(s: RouteState, u: number, at: Placement, best: Placement, openEmpty = false): number {
   let bestR = -1;
   best.cost = Infinity;
   for (let r = 0; r < s.inst.vehicleCount; r++) {
-    if (s.len[r] === 0 && s.inst.reqVehicle[u] !== r) continue;
+    if (s.len[r] === 0 && !openEmpty && s.inst.reqVehicle[u] !== r) continue;
     bestInsertion(s, u, r, at);
     if (at.cost < best.cost) {
       best.cost = at.cost;
@@ -55,6 +58,7 @@ export function insertWithEjection(s: RouteState, u: number, penalty: Float64Arr
     const L = s.len[r]!;
     if (L === 0) continue;
     if (inst.reqVehicle[u]! >= 0 && inst.reqVehicle[u] !== r) continue;
+    if (inst.allowed && !inst.allowed[u * inst.vehicleCount + r]) continue;
     const off = r * s.stride;
     b.saved.set(s.nodes.subarray(off, off + L + 2));
     let m = 0;

@@ -17,6 +17,7 @@ export function bestInsertion(s: RouteState, u: number, r: number, out: Placemen
   const inst = s.inst;
   const bound = inst.reqVehicle[u]!;
   if (bound >= 0 && bound !== r) return;
+  if (inst.allowed && !inst.allowed[u * inst.vehicleCount + r]) return;
   const p = inst.reqPickup[u]!;
   const d = inst.reqDelivery[u]!;
   if (s.len[r]! + (p >= 0 && d >= 0 ? 2 : 1) > inst.maxRouteStops) return;
@@ -41,6 +42,7 @@ function insertPairScan(s: RouteState, r: number, p: number, d: number, out: Pla
   const lD = latest[d]!;
   const sD = service[d]!;
   const tPD = travel[p * n + d]!;
+  const dims = s.inst.dims > 0;
   let best = Infinity;
   let bi = -1;
   let bj = -1;
@@ -48,6 +50,7 @@ function insertPairScan(s: RouteState, r: number, p: number, d: number, out: Pla
     // Begin times never decrease along a route, so once this node starts after p's window closes, no later one fits.
     if (begin[off + i]! > lP) break;
     if (load[off + i]! + q > cap) continue;
+    if (dims && !s.fitsX(r, off + i, p, false)) continue;
     const a = nodes[off + i]!;
     const b = nodes[off + i + 1]!;
     const tAP = travel[a * n + p]!;
@@ -76,6 +79,7 @@ function insertPairScan(s: RouteState, r: number, p: number, d: number, out: Pla
       let bk = prevBegin + service[prev]! + travel[prev * n + k]!;
       if (bk > latest[k]!) break;
       if (load[off + j]! + q > cap) break;
+      if (dims && !s.fitsX(r, off + j, p, false)) break;
       if (bk < earliest[k]!) bk = earliest[k]!;
       // The delivery would begin after this node's begin: past its window here, past it for every later j too.
       if (bk > lD) break;
@@ -114,7 +118,7 @@ function insertSingleScan(s: RouteState, r: number, x: number, isPickup: boolean
   for (let i = 0; i <= L; i++) {
     if (s.begin[off + i]! > latest[x]!) break;
     // A lone pickup stays on board to the end; a lone delivery only lowers the load.
-    if (isPickup && s.suffixMaxLoad[off + i]! + q > cap) continue;
+    if (isPickup && (s.suffixMaxLoad[off + i]! + q > cap || (s.inst.dims > 0 && !s.fitsX(r, off + i, x, true)))) continue;
     const a = s.nodes[off + i]!;
     const b = s.nodes[off + i + 1]!;
     let bx = s.begin[off + i]! + service[a]! + travel[a * n + x]!;
@@ -168,15 +172,47 @@ export function newRepairBuffers(s: RouteState): RepairBuffers {
 /** Regret degree: 1 = greedy (cheapest first), 2 and 3 = regret-k, 0 = regret over all routes. */
 export type Regret = 0 | 1 | 2 | 3;
 
+/**
+ * Duration of route r (see RouteState.duration) with request u inserted at a placement: O(route length). Waiting
+ * absorbs a delay, so the end moves by less than the detour.
+ */
+export function durationWith(s: RouteState, r: number, u: number, at: Placement): number {
+  const { travel, earliest, service, nodeCount: n, reqPickup, reqDelivery } = s.inst;
+  const p = reqPickup[u]!;
+  const d = reqDelivery[u]!;
+  const off = r * s.stride;
+  const L = s.len[r]!;
+  const single = p < 0 || d < 0 ? (p >= 0 ? p : d) : -1;
+  let prev = s.nodes[off]!;
+  let t = s.begin[off]!;
+  const visit = (x: number): void => {
+    const arrival = t + service[prev]! + travel[prev * n + x]!;
+    t = arrival > earliest[x]! ? arrival : earliest[x]!;
+    prev = x;
+  };
+  for (let k = 0; k <= L; k++) {
+    if (k > 0) visit(s.nodes[off + k]!);
+    if (k === at.i) visit(single >= 0 ? single : p);
+    if (single < 0 && k === at.j) visit(d);
+  }
+  visit(s.nodes[off + L + 1]!);
+  return t - s.begin[off]!;
+}
+
 function fillColumn(s: RouteState, b: RepairBuffers, r: number, noise: number, rand: () => number): void {
   const V = s.inst.vehicleCount;
   const extra = s.len[r] === 0 ? s.inst.vehicleCost : 0;
   const at = b.scratch;
+  const W = s.inst.makespanWeight;
   for (let k = 0; k < s.bankSize; k++) {
     const u = s.bank[k]!;
     bestInsertion(s, u, r, at);
     let c = at.cost;
     if (c !== Infinity) {
+      // Makespan: the route's duration with the request, at the makespan's weight, so the request goes where the
+      // route stays shortest (balancing); distance only separates near-equal durations. Unlike a cost relative to
+      // the current makespan, it does not go stale when another route changes.
+      if (W > 0) c += W * durationWith(s, r, u, at);
       if (noise > 0) c = Math.max(0, c + noise * (2 * rand() - 1));
       c += extra;
     }

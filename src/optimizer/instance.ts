@@ -1,6 +1,6 @@
 // Compiles a Problem into the solver's flat, typed form: one node per stop plus a start and an end node per vehicle,
 // a dense travel matrix over those nodes, and per-node windows, demands and request links.
-import type { Problem } from './types.ts';
+import type { Objective, Problem } from './types.ts';
 
 export interface Instance {
   /** Nodes: stops are 0..stops-1; vehicle v starts at node stops+2v and ends at stops+2v+1. */
@@ -20,7 +20,17 @@ export interface Instance {
   reqDelivery: Int32Array;
   /** Vehicle a request is bound to, or -1. */
   reqVehicle: Int32Array;
+  /** allowed[u * vehicleCount + r] = 1 when request u may go on vehicle r; null when every request may go anywhere. */
+  allowed: Uint8Array | null;
   vehCapacity: Float64Array;
+  /**
+   * Further capacity dimensions some vehicle constrains (0: none, and the search pays nothing for them). Per node
+   * demandX[x * dims + k]; per vehicle vehCapacityX[r * dims + k] (Infinity: unconstrained) and vehInitialLoadX.
+   */
+  dims: number;
+  demandX: Float64Array;
+  vehCapacityX: Float64Array;
+  vehInitialLoadX: Float64Array;
   /** Most stops one route may visit (Infinity: no limit). */
   maxRouteStops: number;
   vehInitialLoad: Float64Array;
@@ -29,11 +39,13 @@ export interface Instance {
   maxTravel: number;
   /** Cost of using one more vehicle: above any total distance, so fewer vehicles always win. */
   vehicleCost: number;
+  /** Weight of the longest route's duration in the cost (objective `makespan`; 0 otherwise). */
+  makespanWeight: number;
 }
 
 export class ProblemError extends Error {}
 
-export function compile(problem: Problem, objective: 'vehicles-then-distance' | 'distance'): Instance {
+export function compile(problem: Problem, objective: Objective): Instance {
   const { stops, requests, vehicles, travel } = problem;
   const stopCount = stops.length;
   const vehicleCount = vehicles.length;
@@ -52,6 +64,43 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
     service[i] = s.service;
     demand[i] = s.demand;
   });
+  // Only dimensions some vehicle constrains are carried: a demand in a dimension no vehicle limits never binds.
+  let dims = 0;
+  for (const v of vehicles) (v.capacities ?? []).forEach((c, k) => { if (c !== undefined && c !== null) dims = Math.max(dims, k + 1); });
+  const demandX = new Float64Array(n * dims);
+  const vehCapacityX = new Float64Array(vehicleCount * dims).fill(Infinity);
+  const vehInitialLoadX = new Float64Array(vehicleCount * dims);
+  if (dims > 0) {
+    stops.forEach((s, i) => {
+      for (let k = 0; k < dims; k++) demandX[i * dims + k] = s.demands?.[k] ?? 0;
+    });
+    vehicles.forEach((v, r) => {
+      for (let k = 0; k < dims; k++) {
+        const c = v.capacities?.[k];
+        if (c !== undefined && c !== null) vehCapacityX[r * dims + k] = c;
+        vehInitialLoadX[r * dims + k] = v.initialLoads?.[k] ?? 0;
+      }
+    });
+  }
+  // Vehicles a request may use; a vehicle is interchangeable with another only if the same requests may use both.
+  const restricted = requests.some((r) => r.vehicles !== undefined);
+  const allowed = restricted ? new Uint8Array(requestCount * vehicleCount).fill(1) : null;
+  const skillKey = Array.from({ length: vehicleCount }, () => '');
+  if (allowed) {
+    const lists = new Map<string, number>();
+    requests.forEach((r, u) => {
+      if (r.vehicles === undefined) return;
+      allowed.fill(0, u * vehicleCount, (u + 1) * vehicleCount);
+      for (const k of r.vehicles) {
+        if (!(Number.isInteger(k) && k >= 0 && k < vehicleCount)) throw new ProblemError(`request ${u} names vehicle ${k}, which does not exist`);
+        allowed[u * vehicleCount + k] = 1;
+      }
+      const key = [...r.vehicles].sort((a, b) => a - b).join(',');
+      if (lists.has(key)) return;
+      lists.set(key, lists.size);
+      for (let k = 0; k < vehicleCount; k++) skillKey[k] += allowed[u * vehicleCount + k] ? '1' : '0';
+    });
+  }
   const vehCapacity = new Float64Array(vehicleCount);
   const vehInitialLoad = new Float64Array(vehicleCount);
   const vehClass = new Int32Array(vehicleCount);
@@ -66,7 +115,9 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
     vehInitialLoad[k] = v.initialLoad ?? 0;
     // A vehicle with requests bound to it is never interchangeable with another.
     const bound = problem.requests.some((r) => r.vehicle === k);
-    const key = bound ? `bound ${k}` : [v.start, v.end, v.earliest, v.latest, v.capacity, v.initialLoad ?? 0].join(',');
+    const key = bound
+      ? `bound ${k}`
+      : [v.start, v.end, v.earliest, v.latest, v.capacity, v.initialLoad ?? 0, ...vehCapacityX.subarray(k * dims, (k + 1) * dims), ...vehInitialLoadX.subarray(k * dims, (k + 1) * dims), skillKey[k]].join(',');
     vehClass[k] = classKeys.get(key) ?? classKeys.size;
     classKeys.set(key, vehClass[k]!);
   });
@@ -87,6 +138,8 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
     if (r.vehicle !== undefined) {
       if (!(r.vehicle >= 0 && r.vehicle < vehicleCount)) throw new ProblemError(`request ${k} names vehicle ${r.vehicle}, which does not exist`);
       reqVehicle[k] = r.vehicle;
+      // Bound to one vehicle and restricted to a list: both apply.
+      if (allowed) for (let v = 0; v < vehicleCount; v++) if (v !== r.vehicle) allowed[k * vehicleCount + v] = 0;
     }
   });
   for (let s = 0; s < stopCount; s++) if (requestOf[s] === -1) throw new ProblemError(`stop ${s} belongs to no request`);
@@ -121,9 +174,13 @@ export function compile(problem: Problem, objective: 'vehicles-then-distance' | 
       }
     }
   }
-  const vehicleCost = objective === 'distance' ? 0 : 2 * (n + 1) * Math.max(1, maxTravel);
+  const vehicleCost = objective === 'vehicles-then-distance' ? 2 * (n + 1) * Math.max(1, maxTravel) : 0;
+  // Makespan before distance: a unit of the longest route weighs as much as a unit of travel on every leg. The
+  // best solution is compared exactly (makespan, then distance); this weight steers the annealing and insertion.
+  const makespanWeight = objective === 'makespan' ? n + 1 : 0;
   return {
     nodeCount: n, stopCount, vehicleCount, requestCount, travel: tt, earliest, latest, service, demand, requestOf,
-    reqPickup, reqDelivery, reqVehicle, vehCapacity, maxRouteStops, vehInitialLoad, vehClass, maxTravel, vehicleCost,
+    reqPickup, reqDelivery, reqVehicle, allowed, vehCapacity, dims, demandX, vehCapacityX, vehInitialLoadX,
+    maxRouteStops, vehInitialLoad, vehClass, maxTravel, vehicleCost, makespanWeight,
   };
 }

@@ -5,10 +5,11 @@ import { createSolverPool, workerEntry } from './pool.ts';
 import { solve } from './solve.ts';
 import type { Problem, Solution, SolveOptions } from './types.ts';
 
-/** Fewer unassigned, then fewer vehicles, then less distance (the planning objective). */
+/** Fewer unassigned, then fewer vehicles (or a shorter longest route), then less distance (the objective's order). */
 export function betterSolution(a: Solution, b: Solution, objective: SolveOptions['objective']): boolean {
   if (a.unassigned.length !== b.unassigned.length) return a.unassigned.length < b.unassigned.length;
-  if (objective !== 'distance' && a.vehicles !== b.vehicles) return a.vehicles < b.vehicles;
+  if (objective === 'makespan' && Math.abs(a.makespan - b.makespan) > 1e-9) return a.makespan < b.makespan;
+  if ((objective === undefined || objective === 'vehicles-then-distance') && a.vehicles !== b.vehicles) return a.vehicles < b.vehicles;
   return a.distance < b.distance - 1e-9;
 }
 

@@ -19,6 +19,9 @@ export class RouteState {
   readonly lateBegin: Float64Array;
   /** Largest load from a position to the route's end. */
   readonly suffixMaxLoad: Float64Array;
+  /** The same two per further capacity dimension: loadX[(off + k) * dims + d] (empty when dims is 0). */
+  readonly loadX: Float64Array;
+  readonly suffixMaxLoadX: Float64Array;
   readonly routeDist: Float64Array;
   readonly routeOf: Int32Array;
   readonly posOf: Int32Array;
@@ -37,6 +40,8 @@ export class RouteState {
     this.load = new Float64Array(size);
     this.lateBegin = new Float64Array(size);
     this.suffixMaxLoad = new Float64Array(size);
+    this.loadX = new Float64Array(size * inst.dims);
+    this.suffixMaxLoadX = new Float64Array(size * inst.dims);
     this.routeDist = new Float64Array(V);
     this.routeOf = new Int32Array(inst.stopCount).fill(-1);
     this.posOf = new Int32Array(inst.stopCount).fill(-1);
@@ -90,6 +95,50 @@ export class RouteState {
       sml[off + k] = l > sml[off + k + 1]! ? l : sml[off + k + 1]!;
     }
     this.routeDist[r] = dist;
+    if (this.inst.dims > 0) this.rebuildLoadsX(r);
+  }
+
+  private rebuildLoadsX(r: number): void {
+    const { dims: D, demandX, vehInitialLoadX, stopCount } = this.inst;
+    const off = r * this.stride;
+    const L = this.len[r]!;
+    const lx = this.loadX;
+    const sx = this.suffixMaxLoadX;
+    for (let d = 0; d < D; d++) lx[off * D + d] = vehInitialLoadX[r * D + d]!;
+    for (let k = 1; k <= L + 1; k++) {
+      const b = this.nodes[off + k]!;
+      for (let d = 0; d < D; d++) lx[(off + k) * D + d] = lx[(off + k - 1) * D + d]! + (b < stopCount ? demandX[b * D + d]! : 0);
+    }
+    for (let d = 0; d < D; d++) sx[(off + L + 1) * D + d] = lx[(off + L + 1) * D + d]!;
+    for (let k = L; k >= 0; k--) {
+      for (let d = 0; d < D; d++) {
+        const l = lx[(off + k) * D + d]!;
+        const next = sx[(off + k + 1) * D + d]!;
+        sx[(off + k) * D + d] = l > next ? l : next;
+      }
+    }
+  }
+
+  /** Whether adding stop x's further demands to the load at slot `at` (a route offset plus position) stays in capacity. */
+  fitsX(r: number, at: number, x: number, suffix: boolean): boolean {
+    const { dims: D, demandX, vehCapacityX } = this.inst;
+    const src = suffix ? this.suffixMaxLoadX : this.loadX;
+    for (let d = 0; d < D; d++) if (src[at * D + d]! + demandX[x * D + d]! > vehCapacityX[r * D + d]! + 1e-9) return false;
+    return true;
+  }
+
+  /** Time route r is back at its end minus its vehicle's earliest (0 for an unused vehicle). */
+  duration(r: number): number {
+    if (this.len[r] === 0) return 0;
+    const off = r * this.stride;
+    return this.begin[off + this.len[r]! + 1]! - this.begin[off]!;
+  }
+
+  /** The longest route's duration. */
+  makespan(): number {
+    let m = 0;
+    for (let r = 0; r < this.inst.vehicleCount; r++) if (this.len[r]! > 0) m = Math.max(m, this.duration(r));
+    return m;
   }
 
   /** Puts pickup after position i and delivery after position j (positions of the route before the insert, j ≥ i). */
@@ -158,11 +207,14 @@ export class RouteState {
     const L = this.len[r]!;
     if (L > this.inst.maxRouteStops) return L;
     const cap = this.inst.vehCapacity[r]!;
+    const { dims: D, vehCapacityX, allowed, vehicleCount: V } = this.inst;
     for (let k = 1; k <= L + 1; k++) {
       const x = this.nodes[off + k]!;
       if (this.begin[off + k]! > latest[x]! + 1e-9 || this.load[off + k]! > cap + 1e-9) return k;
+      for (let d = 0; d < D; d++) if (this.loadX[(off + k) * D + d]! > vehCapacityX[r * D + d]! + 1e-9) return k;
       if (x >= stopCount) continue;
       const u = requestOf[x]!;
+      if (allowed && !allowed[u * V + r]) return k;
       const p = reqPickup[u]!;
       const d = reqDelivery[u]!;
       if (p >= 0 && d >= 0 && (this.routeOf[p] !== r || this.routeOf[d] !== r || this.posOf[p]! > this.posOf[d]!)) return k;
@@ -217,6 +269,8 @@ export class RouteState {
     this.load.set(o.load);
     this.lateBegin.set(o.lateBegin);
     this.suffixMaxLoad.set(o.suffixMaxLoad);
+    this.loadX.set(o.loadX);
+    this.suffixMaxLoadX.set(o.suffixMaxLoadX);
     this.routeDist.set(o.routeDist);
     this.routeOf.set(o.routeOf);
     this.posOf.set(o.posOf);
@@ -237,9 +291,10 @@ export class RouteState {
     return m;
   }
 
-  /** The search's objective: vehicle cost (hierarchical) plus distance; the bank is judged separately. */
+  /** The search's objective: vehicle cost (hierarchical) or weighted makespan, plus distance; the bank is judged separately. */
   cost(): number {
-    return this.usedVehicles() * this.inst.vehicleCost + this.distance();
+    const makespan = this.inst.makespanWeight > 0 ? this.inst.makespanWeight * this.makespan() : 0;
+    return this.usedVehicles() * this.inst.vehicleCost + makespan + this.distance();
   }
 
   /** Stops of route r in order. Allocates: for results and tests, not for the search. */

@@ -23,6 +23,7 @@ export function solve(problem: Problem, options: SolveOptions, parameters?: Part
     unassigned: Array.from(best.bank.subarray(0, best.bankSize)).sort((a, b) => a - b),
     vehicles: best.usedVehicles(),
     distance: best.distance(),
+    makespan: best.makespan(),
     iterations,
     elapsedMs: performance.now() - started,
   };

@@ -10,6 +10,11 @@ export interface Stop {
   location: number;
   /** Positive at a pickup, negative at a delivery. */
   demand: number;
+  /**
+   * Further capacity dimensions (packages, weight, volume…), signed like `demand`: dimension k is checked against
+   * the vehicle's `capacities[k]`; a missing entry is 0.
+   */
+  demands?: readonly number[];
   earliest: number;
   latest: number;
   service: number;
@@ -25,6 +30,11 @@ export interface Request {
   delivery?: number;
   /** Restricts the request to one vehicle (index into `vehicles`). */
   vehicle?: number;
+  /**
+   * Restricts the request to these vehicles (skills); with `vehicle` too, both apply. An empty list: no vehicle
+   * may serve it, and it is returned unassigned.
+   */
+  vehicles?: readonly number[];
 }
 
 /**
@@ -39,6 +49,13 @@ export interface Vehicle {
   latest: number;
   capacity: number;
   initialLoad?: number;
+  /**
+   * Capacity per further dimension (see `Stop.demands`). A dimension this vehicle leaves undefined, or all of them
+   * when the array is absent, does not constrain it.
+   */
+  capacities?: readonly (number | undefined)[];
+  /** Load already on board per further dimension (goods of lone deliveries); a missing entry is 0. */
+  initialLoads?: readonly number[];
 }
 
 export interface Problem {
@@ -50,16 +67,21 @@ export interface Problem {
   maxStopsPerRoute?: number;
 }
 
+export type Objective = 'vehicles-then-distance' | 'distance' | 'makespan';
+
 export interface SolveOptions {
   /** Wall-clock budget; the best solution found is returned when it ends (anytime). */
   timeLimitMs: number;
   /** Same seed, same problem, same iteration count → same result. */
   seed?: number;
   /**
-   * `vehicles-then-distance` (planning, the benchmarks' objective) or `distance` (one tour: least travel).
-   * Default `vehicles-then-distance`.
+   * Always first: as many requests placed as the vehicles can take (the rest are returned in `unassigned`). Then
+   * `vehicles-then-distance` (planning, the benchmarks' objective): fewest vehicles, then least travel;
+   * `distance` (one tour: least travel); or `makespan` (finish the day early): the shortest longest route, then
+   * least travel, where a route's duration is the time it is back at its end minus its vehicle's `earliest` (a
+   * route leaves at its vehicle's `earliest`; an unused vehicle counts 0). Default `vehicles-then-distance`.
    */
-  objective?: 'vehicles-then-distance' | 'distance';
+  objective?: Objective;
   /** A starting solution: stop indices per vehicle. The result is never worse than it. */
   initial?: readonly (readonly number[])[];
   /** Stops after this many ALNS iterations even if time remains (tests, determinism checks). */
@@ -78,6 +100,8 @@ export interface Solution {
   unassigned: number[];
   vehicles: number;
   distance: number;
+  /** The longest route's duration (see `SolveOptions.objective`), whatever the objective. */
+  makespan: number;
   iterations: number;
   elapsedMs: number;
 }

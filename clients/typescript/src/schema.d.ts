@@ -355,6 +355,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/drivers/{id}/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A driver's shifts, earliest first */
+        get: operations["listShifts"];
+        put?: never;
+        /** Add a shift to a driver */
+        post: operations["createShift"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings": {
         parameters: {
             query?: never;
@@ -1338,6 +1356,25 @@ export type paths = {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a shift */
+        get: operations["getShift"];
+        put?: never;
+        post?: never;
+        /** Delete a shift */
+        delete: operations["deleteShift"];
+        options?: never;
+        head?: never;
+        /** Update a shift (only the given fields) */
+        patch: operations["updateShift"];
         trace?: never;
     };
     "/api/signin": {
@@ -3476,6 +3513,71 @@ export type components = {
             name: string;
             scheduling_config_id: string | null;
             time_zone: string;
+        };
+        /**
+         * @example {
+         *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+         *       "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *       "starts_at": "2026-11-23T07:00:00.000Z",
+         *       "ends_at": "2026-11-23T15:00:00.000Z",
+         *       "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "start_location": {
+         *         "lat": 52.5163,
+         *         "lng": 13.3777
+         *       },
+         *       "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+         *       "end_location": {
+         *         "lat": 52.5163,
+         *         "lng": 13.3777
+         *       },
+         *       "vehicle": {
+         *         "capacity": {
+         *           "packages": 120,
+         *           "weight_kg": 800
+         *         },
+         *         "skills": [
+         *           "cooling"
+         *         ]
+         *       },
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
+        Shift: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            driver_id: string;
+            end_location: {
+                lat: number;
+                lng: number;
+            } | null;
+            end_place_id: string | null;
+            /** Format: date-time */
+            ends_at: string;
+            /** Format: uuid */
+            id: string;
+            start_location: {
+                lat: number;
+                lng: number;
+            };
+            start_place_id: string | null;
+            /** Format: date-time */
+            starts_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            vehicle: {
+                capacity?: {
+                    /** @description Packages on board at once. */
+                    packages?: number;
+                    /** @description Litres on board at once (recorded; not planned with yet). */
+                    volume_l?: number;
+                    /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                    weight_kg?: number;
+                };
+                /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                skills?: string[];
+            } | null;
         };
         /**
          * @example {
@@ -7580,6 +7682,241 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listShifts: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `meta.next_cursor`. */
+                cursor?: string;
+                /** @description `from`/`to`: shifts that overlap [from, to). */
+                filters?: {
+                    /** Format: date-time */
+                    from?: string;
+                    /** Format: date-time */
+                    to?: string;
+                };
+                /** @description Page size (1–100). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shifts": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "starts_at": "2026-11-23T07:00:00.000Z",
+                     *           "ends_at": "2026-11-23T15:00:00.000Z",
+                     *           "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "start_location": {
+                     *             "lat": 52.5163,
+                     *             "lng": 13.3777
+                     *           },
+                     *           "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *           "end_location": {
+                     *             "lat": 52.5163,
+                     *             "lng": 13.3777
+                     *           },
+                     *           "vehicle": {
+                     *             "capacity": {
+                     *               "packages": 120,
+                     *               "weight_kg": 800
+                     *             },
+                     *             "skills": [
+                     *               "cooling"
+                     *             ]
+                     *           },
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        meta: components["schemas"]["PageMeta"];
+                        shifts: components["schemas"]["Shift"][];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shift": {
+                 *         "starts_at": "2026-11-23T07:00:00.000Z",
+                 *         "ends_at": "2026-11-23T15:00:00.000Z",
+                 *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                 *         "vehicle": {
+                 *           "capacity": {
+                 *             "packages": 120,
+                 *             "weight_kg": 800
+                 *           },
+                 *           "skills": [
+                 *             "cooling"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Exactly one of `start_place_id` and `start_location`; at most one of `end_place_id` and `end_location` (neither: the tour ends at its last stop). */
+                    shift: {
+                        end_location?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        end_place_id?: string | null;
+                        /** Format: date-time */
+                        ends_at: string;
+                        start_location?: {
+                            lat: number;
+                            lng: number;
+                        };
+                        /** Format: uuid */
+                        start_place_id?: string;
+                        /** Format: date-time */
+                        starts_at: string;
+                        /** @description Absent members are constraints not applied. */
+                        vehicle?: {
+                            capacity?: {
+                                /** @description Packages on board at once. */
+                                packages?: number;
+                                /** @description Litres on board at once (recorded; not planned with yet). */
+                                volume_l?: number;
+                                /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                                weight_kg?: number;
+                            };
+                            /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                            skills?: string[];
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -16462,6 +16799,253 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "shift": {
+                 *         "ends_at": "2026-11-23T16:00:00.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    shift: {
+                        end_location?: {
+                            lat: number;
+                            lng: number;
+                        } | null;
+                        end_place_id?: string | null;
+                        /** Format: date-time */
+                        ends_at?: string;
+                        start_location?: {
+                            lat: number;
+                            lng: number;
+                        };
+                        /** Format: uuid */
+                        start_place_id?: string;
+                        /** Format: date-time */
+                        starts_at?: string;
+                        vehicle?: {
+                            capacity?: {
+                                /** @description Packages on board at once. */
+                                packages?: number;
+                                /** @description Litres on board at once (recorded; not planned with yet). */
+                                volume_l?: number;
+                                /** @description Kilograms on board at once (packages’ `weight_grams`). */
+                                weight_kg?: number;
+                            };
+                            /** @description What the vehicle and driver can do; a stop's `required_skills` must all be here. */
+                            skills?: string[];
+                        } | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "shift": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000020",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "starts_at": "2026-11-23T07:00:00.000Z",
+                     *         "ends_at": "2026-11-23T15:00:00.000Z",
+                     *         "start_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "start_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "end_place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *         "end_location": {
+                     *           "lat": 52.5163,
+                     *           "lng": 13.3777
+                     *         },
+                     *         "vehicle": {
+                     *           "capacity": {
+                     *             "packages": 120,
+                     *             "weight_kg": 800
+                     *           },
+                     *           "skills": [
+                     *             "cooling"
+                     *           ]
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        shift: components["schemas"]["Shift"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

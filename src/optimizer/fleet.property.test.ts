@@ -1,0 +1,271 @@
+// A fleet, not identical vehicles: property tests on random heterogeneous fleets (own start, end, window, capacity
+// per dimension, allowed vehicles per request), every route checked by an evaluator written here from the types'
+// documentation alone; and crafted cases for the makespan objective and for a fleet too small for every request.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSolverPool, solve, type Objective, type Problem, type Request, type Solution, type Stop, type Vehicle } from './index.ts';
+
+/** Feasibility of a solution, independently of the solver; returns the first broken rule, or null. */
+function check(problem: Problem, solution: Solution): string | null {
+  const pts = problem.travel.kind === 'euclidean' ? problem.travel.points : null;
+  const travel = (a: number, b: number) =>
+    pts ? Math.hypot(pts[a]![0] - pts[b]![0], pts[a]![1] - pts[b]![1]) : (problem.travel as { matrix: readonly (readonly number[])[] }).matrix[a]![b]!;
+  const visits = new Map<number, [number, number]>();
+  let distance = 0;
+  let makespan = 0;
+  if (solution.routes.length !== problem.vehicles.length) return 'one route per vehicle expected';
+  for (const [v, route] of solution.routes.entries()) {
+    const vehicle = problem.vehicles[v]!;
+    if (route.length === 0) continue;
+    let time = vehicle.earliest;
+    let load = vehicle.initialLoad ?? 0;
+    const loads = (vehicle.capacities ?? []).map((_, d) => vehicle.initialLoads?.[d] ?? 0);
+    let at = vehicle.start;
+    for (const [k, s] of route.entries()) {
+      const stop = problem.stops[s]!;
+      if (visits.has(s)) return `stop ${s} visited twice`;
+      visits.set(s, [v, k]);
+      distance += travel(at, stop.location);
+      time = Math.max(time + travel(at, stop.location), stop.earliest);
+      if (time > stop.latest + 1e-9) return `stop ${s} served late on vehicle ${v}`;
+      load += stop.demand;
+      if (load > vehicle.capacity + 1e-9) return `vehicle ${v} over capacity at stop ${s}`;
+      for (const [d, cap] of (vehicle.capacities ?? []).entries()) {
+        loads[d] = loads[d]! + (stop.demands?.[d] ?? 0);
+        if (cap !== undefined && loads[d]! > cap + 1e-9) return `vehicle ${v} over capacity ${d} at stop ${s}`;
+      }
+      time += stop.service;
+      at = stop.location;
+    }
+    distance += travel(at, vehicle.end);
+    time += travel(at, vehicle.end);
+    if (time > vehicle.latest + 1e-9) return `vehicle ${v} back late`;
+    makespan = Math.max(makespan, time - vehicle.earliest);
+  }
+  for (const [k, r] of problem.requests.entries()) {
+    const p = r.pickup !== undefined ? visits.get(r.pickup) : undefined;
+    const d = r.delivery !== undefined ? visits.get(r.delivery) : undefined;
+    if (solution.unassigned.includes(k)) {
+      if (p || d) return `unassigned request ${k} is on a route`;
+      continue;
+    }
+    if ((r.pickup !== undefined && !p) || (r.delivery !== undefined && !d)) return `request ${k} neither served nor reported unassigned`;
+    if (p && d && (p[0] !== d[0] || p[1] > d[1])) return `request ${k}: delivery before pickup or on another vehicle`;
+    const v = (p ?? d)![0];
+    if (r.vehicle !== undefined && v !== r.vehicle) return `request ${k} not on its vehicle`;
+    if (r.vehicles !== undefined && !r.vehicles.includes(v)) return `request ${k} on vehicle ${v}, not one of ${r.vehicles.join(',')}`;
+  }
+  if (Math.abs(distance - solution.distance) > 1e-6) return `distance ${solution.distance} reported, ${distance} driven`;
+  if (Math.abs(makespan - solution.makespan) > 1e-6) return `makespan ${solution.makespan} reported, ${makespan} driven`;
+  if (solution.vehicles !== solution.routes.filter((r) => r.length).length) return 'vehicle count differs from the routes';
+  return null;
+}
+
+const point = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }));
+const DIMS = 3;
+
+/**
+ * Random heterogeneous fleets: each vehicle has its own start and end, window, scalar capacity and capacities in up
+ * to three further dimensions (some left unconstrained); requests carry demands in those dimensions, may be
+ * restricted to a list of vehicles (skills) or bound to one, and some are goods already on board.
+ */
+const fleetProblem = fc
+  .record({
+    points: fc.array(point, { minLength: 20, maxLength: 20 }),
+    requests: fc.array(
+      fc.record({
+        from: fc.nat(19),
+        to: fc.nat(19),
+        demand: fc.integer({ min: 0, max: 6 }),
+        demands: fc.array(fc.integer({ min: 0, max: 8 }), { minLength: 0, maxLength: DIMS }),
+        open: fc.integer({ min: 0, max: 150 }),
+        width: fc.integer({ min: 5, max: 200 }),
+        service: fc.integer({ min: 0, max: 10 }),
+        kind: fc.constantFrom('pair' as const, 'pair' as const, 'pair' as const, 'pair' as const, 'pickup' as const, 'delivery' as const),
+        allowed: fc.option(fc.array(fc.nat(3), { maxLength: 3 }), { nil: undefined }),
+        bound: fc.option(fc.nat(3), { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 9 },
+    ),
+    vehicles: fc.array(
+      fc.record({
+        start: fc.nat(19),
+        end: fc.nat(19),
+        earliest: fc.integer({ min: 0, max: 100 }),
+        length: fc.integer({ min: 50, max: 400 }),
+        capacity: fc.integer({ min: 3, max: 20 }),
+        capacities: fc.option(fc.array(fc.option(fc.integer({ min: 2, max: 15 }), { nil: undefined }), { minLength: 1, maxLength: DIMS }), { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  })
+  .map(({ points, requests, vehicles }): Problem => {
+    const V = vehicles.length;
+    const stops: Stop[] = [];
+    const made: Request[] = [];
+    const onBoard = vehicles.map(() => ({ load: 0, loads: new Array<number>(DIMS).fill(0) }));
+    requests.forEach((r, k) => {
+      const demands = r.demands;
+      const pickup: Stop = { location: r.from, demand: r.demand, demands, earliest: r.open, latest: r.open + r.width, service: r.service };
+      const delivery: Stop = { location: r.to, demand: -r.demand, demands: demands.map((q) => -q), earliest: r.open, latest: r.open + 2 * r.width, service: r.service };
+      const restriction = {
+        ...(r.allowed === undefined ? {} : { vehicles: r.allowed.map((v) => v % V) }),
+        ...(r.bound === undefined ? {} : { vehicle: r.bound % V }),
+      };
+      if (r.kind === 'pair') {
+        made.push({ pickup: stops.length, delivery: stops.length + 1, ...restriction });
+        stops.push(pickup, delivery);
+      } else if (r.kind === 'pickup') {
+        made.push({ pickup: stops.length, ...restriction });
+        stops.push(pickup);
+      } else {
+        // Goods already on board: bound to the vehicle carrying them, counted in its initial loads.
+        const v = (r.bound ?? k) % V;
+        onBoard[v]!.load += r.demand;
+        demands.forEach((q, d) => (onBoard[v]!.loads[d]! += q));
+        made.push({ delivery: stops.length, vehicle: v });
+        stops.push(delivery);
+      }
+    });
+    const fleet: Vehicle[] = vehicles.map((v, k) => ({
+      start: v.start,
+      end: v.end,
+      earliest: v.earliest,
+      latest: v.earliest + v.length,
+      capacity: v.capacity + onBoard[k]!.load,
+      initialLoad: onBoard[k]!.load,
+      ...(v.capacities ? { capacities: v.capacities.map((c, d) => (c === undefined ? undefined : c + onBoard[k]!.loads[d]!)), initialLoads: onBoard[k]!.loads } : {}),
+    }));
+    return { travel: { kind: 'euclidean', points }, stops, requests: made, vehicles: fleet };
+  });
+
+// Vehicle 0 is big in packages but limits weight; vehicle 1 has no weight limit but only one package of room;
+// vehicle 2 is the only one with the skill request 2 needs.
+const skillsAndDimensions: Problem = {
+    travel: { kind: 'euclidean', points: [[0, 0], [5, 0], [10, 0], [0, 5], [0, 10]] },
+    stops: [
+      { location: 1, demand: 0, demands: [1, 80], earliest: 0, latest: 1000, service: 1 },
+      { location: 2, demand: 0, demands: [-1, -80], earliest: 0, latest: 1000, service: 1 },
+      { location: 3, demand: 0, demands: [2, 10], earliest: 0, latest: 1000, service: 1 },
+      { location: 4, demand: 0, demands: [-2, -10], earliest: 0, latest: 1000, service: 1 },
+      { location: 1, demand: 0, demands: [1], earliest: 0, latest: 1000, service: 1 },
+      { location: 2, demand: 0, demands: [-1], earliest: 0, latest: 1000, service: 1 },
+    ],
+    requests: [{ pickup: 0, delivery: 1 }, { pickup: 2, delivery: 3 }, { pickup: 4, delivery: 5, vehicles: [2] }],
+    vehicles: [
+      { start: 0, end: 0, earliest: 0, latest: 1000, capacity: 10, capacities: [10, 50] },
+      { start: 0, end: 0, earliest: 0, latest: 1000, capacity: 10, capacities: [1] },
+      { start: 0, end: 0, earliest: 0, latest: 1000, capacity: 10, capacities: [undefined, 5] },
+    ],
+  };
+
+const FAST = { timeLimitMs: 10_000, maxIterations: 40 };
+const RUNS = Math.max(1, Number(process.env.OPTIMIZER_PROPERTY_RUNS ?? 1));
+const OBJECTIVES: readonly Objective[] = ['vehicles-then-distance', 'distance', 'makespan'];
+
+describe('solver on heterogeneous fleets', () => {
+  it('returns only routes feasible under their own vehicle (capacities, allowed vehicles, windows, precedence)', () => {
+    fc.assert(
+      fc.property(fleetProblem, fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...OBJECTIVES), (problem, seed, objective) => {
+        const solution = solve(problem, { ...FAST, seed, objective });
+        expect(check(problem, solution)).toBeNull();
+      }),
+      { numRuns: 200 * RUNS },
+    );
+  });
+
+  it('stays feasible from any given start, whatever vehicle each stop was dealt to', () => {
+    const withStart = fleetProblem.chain((problem) =>
+      fc.tuple(
+        fc.constant(problem),
+        fc.array(fc.tuple(fc.integer({ min: -1, max: problem.vehicles.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: problem.stops.length,
+          maxLength: problem.stops.length,
+        }),
+      ),
+    );
+    fc.assert(
+      fc.property(withStart, fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...OBJECTIVES), ([problem, deal], seed, objective) => {
+        const initial: number[][] = problem.vehicles.map(() => []);
+        [...deal.entries()].sort((a, b) => a[1][1] - b[1][1]).forEach(([stop, [v]]) => v >= 0 && initial[v]!.push(stop));
+        expect(check(problem, solve(problem, { ...FAST, seed, initial, objective }))).toBeNull();
+      }),
+      { numRuns: 100 * RUNS },
+    );
+  });
+
+  it('places a request only where a vehicle has room in every dimension it limits, and on an allowed vehicle', () => {
+    const problem = skillsAndDimensions;
+    for (const objective of OBJECTIVES) {
+      const solution = solve(problem, { ...FAST, seed: 3, objective });
+      expect(check(problem, solution)).toBeNull();
+      expect(solution.unassigned).toEqual([]);
+      // 80 kg fits only vehicle 1; two packages only vehicle 0; the skill only vehicle 2.
+      expect(solution.routes[1]).toEqual([0, 1]);
+      expect(solution.routes[0]).toEqual([2, 3]);
+      expect(solution.routes[2]).toEqual([4, 5]);
+    }
+  });
+
+  it('shortens the longest route under makespan where the distance objective makes one long route', () => {
+    // Four errands along a line, 20 of service each: one vehicle does them all in the least distance (240 of
+    // time); two vehicles share them and are both back far earlier.
+    const stops: Stop[] = [10, 20, 30, 40].flatMap((x, k) => [
+      { location: 1 + k, demand: 1, earliest: 0, latest: 1000, service: 20 },
+      { location: 1 + k, demand: -1, earliest: 0, latest: 1000, service: 20 },
+    ]);
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [10, 0], [20, 0], [30, 0], [40, 0]] },
+      stops,
+      requests: [0, 1, 2, 3].map((k) => ({ pickup: 2 * k, delivery: 2 * k + 1 })),
+      vehicles: [0, 1].map(() => ({ start: 0, end: 0, earliest: 0, latest: 1000, capacity: 10 })),
+    };
+    const byDistance = solve(problem, { ...FAST, seed: 1, objective: 'distance' });
+    const byMakespan = solve(problem, { ...FAST, seed: 1, objective: 'makespan' });
+    expect(check(problem, byDistance)).toBeNull();
+    expect(check(problem, byMakespan)).toBeNull();
+    expect(byDistance.makespan).toBeCloseTo(240, 6);
+    expect(byMakespan.makespan).toBeLessThan(byDistance.makespan);
+    // The best split: {10, 40} and {20, 30}, each at most 80 of driving plus 80 of service.
+    expect(byMakespan.makespan).toBeCloseTo(160, 6);
+  });
+
+  it('places as many requests as a fixed fleet can take before anything else, under every objective', () => {
+    // Request 0 is the cheapest (nearest) but its long service fills the vehicle's day; requests 1 and 2 are
+    // farther and fit together. Two placed beat one, whatever the distance.
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [5, 0], [20, 0], [0, 20]] },
+      stops: [
+        { location: 1, demand: 1, earliest: 0, latest: 100, service: 45 },
+        { location: 1, demand: -1, earliest: 0, latest: 100, service: 45 },
+        { location: 2, demand: 1, earliest: 0, latest: 100, service: 0 },
+        { location: 2, demand: -1, earliest: 0, latest: 100, service: 0 },
+        { location: 3, demand: 1, earliest: 0, latest: 100, service: 0 },
+        { location: 3, demand: -1, earliest: 0, latest: 100, service: 0 },
+      ],
+      requests: [{ pickup: 0, delivery: 1 }, { pickup: 2, delivery: 3 }, { pickup: 4, delivery: 5 }],
+      vehicles: [{ start: 0, end: 0, earliest: 0, latest: 100, capacity: 5 }],
+    };
+    for (const objective of OBJECTIVES) {
+      for (let seed = 1; seed <= 5; seed++) {
+        const solution = solve(problem, { ...FAST, seed, objective });
+        expect(check(problem, solution)).toBeNull();
+        expect(solution.unassigned).toEqual([0]);
+      }
+    }
+  });
+
+  it('carries the fleet to a solver thread: the same solution there as on this thread', async () => {
+    const pool = createSolverPool(1);
+    try {
+      for (const objective of OBJECTIVES) {
+        const options = { ...FAST, seed: 5, objective };
+        const threaded = await pool.solve(skillsAndDimensions, options);
+        expect(threaded.routes).toEqual(solve(skillsAndDimensions, options).routes);
+        expect(check(skillsAndDimensions, threaded)).toBeNull();
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
