@@ -1,5 +1,5 @@
 // Shifts SQL. Every function takes the handle and the tenant id first.
-import { and, asc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { driverShifts } from './tables.ts';
 
@@ -32,7 +32,7 @@ export async function findShiftsOfDrivers(q: Queryable, tenantId: string, driver
   return q
     .select()
     .from(driverShifts)
-    .where(and(eq(driverShifts.tenantId, tenantId), sql`${driverShifts.driverId} = ANY(${driverIds}::uuid[])`, lt(driverShifts.startsAt, to), gt(driverShifts.endsAt, from)))
+    .where(and(eq(driverShifts.tenantId, tenantId), inArray(driverShifts.driverId, [...driverIds]), lt(driverShifts.startsAt, to), gt(driverShifts.endsAt, from)))
     .orderBy(asc(driverShifts.startsAt), asc(driverShifts.id));
 }
 

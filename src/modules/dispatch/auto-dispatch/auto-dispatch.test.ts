@@ -1,7 +1,7 @@
 // Auto-dispatch through the API (decision 1350): the setting, the decision after a create, its events and the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createService, createServiceArea, eventsOf, expectOk, mergeIntoTour, type Client } from '../../../../test/factories.ts';
+import { createBooking, createOrganization, createService, createServiceArea, createUser, eventsOf, expectOk, mergeIntoTour, type Client } from '../../../../test/factories.ts';
 import { createWorker, type Worker } from '../../../worker/loop.ts';
 
 let t: TestApp;
@@ -146,6 +146,55 @@ describe('auto-dispatch of a new booking', () => {
     const booking = await bookingNear(tenant.admin, service.id, 52.5, 13.4, window);
     await worker.drain();
     expect((await getBooking(booking.id)).auto_dispatch).toMatchObject({ status: 'skipped', reason: 'no_fit', constraint: 'time_window' });
+  });
+
+  /** A tour near (lat, lng) force-assigned to a driver whose shift covers now, with the given vehicle and end. */
+  async function tourOfDriverWithShift(serviceId: string, shift: { endsInSeconds: number; packages?: number }) {
+    const org = (await createOrganization(tenant.admin)).id;
+    const driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [org] });
+    const now = t.clock.now().getTime();
+    await expectOk(
+      tenant.admin.post(`/api/drivers/${driver.id}/shifts`, {
+        shift: {
+          starts_at: new Date(now - 3600_000).toISOString(),
+          ends_at: new Date(now + shift.endsInSeconds * 1000).toISOString(),
+          start_location: { lat: 52.5, lng: 13.4 },
+          ...(shift.packages !== undefined ? { vehicle: { capacity: { packages: shift.packages } } } : {}),
+        },
+      }),
+      201,
+    );
+    const tour = await mergeIntoTour(tenant.admin, [(await bookingNear(tenant.admin, serviceId, 52.5, 13.4)).id]);
+    await expectOk(tenant.admin.post(`/api/hailing/tours/${tour.id}/force_assign`, { driver_id: driver.id }));
+    return tour;
+  }
+
+  it("skips with no_fit and capacity when the booking's packages exceed the vehicle of the driver's shift", async () => {
+    const service = await autoService();
+    await tourOfDriverWithShift(service.id, { endsInSeconds: 8 * 3600, packages: 1 });
+    const two = await createBooking(tenant.admin, {
+      service_id: service.id,
+      stops: [stopAt('pickup', 52.5, 13.4), stopAt('dropoff', 52.501, 13.401)],
+      packages: [
+        { pickup_stop_index: 0, dropoff_stop_index: 1 },
+        { pickup_stop_index: 0, dropoff_stop_index: 1 },
+      ],
+    });
+    const one = await bookingNear(tenant.admin, service.id, 52.5, 13.4);
+    await worker.drain();
+    expect((await getBooking(two.id)).auto_dispatch).toMatchObject({ status: 'skipped', reason: 'no_fit', constraint: 'capacity' });
+    // One package fits: after the tour's own delivery, the vehicle is empty again.
+    expect((await getBooking(one.id)).auto_dispatch).toMatchObject({ status: 'dispatched' });
+  });
+
+  it("skips with no_fit and shift when the stops could not be served before the driver's shift ends", async () => {
+    const service = await autoService();
+    const tour = await tourOfDriverWithShift(service.id, { endsInSeconds: 10 * 60 });
+    // About 20 km away: some forty minutes' drive at 30 km/h.
+    const far = await bookingNear(tenant.admin, service.id, 52.68, 13.4);
+    await worker.drain();
+    expect((await getBooking(far.id)).auto_dispatch).toMatchObject({ status: 'skipped', reason: 'no_fit', constraint: 'shift' });
+    expect((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops).toHaveLength(2);
   });
 
   it('leaves alone a booking a dispatcher dispatched before the job ran: no decision, no event', async () => {

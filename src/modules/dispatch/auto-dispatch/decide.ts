@@ -15,7 +15,7 @@ import type { AutoDispatchDecision, TourStatus } from '../tables.ts';
 import { layOut } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { cheapestFit, cheapestOf, pointsOf, type FitConstraint, type FitResult, type LoadChanges, type TourForFit } from './cheapest-insertion.ts';
-import { NO_SHIFTS, type ShiftOfTour } from './shifts.ts';
+import { shiftOfTour, type ShiftOfTour } from './shifts.ts';
 
 /** Tours a booking may join: released to drivers or running. A tour still `to_be_dispatched` is a dispatcher's draft. */
 export const CANDIDATE_STATUSES: readonly TourStatus[] = ['scheduled', 'pickable', 'claimed', 'en_route'];
@@ -42,7 +42,7 @@ type Outcome = { status: 'dispatched'; tourId: string } | { status: 'skipped'; r
 export async function decideAutoDispatch(deps: Deps, tenantId: string, bookingId: string, options: DecideOptions = {}): Promise<AutoDispatchDecision | null> {
   const elapsed = options.elapsedClock ?? (() => performance.now());
   const started = elapsed();
-  const shiftOf = options.shiftOf ?? NO_SHIFTS;
+  const shiftOf = options.shiftOf ?? shiftOfTour;
   const { db } = deps;
   const booking = await bookingsRepo.findBooking(db, tenantId, bookingId);
   if (!booking || !(await waiting(db, tenantId, booking))) return null;
