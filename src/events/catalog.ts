@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'busyness.place_changed',
   'webhook.test',
   'dispatch.plan_ready',
+  'booking.auto_dispatched',
+  'booking.auto_dispatch_skipped',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -44,6 +44,12 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
   }),
   'booking.return_started': Type.Object({ ...booking, stop_id: Nullable(Id), tour_id: Nullable(Id) }),
   'booking.feedback_received': Type.Object({ ...booking, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) }),
+  'booking.auto_dispatched': Type.Object({ ...booking, tour_id: Id }),
+  'booking.auto_dispatch_skipped': Type.Object({
+    ...booking,
+    reason: Type.String({ description: '`no_open_tour`, `no_fit` or `budget_exceeded` (decision 1350).' }),
+    constraint: Nullable(Type.String({ description: 'With `no_fit`: the binding constraint — `stop_limit`, `time_window`, `capacity` or `shift`.' })),
+  }),
   'tour.created': Type.Object({ ...tour, status: TourStatus, dispatched_booking_ids: Type.Array(Id) }),
   'tour.active_status_changed': Type.Object({
     ...tour,

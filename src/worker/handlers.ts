@@ -1,6 +1,6 @@
 // Every job kind's handler and every debounced event's payload builder, named here: the worker's complete tables,
 // checked when a worker starts (no module registers itself by being imported).
-import { expireClaimJob, runPlanJob } from '../modules/dispatch/index.ts';
+import { autoDispatchJob, expireClaimJob, runPlanJob } from '../modules/dispatch/index.ts';
 import { busynessTickJob } from '../modules/busyness/index.ts';
 import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
 import { sendMailJob } from '../mail/jobs.ts';
@@ -27,6 +27,7 @@ export const JOB_HANDLERS: JobHandlers = {
   'compensation.distribute_tips': distributeTipsJob,
   'reports.expire': expireReportJob,
   'dispatch.plan': runPlanJob,
+  'bookings.auto_dispatch': autoDispatchJob,
 };
 
 /** A worker refuses to start with a debounced type that has no builder (the Record type says so too; this catches a cast). */

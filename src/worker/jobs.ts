@@ -1,6 +1,7 @@
 // Jobs: schedule deferred work in the caller's transaction; claim due jobs with leases (SKIP LOCKED).
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
+import { completeRow } from '../db/json-insert.ts';
 import { queryRows } from '../db/sql.ts';
 import { newId } from '../shared/ids.ts';
 import type { JobKind } from './job-kinds.ts';
@@ -45,6 +46,25 @@ export async function scheduleJob(q: Queryable, job: ScheduleJob): Promise<void>
       targetWhere: sql`status = 'pending' AND dedupe_key IS NOT NULL`,
       set: { dueAt: values.dueAt, payload: values.payload, updatedAt: values.updatedAt },
     });
+}
+
+/**
+ * A job's row for a write that inserts many tables in one statement (db/json-insert.ts): scheduled with the rows
+ * that call for it, atomically. Without a dedupe key (that needs ON CONFLICT, scheduleJob's way).
+ */
+export function jobRow(job: Omit<ScheduleJob, 'dedupeKey'>): JobRow {
+  return completeRow(jobs, {
+    tenantId: job.tenantId,
+    id: newId(),
+    kind: job.kind,
+    dedupeKey: null,
+    payload: job.payload,
+    status: 'pending',
+    dueAt: job.dueAt,
+    maxAttempts: job.maxAttempts ?? 10,
+    createdAt: job.now,
+    updatedAt: job.now,
+  });
 }
 
 interface RawJob {

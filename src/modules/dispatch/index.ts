@@ -14,6 +14,8 @@ export { countOpenToursAndBusyDrivers } from './tours/repository.ts';
 /** The worker's handler of `tours.expire_claim` (worker/handlers.ts). */
 export { expireClaimJob } from './tours/jobs.ts';
 export { runPlanJob } from './planning/plan-job.ts';
+/** The worker's handler of `bookings.auto_dispatch` (decision 1350). */
+export { autoDispatchJob } from './auto-dispatch/jobs.ts';
 
 // Failing a stop (the failures module's failStop): lock, write through these, render.
 export {

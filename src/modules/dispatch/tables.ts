@@ -21,6 +21,16 @@ export interface StopFailure {
   note: string | null;
 }
 
+/** What auto-dispatch decided for a booking (decision 1350), stored on it and shown as `auto_dispatch`. */
+export interface AutoDispatchDecision {
+  status: 'dispatched' | 'skipped';
+  tour_id: string | null;
+  reason: string | null;
+  /** The binding constraint of a `no_fit` skip (time_window, stop_limit, capacity, shift), else null. */
+  constraint: string | null;
+  decided_at: string;
+}
+
 export const bookings = pgTable(
   'bookings',
   {
@@ -40,6 +50,8 @@ export const bookings = pgTable(
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    /** The service area's auto-dispatch decision on this booking (decision 1350); null when none was taken. */
+    autoDispatch: jsonb('auto_dispatch').$type<AutoDispatchDecision>(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),

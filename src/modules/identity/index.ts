@@ -2,6 +2,7 @@
 // active tour, and the seams identity asks through (hooks.ts).
 export {
   adminEmails,
+  autoDispatchSettingRead,
   findUser,
   membershipsOf,
   findTenant,

@@ -31,6 +31,7 @@ describe('service areas', () => {
       boundary: square,
       scheduling_config_id: config.id,
       average_speed_kmh: 25,
+      auto_dispatch: { enabled: false, budget_ms: 200 },
       created_at: t.clock.now().toISOString(),
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);

@@ -1,8 +1,9 @@
 // Identity SQL: tenants, users, memberships, credentials. Every function takes the handle and tenant id first.
-import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
+import type { JsonPart } from '../../db/json-read.ts';
 import { credentials, organizationMembers, organizations, serviceAreas, tenants, users } from './tables.ts';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -294,6 +295,15 @@ export async function updateOrganization(
   if (!Object.keys(patch).length) return;
   await q.update(organizations).set(patch).where(and(eq(organizations.tenantId, tenantId), eq(organizations.id, id)));
 }
+
+/** A service area's auto-dispatch setting as one part of a combined read (db/json-read.ts); null without the area. */
+export const autoDispatchSettingRead = (tenantId: Placeholder, id: SQL): JsonPart<{ enabled: boolean; budgetMs: number } | null> => ({
+  sql: sql`(SELECT json_build_object('enabled', ${serviceAreas.autoDispatchEnabled}, 'budget_ms', ${serviceAreas.autoDispatchBudgetMs}) FROM ${serviceAreas} WHERE ${serviceAreas.tenantId} = ${tenantId} AND ${serviceAreas.id} = ${id})`,
+  decode: (json) => {
+    const row = json as { enabled: boolean; budget_ms: number } | null;
+    return row ? { enabled: row.enabled, budgetMs: row.budget_ms } : null;
+  },
+});
 
 export async function findServiceArea(q: Queryable, tenantId: string, id: string): Promise<ServiceAreaRow | null> {
   const [row] = await q.select().from(serviceAreas).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));

@@ -228,6 +228,8 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   boundary: Nullable(Type.Object({ type: Type.Literal('Polygon'), coordinates: Type.Array(Type.Array(Type.Array(Type.Number()))) })),
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer(),
+  /** Auto-dispatch of new bookings into open tours (decision 1350); off by default. */
+  auto_dispatch: Type.Object({ enabled: Type.Boolean(), budget_ms: Type.Integer() }),
   created_at: Timestamp,
 }), {
   id: ID.serviceArea,
@@ -237,8 +239,11 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   boundary: BERLIN,
   scheduling_config_id: ID.schedulingConfig,
   average_speed_kmh: 25,
+  auto_dispatch: { enabled: false, budget_ms: 200 },
   created_at: EXAMPLE_AT,
 }));
+/** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
+export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
 const serviceAreaFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO-4217 code, e.g. EUR.' }),
@@ -246,6 +251,13 @@ const serviceAreaFields = {
   boundary: Nullable(Polygon),
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer({ minimum: 1, maximum: 200 }),
+  auto_dispatch: Type.Object(
+    {
+      enabled: Type.Optional(Type.Boolean()),
+      budget_ms: Type.Optional(Type.Integer({ minimum: AUTO_DISPATCH_BUDGET_MS.min, maximum: AUTO_DISPATCH_BUDGET_MS.max, description: 'How long one decision may search (decision 1350).' })),
+    },
+    strict,
+  ),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

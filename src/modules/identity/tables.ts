@@ -1,5 +1,5 @@
 // Identity tables: tenants, users, organizations and their members, service areas, credentials.
-import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer, boolean } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -72,6 +72,9 @@ export const serviceAreas = pgTable(
     schedulingConfigId: uuid('scheduling_config_id'),
     averageSpeedKmh: integer('average_speed_kmh').notNull().default(30),
     createdAt: ts('created_at').notNull(),
+    /** Auto-dispatch of new bookings into open tours (decision 1350): off unless enabled, bounded by the budget. */
+    autoDispatchEnabled: boolean('auto_dispatch_enabled').notNull().default(false),
+    autoDispatchBudgetMs: integer('auto_dispatch_budget_ms').notNull().default(200),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

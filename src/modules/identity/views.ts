@@ -55,6 +55,7 @@ export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
   boundary: row.boundary as PolygonInput | null,
   scheduling_config_id: row.schedulingConfigId,
   average_speed_kmh: row.averageSpeedKmh,
+  auto_dispatch: { enabled: row.autoDispatchEnabled, budget_ms: row.autoDispatchBudgetMs },
   created_at: iso(row.createdAt),
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;

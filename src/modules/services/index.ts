@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { findSchedulingConfig, findService, type SchedulingConfigRow, type ServiceRow } from './repository.ts';
 
 /** The service as one part of a combined read (see db/json-read.ts). */
-export { serviceRead } from './repository.ts';
+export { serviceRead, serviceAreaIdOfService } from './repository.ts';
 
 export type { DeliveryProofKind, FailureOutcome, FailureOutcomes, TipDistributionStrategy } from './tables.ts';
 export { ALL_OUTCOMES } from './rules.ts';

@@ -1,5 +1,5 @@
 // Tour service and scheduling config SQL. Every function takes the handle and the tenant id first.
-import { and, desc, eq, lt, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { oneRow } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
@@ -20,6 +20,10 @@ export async function findService(q: Queryable, tenantId: string, id: string): P
 
 /** The service as one part of a combined read (see db/json-read.ts): null when it does not exist in the tenant. */
 export const serviceRead = (tenantId: Placeholder, id: Placeholder) => oneRow(services, and(eq(services.tenantId, tenantId), eq(services.id, id)));
+
+/** The service's service area id as a scalar subquery, for another module's part of a combined read. */
+export const serviceAreaIdOfService = (tenantId: Placeholder, id: Placeholder): SQL =>
+  sql`(SELECT ${services.serviceAreaId} FROM ${services} WHERE ${services.tenantId} = ${tenantId} AND ${services.id} = ${id})`;
 
 export async function findServiceForUpdate(q: Queryable, tenantId: string, id: string): Promise<ServiceRow | null> {
   const [row] = await q.select().from(services).where(and(eq(services.tenantId, tenantId), eq(services.id, id))).for('update');

@@ -9,6 +9,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
 import { eventRows, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
+import { jobRow } from '../../../worker/jobs.ts';
 import { findUser } from '../../identity/index.ts';
 import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
 import { canSee } from '../access.ts';
@@ -124,7 +125,11 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const packages = prepared.packages.map((p) => completeRow(packagesTable, p));
   const history = prepared.history.map((h) => completeRow(packageHistory, h));
   // No tour yet: the managing organizations see it (docs/api-guide.md "Who sees what"), as settle would store.
-  const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds };
+  // Auto-dispatch decides after the create commits, as a job written with it (decision 1350); an auto dispatch_mode
+  // service puts the booking into a new tour at once instead, so there is nothing left to decide.
+  const decides = references.autoDispatch?.enabled === true && service.dispatchMode !== 'auto';
+  const jobs = decides ? [jobRow({ tenantId, kind: 'bookings.auto_dispatch', payload: { booking_id: id }, dueAt: at, now: at, maxAttempts: 3 })] : [];
+  const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds, jobs };
   const events: EventInput[] = [{ tenantId, actor, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
   return { at, service, created, events, packageInputs };
 }

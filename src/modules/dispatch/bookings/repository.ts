@@ -6,10 +6,13 @@ import { readTogether, rowFromJson, type JsonPart } from '../../../db/json-read.
 import { insertAllBatched } from '../../../db/write-batch.ts';
 import { runPrepared } from '../../../db/prepared.ts';
 import { placesRead } from '../../places/index.ts';
-import { serviceRead } from '../../services/index.ts';
+import { serviceAreaIdOfService, serviceRead } from '../../services/index.ts';
+import { autoDispatchSettingRead } from '../../identity/index.ts';
 import type { PackageHistoryRow, PackageRow } from '../packages/repository.ts';
 import type { StopRow } from '../stops/repository.ts';
 import { bookings, bookingVisibility, packageHistory, packages, stops } from '../tables.ts';
+import { jobs } from '../../../worker/tables.ts';
+import type { JobRow } from '../../../worker/jobs.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
 
@@ -23,6 +26,8 @@ export interface NewBooking {
   history: PackageHistoryRow[];
   /** The organizations that see the booking (none stored yet). */
   visibleTo: string[];
+  /** Jobs the booking calls for (its auto-dispatch decision, decision 1350), scheduled in the same statement. */
+  jobs?: JobRow[];
 }
 
 /**
@@ -39,17 +44,23 @@ export async function insertNewBooking(q: Queryable, created: NewBooking, events
     rowsOf(packageHistory, created.history),
     rowsOf(bookingVisibility, created.visibleTo.map((organizationId) => ({ tenantId, organizationId, bookingId }))),
     events,
+    rowsOf(jobs, created.jobs ?? []),
   ];
   if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts);
   else await insertAllBatched(q, 'insert_new_booking', parts);
 }
 
-/** What a new booking refers to, read in one statement: its service and the places its stops are built from. */
+/** What a new booking refers to, read in one statement: its service, the places its stops are built from, its area's auto-dispatch. */
 export async function findBookingReferences(q: Queryable, tenantId: string, serviceId: string, placeIds: string[]) {
   return readTogether(
     q,
     'find_booking_references',
-    { service: serviceRead(sql.placeholder('tenantId'), sql.placeholder('serviceId')), places: placesRead(sql.placeholder('tenantId'), sql.placeholder('placeIds')) },
+    {
+      service: serviceRead(sql.placeholder('tenantId'), sql.placeholder('serviceId')),
+      places: placesRead(sql.placeholder('tenantId'), sql.placeholder('placeIds')),
+      // Whether the booking's service area auto-dispatches it (decision 1350), in the same round trip.
+      autoDispatch: autoDispatchSettingRead(sql.placeholder('tenantId'), serviceAreaIdOfService(sql.placeholder('tenantId'), sql.placeholder('serviceId'))),
+    },
     { tenantId, serviceId, placeIds },
   );
 }

@@ -181,6 +181,14 @@ export const Booking = component('Booking', withExample(Type.Object({
    * stop is open; null when the server holds no master key to derive it.
    */
   tracking: Type.Optional(Nullable(component('TrackingLink', Type.Object({ url: Type.String({ format: 'uri' }), expires_at: Nullable(Timestamp) })))),
+  /** The service area's auto-dispatch decision (decision 1350); null when none was taken. */
+  auto_dispatch: Nullable(component('AutoDispatchDecision', Type.Object({
+    status: Type.Union([Type.Literal('dispatched'), Type.Literal('skipped')]),
+    tour_id: Nullable(Uuid),
+    reason: Nullable(Type.String({ description: 'When skipped: `no_open_tour`, `no_fit` or `budget_exceeded`.' })),
+    constraint: Nullable(Type.String({ description: 'With `no_fit`: `stop_limit`, `time_window`, `capacity` or `shift`.' })),
+    decided_at: Timestamp,
+  }))),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   stops: Type.Optional(Type.Array(Stop)),
   packages: Type.Optional(Type.Array(Package)),
@@ -199,6 +207,7 @@ export const Booking = component('Booking', withExample(Type.Object({
   tip: { amount: 300, currency: 'EUR' },
   tip_distribution: { tour_id: ID.tour, status: 'pending', reason: 'dropoffs_unresolved' },
   earnings: null,
+  auto_dispatch: { status: 'dispatched', tour_id: ID.tour, reason: null, constraint: null, decided_at: EXAMPLE_AT },
   metadata: { shop_order: '1042' },
   stops: [STOP_EXAMPLE, DROPOFF_EXAMPLE],
   packages: [PACKAGE_EXAMPLE],

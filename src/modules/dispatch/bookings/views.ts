@@ -18,6 +18,7 @@ export const bookingFields = (row: repo.BookingRow, tips: Map<string, BookingTip
   tip: row.tip,
   tip_distribution: tips.get(row.id) ?? NOT_EVALUATED,
   ...earnings(row.earnings),
+  auto_dispatch: row.autoDispatch ?? null,
   metadata: row.metadata,
   created_at: iso(row.createdAt),
   updated_at: iso(row.updatedAt),

@@ -121,3 +121,12 @@ export async function listTours(q: Queryable, tenantId: string, query: TourListQ
     .orderBy(desc(tours.id))
     .limit(query.limit + 1);
 }
+
+/** The open tours of a service in the given statuses: auto-dispatch's candidates (decision 1350). */
+export async function findOpenToursOfService(q: Queryable, tenantId: string, serviceId: string, statuses: readonly TourRow['status'][]): Promise<TourRow[]> {
+  return q
+    .select()
+    .from(tours)
+    .where(and(eq(tours.tenantId, tenantId), inArray(tours.status, [...statuses]), eq(tours.serviceId, serviceId)))
+    .orderBy(asc(tours.id));
+}

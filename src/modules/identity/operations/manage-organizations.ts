@@ -9,6 +9,7 @@ import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { canonicalTimeZone, isCurrency, polygonErrors } from '../rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
+import { AUTO_DISPATCH_BUDGET_MS } from '../schemas.ts';
 import { toOrganizationView, toServiceAreaView, type OrganizationView, type ServiceAreaView } from '../views.ts';
 
 const cursorId = (cursor: string | undefined): string | null => {
@@ -108,6 +109,8 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     schedulingConfigId: input.scheduling_config_id ?? null,
     averageSpeedKmh: input.average_speed_kmh ?? 30,
     createdAt: deps.clock.now(),
+    autoDispatchEnabled: input.auto_dispatch?.enabled ?? false,
+    autoDispatchBudgetMs: input.auto_dispatch?.budget_ms ?? AUTO_DISPATCH_BUDGET_MS.default,
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -130,6 +133,8 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.boundary !== undefined ? { boundary: input.boundary } : {}),
       ...(input.scheduling_config_id !== undefined ? { schedulingConfigId: input.scheduling_config_id } : {}),
       ...(input.average_speed_kmh !== undefined ? { averageSpeedKmh: input.average_speed_kmh } : {}),
+      ...(input.auto_dispatch?.enabled !== undefined ? { autoDispatchEnabled: input.auto_dispatch.enabled } : {}),
+      ...(input.auto_dispatch?.budget_ms !== undefined ? { autoDispatchBudgetMs: input.auto_dispatch.budget_ms } : {}),
     };
     await repo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });
