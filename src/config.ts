@@ -49,6 +49,8 @@ export interface Config {
     /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
     stream: { pollMs: number; heartbeatMs: number; revalidateMs: number; pollBatch?: number };
   };
+  /** Days a proof photo or signature file is kept after the handover, then deleted (decision 1250). */
+  proofRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -104,6 +106,7 @@ const ENV_SCHEMA = {
     MAP_TILE_URL: { type: 'string', maxLength: 500, pattern: '^https?://[^\\s"<>\'\\\\]+$' },
     LIVE_MAX_SPEED_KMH: integer(1, 2000),
     POSITION_RETENTION_DAYS: integer(1, 3650),
+    PROOF_RETENTION_DAYS: integer(1, 3650),
     OSRM_TIMEOUT_MS: integer(50, 60_000),
     LIVE_POLL_MS: integer(10, 10_000),
     LIVE_REVALIDATE_MS: integer(100, 600_000),
@@ -193,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       osrmTimeoutMs: num('OSRM_TIMEOUT_MS', 2000),
       stream: { pollMs: num('LIVE_POLL_MS', 200), heartbeatMs: 15_000, revalidateMs: num('LIVE_REVALIDATE_MS', 15_000) },
     },
+    proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
     ...overrides,
   };
   return Object.freeze(config);
