@@ -10,7 +10,8 @@ import type { DeliveryProofInput } from '../bookings/schemas.ts';
 import type { ProofFileKind, StoredProof } from '../tables.ts';
 import { decodeProofImage, type ProofImageType } from './image-type.ts';
 import * as repo from './repository.ts';
-import { deleteProofBlob, openProof, sealProof, type SealedProof } from './sealed-proof.ts';
+import { deleteProofBlob, openProof, proofKeyContext, sealProof, type SealedProof } from './sealed-proof.ts';
+import { unwrap, wrap, type MasterKey } from '../../../crypto/key-wrap.ts';
 
 export const PROOF_FILE_KINDS: readonly ProofFileKind[] = ['photo', 'signature'];
 
@@ -156,5 +157,29 @@ export async function deleteExpiredProofFiles(deps: Pick<Deps, 'db' | 'clock' | 
     await deps.db.transaction((tx) => repo.markProofFilesDeleted(tx, batch, now));
     total += batch.length;
     if (batch.length < PROOF_RETENTION_BATCH) return total;
+  }
+}
+
+/**
+ * `tourbook keys rotate`: seals every kept proof file key again under `next` (file bytes untouched). Each row is one
+ * compare-and-set, so a file that retention deleted meanwhile is skipped, and an interrupted run resumes.
+ */
+export async function rewrapProofKeys(deps: Pick<Deps, 'db'>, ring: readonly MasterKey[], next: MasterKey, batchSize = 200): Promise<number> {
+  const keys = [...ring, next];
+  let done = 0;
+  let after: { tenantId: string; id: string } | null = null;
+  for (;;) {
+    const batch = await repo.proofFilesSealedOtherwise(deps.db, next.id, after, batchSize);
+    if (!batch.length) return done;
+    for (const row of batch) {
+      after = row;
+      if (!row.wrappedKey || !row.blobKey) continue;
+      const key = unwrap(keys, row.wrappedKey, proofKeyContext(row.blobKey));
+      try {
+        if (await repo.replaceWrappedKey(deps.db, row.tenantId, row.id, row.wrappedKey, wrap(next, key, proofKeyContext(row.blobKey)))) done += 1;
+      } finally {
+        key.fill(0);
+      }
+    }
   }
 }

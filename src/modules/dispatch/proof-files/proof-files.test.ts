@@ -10,6 +10,10 @@ import { createBooking, createOrganization, createService, createUser, driveStop
 import { jpegLike, pngImage } from '../../../../test/proof-images.ts';
 import { proofFiles } from '../tables.ts';
 import { proofRetentionJob } from './jobs.ts';
+import { masterKeyOf } from '../../../crypto/key-wrap.ts';
+import { masterKeyRingFor } from '../../../crypto/master-key.ts';
+import { rotateMasterKey } from '../../../keys-command.ts';
+import { openProof } from './sealed-proof.ts';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -253,5 +257,24 @@ describe('the recipient’s tracking read', () => {
     const gone = await getBytes(`/api/tracking/${token}/stops/1/proof/photo`, null);
     expect(gone.status).toBe(404);
     expect(gone.json?.error_code).toBe('not_found');
+  });
+});
+
+describe('rotating the master key', () => {
+  it('seals kept proof file keys again under the new key; the image opens with the new key alone', async () => {
+    const { driver, stopId } = await arrivedPickup();
+    await expectOk(driver.client.post(`/api/stops/${stopId}/complete`, { proof: { photo: b64(photo) } }));
+    const [before] = await t.deps.db.select().from(proofFiles).where(eq(proofFiles.ownerId, stopId));
+    const next = masterKeyOf(randomBytes(32));
+    await expect(openProof(t.config, [next], { blobKey: before!.blobKey!, wrappedKey: before!.wrappedKey! })).rejects.toThrow();
+
+    const result = await rotateMasterKey(t.deps, next);
+    expect(result.proofs).toBeGreaterThanOrEqual(1);
+    const [after] = await t.deps.db.select().from(proofFiles).where(eq(proofFiles.ownerId, stopId));
+    expect(after!.wrappedKey).toMatch(new RegExp(`^tbk1\\.${next.id}\\.`));
+    expect(after!.blobKey).toBe(before!.blobKey);
+    expect((await openProof(t.config, [next], { blobKey: after!.blobKey!, wrappedKey: after!.wrappedKey! })).equals(photo)).toBe(true);
+    expect(masterKeyRingFor(t.config)).toHaveLength(1);
+    expect((await rotateMasterKey(t.deps, next)).proofs).toBe(0);
   });
 });

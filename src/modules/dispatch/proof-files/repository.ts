@@ -1,5 +1,5 @@
 // Proof files SQL: one row per stop or package and kind; the stored proofs retention marks. Handle and tenant id first.
-import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { packages, proofFiles, stops, type ProofFileKind } from '../tables.ts';
 
@@ -53,4 +53,26 @@ export async function markProofFilesDeleted(q: Queryable, rows: Pick<ProofFileRo
         .where(and(eq(packages.tenantId, tenantId), inArray(packages.id, packageIds), sql`${packages.forcedDelivery} IS NOT NULL`, sql`(${packages.forcedDelivery} -> 'proof' ->> 'deleted_at') IS NULL`));
     }
   }
+}
+
+/** Files still holding a key that `keyId` did not seal, in id order after `after` (master key rotation). */
+export async function proofFilesSealedOtherwise(q: Queryable, keyId: string, after: { tenantId: string; id: string } | null, limit: number) {
+  const conditions: SQL[] = [isNotNull(proofFiles.wrappedKey), ne(sql`split_part(${proofFiles.wrappedKey}, '.', 2)`, keyId)];
+  if (after) conditions.push(sql`(${proofFiles.tenantId}, ${proofFiles.id}) > (${after.tenantId}::uuid, ${after.id}::uuid)`);
+  return q
+    .select({ tenantId: proofFiles.tenantId, id: proofFiles.id, blobKey: proofFiles.blobKey, wrappedKey: proofFiles.wrappedKey })
+    .from(proofFiles)
+    .where(and(...conditions))
+    .orderBy(asc(proofFiles.tenantId), asc(proofFiles.id))
+    .limit(limit);
+}
+
+/** Compare-and-set: replaces the wrapped key only if it is still `before` (retention may have cleared it meanwhile). */
+export async function replaceWrappedKey(q: Queryable, tenantId: string, id: string, before: string, after: string): Promise<boolean> {
+  const rows = await q
+    .update(proofFiles)
+    .set({ wrappedKey: after })
+    .where(and(eq(proofFiles.tenantId, tenantId), eq(proofFiles.id, id), eq(proofFiles.wrappedKey, before)))
+    .returning({ id: proofFiles.id });
+  return rows.length > 0;
 }
