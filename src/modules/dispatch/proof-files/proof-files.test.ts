@@ -207,11 +207,15 @@ describe('retention', () => {
     const oldStop: string = old.stops[0].id;
     await driveStop(driver.client, oldStop, 'arrived');
     await expectOk(driver.client.post(`/api/stops/${oldStop}/complete`, { proof: { photo: b64(photo), recipient_name: 'Ada' } }));
+    // A forced delivery of the same day, with a signature: its package proof is deleted too.
+    const forced = await createBooking(tn.admin, { service_id: svc.id });
+    const packageId: string = forced.packages[0].id;
+    await expectOk(tn.admin.post(`/api/hailing/packages/${packageId}/force_delivery`, { proof: { signature: b64(signature), note: 'Signed on paper' } }));
     t.clock.advance(60 * 86_400_000);
     const youngStop: string = young.stops[0].id;
     await driveStop(driver.client, youngStop, 'arrived');
     await expectOk(driver.client.post(`/api/stops/${youngStop}/complete`, { proof: { photo: b64(photo) } }));
-    expect(proofBlobs(tn.tenantId)).toHaveLength(2);
+    expect(proofBlobs(tn.tenantId)).toHaveLength(3);
 
     t.clock.advance(30 * 86_400_000 + 1000); // the old one is 90 days and a second old
     await proofRetentionJob(t.deps, { tenantId: tn.tenantId, jobId: 'test', attempt: 1, payload: {} });
@@ -221,6 +225,9 @@ describe('retention', () => {
     expect((await getBytes(`/api/stops/${oldStop}/proof/photo`, tn.adminToken)).status).toBe(404);
     expect(proofBlobs(tn.tenantId)).toHaveLength(1);
     expect(await proofRows(oldStop)).toEqual([{ kind: 'photo', deleted_at: t.clock.now(), key_kept: false }]);
+    const pkg = (await expectOk(tn.admin.get(`/api/hailing/bookings/${forced.id}`))).booking.packages[0];
+    expect(pkg.forced_delivery.proof).toEqual({ note: 'Signed on paper', signature: expect.stringMatching(/^sha256:/), photo_url: null, signature_url: null, deleted_at: t.clock.now().toISOString() });
+    expect((await getBytes(`/api/hailing/packages/${packageId}/proof/signature`, tn.adminToken)).status).toBe(404);
 
     const kept = await getBytes(`/api/stops/${youngStop}/proof/photo`, tn.adminToken);
     expect(kept.status).toBe(200);
