@@ -57,6 +57,8 @@ export interface Config {
   workerMetricsPort: number | null;
   /** The local blob folder is shared by every API process (a network file system): decision 1404. */
   blobDirShared: boolean;
+  /** Days a proof photo or signature file is kept after the handover, then deleted (decision 1250). */
+  proofRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +114,7 @@ const ENV_SCHEMA = {
     MAP_TILE_URL: { type: 'string', maxLength: 500, pattern: '^https?://[^\\s"<>\'\\\\]+$' },
     LIVE_MAX_SPEED_KMH: integer(1, 2000),
     POSITION_RETENTION_DAYS: integer(1, 3650),
+    PROOF_RETENTION_DAYS: integer(1, 3650),
     OSRM_TIMEOUT_MS: integer(50, 60_000),
     LIVE_POLL_MS: integer(10, 10_000),
     LIVE_REVALIDATE_MS: integer(100, 600_000),
@@ -217,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceSeconds: num('SHUTDOWN_GRACE_SECONDS', 10),
     workerMetricsPort: v.WORKER_METRICS_PORT === undefined ? null : num('WORKER_METRICS_PORT', 0),
     blobDirShared: bool('BLOB_DIR_SHARED', false),
+    proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
     ...overrides,
   };
   return Object.freeze(config);

@@ -9,6 +9,7 @@ import type { MasterKey } from './crypto/key-wrap.ts';
 import type { Deps } from './deps.ts';
 import { rewrapReportKeys, type RewrapOptions } from './modules/reports/index.ts';
 import { resealWebhookSecrets } from './modules/webhooks/index.ts';
+import { rewrapProofKeys } from './modules/dispatch/index.ts';
 import { createRuntime } from './runtime.ts';
 
 function writeKeyFile(file: string, key: MasterKey): void {
@@ -22,7 +23,7 @@ function writeKeyFile(file: string, key: MasterKey): void {
  * The rotation itself. Embedded, the new key is first written next to the current one (so a process started before
  * the rotation ends can open rows already re-sealed), and replaces it once every row is done.
  */
-export async function rotateMasterKey(deps: Deps, next: MasterKey, options: RewrapOptions = {}): Promise<{ reports: number; webhooks: number; finished: boolean }> {
+export async function rotateMasterKey(deps: Deps, next: MasterKey, options: RewrapOptions = {}): Promise<{ reports: number; webhooks: number; proofs?: number; finished: boolean }> {
   const { config } = deps;
   const embedded = !config.databaseUrl && !config.reportsMasterKey;
   if (embedded) writeKeyFile(nextMasterKeyFile(config.dataDir), next);
@@ -31,12 +32,14 @@ export async function rotateMasterKey(deps: Deps, next: MasterKey, options: Rewr
   const reports = await rewrapReportKeys(deps, ring, next, options);
   if (options.stopAfter !== undefined && reports >= options.stopAfter) return { reports, webhooks: 0, finished: false };
   const webhooks = await resealWebhookSecrets(deps, ring, next);
+  // Proof of delivery images' keys (decision 1250).
+  const proofs = await rewrapProofKeys(deps, ring, next);
   if (embedded) {
     writeKeyFile(masterKeyFile(config.dataDir), next);
     fs.rmSync(nextMasterKeyFile(config.dataDir), { force: true });
     forgetMasterKeys();
   }
-  return { reports, webhooks, finished: true };
+  return { reports, webhooks, proofs, finished: true };
 }
 
 /** A new base64 256-bit key on stdout, alone on its line (`REPORTS_MASTER_KEY=$(npx tourbook keys generate)`). */
@@ -56,7 +59,7 @@ export async function keysRotate(values: { 'new-key'?: string }): Promise<void> 
   const runtime = await createRuntime(config, { migrate: !config.databaseUrl });
   try {
     const result = await rotateMasterKey(runtime.deps, next);
-    console.log(`Re-sealed ${result.reports} report file keys and ${result.webhooks} webhook subscriptions under key ${next.id}.`);
+    console.log(`Re-sealed ${result.reports} report file keys, ${result.webhooks} webhook subscriptions and ${result.proofs ?? 0} proof file keys under key ${next.id}.`);
     if (config.databaseUrl || config.reportsMasterKey) {
       console.log('Now set REPORTS_MASTER_KEY to the new key on every process and drop the old one from REPORTS_ACCEPTED_MASTER_KEYS.');
     } else {

@@ -1,6 +1,6 @@
 // Every job kind's handler and every debounced event's payload builder, named here: the worker's complete tables,
 // checked when a worker starts (no module registers itself by being imported).
-import { autoDispatchJob, expireClaimJob, runPlanJob } from '../modules/dispatch/index.ts';
+import { autoDispatchJob, expireClaimJob, proofRetentionJob, runPlanJob } from '../modules/dispatch/index.ts';
 import { busynessTickJob } from '../modules/busyness/index.ts';
 import { purgeIdempotencyKeysJob } from '../http/idempotency-purge.ts';
 import { sendMailJob } from '../mail/jobs.ts';
@@ -28,6 +28,7 @@ export const JOB_HANDLERS: JobHandlers = {
   'reports.expire': expireReportJob,
   'dispatch.plan': runPlanJob,
   'bookings.auto_dispatch': autoDispatchJob,
+  'dispatch.proof_retention': proofRetentionJob,
 };
 
 /** A worker refuses to start with a debounced type that has no builder (the Record type says so too; this catches a cast). */

@@ -637,6 +637,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/packages/{id}/proof/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The photo or signature of a forced delivery’s proof (decrypted) */
+        get: operations["getPackageProofImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/packages/{id}/remove_from_tour": {
         parameters: {
             query?: never;
@@ -1499,6 +1516,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/stops/{id}/proof/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The photo or signature of a completed stop’s proof (decrypted) */
+        get: operations["getStopProofImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stops/{id}/properties": {
         parameters: {
             query?: never;
@@ -1663,6 +1697,23 @@ export type paths = {
         };
         /** The tracking object again on every change (text/event-stream, `event: tracking`) */
         get: operations["streamTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracking/{token}/stops/{index}/proof/photo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The proof photo of one of the recipient's completed stops (by its index in `stops`) */
+        get: operations["getTrackingProofPhoto"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2876,6 +2927,26 @@ export type components = {
         };
         /** @enum {string} */
         DeliveryProofKind: "signature" | "photo" | "recipient_name" | "note";
+        /**
+         * @example {
+         *       "recipient_name": "A. Lovelace",
+         *       "photo": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "photo_url": "/api/stops/0193b2e4-0c1d-7a2e-8f30-000000000012/proof/photo",
+         *       "signature_url": null,
+         *       "deleted_at": null
+         *     }
+         */
+        DeliveryProofView: {
+            deleted_at: string | null;
+            note?: string;
+            /** @description `sha256:` fingerprint of the photo */
+            photo?: string;
+            photo_url: string | null;
+            recipient_name?: string;
+            /** @description `sha256:` fingerprint of the signature image */
+            signature?: string;
+            signature_url: string | null;
+        };
         /** @enum {string} */
         DeliveryStatus: "pending" | "succeeded" | "failed" | "exhausted";
         /** @enum {string} */
@@ -3123,9 +3194,7 @@ export type components = {
                 at: string;
                 /** Format: uuid */
                 by_user_id: string;
-                proof: {
-                    [key: string]: string;
-                };
+                proof: components["schemas"]["DeliveryProofView"];
             } | null;
             history: components["schemas"]["PackageHistoryEntry"][];
             /** Format: uuid */
@@ -3218,9 +3287,7 @@ export type components = {
                 at: string;
                 /** Format: uuid */
                 by_user_id: string;
-                proof: {
-                    [key: string]: string;
-                };
+                proof: components["schemas"]["DeliveryProofView"];
             } | null;
             history: components["schemas"]["PackageHistoryEntry"][];
             /** Format: uuid */
@@ -3800,9 +3867,7 @@ export type components = {
             package_ids: string[];
             place_id: string | null;
             position: number;
-            proof: {
-                [key: string]: string;
-            } | null;
+            proof: components["schemas"]["DeliveryProofView"] | null;
             recovery_kind: components["schemas"]["RecoveryKind"] | null;
             recovery_of_stop_id: string | null;
             /** @description Present when the stop needs skills of the vehicle. */
@@ -11146,6 +11211,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getPackageProofImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+                /** @description Resource id (UUIDv7). */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG, PNG or WebP), `Cache-Control: private, no-store` */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     removePackageFromTour: {
         parameters: {
             query?: never;
@@ -17968,6 +18087,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getStopProofImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+                /** @description Resource id (UUIDv7). */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image (JPEG, PNG or WebP), `Cache-Control: private, no-store` */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     updateStopProperties: {
         parameters: {
             query?: never;
@@ -19434,6 +19607,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTrackingProofPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                index: string;
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The photo, `Cache-Control: private, no-store` */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
             };
             /** @description Not modified (`If-None-Match` matched). */
             304: {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
+import { jpegLike, pngImage } from '../../../test/proof-images.ts';
 import { createBooking, createOrganization, createService, createUser, driveStop, eventsOf, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
 
 let t: TestApp;
@@ -25,15 +26,15 @@ const newDriver = () => createUser(tenant.admin, { role: 'driver', organization_
 const bookingOfA = () => createBooking(managerA.client, { service_id: service.id, managing_organization_ids: [orgA] });
 
 describe('stop completion proof', () => {
-  it('stores the proof on the completed stop, keeping only a fingerprint of the photo', async () => {
+  it('stores the proof on the completed stop, with a fingerprint of the photo and a link to its file', async () => {
     const driver = await newDriver();
     const booking = await bookingOfA();
     await tourEnRoute(tenant.admin, [booking.id], driver.id);
     const pickup = booking.stops[0];
     await driveStop(driver.client, pickup.id, 'arrived');
-    const photo = Buffer.from('a photo').toString('base64');
+    const photo = pngImage(1, 1, [0, 128, 0]).toString('base64');
     const { stop } = await expectOk(driver.client.post(`/api/stops/${pickup.id}/complete`, { proof: { recipient_name: 'Ada', photo } }));
-    expect(stop).toMatchObject({ status: 'completed', proof: { recipient_name: 'Ada', photo: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } });
+    expect(stop).toMatchObject({ status: 'completed', proof: { recipient_name: 'Ada', photo: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), photo_url: `/api/stops/${pickup.id}/proof/photo` } });
     expect((await expectOk(tenant.admin.get(`/api/stops/${pickup.id}`))).stop.proof).toEqual(stop.proof);
     expect((await expectOk(tenant.admin.get(`/api/stops/${booking.stops[1].id}`))).stop.proof).toBeNull();
   });
@@ -46,7 +47,7 @@ describe('stop completion proof', () => {
     await driveStop(driver.client, pickup.id, 'arrived');
     const unknownKind = await driver.client.post(`/api/stops/${pickup.id}/complete`, { proof: { fingerprint: 'x' } });
     expect(unknownKind.status).toBe(422);
-    const tooLarge = await driver.client.post(`/api/stops/${pickup.id}/complete`, { proof: { photo: Buffer.alloc(5 * 1024 * 1024 + 3).toString('base64') } });
+    const tooLarge = await driver.client.post(`/api/stops/${pickup.id}/complete`, { proof: { photo: jpegLike(5 * 1024 * 1024 + 3).toString('base64') } });
     expect(tooLarge.status).toBe(422);
     expect(tooLarge.body.errors).toEqual([expect.objectContaining({ pointer: '/proof/photo', code: 'too_large' })]);
     expect((await expectOk(tenant.admin.get(`/api/stops/${pickup.id}`))).stop).toMatchObject({ status: 'arrived', proof: null });

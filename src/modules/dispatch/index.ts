@@ -61,3 +61,7 @@ export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './earnings.ts';
 // The recipient's tracking link (the tracking module's public read): the booking a token tracks.
 export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';
+// Proof images (decision 1250): the tracking read links and serves a tracked stop's photo; the worker's retention.
+export { trackingProofPhotoUrl } from './bookings/tracking-links.ts';
+export { deleteExpiredProofFiles, readProofImage, proofImageHeaders, rewrapProofKeys, type ProofImage } from './proof-files/operations.ts';
+export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';

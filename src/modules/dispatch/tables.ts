@@ -10,6 +10,21 @@ export type BookingStatus = 'to_be_dispatched' | 'partially_dispatched' | 'dispa
 export type StopStatus = 'to_be_dispatched' | 'scheduled' | 'approaching' | 'arrived' | 'completed' | 'failed' | 'cancelled';
 export type PackageStatus = 'created' | 'awaiting_pickup' | 'in_transit' | 'delivered' | 'failed' | 'returned' | 'cancelled';
 
+export type ProofFileKind = 'photo' | 'signature';
+
+/**
+ * A delivery proof as kept on its stop or package (decisions 0303, 1250): the texts as given, each image as its
+ * `sha256:` fingerprint; `files` names the images also kept as files, `deleted_at` when retention removed them.
+ */
+export interface StoredProof {
+  recipient_name?: string;
+  note?: string;
+  photo?: string;
+  signature?: string;
+  files?: ProofFileKind[];
+  deleted_at?: string;
+}
+
 export interface Money {
   amount: number;
   currency: string;
@@ -97,8 +112,8 @@ export const stops = pgTable(
     failure: jsonb('failure').$type<StopFailure>(),
     recoveryOfStopId: uuid('recovery_of_stop_id'),
     recoveryKind: text('recovery_kind').$type<'return' | 'reattempt'>(),
-    /** Proof given at completion (photo as its fingerprint): evidence of the handover, kept with the stop. */
-    proof: jsonb('proof').$type<Record<string, string>>(),
+    /** Proof given at completion (images as fingerprints, their files in proof_files): evidence of the handover. */
+    proof: jsonb('proof').$type<StoredProof>(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -122,7 +137,7 @@ export const packages = pgTable(
     dropoffStopId: uuid('dropoff_stop_id').notNull(),
     description: text('description'),
     weightGrams: integer('weight_grams'),
-    forcedDelivery: jsonb('forced_delivery').$type<{ at: string; by_user_id: string; proof: Record<string, string> }>(),
+    forcedDelivery: jsonb('forced_delivery').$type<{ at: string; by_user_id: string; proof: StoredProof }>(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -258,4 +273,30 @@ export const dispatchPlans = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+/**
+ * Proof images kept as files (decision 1250): one row per stop or package and kind, sealed in the blob store like
+ * report files. A group's stops completed together share one blob. Retention clears the keys and sets `deleted_at`.
+ */
+export const proofFiles = pgTable(
+  'proof_files',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    ownerKind: text('owner_kind').$type<'stop' | 'package'>().notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    kind: text('kind').$type<ProofFileKind>().notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    blobKey: text('blob_key'),
+    wrappedKey: text('wrapped_key'),
+    createdAt: ts('created_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('proof_files_owner_key').on(t.tenantId, t.ownerKind, t.ownerId, t.kind),
+    // Retention reads the oldest files still kept, across tenants.
+    index('proof_files_retention_idx').on(t.createdAt).where(sql`${t.deletedAt} IS NULL`),
+  ],
 );

@@ -3,11 +3,11 @@
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { defineMessages, t, type Lang } from '../../http/i18n.ts';
-import { findTrackedBooking, recordTrackingFeedback, trackingExpired } from '../dispatch/index.ts';
+import { findTrackedBooking, readProofImage, recordTrackingFeedback, trackingExpired, trackingProofPhotoUrl } from '../dispatch/index.ts';
 import { findStopFailureReason } from '../failures/index.ts';
 import { findUser } from '../identity/index.ts';
 import { currentPositionOfTour } from '../live/index.ts';
-import { toTrackingView } from './views.ts';
+import { hasPhotoFile, toTrackingView } from './views.ts';
 
 defineMessages({
   'tracking.failure_unknown': { en: 'The delivery could not be made.', de: 'Die Zustellung war nicht möglich.' },
@@ -42,6 +42,7 @@ export async function loadTracking(deps: Deps, token: string, lang: Lang) {
     driverName: driver?.name ?? null,
     position,
     reasonLabel,
+    photoUrl: (index) => trackingProofPhotoUrl(deps.config, token, index),
   });
   return { view, tenantId: tracked.tenantId, bookingId: tracked.bookingId, tourId: tour?.id ?? null };
 }
@@ -50,4 +51,17 @@ export async function loadTracking(deps: Deps, token: string, lang: Lang) {
 export async function giveFeedback(deps: Deps, token: string, input: { rating: number; comment?: string | undefined }, lang: Lang) {
   await recordTrackingFeedback(deps, token, { rating: input.rating, comment: input.comment?.trim() || null });
   return readTracking(deps, token, lang);
+}
+
+/**
+ * GET /api/tracking/{token}/stops/{index}/proof/photo: the photo of the recipient's own completed stop, by its index
+ * in the tracking object's `stops` (no other resource id on the tracking wire); 404 when it has none (any more).
+ */
+export async function readTrackingProofPhoto(deps: Deps, token: string, index: number) {
+  const tracked = await findTrackedBooking(deps.db, deps, token);
+  if (tracked === null) throw notFound('tracking link');
+  if (tracked === 'expired') throw trackingExpired();
+  const stop = tracked.stops[index];
+  if (!stop || !hasPhotoFile(stop)) throw notFound('proof');
+  return readProofImage(deps, tracked.tenantId, { ownerKind: 'stop', ownerId: stop.id }, 'photo');
 }

@@ -2,12 +2,14 @@
 // never cached, limited per client address.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.ts';
 import { pickLang } from '../../http/i18n.ts';
 import { addressRateLimit } from './rate-limit.ts';
-import { giveFeedback, readTracking } from './operations.ts';
+import { giveFeedback, readTracking, readTrackingProofPhoto } from './operations.ts';
+import { proofImageHeaders } from '../dispatch/index.ts';
 import { openTrackingStream } from './stream.ts';
-import { FeedbackBody, TokenParams, TrackingEnvelope } from './schemas.ts';
+import { FeedbackBody, ProofPhotoParams, TokenParams, TrackingEnvelope } from './schemas.ts';
 
 const tags = ['tracking'];
 
@@ -48,6 +50,25 @@ export const trackingRoutes =
         },
       },
       async (request, reply) => openTrackingStream(deps, request.params.token, pickLang(request.headers['accept-language']), request, reply),
+    );
+    app.get(
+      '/api/tracking/:token/stops/:index/proof/photo',
+      {
+        config: { auth: 'public' },
+        onRequest: [publicHeaders, limited],
+        schema: {
+          tags,
+          operationId: 'getTrackingProofPhoto',
+          summary: "The proof photo of one of the recipient's completed stops (by its index in `stops`)",
+          params: ProofPhotoParams,
+          produces: ['image/jpeg', 'image/png', 'image/webp'],
+          response: { 200: Type.Unsafe({ description: 'The photo, `Cache-Control: private, no-store`' }) },
+        },
+      },
+      async (request, reply) => {
+        const image = await readTrackingProofPhoto(deps, request.params.token, request.params.index);
+        return reply.headers(proofImageHeaders(image)).send(image.bytes);
+      },
     );
     // The tracking page posts from its own origin; no CORS for writes (docs/tracking.md).
     app.post(

@@ -74,3 +74,6 @@ export const FeedbackBody = withExample(
   ),
   { feedback: { rating: 5, comment: 'Left with the neighbour, as asked — thank you!' } },
 );
+
+/** A tracked stop by its index in the tracking object's `stops` (decision 1250). */
+export const ProofPhotoParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), index: Type.Integer({ minimum: 0, maximum: 999 }) });

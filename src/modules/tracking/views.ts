@@ -12,6 +12,8 @@ export interface TrackingFacts {
   driverName: string | null;
   position: { lat: number; lng: number; recordedAt: Date } | null;
   reasonLabel: (key: string | null, lang: Lang) => string;
+  /** The link to the proof photo of the stop at this index of `stops` (the token's own route, decision 1250). */
+  photoUrl: (index: number) => string;
 }
 
 /**
@@ -24,6 +26,10 @@ export function etaWindow(eta: Date, now: Date): { earliest: string; latest: str
 }
 
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
+
+/** A completed stop whose proof photo is kept as a file (and not yet deleted by retention). */
+export const hasPhotoFile = (s: TrackedBooking['stops'][number]): boolean =>
+  s.status === 'completed' && Boolean(s.proof?.files?.includes('photo')) && !s.proof?.deleted_at;
 
 /** The tracking object: the booking's stops, the driver's first name and, only while it heads to this booking, where. */
 export function toTrackingView(facts: TrackingFacts) {
@@ -38,7 +44,7 @@ export function toTrackingView(facts: TrackingFacts) {
     s.timeWindowStartsAt && s.timeWindowEndsAt ? { starts_at: iso(s.timeWindowStartsAt), ends_at: iso(s.timeWindowEndsAt) } : null;
   return {
     booking_status: tracked.bookingStatus,
-    stops: tracked.stops.map((s) => {
+    stops: tracked.stops.map((s, index) => {
       const open = s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled';
       const eta = open ? (etas.get(s.id) ?? s.eta ?? null) : null;
       const reattempt = tracked.stops.find((r) => r.recoveryOfStopId === s.id && r.recoveryKind === 'reattempt');
@@ -51,8 +57,7 @@ export function toTrackingView(facts: TrackingFacts) {
         completed_at: isoOrNull(s.completedAt),
         failure: s.status === 'failed' && s.failure ? { reason: facts.reasonLabel(s.failure.reason_key, lang) } : null,
         next_attempt: s.status === 'failed' && reattempt ? { time_window: window(reattempt) } : null,
-        // Photos are stored by the driver app's issue; until then no photo link exists (docs/tracking.md).
-        proof: s.status === 'completed' && s.proof ? { recipient_name: s.proof.recipient_name ?? null, photo_url: null } : null,
+        proof: s.status === 'completed' && s.proof ? { recipient_name: s.proof.recipient_name ?? null, photo_url: hasPhotoFile(s) ? facts.photoUrl(index) : null } : null,
       };
     }),
     driver:

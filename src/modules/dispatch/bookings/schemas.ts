@@ -43,6 +43,26 @@ export const CompletionRequirements = Type.Object({
   fail: Type.Boolean({ description: 'failure_options.outcomes.skip_recovery.allowed' }),
 });
 
+/**
+ * A proof as read back (decision 1250): the texts as given, each image as its `sha256:` fingerprint, and a link to
+ * the image file while it is kept (null once retention deleted it, then `deleted_at` says when).
+ */
+export const DeliveryProofView = component('DeliveryProofView', withExample(Type.Object({
+  recipient_name: Type.Optional(Type.String()),
+  note: Type.Optional(Type.String()),
+  photo: Type.Optional(Type.String({ description: '`sha256:` fingerprint of the photo' })),
+  signature: Type.Optional(Type.String({ description: '`sha256:` fingerprint of the signature image' })),
+  photo_url: Nullable(Type.String({ description: 'the decrypted photo, for whoever may see the stop or package' })),
+  signature_url: Nullable(Type.String()),
+  deleted_at: Nullable(Timestamp),
+}), {
+  recipient_name: 'A. Lovelace',
+  photo: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  photo_url: `/api/stops/${ID.dropoffStop}/proof/photo`,
+  signature_url: null,
+  deleted_at: null,
+}));
+
 /** Examples of a pickup and a drop-off on a tour under way: bookings and tours show the same stops. */
 export const STOP_EXAMPLE = {
   id: ID.pickupStop,
@@ -111,8 +131,8 @@ export const Stop = component('Stop', withExample(Type.Object({
   failure: Nullable(Type.Object({ outcome: EnumText(FailureOutcomeName), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),
   recovery_of_stop_id: Nullable(Uuid),
   recovery_kind: Nullable(EnumText(RecoveryKind)),
-  /** The proof given when the stop was completed; a photo is kept as its `sha256:` fingerprint. */
-  proof: Nullable(Type.Record(Type.String(), Type.String())),
+  /** The proof given when the stop was completed (decisions 0303, 1250). */
+  proof: Nullable(DeliveryProofView),
   // Deprecated; omitted once its sunset (2026-10-07) is enforced for the tenant.
   completion_requirements: Type.Optional(deprecatedItem('completion_requirements.fail', CompletionRequirements)),
   failure_options: Type.Optional(FailureOptions),
@@ -152,7 +172,7 @@ export const Package = component('Package', withExample(Type.Object({
   dropoff_stop_id: Uuid,
   description: Nullable(Type.String()),
   weight_grams: Nullable(Type.Integer()),
-  forced_delivery: Nullable(Type.Object({ at: Timestamp, by_user_id: Uuid, proof: Type.Record(Type.String(), Type.String()) })),
+  forced_delivery: Nullable(Type.Object({ at: Timestamp, by_user_id: Uuid, proof: DeliveryProofView })),
   history: Type.Array(PackageHistoryEntry),
 }), PACKAGE_EXAMPLE));
 

@@ -51,6 +51,10 @@ const baseUrl = (config: Deps['config']): string => (config.publicUrl ?? `http:/
 
 export const trackingPageUrl = (config: Deps['config'], token: string): string => `${baseUrl(config)}/track/${token}`;
 
+/** A tracked stop's proof photo, by the token and the stop's index in the tracking object's `stops` (decision 1250). */
+export const trackingProofPhotoUrl = (config: Deps['config'], token: string, index: number): string =>
+  `${baseUrl(config)}/api/tracking/${token}/stops/${index}/proof/photo`;
+
 /** When the link stops answering: the TTL after the booking's last stop reached a final state; null while it is open. */
 export const expiresAt = (config: Deps['config'], finishedAt: Date | null | undefined): Date | null =>
   finishedAt ? new Date(finishedAt.getTime() + config.trackingLinkTtlSeconds * 1000) : null;

@@ -6,7 +6,6 @@ import { conflict, invalidFields, invalidTransition, notFound, unprocessable, ty
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
-import { sha256Hex } from '../../../shared/secrets.ts';
 import { getService } from '../../services/index.ts';
 import { compactTour } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
@@ -20,15 +19,15 @@ import { dispatchPermissions } from '../permissions.ts';
 import * as repo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import * as packagesRepo from './repository.ts';
-import type { DeliveryProofInput, ForceDeliveryInput } from '../bookings/schemas.ts';
+import type { ForceDeliveryInput } from '../bookings/schemas.ts';
+import { readProofImage, recordProofFiles, withPreparedProof } from '../proof-files/operations.ts';
 import { newShortcode, normalizeShortcode } from './shortcodes.ts';
 import type { NewStopRow } from '../stops/stop-input.ts';
 import type { packageHistory, packages as packagesTable} from '../tables.ts';
-import { type PackageStatus } from '../tables.ts';
+import { type PackageStatus, type ProofFileKind } from '../tables.ts';
 import { renderPackages } from './render-packages.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
-const MAX_PHOTO_BYTES = 5 * 1024 * 1024;
 
 defineMessages({
   'package.proof_required': { en: 'The service requires this proof for a forced delivery: {kinds}.', de: 'Der Service verlangt für eine erzwungene Zustellung diesen Nachweis: {kinds}.' },
@@ -107,7 +106,7 @@ export async function externalLabelErrors(q: Queryable, tenantId: string, inputs
 }
 
 /** The package if the caller sees its booking; 404 otherwise. */
-async function visiblePackage(tx: Tx, actor: Actor, pkg: packagesRepo.PackageRow | null): Promise<{ pkg: packagesRepo.PackageRow; booking: repo.BookingRow }> {
+async function visiblePackage(tx: Queryable, actor: Actor, pkg: packagesRepo.PackageRow | null): Promise<{ pkg: packagesRepo.PackageRow; booking: repo.BookingRow }> {
   const booking = pkg ? await repo.findBooking(tx, actor.tenantId, pkg.bookingId) : null;
   if (!pkg || !booking || !(await canSee(tx, actor, booking))) throw notFound('package');
   return { pkg, booking };
@@ -183,23 +182,20 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
 }
 
 /**
- * A delivery proof as stored (forced delivery, stop completion): a photo over 5 MiB is a 422 on /proof/photo. The
- * photo itself is evidence kept by the caller's systems; we keep its fingerprint, not megabytes per row.
+ * GET /api/hailing/packages/{id}/proof/{photo|signature}: an image of a forced delivery's proof, for whoever sees the
+ * package's booking (decision 1250); 404 otherwise and when there is no such image (any more).
  */
-export function storableProof(proof: DeliveryProofInput): Record<string, string> {
-  if (proof.photo && Buffer.from(proof.photo, 'base64').length > MAX_PHOTO_BYTES) {
-    throw invalidFields([{ pointer: '/proof/photo', code: 'too_large', detail: 'is larger than 5 MiB' }]);
-  }
-  const stored: Record<string, string> = { ...proof };
-  if (proof.photo) stored.photo = `sha256:${sha256Hex(proof.photo)}`;
-  return stored;
+export async function getPackageProofImage(deps: Deps, actor: Actor, packageId: string, kind: ProofFileKind) {
+  await visiblePackage(deps.db, actor, await packagesRepo.findPackage(deps.db, actor.tenantId, packageId));
+  return readProofImage(deps, actor.tenantId, { ownerKind: 'package', ownerId: packageId }, kind);
 }
 
 /** POST /api/hailing/packages/{id}/force_delivery: delivered now, with the proof the service requires. */
 export async function forceDelivery(deps: Deps, actor: Actor, packageId: string, input: ForceDeliveryInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
+  // The images are checked and sealed first, and their blobs removed again if the delivery is refused (decision 1250).
+  return withPreparedProof(deps, actor.tenantId, input.proof, (prepared) => deps.db.transaction(async (tx) => {
     const { booking } = await visiblePackage(tx, actor, await packagesRepo.findPackage(tx, actor.tenantId, packageId));
     await repo.findBookingsForUpdate(tx, actor.tenantId, [booking.id]);
     const pkg = (await packagesRepo.findPackageForUpdate(tx, actor.tenantId, packageId))!;
@@ -215,12 +211,13 @@ export async function forceDelivery(deps: Deps, actor: Actor, packageId: string,
         { missing_proof: missing },
       );
     }
-    await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status: 'delivered', forcedDelivery: { at: at.toISOString(), by_user_id: actor.userId, proof: storableProof(proof) }, updatedAt: at });
+    await packagesRepo.updatePackage(tx, actor.tenantId, pkg.id, { status: 'delivered', forcedDelivery: { at: at.toISOString(), by_user_id: actor.userId, proof: prepared?.stored ?? {} }, updatedAt: at });
+    await recordProofFiles(tx, prepared, [{ ownerKind: 'package', ownerId: pkg.id }], at);
     await appendHistory(tx, actor, pkg, at, { event: 'force_delivered', stopId: pkg.dropoffStopId, note: proof.note ?? null });
     await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.modified', resourceId: booking.id, at, data: bookingEventData(booking) });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;
-  });
+  }));
 }
 
 const PACKAGE_EVENTS: Record<string, { from: readonly PackageStatus[]; to: PackageStatus }> = {

@@ -7,6 +7,10 @@ import { writeNewBooking } from '../bookings/create-booking.ts';
 import { findBookingWithChildren, type NewBooking } from '../bookings/repository.ts';
 import type { PackageRow } from './repository.ts';
 import { createBooking, createOrganization, createService, createUser, eventsOf, expectOk, mergeIntoTour, type CreatedUser } from '../../../../test/factories.ts';
+import { pngImage } from '../../../../test/proof-images.ts';
+
+/** A signature as a signature pad sends it: a PNG, base64 (decision 1250). */
+const SIGNATURE = pngImage(2, 1, [0, 0, 0]).toString('base64');
 
 let t: TestApp;
 beforeAll(async () => {
@@ -69,15 +73,15 @@ describe('packages', () => {
   it('forces a delivery only with the proof the service requires, naming what is missing', async () => {
     const booking = await createBooking(manager.client, { service_id: serviceId });
     const id = booking.packages[0].id;
-    const missing = await manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: 'c2ln' } });
+    const missing = await manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: SIGNATURE } });
     expect(missing.status).toBe(422);
     expect(missing.body.error_code).toBe('proof_required');
     expect(missing.body.errors).toEqual([expect.objectContaining({ pointer: '/proof/recipient_name' })]);
     expect((await expectOk(manager.client.get(`/api/hailing/bookings/${booking.id}`))).booking.packages[0].status).toBe('created');
-    const done = await expectOk(manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: 'c2ln', recipient_name: 'Ada' } }));
-    expect(done.package).toMatchObject({ status: 'delivered', forced_delivery: { by_user_id: manager.id, proof: { signature: 'c2ln', recipient_name: 'Ada' } } });
+    const done = await expectOk(manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: SIGNATURE, recipient_name: 'Ada' } }));
+    expect(done.package).toMatchObject({ status: 'delivered', forced_delivery: { by_user_id: manager.id, proof: { signature: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), signature_url: `/api/hailing/packages/${id}/proof/signature`, recipient_name: 'Ada' } } });
     expect(done.package.history.at(-1).event).toBe('force_delivered');
-    const again = await manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: 'c2ln', recipient_name: 'Ada' } });
+    const again = await manager.client.post(`/api/hailing/packages/${id}/force_delivery`, { proof: { signature: SIGNATURE, recipient_name: 'Ada' } });
     expect(again.status).toBe(409);
     expect((await eventsOf(tenant.admin, booking.id, 'booking.modified')).length).toBe(1);
   });

@@ -4,7 +4,9 @@ import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody, PROOF_BODY_LIMIT } from '../bookings/schemas.ts';
-import { forceDelivery, lookupPackage, removePackageFromTour, transitionPackage } from './operations.ts';
+import { forceDelivery, getPackageProofImage, lookupPackage, removePackageFromTour, transitionPackage } from './operations.ts';
+import { proofImageHeaders } from '../proof-files/operations.ts';
+import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/schemas.ts';
 
 export const packageRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -23,6 +25,14 @@ export const packageRoutes =
       '/api/hailing/packages/:id/force_delivery',
       { bodyLimit: PROOF_BODY_LIMIT, schema: { tags: ['packages'], operationId: 'forceDeliverPackage', summary: 'Force the delivery of a package', params: IdParams, body: ForceDeliveryBody, response: { 200: PackageEnvelope } } },
       async (request) => ({ package: await forceDelivery(deps, actorOf(request), request.params.id, request.body) }),
+    );
+    app.get(
+      '/api/hailing/packages/:id/proof/:kind',
+      { schema: { tags: ['packages'], operationId: 'getPackageProofImage', summary: 'The photo or signature of a forced delivery’s proof (decrypted)', params: ProofImageParams, ...PROOF_IMAGE_RESPONSE } },
+      async (request, reply) => {
+        const image = await getPackageProofImage(deps, actorOf(request), request.params.id, request.params.kind);
+        return reply.headers(proofImageHeaders(image)).send(image.bytes);
+      },
     );
     app.post(
       '/api/hailing/packages/:id/transition',

@@ -1,6 +1,7 @@
 // A package with its history as the wire shows it: no queries here (render-packages.ts reads).
 import { iso } from '../../../shared/time.ts';
 import type * as packagesRepo from './repository.ts';
+import { proofView } from '../proof-files/operations.ts';
 
 export function toPackageView(row: packagesRepo.PackageRow, history: packagesRepo.PackageHistoryRow[]) {
   return {
@@ -13,7 +14,7 @@ export function toPackageView(row: packagesRepo.PackageRow, history: packagesRep
     dropoff_stop_id: row.dropoffStopId,
     description: row.description,
     weight_grams: row.weightGrams,
-    forced_delivery: row.forcedDelivery,
+    forced_delivery: row.forcedDelivery && { ...row.forcedDelivery, proof: proofView(row.forcedDelivery.proof, (kind) => `/api/hailing/packages/${row.id}/proof/${kind}`) },
     history: history.map((h) => ({
       at: iso(h.at),
       event: h.event,

@@ -6,7 +6,8 @@ import { conflict, forbidden, invalidTransition, notFound } from '../../../http/
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvents } from '../../../events/outbox.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
-import { applyPackageResults, storableProof, type PackageResult } from '../packages/operations.ts';
+import { applyPackageResults, type PackageResult } from '../packages/operations.ts';
+import { recordProofFiles, withPreparedProof } from '../proof-files/operations.ts';
 import type { DeliveryProofInput } from '../bookings/schemas.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from './repository.ts';
@@ -53,9 +54,10 @@ export async function advanceStop(
   input: { packages?: PackageResult[]; proof?: DeliveryProofInput | undefined } = {},
 ) {
   const at = deps.clock.now();
-  // Checked before anything is read or written; a completed stop (and its group) keeps the proof it was given.
-  const proof = input.proof ? { proof: storableProof(input.proof) } : {};
-  return deps.db.transaction(async (tx) => {
+  // Checked and sealed before anything is read or written (its blobs removed again if the completion is refused); a
+  // completed stop (and its group) keeps the proof it was given.
+  return withPreparedProof(deps, actor.tenantId, step === 'complete' ? input.proof : undefined, (prepared) => deps.db.transaction(async (tx) => {
+    const proof = prepared ? { proof: prepared.stored } : {};
     const tenantId = actor.tenantId;
     const { stop, tour, tourStops } = await lockStopOnDriversTour(tx, actor, stopId);
     const { from, to } = STOP_STEPS[step];
@@ -73,7 +75,10 @@ export async function advanceStop(
     const timestamp = step === 'approach' ? { approachedAt: at } : step === 'arrive' ? { arrivedAt: at } : { completedAt: at };
     const patch = { status: to, ...timestamp, ...proof, updatedAt: at };
     for (const s of affected) await stopsRepo.updateStop(tx, tenantId, s.id, patch);
-    if (step === 'complete') await applyPackageResults(tx, actor, deps.hooks.failureRules, affected, input.packages ?? [], at);
+    if (step === 'complete') {
+      await applyPackageResults(tx, actor, deps.hooks.failureRules, affected, input.packages ?? [], at);
+      await recordProofFiles(tx, prepared, affected.map((s) => ({ ownerKind: 'stop' as const, ownerId: s.id })), at);
+    }
     await recordEvents(tx, [
       ...bookings.map((booking) => ({ tenantId, actor, type: 'booking.modified' as const, resourceId: booking.id, at, data: bookingEventData(booking) })),
       { tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) },
@@ -82,5 +87,5 @@ export async function advanceStop(
     const settled = await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
     // The stop as written above, its tour and the stops around it as settle read and left them: not read again.
     return renderStop(tx, deps, actor, { ...stop, ...patch }, settled);
-  });
+  }));
 }

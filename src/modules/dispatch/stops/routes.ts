@@ -7,7 +7,9 @@ import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } 
 import { stopPayloadDeprecation } from './deprecations.ts';
 import { advanceStop } from './driver-flow.ts';
 import { updateStopProperties } from './operations.ts';
-import { getStop } from './read-stop.ts';
+import { getStop, getStopProofImage } from './read-stop.ts';
+import { proofImageHeaders } from '../proof-files/operations.ts';
+import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/schemas.ts';
 
 export const stopRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -18,6 +20,14 @@ export const stopRoutes =
       '/api/stops/:id',
       { preHandler: rendersStops, schema: { tags: ['stops'], operationId: 'getStop', summary: 'Show a stop', params: IdParams, response: { 200: StopEnvelope } } },
       async (request) => ({ stop: await getStop(deps, actorOf(request), request.params.id) }),
+    );
+    app.get(
+      '/api/stops/:id/proof/:kind',
+      { schema: { tags: ['stops'], operationId: 'getStopProofImage', summary: 'The photo or signature of a completed stop’s proof (decrypted)', params: ProofImageParams, ...PROOF_IMAGE_RESPONSE } },
+      async (request, reply) => {
+        const image = await getStopProofImage(deps, actorOf(request), request.params.id, request.params.kind);
+        return reply.headers(proofImageHeaders(image)).send(image.bytes);
+      },
     );
     app.patch(
       '/api/stops/:id/properties',

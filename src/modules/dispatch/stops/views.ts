@@ -10,6 +10,7 @@ import type { TourRow } from '../tours/repository.ts';
 import { canSeeTour } from '../visibility.ts';
 import type { FailureRules } from '../hooks.ts';
 import type * as stopsRepo from './repository.ts';
+import { proofView } from '../proof-files/operations.ts';
 
 export const isUnderWay = (stop: stopsRepo.StopRow): boolean => stop.tourId !== null && (stop.status === 'approaching' || stop.status === 'arrived');
 
@@ -79,7 +80,7 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     failure: stop.failure,
     recovery_of_stop_id: stop.recoveryOfStopId,
     recovery_kind: stop.recoveryKind,
-    proof: stop.proof,
+    proof: stop.proof && proofView(stop.proof, (kind) => `/api/stops/${stop.id}/proof/${kind}`),
     // The one place the deprecated completion_requirements.fail goes once its sunset is enforced (docs/api-guide.md "Deprecations and removals").
     ...(stillServed(context, actor, 'completion_requirements.fail') ? { completion_requirements: { fail: context.failureRules.completionRequirementsFail(options) } } : {}),
     ...(options ? { failure_options: options } : {}),

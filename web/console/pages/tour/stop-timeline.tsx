@@ -6,6 +6,7 @@ import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Badge, Button, StatusBadge } from '../../../ui/index.ts';
 import { FailDialog } from './fail-dialog.tsx';
+import { StopProof } from './stop-proof.tsx';
 import { messages } from './messages.ts';
 import type { Stop } from './queries.ts';
 
@@ -47,14 +48,7 @@ export function StopTimeline({ tourId, stops, timeZone }: { tourId: string; stop
               </div>
               {stop.recovery_kind ? <div className="muted">{t('recovery_of', { kind: stop.recovery_kind })}</div> : null}
               {stop.failure ? <div>{t('failure', { reason: stop.failure.reason_key ?? stop.failure.outcome })}{stop.failure.note ? ` — ${stop.failure.note}` : ''}</div> : null}
-              {stop.proof && Object.keys(stop.proof).length ? (
-                <div>
-                  <strong>{t('proof')}:</strong>{' '}
-                  {Object.entries(stop.proof)
-                    .map(([kind, value]) => `${kind}: ${value}`)
-                    .join(' · ')}
-                </div>
-              ) : null}
+              {stop.proof ? <StopProof proof={stop.proof} timeZone={timeZone} /> : null}
               <div className="row">
                 {stop.booking_id ? <Link href={`/bookings/${stop.booking_id}`}>{t('booking')}</Link> : null}
                 {canFail ? (
