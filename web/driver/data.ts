@@ -84,8 +84,10 @@ export function useRecentTours() {
   return useQuery(persisted('tours/recent', async () => (await call(api.GET('/api/hailing/tours', { params: { query: { limit: 50, view: 'compact' } } }))).tours));
 }
 
+/** A tour; before its own answer is cached, the copy in the cached tours list (it has the stops) opens it offline. */
 export function useTour(id: string) {
-  return useQuery(persisted(`tour/${id}`, async () => (await call(api.GET('/api/hailing/tours/{id}', { params: { path: { id } } }))).tour));
+  const query = persisted(`tour/${id}`, async () => (await call(api.GET('/api/hailing/tours/{id}', { params: { path: { id } } }))).tour);
+  return useQuery({ ...query, initialData: () => query.initialData() ?? load<Tour[]>('tours/open')?.find((tour) => tour.id === id) });
 }
 
 /** The bookings of a tour's stops, for their packages (a booking the driver may not see yet is left out). */
@@ -110,6 +112,26 @@ export function useTourBookings(tour: Tour | undefined) {
 }
 
 /** Reasons come localized (Accept-Language): one cached copy per language. */
+/** How many of a tour's next open stops have their failure options fetched ahead (kept for offline use). */
+export const STOPS_FETCHED_AHEAD = 5;
+
+/**
+ * The stops' failure_options (rendered by GET /api/stops/{id}, not in the tour): fetched for the tour's next open
+ * stops so the Fail dialog can be built offline; a bounded number, so a long tour costs a few requests, not a hundred.
+ */
+export function useStopDetails(stopIds: string[]) {
+  const { lang } = useLang();
+  const results = useQueries({
+    queries: stopIds.slice(0, STOPS_FETCHED_AHEAD).map((id) => ({
+      ...persisted(`stop/${id}/${lang}`, async () => (await call(api.GET('/api/stops/{id}', { params: { path: { id } } }))).stop),
+      staleTime: 30_000,
+    })),
+  });
+  const stops = new Map<string, Stop>();
+  for (const result of results) if (result.data) stops.set(result.data.id, result.data);
+  return stops;
+}
+
 export function useStopFailureReasons() {
   const { lang } = useLang();
   return useQuery({ ...persisted(`reasons/stop_failure/${lang}`, async () => (await call(api.GET('/api/reasons/stop_failure'))).reasons), staleTime: 10 * 60_000 });

@@ -47,7 +47,9 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
     <div className="drv-app">
       <header className="drv-top">
         <span className="drv-title">{t('app_name')}</span>
-        <span className="drv-user">{user.name}</span>
+        <span className="drv-user" title={user.name}>
+          {user.name}
+        </span>
         <label className="drv-lang">
           <span className="visually-hidden">{t('language')}</span>
           <select value={lang} onChange={(e) => setLang(e.target.value as Lang)}>

@@ -19,12 +19,14 @@ const OUTCOMES: Outcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now'
 const STALE_WHILE_WAITING = new Set(['stop_not_in_progress', 'tour_not_active', 'not_permitted']);
 
 type Option = Schemas['FailureOutcomeOption'];
-const allowedNow = (option: Option | undefined, projected: boolean): boolean => !!option && (option.allowed || (projected && STALE_WHILE_WAITING.has(option.reason_key ?? '')));
+/** Options never fetched (offline from the start) offer every outcome: the server decides, a refusal is shown. */
+const allowedNow = (option: Option | undefined, projected: boolean): boolean =>
+  option === undefined || option.allowed || (projected && STALE_WHILE_WAITING.has(option.reason_key ?? ''));
 
-export function FailDialog({ tourId, stop, number, projected, onClose }: { tourId: string; stop: ProjectedStop; number: number; projected: boolean; onClose: () => void }) {
+export function FailDialog({ tourId, stop, options: failureOptions, number, projected, onClose }: { tourId: string; stop: ProjectedStop; options: Schemas['FailureOptions'] | undefined; number: number; projected: boolean; onClose: () => void }) {
   const t = useT(messages);
   const reasons = useStopFailureReasons();
-  const options = stop.failure_options?.outcomes;
+  const options = failureOptions?.outcomes;
   const [outcome, setOutcome] = useState<Outcome | null>(() => OUTCOMES.find((o) => allowedNow(options?.[o], projected)) ?? null);
   const [reasonKey, setReasonKey] = useState('');
   const [note, setNote] = useState('');

@@ -1,24 +1,27 @@
 // A signature drawn with a finger (or mouse, or pen) on a canvas through pointer events; handed up as base64 PNG.
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 
 export function SignaturePad({ label, hint, onChange, clearLabel }: { label: string; hint: string; clearLabel: string; onChange: (png: string | null) => void }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const drawing = useRef(false);
   const drawn = useRef(false);
 
-  useEffect(() => {
-    const canvas = ref.current!;
+  /** Sized to the canvas's box at the first touch: the dialog is not laid out yet when this mounts. */
+  const prepare = (canvas: HTMLCanvasElement) => {
     // Drawn at the device's pixel ratio so the line stays sharp; the CSS size stays the same.
     const ratio = Math.min(2, window.devicePixelRatio || 1);
-    canvas.width = canvas.clientWidth * ratio;
-    canvas.height = canvas.clientHeight * ratio;
+    const width = Math.round(canvas.clientWidth * ratio);
+    const height = Math.round(canvas.clientHeight * ratio);
+    if (drawn.current || (canvas.width === width && canvas.height === height)) return;
+    canvas.width = width;
+    canvas.height = height;
     const context = canvas.getContext('2d')!;
     context.scale(ratio, ratio);
     context.lineWidth = 2.5;
     context.lineCap = 'round';
     context.lineJoin = 'round';
     context.strokeStyle = '#111827';
-  }, []);
+  };
 
   const point = (event: React.PointerEvent<HTMLCanvasElement>) => {
     const box = event.currentTarget.getBoundingClientRect();
@@ -27,6 +30,7 @@ export function SignaturePad({ label, hint, onChange, clearLabel }: { label: str
 
   const down = (event: React.PointerEvent<HTMLCanvasElement>) => {
     event.currentTarget.setPointerCapture(event.pointerId);
+    prepare(event.currentTarget);
     drawing.current = true;
     const { x, y } = point(event);
     const context = event.currentTarget.getContext('2d')!;

@@ -6,7 +6,7 @@ import { Link } from 'wouter';
 import { isApiError, type User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, ErrorBanner, Loading } from '../../../ui/index.ts';
-import { useTour, useTourBookings, type Package } from '../../data.ts';
+import { useStopDetails, useTour, useTourBookings, type Package } from '../../data.ts';
 import { addressLine, geoLink, timeWindow } from '../../format.ts';
 import { messages as app } from '../../messages.ts';
 import { projectTour, takeAction, useOutbox } from '../../queue/index.ts';
@@ -120,6 +120,14 @@ export function TourPage({ id, user }: { id: string; user: User }) {
   const query = useTour(id);
   const actions = useOutbox();
   const packages = useTourBookings(query.data);
+  const mineAndDriven = query.data?.driver_id === user.id;
+  const openStopIds = mineAndDriven
+    ? [...(query.data?.stops ?? [])]
+        .sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0))
+        .filter((s) => s.status === 'scheduled' || s.status === 'approaching' || s.status === 'arrived')
+        .map((s) => s.id)
+    : [];
+  const details = useStopDetails(openStopIds);
   const [open, setOpen] = useState<Open>(null);
 
   if (!query.data) {
@@ -151,7 +159,9 @@ export function TourPage({ id, user }: { id: string; user: User }) {
         ))}
       </ol>
       {open?.kind === 'complete' && openStop ? <CompleteDialog tourId={tour.id} stop={openStop} number={numberOf(openStop)} packages={packagesOf(openStop)} onClose={() => setOpen(null)} /> : null}
-      {open?.kind === 'fail' && openStop ? <FailDialog tourId={tour.id} stop={openStop} number={numberOf(openStop)} projected={waitingHere} onClose={() => setOpen(null)} /> : null}
+      {open?.kind === 'fail' && openStop ? (
+        <FailDialog tourId={tour.id} stop={openStop} options={details.get(openStop.id)?.failure_options ?? openStop.failure_options} number={numberOf(openStop)} projected={waitingHere} onClose={() => setOpen(null)} />
+      ) : null}
     </div>
   );
 }
