@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The pages and their entry modules; the server serves `<name>` at /<name> (web/README.md). */
-export const WEB_ENTRIES = ['console', 'track'];
+export const WEB_ENTRIES = ['console', 'track', 'driver'];
 
 const hashOf = (bytes) => crypto.createHash('sha256').update(bytes).digest('base64url').slice(0, 10);
 
@@ -92,13 +92,110 @@ function pagesOf(metafile, out, publicFiles) {
   return { pages, public: publicFiles };
 }
 
+/**
+ * The driver app's home-screen icons as PNG (what installable web apps need at 192 and 512 px), drawn here from the
+ * SVG icon's shapes with zlib: no image library. Returned as public files like web/public's.
+ */
+function pngIcon(size) {
+  const px = (x, y) => {
+    const u = (x + 0.5) / size;
+    const v = (y + 0.5) / size;
+    const r = 14 / 64;
+    const cx = Math.min(Math.max(u, r), 1 - r);
+    const cy = Math.min(Math.max(v, r), 1 - r);
+    if ((u - cx) ** 2 + (v - cy) ** 2 > r * r) return [0, 0, 0, 0];
+    if ((u - 47 / 64) ** 2 + (v - 46 / 64) ** 2 <= (5 / 64) ** 2) return [0xfb, 0xbf, 0x24, 255];
+    const bar = (u >= 13.5 / 64 && u <= 50.5 / 64 && Math.abs(v - 21 / 64) <= 3.5 / 64) || (Math.abs(u - 0.5) <= 3.5 / 64 && v >= 17.5 / 64 && v <= 49.5 / 64);
+    return bar ? [255, 255, 255, 255] : [0x1d, 0x4e, 0xd8, 255];
+  };
+  const raw = Buffer.alloc(size * (size * 4 + 1));
+  for (let y = 0; y < size; y++) {
+    raw[y * (size * 4 + 1)] = 0;
+    for (let x = 0; x < size; x++) Buffer.from(px(x, y)).copy(raw, y * (size * 4 + 1) + 1 + x * 4);
+  }
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+function writeDriverIcons(assets) {
+  const written = {};
+  for (const size of [192, 512]) {
+    const bytes = pngIcon(size);
+    const name = `driver-icon-${size}-${hashOf(bytes)}.png`;
+    fs.writeFileSync(path.join(assets, name), bytes);
+    written[`driver-icon-${size}.png`] = `/assets/${name}`;
+  }
+  return written;
+}
+
+/** The served files a page needs to start: its entry script, the chunks it imports statically, its styles. */
+function shellOf(metafile, out, name) {
+  const url = (f) => `/${path.relative(out, path.resolve(root, f)).split(path.sep).join('/')}`;
+  const entry = Object.entries(metafile.outputs).find(([, output]) => output.entryPoint === `web/${name}/main.tsx`);
+  if (!entry) return [];
+  const files = new Set();
+  const visit = (file) => {
+    if (files.has(file) || !metafile.outputs[file]) return;
+    files.add(file);
+    const output = metafile.outputs[file];
+    if (output.cssBundle) files.add(output.cssBundle);
+    for (const imported of output.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entry[0]);
+  return [...files].map(url);
+}
+
+/**
+ * The driver app's service worker (web/driver/sw.ts) as dist/web/driver-sw.js, served at /driver/sw.js: it caches the
+ * shell it is given, under a version made of the shell's hashed names, so every build that changes the app is a new
+ * worker with a new cache.
+ */
+async function buildDriverWorker(metafile, out, publicFiles) {
+  const shell = ['/driver/', '/driver/manifest.webmanifest', ...shellOf(metafile, out, 'driver'), publicFiles['icon.svg'], publicFiles['driver-icon-192.png'], publicFiles['driver-icon-512.png']].filter(Boolean);
+  const version = hashOf(Buffer.from(shell.join('\n')));
+  await esbuild.build({
+    entryPoints: [path.join(root, 'web', 'driver', 'sw.ts')],
+    outfile: path.join(out, 'driver-sw.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome110', 'firefox115', 'safari16'],
+    minify: true,
+    define: { __SHELL__: JSON.stringify(shell), __VERSION__: JSON.stringify(version) },
+    logLevel: 'warning',
+  });
+  return { shell, version };
+}
+
 export async function buildWeb({ out = path.join(root, 'dist', 'web') } = {}) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
   const mapWorkerUrl = copyMapWorker(path.join(out, 'assets'));
-  const publicFiles = copyPublic(path.join(out, 'assets'));
+  const publicFiles = { ...copyPublic(path.join(out, 'assets')), ...writeDriverIcons(path.join(out, 'assets')) };
   const result = await esbuild.build(options(out, mapWorkerUrl));
   fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(result.metafile, out, publicFiles), null, 2) + '\n');
+  await buildDriverWorker(result.metafile, out, publicFiles);
   fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify(result.metafile));
   precompress(path.join(out, 'assets'));
   return result;
@@ -109,7 +206,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const out = path.join(root, 'dist', 'web');
     fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
     const mapWorkerUrl = copyMapWorker(path.join(out, 'assets'));
-    const publicFiles = copyPublic(path.join(out, 'assets'));
+    const publicFiles = { ...copyPublic(path.join(out, 'assets')), ...writeDriverIcons(path.join(out, 'assets')) };
     const context = await esbuild.context({
       ...options(out, mapWorkerUrl),
       minify: false,
@@ -118,7 +215,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
           name: 'pages',
           setup(build) {
             build.onEnd((result) => {
-              if (result.metafile) fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(result.metafile, out, publicFiles), null, 2) + '\n');
+              if (result.metafile) {
+                fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(result.metafile, out, publicFiles), null, 2) + '\n');
+                void buildDriverWorker(result.metafile, out, publicFiles);
+              }
               console.log(`web: rebuilt (${result.errors.length} errors)`);
             });
           },

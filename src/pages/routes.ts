@@ -7,6 +7,7 @@ import { AppError, toProblem } from '../http/errors.ts';
 import { pickLang } from '../http/i18n.ts';
 import { contentTypeOf, findWebDir, openWebAssets, type WebAssets } from './assets.ts';
 import { contentSecurityPolicy, pageHeaders } from './security-headers.ts';
+import { driverAppRoutes, driverHead } from './driver-app.ts';
 import { trackPageRoute } from './track-page.ts';
 
 /** Any query string: the pages' own router reads it, the server does not. */
@@ -57,15 +58,16 @@ function mapTiles(tileUrl: string | null): { csp: string; head: string } {
 function singlePageApp(
   app: FastifyInstance,
   assets: WebAssets,
-  name: 'console',
-  options: { title: string; permissions: string; tiles: { csp: string; head: string } },
+  name: 'console' | 'driver',
+  options: { title: string; permissions: string; tiles: { csp: string; head: string }; head?: (assets: WebAssets) => string; themeColor?: string },
 ) {
   const { csp } = options.tiles;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const files = assets.page(name);
     if (!files) return missingBuild(request, reply);
     const lang = pickLang(request.headers['accept-language']);
-    const html = renderShell({ title: options.title, lang, ...files, icon: assets.publicUrl('icon.svg'), head: options.tiles.head });
+    const head = options.tiles.head + (options.head?.(assets) ?? '');
+    const html = renderShell({ title: options.title, lang, ...files, icon: assets.publicUrl('icon.svg'), head, ...(options.themeColor ? { themeColor: options.themeColor } : {}) });
     void reply.headers({ ...pageHeaders({ csp, permissions: options.permissions }), 'cache-control': 'no-cache' });
     return reply.type('text/html; charset=utf-8').send(html);
   };
@@ -103,5 +105,14 @@ export function pageRoutes(deps: Deps) {
 
     trackPageRoute(app, deps, assets);
     singlePageApp(app, assets, 'console', { title: 'Tourbook', permissions: 'camera=(), geolocation=(), microphone=()', tiles });
+    driverAppRoutes(app, assets);
+    singlePageApp(app, assets, 'driver', {
+      title: 'Tourbook Driver',
+      // The driver app takes photos (camera) and reports positions (geolocation) from our own origin only.
+      permissions: 'camera=(self), geolocation=(self), microphone=()',
+      tiles: { csp: contentSecurityPolicy(), head: '' },
+      head: driverHead,
+      themeColor: '#0b1f4d',
+    });
   };
 }

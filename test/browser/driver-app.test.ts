@@ -1,0 +1,249 @@
+// The driver app in Chromium on a phone (touch, 390 px) through the real server: claim, start, complete with a photo
+// and a signature, fail with an outcome, positions while en route; offline, three steps queued and sent exactly once
+// in order when the connection returns; a queued step refused because the dispatcher took the tour away is shown in
+// words; the app opens with the network off after one visit. Every screen is checked with axe-core and photographed.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBooking, createOrganization, createService, createServiceArea, createUser, expectOk, mergeIntoTour, tourEnRoute, type Client } from '../factories.ts';
+import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp, type WatchedPage } from './harness.ts';
+
+const PASSWORD = 'correct horse battery staple';
+// A 1×1 PNG: the app decodes it, draws it on a canvas and sends it as JPEG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+interface StopView {
+  id: string;
+  status: string;
+  tour_position: number;
+  proof: Record<string, string> | null;
+  failure: { outcome: string } | null;
+  booking_id: string;
+  completed_at: string | null;
+  failed_at: string | null;
+}
+
+describe('the driver app in a browser', () => {
+  let app: BrowserApp;
+  let admin: Client;
+  let serviceId: string;
+  let orgId: string;
+  let claimOrgId: string;
+  const drivers: Record<string, { email: string; id: string; client: Client }> = {};
+
+  const stopsOf = async (tourId: string): Promise<StopView[]> => {
+    const body = await expectOk(admin.get(`/api/hailing/tours/${tourId}`));
+    return [...(body.tour.stops as StopView[])].sort((a, b) => a.tour_position - b.tour_position);
+  };
+  const booking = (org = orgId) => createBooking(admin, { service_id: serviceId, managing_organization_ids: [org] });
+  const twoBookings = async (org = orgId) => [await booking(org), await booking(org)];
+  const stopCard = (page: Page, index: number) => page.locator('li.drv-stop').nth(index);
+  const press = (page: Page, index: number, name: string) => stopCard(page, index).getByRole('button', { name, exact: true }).click();
+
+  async function openDriver(key: string, options: { locale?: 'en-GB' | 'de-DE'; viewport?: { width: number; height: number } } = {}): Promise<WatchedPage> {
+    const watched = await openPage(app, { viewport: options.viewport ?? PHONE, locale: options.locale ?? 'en-GB', mobile: (options.viewport ?? PHONE) === PHONE });
+    await watched.context.grantPermissions(['geolocation'], { origin: app.url });
+    await watched.context.setGeolocation({ latitude: 52.52, longitude: 13.405, accuracy: 8 });
+    const de = options.locale === 'de-DE';
+    await watched.page.goto(`${app.url}/driver/`);
+    await watched.page.getByLabel(de ? 'E-Mail' : 'Email').fill(drivers[key]!.email);
+    await watched.page.getByLabel(de ? 'Passwort' : 'Password').fill(PASSWORD);
+    await watched.page.getByRole('button', { name: de ? 'Anmelden' : 'Sign in' }).click();
+    await watched.page.getByRole('button', { name: de ? 'Abmelden' : 'Sign out' }).waitFor({ timeout: 20_000 });
+    return watched;
+  }
+
+  beforeAll(async () => {
+    app = await startBrowserApp();
+    // The phone stamps positions with its own clock; the API refuses fixes more than 5 minutes ahead of its clock.
+    app.t.clock.set(new Date());
+    const tenant = await app.t.createTenant();
+    admin = tenant.admin;
+    const area = await createServiceArea(admin, { name: 'Berlin' });
+    serviceId = (await createService(admin, { service_area_id: area.id })).id;
+    orgId = (await createOrganization(admin, { name: 'Kurier Nord' })).id;
+    // The claimer's organization alone manages the tour it claims: a tour another test hands back stays out of its list.
+    claimOrgId = (await createOrganization(admin, { name: 'Kurier Süd' })).id;
+    for (const key of ['claimer', 'offline', 'refused', 'shell']) {
+      const email = `${key}-${Date.now()}@example.com`;
+      const created = await createUser(admin, { role: 'driver', email, password: PASSWORD, name: `${key} Driver`, organization_ids: [key === 'claimer' ? claimOrgId : orgId] });
+      drivers[key] = { email, id: created.id, client: created.client };
+    }
+  });
+  afterAll(async () => app?.close());
+
+  it('claims and starts a tour, sends positions, completes a stop with a photo and a signature, and fails one with an outcome', async () => {
+    const tour = await mergeIntoTour(admin, (await twoBookings(claimOrgId)).map((b) => b.id));
+    await expectOk(admin.post(`/api/hailing/tours/${tour.id}/schedule`));
+    const watched = await openDriver('claimer');
+    const { page } = watched;
+    await expect.poll(() => page.getByRole('heading', { name: 'Open to claim' }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-tours-en-390');
+    await page.getByRole('button', { name: 'Claim', exact: true }).click();
+    await expect.poll(async () => (await expectOk(admin.get(`/api/hailing/tours/${tour.id}`))).tour.status).toBe('claimed');
+    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(async () => (await expectOk(admin.get(`/api/hailing/tours/${tour.id}`))).tour.status).toBe('en_route');
+    // The phone's position reaches the API while the tour is en route.
+    await expect.poll(async () => (await expectOk(admin.get(`/api/hailing/tours/${tour.id}/positions`))).positions.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const position = (await expectOk(admin.get(`/api/hailing/tours/${tour.id}/positions`))).positions[0];
+    expect([position.lat, position.lng]).toEqual([52.52, 13.405]);
+
+    // Only the first stop may be approached; every open stop can be navigated to.
+    expect(await stopCard(page, 1).getByRole('button', { name: 'Approach', exact: true }).count()).toBe(1);
+    expect(await stopCard(page, 0).getByRole('link', { name: 'Navigate' }).getAttribute('href')).toMatch(/^geo:52\.5,13\.4\?q=52\.5,13\.4\(/);
+    await press(page, 0, 'Approach');
+    await expect.poll(() => stopCard(page, 1).getByRole('button', { name: 'Approach', exact: true }).count()).toBe(0);
+    await press(page, 0, 'Arrive');
+    await press(page, 0, 'Complete');
+    const dialog = page.getByRole('dialog', { name: 'Complete stop 1' });
+    await dialog.getByLabel('Photo').setInputFiles({ name: 'door.png', mimeType: 'image/png', buffer: PNG });
+    await expect.poll(() => dialog.getByText(/^Photo ready/).count()).toBe(1);
+    const pad = dialog.getByRole('img', { name: 'Signature' });
+    await pad.scrollIntoViewIfNeeded();
+    const box = (await pad.boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + 40);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + 40 + (i % 2) * 50);
+    await page.mouse.up();
+    await dialog.getByLabel('Recipient’s name').fill('A. Lovelace');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-complete-dialog-en-390');
+    await dialog.getByRole('button', { name: 'Confirm completion' }).click();
+    await expect.poll(async () => (await stopsOf(tour.id))[0]!.status).toBe('completed');
+    const proof = (await stopsOf(tour.id))[0]!.proof!;
+    expect(proof.recipient_name).toBe('A. Lovelace');
+    expect(proof.photo).toMatch(/^sha256:/);
+    expect(proof.signature!.length).toBeGreaterThan(100);
+
+    await press(page, 1, 'Approach');
+    await press(page, 1, 'Fail');
+    const fail = page.getByRole('dialog', { name: 'Fail stop 2' });
+    await fail.getByLabel('Try again later').check();
+    await fail.getByLabel('Reason').selectOption({ index: 1 });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-fail-dialog-en-390');
+    await fail.getByRole('button', { name: 'Fail the stop' }).click();
+    await expect.poll(async () => (await stopsOf(tour.id))[1]!.status).toBe('failed');
+    expect((await stopsOf(tour.id))[1]!.failure!.outcome).toBe('reattempt_later');
+    await expect.poll(() => stopCard(page, 1).getByText('Failed', { exact: true }).count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-tour-en-390');
+    watched.expectClean();
+    await watched.context.close();
+  }, 120_000);
+
+  it('queues three steps taken offline and sends each exactly once, in order, when the connection returns', async () => {
+    const bookings = await twoBookings();
+    const tour = await tourEnRoute(admin, bookings.map((b) => b.id), drivers.offline!.id);
+    const watched = await openDriver('offline');
+    const { page, context } = watched;
+    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(4);
+    await context.setOffline(true);
+    await press(page, 0, 'Arrive');
+    await press(page, 0, 'Complete');
+    await page.getByRole('dialog', { name: 'Complete stop 1' }).getByRole('button', { name: 'Confirm completion' }).click();
+    await press(page, 1, 'Arrive');
+    await press(page, 1, 'Complete');
+    await page.getByRole('dialog', { name: 'Complete stop 2' }).getByRole('button', { name: 'Confirm completion' }).click();
+    await press(page, 2, 'Approach');
+    await press(page, 2, 'Fail');
+    const fail = page.getByRole('dialog', { name: 'Fail stop 3' });
+    await fail.getByLabel('No new attempt').check();
+    await fail.getByRole('button', { name: 'Fail the stop' }).click();
+    await expect.poll(() => page.getByText('6 waiting to send').count()).toBe(1);
+    expect(await stopCard(page, 0).getByText('Waiting to send').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-offline-en-390');
+    // Nothing reached the server while offline.
+    expect((await stopsOf(tour.id)).map((s) => s.status)).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
+
+    await context.setOffline(false);
+    await expect.poll(async () => (await stopsOf(tour.id)).map((s) => s.status), { timeout: 20_000 }).toEqual(['completed', 'completed', 'failed', 'scheduled']);
+    await expect.poll(() => page.getByText(/waiting to send/).count()).toBe(0);
+    const stops = await stopsOf(tour.id);
+    // In the order taken.
+    expect(Date.parse(stops[0]!.completed_at!)).toBeLessThanOrEqual(Date.parse(stops[1]!.completed_at!));
+    expect(Date.parse(stops[1]!.completed_at!)).toBeLessThanOrEqual(Date.parse(stops[2]!.failed_at!));
+    // Exactly once: one stop_failed event, and each stop's step once in its package's history.
+    const failedEvents = (await expectOk(admin.get(`/api/admin/events?filters[type][]=booking.stop_failed&limit=100`))).events.filter((e: { data: { stop_id: string } }) => e.data.stop_id === stops[2]!.id);
+    expect(failedEvents).toHaveLength(1);
+    for (const booking of bookings) {
+      const body = await expectOk(admin.get(`/api/hailing/bookings/${booking.id}`));
+      for (const pkg of body.booking.packages as { history: { event: string; stop_id: string | null }[] }[]) {
+        const counts = new Map<string, number>();
+        for (const entry of pkg.history) counts.set(entry.event, (counts.get(entry.event) ?? 0) + 1);
+        for (const [event, count] of counts) expect(count, `${event} in a package's history`).toBe(1);
+      }
+    }
+    expect(await page.getByText('Not accepted by Tourbook').count()).toBe(0);
+    watched.expectClean();
+    await watched.context.close();
+  }, 120_000);
+
+  it('shows a queued step the server refused because the dispatcher took the tour away, until the driver dismisses it', async () => {
+    const tour = await tourEnRoute(admin, [(await booking()).id], drivers.refused!.id);
+    const watched = await openDriver('refused');
+    const { page, context } = watched;
+    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2);
+    await context.setOffline(true);
+    await press(page, 0, 'Approach');
+    await expect.poll(() => page.getByText('1 waiting to send').count()).toBe(1);
+    await expectOk(admin.post(`/api/hailing/tours/${tour.id}/force_unassign`));
+    await context.setOffline(false);
+    const alert = page.getByRole('alert').filter({ hasText: 'Not accepted by Tourbook' });
+    await expect.poll(() => alert.count(), { timeout: 20_000 }).toBe(1);
+    expect(await alert.textContent()).toMatch(/“Approach”.*Call your dispatcher/);
+    expect((await stopsOf(tour.id))[0]!.status).toBe('scheduled');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-refused-en-390');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => alert.count()).toBe(0);
+    watched.expectClean();
+    await watched.context.close();
+  }, 120_000);
+
+  it('opens with the network off after one visit (service worker), in German and English, on a phone and a laptop', async () => {
+    const tour = await tourEnRoute(admin, [(await booking()).id], drivers.shell!.id);
+    const watched = await openDriver('shell', { locale: 'de-DE' });
+    const { page, context } = watched;
+    await expect.poll(() => page.getByRole('heading', { name: 'Meine Touren' }).count()).toBe(1);
+    await expect.poll(() => page.evaluate('!!navigator.serviceWorker.controller')).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-tours-de-390');
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.getByRole('heading', { name: 'Meine Touren' }).count()).toBe(1);
+    await page.getByRole('region', { name: 'Ihre Tour' }).getByRole('link', { name: /^Tour .* öffnen/ }).click();
+    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2);
+    expect(await stopCard(page, 0).getByRole('button', { name: 'Anfahren', exact: true }).count()).toBe(1);
+    await screenshot(page, 'driver-tour-offline-de-390');
+    await context.setOffline(false);
+    expect(tour.status).toBe('en_route');
+    await page.getByRole('link', { name: 'Verdienst' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Verdienst' }).count()).toBe(1);
+    await expect.poll(() => page.getByText('Summe').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-pay-de-390');
+    watched.expectClean();
+    await context.close();
+
+    const laptop = await openPage(app, { viewport: LAPTOP, locale: 'en-GB' });
+    await laptop.page.goto(`${app.url}/driver/`);
+    await laptop.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await axeViolations(laptop.page)).toEqual([]);
+    await screenshot(laptop.page, 'driver-sign-in-en-1366');
+    await signIn(laptop.page, app.url, drivers.shell!.email, PASSWORD, '/driver/');
+    await laptop.page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await expect.poll(() => laptop.page.locator('li.drv-stop').count()).toBe(2);
+    expect(await axeViolations(laptop.page)).toEqual([]);
+    await screenshot(laptop.page, 'driver-tour-en-1366');
+    const manifest = (await (await fetch(`${app.url}/driver/manifest.webmanifest`)).json()) as { icons: { sizes: string }[] };
+    expect(manifest).toMatchObject({ start_url: '/driver/', scope: '/driver/', display: 'standalone' });
+    expect(manifest.icons.map((i) => i.sizes)).toEqual(['192x192', '512x512', 'any']);
+    laptop.expectClean();
+    await laptop.context.close();
+  }, 120_000);
+});
