@@ -12,3 +12,4 @@ export * from '../modules/dispatch/tables.ts';
 export * from '../modules/live/tables.ts';
 export * from '../modules/reports/tables.ts';
 export * from '../modules/compensation/tables.ts';
+export * from '../modules/tracking/tables.ts';

@@ -44,6 +44,17 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
   }),
   'booking.return_started': Type.Object({ ...booking, stop_id: Nullable(Id), tour_id: Nullable(Id) }),
   'booking.feedback_received': Type.Object({ ...booking, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) }),
+  'booking.recipient_notification_due': Type.Object({
+    ...booking,
+    stop_id: Id,
+    moment: Type.Union([Type.Literal('on_its_way'), Type.Literal('delivered'), Type.Literal('failed')]),
+    locale: Type.Union([Type.Literal('en'), Type.Literal('de')]),
+    recipient: Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone_number: Nullable(Type.String()) }),
+    subject: Type.String(),
+    text: Type.String({ description: 'The message for any channel (an SMS provider sends it as it is), with the tracking link.' }),
+    tracking_url: Nullable(Type.String()),
+    email_sent: Type.Boolean({ description: 'Whether Tourbook e-mailed it (false: no address, or the address unsubscribed).' }),
+  }),
   'tour.created': Type.Object({ ...tour, status: TourStatus, dispatched_booking_ids: Type.Array(Id) }),
   'tour.active_status_changed': Type.Object({
     ...tour,

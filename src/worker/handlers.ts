@@ -7,6 +7,7 @@ import { debouncedEventJob } from './debounce.ts';
 import { purgeOldPositionsJob, recomputeEtasJob } from '../modules/live/index.ts';
 import { distributeTipsJob } from '../modules/compensation/index.ts';
 import { expireReportJob } from '../modules/reports/index.ts';
+import { notifyRecipientsJob } from '../modules/tracking/index.ts';
 import type { JobHandlers } from './registry.ts';
 
 export const JOB_HANDLERS: JobHandlers = {
@@ -19,4 +20,5 @@ export const JOB_HANDLERS: JobHandlers = {
   'live.position_retention': purgeOldPositionsJob,
   'compensation.distribute_tips': distributeTipsJob,
   'reports.expire': expireReportJob,
+  'tracking.notify_recipients': notifyRecipientsJob,
 };

@@ -58,3 +58,6 @@ export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './earnings.ts';
 // The recipient's tracking link (the tracking module's public read): the booking a token tracks.
 export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';
+// Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
+export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.ts';
+export { trackingLinksOf } from './bookings/tracking-links.ts';

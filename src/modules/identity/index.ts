@@ -9,6 +9,7 @@ export {
   findOrganizations,
   findServiceArea,
   findServiceAreas,
+  serviceAreasNotifyingRecipients,
   grantAudience,
   setActiveTour,
   tenantExtensionsRead,

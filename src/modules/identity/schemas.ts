@@ -219,6 +219,9 @@ export const Polygon = Type.Object(
 );
 export type PolygonInput = Static<typeof Polygon>;
 
+/** When a booking's recipient is e-mailed (docs/tracking.md): the driver heading to the drop-off, delivered, failed. */
+const RecipientMoment = StringEnum(['on_its_way', 'delivered', 'failed']);
+
 const BERLIN: PolygonInput = { type: 'Polygon', coordinates: [[[13.08, 52.33], [13.76, 52.33], [13.76, 52.68], [13.08, 52.68], [13.08, 52.33]]] };
 export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   id: Uuid,
@@ -229,6 +232,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer(),
   created_at: Timestamp,
+  recipient_notifications: Type.Array(RecipientMoment),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -238,6 +242,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   scheduling_config_id: ID.schedulingConfig,
   average_speed_kmh: 25,
   created_at: EXAMPLE_AT,
+  recipient_notifications: ['on_its_way', 'delivered', 'failed'],
 }));
 const serviceAreaFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -246,6 +251,7 @@ const serviceAreaFields = {
   boundary: Nullable(Polygon),
   scheduling_config_id: Nullable(Uuid),
   average_speed_kmh: Type.Integer({ minimum: 1, maximum: 200 }),
+  recipient_notifications: Type.Array(RecipientMoment, { uniqueItems: true, maxItems: 3 }),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

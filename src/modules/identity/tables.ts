@@ -3,6 +3,9 @@ import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, 
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** A moment a service area's recipients are e-mailed at (decision 1104). */
+export type RecipientMomentSetting = 'on_its_way' | 'delivered' | 'failed';
+
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
@@ -72,6 +75,8 @@ export const serviceAreas = pgTable(
     schedulingConfigId: uuid('scheduling_config_id'),
     averageSpeedKmh: integer('average_speed_kmh').notNull().default(30),
     createdAt: ts('created_at').notNull(),
+    /** Which moments e-mail the recipients of the area's bookings (decision 1104); none by default. */
+    recipientNotifications: text('recipient_notifications').array().$type<RecipientMomentSetting[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

@@ -56,6 +56,7 @@ export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
   scheduling_config_id: row.schedulingConfigId,
   average_speed_kmh: row.averageSpeedKmh,
   created_at: iso(row.createdAt),
+  recipient_notifications: row.recipientNotifications,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

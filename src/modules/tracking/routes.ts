@@ -7,6 +7,7 @@ import { pickLang } from '../../http/i18n.ts';
 import { addressRateLimit } from './rate-limit.ts';
 import { giveFeedback, readTracking } from './operations.ts';
 import { openTrackingStream } from './stream.ts';
+import { unsubscribeRoutes } from './unsubscribe-routes.ts';
 import { FeedbackBody, TokenParams, TrackingEnvelope } from './schemas.ts';
 
 const tags = ['tracking'];
@@ -26,6 +27,8 @@ export const trackingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const limited = addressRateLimit(deps);
+    // The recipient e-mails' one-click unsubscribe, in a scope of its own for its form-body parser (decision 1104).
+    await app.register(unsubscribeRoutes(deps));
     app.get(
       '/api/tracking/:token',
       {

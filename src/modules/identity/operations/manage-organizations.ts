@@ -108,6 +108,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     schedulingConfigId: input.scheduling_config_id ?? null,
     averageSpeedKmh: input.average_speed_kmh ?? 30,
     createdAt: deps.clock.now(),
+    recipientNotifications: input.recipient_notifications ?? [],
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -130,6 +131,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.boundary !== undefined ? { boundary: input.boundary } : {}),
       ...(input.scheduling_config_id !== undefined ? { schedulingConfigId: input.scheduling_config_id } : {}),
       ...(input.average_speed_kmh !== undefined ? { averageSpeedKmh: input.average_speed_kmh } : {}),
+      ...(input.recipient_notifications !== undefined ? { recipientNotifications: input.recipient_notifications } : {}),
     };
     await repo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });
