@@ -1821,6 +1821,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "booking.recipient_notification_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.recipient_notification_due delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingRecipientNotificationDue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "booking.return_started": {
         parameters: {
             query?: never;
@@ -2427,6 +2447,7 @@ export type components = {
                 };
                 contact?: {
                     email?: string | null;
+                    locale?: ("en" | "de") | null;
                     name?: string | null;
                     phone_number?: string | null;
                 };
@@ -2558,6 +2579,45 @@ export type components = {
             timestamp: string;
             /** @constant */
             type: "booking.modified";
+        };
+        BookingRecipientNotificationDueEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                /** @description Whether Tourbook e-mailed it (false: no address, or the address unsubscribed). */
+                email_sent: boolean;
+                external_id: string | null;
+                locale: "en" | "de";
+                moment: "on_its_way" | "delivered" | "failed";
+                recipient: {
+                    email: string | null;
+                    name: string | null;
+                    phone_number: string | null;
+                };
+                /** Format: uuid */
+                service_area_id: string;
+                /** Format: uuid */
+                stop_id: string;
+                subject: string;
+                /** @description The message for any channel (an SMS provider sends it as it is), with the tracking link. */
+                text: string;
+                tracking_url: string | null;
+            };
+            /** @constant */
+            event: "recipient_notification_due";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.recipient_notification_due";
         };
         BookingReturnStartedEvent: {
             actor: components["schemas"]["EventActor"] | null;
@@ -2889,7 +2949,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3156,6 +3216,7 @@ export type components = {
             };
             contact: {
                 email: string | null;
+                locale?: string | null;
                 name: string | null;
                 phone_number: string | null;
             };
@@ -3223,6 +3284,7 @@ export type components = {
             };
             contact?: {
                 email?: string | null;
+                locale?: ("en" | "de") | null;
                 name?: string | null;
                 phone_number?: string | null;
             };
@@ -3259,6 +3321,7 @@ export type components = {
             };
             contact?: {
                 email?: string | null;
+                locale?: ("en" | "de") | null;
                 name?: string | null;
                 phone_number?: string | null;
             };
@@ -3458,7 +3521,12 @@ export type components = {
          *       },
          *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
          *       "average_speed_kmh": 25,
-         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "recipient_notifications": [
+         *         "on_its_way",
+         *         "delivered",
+         *         "failed"
+         *       ]
          *     }
          */
         ServiceArea: {
@@ -3474,6 +3542,7 @@ export type components = {
             /** Format: uuid */
             id: string;
             name: string;
+            recipient_notifications: ("on_its_way" | "delivered" | "failed")[];
             scheduling_config_id: string | null;
             time_zone: string;
         };
@@ -3547,6 +3616,7 @@ export type components = {
             };
             contact: {
                 email: string | null;
+                locale?: string | null;
                 name: string | null;
                 phone_number: string | null;
             } | null;
@@ -6091,7 +6161,12 @@ export interface operations {
                      *           },
                      *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *           "average_speed_kmh": 25,
-                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "recipient_notifications": [
+                     *             "on_its_way",
+                     *             "delivered",
+                     *             "failed"
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
@@ -6186,6 +6261,7 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency: string;
                         name: string;
+                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone: string;
@@ -6240,7 +6316,12 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6326,7 +6407,12 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6392,6 +6478,7 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency?: string;
                         name?: string;
+                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone?: string;
@@ -6446,7 +6533,12 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -8963,6 +9055,7 @@ export interface operations {
                         };
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         };
@@ -13328,6 +13421,7 @@ export interface operations {
                         };
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         };
@@ -17178,6 +17272,7 @@ export interface operations {
                     stop: {
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         } | null;
@@ -19431,6 +19526,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingModifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingRecipientNotificationDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRecipientNotificationDueEvent"];
             };
         };
         responses: {
