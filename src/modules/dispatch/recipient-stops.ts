@@ -27,9 +27,12 @@ const date = (value: Date | string | null): Date | null => (value === null ? nul
  * next, and each completed or failed since `since`. One statement; the tours' status index narrows it to the tours
  * running now.
  */
-export async function recipientStopsAtAMoment(q: Queryable, serviceAreaIds: readonly string[], since: Date): Promise<RecipientStop[]> {
-  if (!serviceAreaIds.length) return [];
-  const areas = sql`ARRAY[${sql.join(serviceAreaIds.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
+export async function recipientStopsAtAMoment(q: Queryable, serviceAreas: readonly { tenantId: string; id: string }[], since: Date): Promise<RecipientStop[]> {
+  if (!serviceAreas.length) return [];
+  const uuids = (ids: string[]) => sql`ARRAY[${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
+  const areas = uuids(serviceAreas.map((a) => a.id));
+  // The tenants first: the tours' status index leads with the tenant.
+  const tenants = uuids(serviceAreas.map((a) => a.tenantId));
   const final = sql.join(FINAL_STOP_STATUSES.map((status) => sql.raw(`'${status}'`)), sql`, `);
   const rows = await queryRows<{
     tenant_id: string;
@@ -55,7 +58,7 @@ export async function recipientStopsAtAMoment(q: Queryable, serviceAreaIds: read
           LEFT JOIN LATERAL (SELECT x.id, x.time_window_starts_at, x.time_window_ends_at FROM stops x
                               WHERE x.tenant_id = s.tenant_id AND x.booking_id = s.booking_id AND x.recovery_of_stop_id = s.id
                                 AND x.recovery_kind = 'reattempt' LIMIT 1) r ON s.status = 'failed'
-         WHERE (t.status = 'en_route' OR (t.status = 'completed' AND t.completed_at >= ${since}))
+         WHERE t.tenant_id = ANY (${tenants}) AND (t.status = 'en_route' OR (t.status = 'completed' AND t.completed_at >= ${since}))
            AND s.type = 'dropoff' AND s.booking_id IS NOT NULL
            AND ((s.status = 'completed' AND s.completed_at >= ${since}) OR (s.status = 'failed' AND s.failed_at >= ${since})
                 OR (t.status = 'en_route' AND s.id = f.id))`,

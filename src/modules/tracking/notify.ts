@@ -46,7 +46,7 @@ export async function notifyRecipients(deps: Deps): Promise<number> {
   const now = deps.clock.now();
   // Only the areas that chose some moment are looked at (decision 1104).
   const areas = new Map((await serviceAreasNotifyingRecipients(deps.db)).map((a) => [a.id, a]));
-  const stops = await recipientStopsAtAMoment(deps.db, [...areas.keys()], new Date(now.getTime() - NOTIFY_LOOKBACK_SECONDS * 1000));
+  const stops = await recipientStopsAtAMoment(deps.db, [...areas.values()], new Date(now.getTime() - NOTIFY_LOOKBACK_SECONDS * 1000));
   const told = await repo.toldMoments(deps.db, stops);
   const due = new Map<string, { stop: RecipientStop; moment: RecipientMoment; timeZone: string }[]>();
   for (const stop of stops) {
