@@ -13,3 +13,4 @@ export * from '../modules/live/tables.ts';
 export * from '../modules/reports/tables.ts';
 export * from '../modules/compensation/tables.ts';
 export * from '../modules/shifts/tables.ts';
+export * from '../modules/tracking/tables.ts';

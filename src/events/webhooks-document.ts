@@ -50,6 +50,17 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
     reason: Type.String({ description: '`no_open_tour`, `no_fit` or `budget_exceeded` (decision 1350).' }),
     constraint: Nullable(Type.String({ description: 'With `no_fit`: the binding constraint — `stop_limit`, `time_window`, `capacity` or `shift`.' })),
   }),
+  'booking.recipient_notification_due': Type.Object({
+    ...booking,
+    stop_id: Id,
+    moment: Type.Union([Type.Literal('on_its_way'), Type.Literal('delivered'), Type.Literal('failed')]),
+    locale: Type.Union([Type.Literal('en'), Type.Literal('de')]),
+    recipient: Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone_number: Nullable(Type.String()) }),
+    subject: Type.String(),
+    text: Type.String({ description: 'The message for any channel (an SMS provider sends it as it is), with the tracking link.' }),
+    tracking_url: Nullable(Type.String()),
+    email_sent: Type.Boolean({ description: 'Whether Tourbook e-mailed it (false: no address, or the address unsubscribed).' }),
+  }),
   'tour.created': Type.Object({ ...tour, status: TourStatus, dispatched_booking_ids: Type.Array(Id) }),
   'tour.active_status_changed': Type.Object({
     ...tour,

@@ -13,6 +13,8 @@ export interface MailInput {
   subject: string;
   text: string;
   now: Date;
+  /** Extra header lines (a recipient's `List-Unsubscribe`, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Queues an e-mail as a `mail.send` job: it leaves only if the caller's transaction commits, and is retried. */
@@ -21,7 +23,7 @@ export async function enqueueMail(tx: Tx, input: MailInput): Promise<void> {
   await scheduleJob(tx, {
     tenantId: input.tenantId,
     kind: MAIL_JOB,
-    payload: { to: input.to, subject: input.subject, text: input.text },
+    payload: { to: input.to, subject: input.subject, text: input.text, ...(input.headers ? { headers: input.headers } : {}) },
     dueAt: input.now,
     now: input.now,
     maxAttempts: 8,

@@ -3,6 +3,6 @@ import type { JobHandler } from '../worker/registry.ts';
 import { mailerFor } from './mailer.ts';
 
 export const sendMailJob: JobHandler = async (deps, job) => {
-  const { to, subject, text } = job.payload as { to: string[]; subject: string; text: string };
-  await mailerFor(deps.config, deps.log).send({ id: job.jobId, to, subject, text });
+  const { to, subject, text, headers } = job.payload as { to: string[]; subject: string; text: string; headers?: Record<string, string> };
+  await mailerFor(deps.config, deps.log).send({ id: job.jobId, to, subject, text, ...(headers ? { headers } : {}) });
 };

@@ -10,6 +10,7 @@ export interface MailMessage {
   to: string[];
   subject: string;
   text: string;
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -39,7 +40,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
   };
 }
 
-const envelopeOf = (from: string, message: MailMessage) => ({ from, to: message.to, subject: message.subject, text: message.text });
+const envelopeOf = (from: string, message: MailMessage) => ({ from, to: message.to, subject: message.subject, text: message.text, ...(message.headers ? { headers: message.headers } : {}) });
 
 /** One mailer per configuration: transports keep connections open between jobs. */
 const mailers = new Map<string, Mailer>();

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../http/errors.ts';
 import { pickLang } from '../http/i18n.ts';
-import { readTracking } from '../modules/tracking/index.ts';
+import { readTrackingPage } from '../modules/tracking/index.ts';
 import { escapeHtml, renderTracking, timeFormatter, trackText, type TrackingView } from '../../web/track/view.ts';
 import type { WebAssets } from './assets.ts';
 import { contentSecurityPolicy, pageHeaders } from './security-headers.ts';
@@ -41,9 +41,11 @@ export function trackPageRoute(app: FastifyInstance, deps: Deps, assets: WebAsse
     reply.type('text/html; charset=utf-8');
     try {
       if (!TOKEN.test(token)) throw new AppError(404, 'not_found', 'no such link');
-      const view = (await readTracking(deps, token, lang)) as TrackingView;
-      const live = renderTracking(view, lang, timeFormatter(lang, 'UTC'));
-      return reply.send(page(assets, lang, title, `<h1>${escapeHtml(title)}</h1><div id="track-live" aria-live="polite">${live}</div>`));
+      const { view, stop } = await readTrackingPage(deps, token, lang);
+      const live = renderTracking(view as TrackingView, lang, timeFormatter(lang, 'UTC'), stop);
+      // The script draws the map again on every change: it reads the stop from here (the API object has no places).
+      const place = stop ? ` data-stop-lat="${stop.lat}" data-stop-lng="${stop.lng}"` : '';
+      return reply.send(page(assets, lang, title, `<h1>${escapeHtml(title)}</h1><div id="track-live" aria-live="polite"${place}>${live}</div>`));
     } catch (err) {
       if (!(err instanceof AppError) || (err.status !== 404 && err.status !== 410)) throw err;
       const message = trackText(lang, err.status === 410 ? 'gone' : 'notFound');

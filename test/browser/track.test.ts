@@ -4,13 +4,15 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../factories.ts';
-import { axeViolations, LAPTOP, openPage, PHONE, screenshot, startBrowserApp, type BrowserApp } from './harness.ts';
+import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 describe('the tracking page in a browser', () => {
   let app: BrowserApp;
   let admin: Client;
   let serviceId: string;
   let placeIds: string[];
+  let adminEmail: string;
+  const PASSWORD = 'correct horse battery staple';
 
   const linkOf = async (bookingId: string) => new URL((await expectOk(admin.get(`/api/hailing/bookings/${bookingId}`))).booking.tracking.url).pathname;
 
@@ -33,6 +35,8 @@ describe('the tracking page in a browser', () => {
     admin = tenant.admin;
     const area = await createServiceArea(admin, { name: 'Berlin', average_speed_kmh: 36 });
     serviceId = (await createService(admin, { service_area_id: area.id })).id;
+    adminEmail = `admin-${Date.now()}@example.com`;
+    await createUser(admin, { role: 'admin', email: adminEmail, password: PASSWORD, name: 'Ada Admin' });
     placeIds = (await Promise.all([0, 1, 2, 3].map((i) => createPlace(admin, { service_area_id: area.id, location: { lat: 52.5 + i * 0.01, lng: 13.4 } })))).map((p) => p.id);
   });
   afterAll(async () => app?.close());
@@ -52,6 +56,10 @@ describe('the tracking page in a browser', () => {
     // The position and the ETAs it brings arrive without a reload.
     await expect.poll(() => page.getByText('Erika is on the way to you.').count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => page.getByText(/Expected between/).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    // The small map (an inline SVG, no tiles): the driver and this recipient's stop, about 1 km apart.
+    await expect.poll(() => page.getByRole('img', { name: /^Map: the driver is [\d.]+ (m|km) from your stop\.$/ }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await page.locator('svg .track-map-driver').count()).toBe(1);
+    expect(await page.locator('svg .track-map-stop').count()).toBe(1);
     expect(await page.content()).not.toContain('Mustermann');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'track-laptop-en');
@@ -68,6 +76,8 @@ describe('the tracking page in a browser', () => {
     await page.goto(`${app.url}${path}`);
     await expect.poll(() => page.getByRole('heading', { name: 'Ihre Sendung', level: 1 }).count()).toBe(1);
     expect(await page.getByText('Zur Zustellung eingeplant').count()).toBe(1);
+    // No map while the driver is not heading here: the position is not shown, so neither is the map.
+    expect(await page.getByRole('img', { name: /^Karte/ }).count()).toBe(0);
     expect(await page.getByText(/Erwartet zwischen .* UTC/).count()).toBeGreaterThan(0);
     expect(await page.getByText(/^Erika hat noch \d Stopps? vor Ihrem\.$/).count()).toBe(1);
     await screenshot(page, 'track-phone-de-nojs');
@@ -91,6 +101,32 @@ describe('the tracking page in a browser', () => {
     await expect.poll(() => page.getByText('Danke für Ihre Bewertung: 4 von 5.').count(), { timeout: 15_000 }).toBe(1);
     expect(await page.getByRole('button', { name: 'Bewertung senden' }).count()).toBe(0);
     await screenshot(page, 'track-phone-de-thanks');
+    watched.expectClean();
+    await watched.context.close();
+
+    // The console's booking page shows the rating and the comment to the tenant's admin.
+    const console_ = await openPage(app, { locale: 'en-GB', viewport: LAPTOP });
+    await signIn(console_.page, app.url, adminEmail, PASSWORD);
+    await console_.page.goto(`${app.url}/console/bookings/${nearId}`);
+    await expect.poll(() => console_.page.getByRole('heading', { name: "Recipient's rating" }).count(), { timeout: 15_000 }).toBe(1);
+    const section = console_.page.getByRole('region', { name: "Recipient's rating" });
+    expect(await section.getByText('4 of 5').count()).toBe(1);
+    expect(await section.getByText('Sehr freundlich').count()).toBe(1);
+    expect(await axeViolations(console_.page)).toEqual([]);
+    await screenshot(console_.page, 'console-booking-feedback');
+    console_.expectClean();
+    await console_.context.close();
+  });
+
+  it('the console shows no rating section for a booking without feedback', async () => {
+    const { nearId, driver } = await scene();
+    const booking = (await expectOk(admin.get(`/api/hailing/bookings/${nearId}`))).booking;
+    for (const stop of booking.stops) await driveStop(driver, stop.id, 'completed');
+    const watched = await openPage(app, { locale: 'en-GB', viewport: LAPTOP });
+    await signIn(watched.page, app.url, adminEmail, PASSWORD);
+    await watched.page.goto(`${app.url}/console/bookings/${nearId}`);
+    await expect.poll(() => watched.page.getByRole('heading', { name: 'Packages' }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await watched.page.getByRole('heading', { name: "Recipient's rating" }).count()).toBe(0);
     watched.expectClean();
     await watched.context.close();
   });

@@ -8,6 +8,9 @@ const lang = pickTrackLang(document.documentElement.lang);
 const time = timeFormatter(lang);
 const t = (key: TrackMessage, params?: Record<string, string | number>) => trackText(lang, key, params);
 const live = document.getElementById('track-live');
+const stopLat = Number(live?.dataset.stopLat);
+const stopLng = Number(live?.dataset.stopLng);
+const stop = live?.dataset.stopLat !== undefined && Number.isFinite(stopLat) && Number.isFinite(stopLng) ? { lat: stopLat, lng: stopLng } : null;
 const main = document.getElementById('track');
 
 const connection = document.createElement('p');
@@ -84,7 +87,7 @@ function renderFeedback(view: TrackingView): void {
 }
 
 function show(view: TrackingView): void {
-  if (live) live.innerHTML = renderTracking(view, lang, time);
+  if (live) live.innerHTML = renderTracking(view, lang, time, stop);
   renderFeedback(view);
 }
 

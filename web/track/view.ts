@@ -66,6 +66,11 @@ const MESSAGES = {
     notFound: 'This tracking link does not exist (any more). Ask the sender for a new one.',
     gone: 'This tracking link has expired: the delivery finished some time ago.',
     failedSend: 'The rating could not be sent: {reason}',
+    photo: 'Photo of the delivery',
+    map: 'Map: the driver is {distance} from your stop.',
+    mapNoStop: 'Map: where the driver is.',
+    driverMarker: 'Driver',
+    stopMarker: 'Your stop',
   },
   de: {
     title: 'Ihre Sendung',
@@ -106,6 +111,11 @@ const MESSAGES = {
     notFound: 'Diesen Sendungsverfolgungs-Link gibt es nicht (mehr). Bitten Sie den Absender um einen neuen.',
     gone: 'Dieser Sendungsverfolgungs-Link ist abgelaufen: die Zustellung liegt schon einige Zeit zurück.',
     failedSend: 'Die Bewertung konnte nicht gesendet werden: {reason}',
+    photo: 'Foto der Zustellung',
+    map: 'Karte: die Fahrerin oder der Fahrer ist {distance} von Ihrem Stopp entfernt.',
+    mapNoStop: 'Karte: wo die Fahrerin oder der Fahrer ist.',
+    driverMarker: 'Fahrer',
+    stopMarker: 'Ihr Stopp',
   },
 } as const;
 
@@ -131,8 +141,62 @@ export function timeFormatter(lang: TrackLang, timeZone?: string): (iso: string)
   return (iso) => `${format.format(new Date(iso))}${suffix}`;
 }
 
-/** The page's live part: status, driver, stops (with ETA windows), proof, feedback given. */
-export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: string) => string): string {
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** Great-circle distance in metres. */
+export function distanceMetres(a: LatLng, b: LatLng): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+const formatDistance = (lang: TrackLang, metres: number): string =>
+  metres < 1000
+    ? `${Math.max(10, Math.round(metres / 10) * 10)} m`
+    : `${new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 1 }).format(metres / 1000)} km`;
+
+/**
+ * The small map (decision 1104): the driver and the recipient's stop as an inline SVG, scaled to fit both — no script,
+ * no tiles, nothing fetched, so it costs no JavaScript and never holds up the page. Shown only while the read shows
+ * the driver's position.
+ */
+export function renderMap(driver: LatLng, stop: LatLng | null, lang: TrackLang): string {
+  const W = 320;
+  const H = 180;
+  const pad = 24;
+  const points = stop ? [driver, stop] : [driver];
+  const kx = Math.cos((driver.lat * Math.PI) / 180);
+  const xs = points.map((p) => p.lng * kx);
+  const ys = points.map((p) => p.lat);
+  // At least ~500 m across, so two points close together do not fill the box.
+  const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 0.0045);
+  const scale = Math.min((W - 2 * pad) / span, (H - 2 * pad) / span);
+  const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+  const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+  const at = (p: LatLng) => [W / 2 + (p.lng * kx - cx) * scale, H / 2 - (p.lat - cy) * scale].map((v) => v.toFixed(1));
+  const [dx, dy] = at(driver);
+  const label = escapeHtml(
+    stop ? trackText(lang, 'map', { distance: formatDistance(lang, distanceMetres(driver, stop)) }) : trackText(lang, 'mapNoStop'),
+  );
+  const parts = [`<rect width="${W}" height="${H}" rx="8" class="track-map-bg"/>`];
+  if (stop) {
+    const [sx, sy] = at(stop);
+    parts.push(
+      `<line x1="${dx}" y1="${dy}" x2="${sx}" y2="${sy}" class="track-map-line"/>`,
+      `<g class="track-map-stop"><title>${escapeHtml(trackText(lang, 'stopMarker'))}</title><rect x="${Number(sx) - 7}" y="${Number(sy) - 7}" width="14" height="14" rx="2"/></g>`,
+    );
+  }
+  parts.push(`<g class="track-map-driver"><title>${escapeHtml(trackText(lang, 'driverMarker'))}</title><circle cx="${dx}" cy="${dy}" r="8"/></g>`);
+  return `<figure class="track-map"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${parts.join('')}</svg><figcaption class="track-muted">${label}</figcaption></figure>`;
+}
+
+/** The page's live part: status, driver (with the small map), stops (with ETA windows), proof, feedback given. */
+export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: string) => string, stop: LatLng | null = null): string {
   const t = (key: TrackMessage, params?: Record<string, string | number>) => escapeHtml(trackText(lang, key, params));
   const status = (MESSAGES[lang] as Record<string, string>)[`booking.${view.booking_status}`] ?? view.booking_status;
   const parts: string[] = [`<p class="track-status" id="track-status">${escapeHtml(status)}</p>`];
@@ -146,7 +210,10 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
           ? t('driverBefore', { name, count: view.stops_before_yours })
           : t('driver', { name });
     parts.push(`<p class="track-driver">${line}</p>`);
-    if (view.driver.position) parts.push(`<p class="track-muted">${t('position', { at: time(view.driver.position.recorded_at) })}</p>`);
+    if (view.driver.position) {
+      parts.push(`<p class="track-muted">${t('position', { at: time(view.driver.position.recorded_at) })}</p>`);
+      parts.push(renderMap(view.driver.position, stop, lang));
+    }
   }
   const stops = view.stops.map((stop) => {
     const lines: string[] = [];
@@ -161,6 +228,10 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
       lines.push(`<p>${w ? t('nextAttempt', { from: time(w.starts_at), to: time(w.ends_at) }) : t('nextAttemptOpen')}</p>`);
     }
     if (stop.proof?.recipient_name) lines.push(`<p>${t('receivedBy', { name: stop.proof.recipient_name })}</p>`);
+    // The photo's link is scoped to this page's token (the server makes it); only http(s) links are rendered.
+    if (stop.proof?.photo_url && /^(https?:\/\/|\/)/.test(stop.proof.photo_url)) {
+      lines.push(`<p><a class="track-photo" href="${escapeHtml(stop.proof.photo_url)}" rel="noreferrer" target="_blank">${t('photo')}</a></p>`);
+    }
     return `<li class="track-stop"><h2>${t(`kind.${stop.kind}`)}</h2>${lines.join('')}</li>`;
   });
   parts.push(`<ol class="track-stops">${stops.join('')}</ol>`);

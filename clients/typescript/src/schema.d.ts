@@ -1846,6 +1846,46 @@ export type paths = {
     };
 };
 export type webhooks = {
+    "booking.auto_dispatch_skipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.auto_dispatch_skipped delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingAutoDispatchSkipped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.auto_dispatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.auto_dispatched delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingAutoDispatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "booking.created": {
         parameters: {
             query?: never;
@@ -1920,6 +1960,26 @@ export type webhooks = {
          * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
          */
         post: operations["onBookingModified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.recipient_notification_due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.recipient_notification_due delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingRecipientNotificationDue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2337,6 +2397,14 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        AutoDispatchDecision: {
+            constraint: string | null;
+            /** Format: date-time */
+            decided_at: string;
+            reason: string | null;
+            status: "dispatched" | "skipped";
+            tour_id: string | null;
+        };
         /**
          * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
@@ -2360,6 +2428,13 @@ export type components = {
          *         "reason": "dropoffs_unresolved"
          *       },
          *       "earnings": null,
+         *       "auto_dispatch": {
+         *         "status": "dispatched",
+         *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *         "reason": null,
+         *         "constraint": null,
+         *         "decided_at": "2026-11-22T13:05:00.000Z"
+         *       },
          *       "metadata": {
          *         "shop_order": "1042"
          *       },
@@ -2486,6 +2561,7 @@ export type components = {
          *     }
          */
         Booking: {
+            auto_dispatch: components["schemas"]["AutoDispatchDecision"] | null;
             /** Format: date-time */
             created_at: string;
             customer_id: string | null;
@@ -2523,6 +2599,59 @@ export type components = {
             /** Format: date-time */
             updated_at: string;
         };
+        BookingAutoDispatchedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                external_id: string | null;
+                /** Format: uuid */
+                service_area_id: string;
+                /** Format: uuid */
+                tour_id: string;
+            };
+            /** @constant */
+            event: "auto_dispatched";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.auto_dispatched";
+        };
+        BookingAutoDispatchSkippedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                constraint: string | null;
+                customer_id: string | null;
+                external_id: string | null;
+                /** @description `no_open_tour`, `no_fit` or `budget_exceeded` (decision 1350). */
+                reason: string;
+                /** Format: uuid */
+                service_area_id: string;
+            };
+            /** @constant */
+            event: "auto_dispatch_skipped";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.auto_dispatch_skipped";
+        };
         BookingCreate: {
             customer_id?: string | null;
             external_id?: string | null;
@@ -2552,6 +2681,7 @@ export type components = {
                 };
                 contact?: {
                     email?: string | null;
+                    locale?: ("en" | "de") | null;
                     name?: string | null;
                     phone_number?: string | null;
                 };
@@ -2685,6 +2815,45 @@ export type components = {
             timestamp: string;
             /** @constant */
             type: "booking.modified";
+        };
+        BookingRecipientNotificationDueEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                /** @description Whether Tourbook e-mailed it (false: no address, or the address unsubscribed). */
+                email_sent: boolean;
+                external_id: string | null;
+                locale: "en" | "de";
+                moment: "on_its_way" | "delivered" | "failed";
+                recipient: {
+                    email: string | null;
+                    name: string | null;
+                    phone_number: string | null;
+                };
+                /** Format: uuid */
+                service_area_id: string;
+                /** Format: uuid */
+                stop_id: string;
+                subject: string;
+                /** @description The message for any channel (an SMS provider sends it as it is), with the tracking link. */
+                text: string;
+                tracking_url: string | null;
+            };
+            /** @constant */
+            event: "recipient_notification_due";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.recipient_notification_due";
         };
         BookingReturnStartedEvent: {
             actor: components["schemas"]["EventActor"] | null;
@@ -3126,7 +3295,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3389,6 +3558,7 @@ export type components = {
             };
             contact: {
                 email: string | null;
+                locale?: string | null;
                 name: string | null;
                 phone_number: string | null;
             };
@@ -3456,6 +3626,7 @@ export type components = {
             };
             contact?: {
                 email?: string | null;
+                locale?: ("en" | "de") | null;
                 name?: string | null;
                 phone_number?: string | null;
             };
@@ -3492,6 +3663,7 @@ export type components = {
             };
             contact?: {
                 email?: string | null;
+                locale?: ("en" | "de") | null;
                 name?: string | null;
                 phone_number?: string | null;
             };
@@ -3691,10 +3863,23 @@ export type components = {
          *       },
          *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
          *       "average_speed_kmh": 25,
-         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *       "auto_dispatch": {
+         *         "enabled": false,
+         *         "budget_ms": 200
+         *       },
+         *       "created_at": "2026-11-22T13:05:00.000Z",
+         *       "recipient_notifications": [
+         *         "on_its_way",
+         *         "delivered",
+         *         "failed"
+         *       ]
          *     }
          */
         ServiceArea: {
+            auto_dispatch: {
+                budget_ms: number;
+                enabled: boolean;
+            };
             average_speed_kmh: number;
             boundary: {
                 coordinates: number[][][];
@@ -3707,6 +3892,7 @@ export type components = {
             /** Format: uuid */
             id: string;
             name: string;
+            recipient_notifications: ("on_its_way" | "delivered" | "failed")[];
             scheduling_config_id: string | null;
             time_zone: string;
         };
@@ -3845,6 +4031,7 @@ export type components = {
             };
             contact: {
                 email: string | null;
+                locale?: string | null;
                 name: string | null;
                 phone_number: string | null;
             } | null;
@@ -6389,7 +6576,16 @@ export interface operations {
                      *           },
                      *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *           "average_speed_kmh": 25,
-                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *           "auto_dispatch": {
+                     *             "enabled": false,
+                     *             "budget_ms": 200
+                     *           },
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "recipient_notifications": [
+                     *             "on_its_way",
+                     *             "delivered",
+                     *             "failed"
+                     *           ]
                      *         }
                      *       ],
                      *       "meta": {
@@ -6475,6 +6671,11 @@ export interface operations {
                  */
                 "application/json": {
                     service_area: {
+                        auto_dispatch?: {
+                            /** @description How long one decision may search (decision 1350). */
+                            budget_ms?: number;
+                            enabled?: boolean;
+                        };
                         average_speed_kmh?: number;
                         boundary?: {
                             coordinates: number[][][];
@@ -6484,6 +6685,7 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency: string;
                         name: string;
+                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone: string;
@@ -6538,7 +6740,16 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6624,7 +6835,16 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -6681,6 +6901,11 @@ export interface operations {
                  */
                 "application/json": {
                     service_area: {
+                        auto_dispatch?: {
+                            /** @description How long one decision may search (decision 1350). */
+                            budget_ms?: number;
+                            enabled?: boolean;
+                        };
                         average_speed_kmh?: number;
                         boundary?: {
                             coordinates: number[][][];
@@ -6690,6 +6915,7 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency?: string;
                         name?: string;
+                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone?: string;
@@ -6744,7 +6970,16 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
-                     *         "created_at": "2026-11-22T13:05:00.000Z"
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "recipient_notifications": [
+                     *           "on_its_way",
+                     *           "delivered",
+                     *           "failed"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -7741,6 +7976,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8194,6 +8436,13 @@ export interface operations {
                      *             "reason": "dropoffs_unresolved"
                      *           },
                      *           "earnings": null,
+                     *           "auto_dispatch": {
+                     *             "status": "dispatched",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "reason": null,
+                     *             "constraint": null,
+                     *             "decided_at": "2026-11-22T13:05:00.000Z"
+                     *           },
                      *           "metadata": {
                      *             "shop_order": "1042"
                      *           },
@@ -8462,6 +8711,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8665,6 +8921,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8874,6 +9137,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9092,6 +9362,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9309,6 +9586,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9496,6 +9780,7 @@ export interface operations {
                         };
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         };
@@ -9685,6 +9970,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9904,6 +10196,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -10109,6 +10408,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -14025,6 +14331,7 @@ export interface operations {
                         };
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         };
@@ -18178,6 +18485,7 @@ export interface operations {
                     stop: {
                         contact?: {
                             email?: string | null;
+                            locale?: ("en" | "de") | null;
                             name?: string | null;
                             phone_number?: string | null;
                         } | null;
@@ -20356,6 +20664,78 @@ export interface operations {
             };
         };
     };
+    onBookingAutoDispatchSkipped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingAutoDispatchSkippedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingAutoDispatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingAutoDispatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     onBookingCreated: {
         parameters: {
             query?: never;
@@ -20481,6 +20861,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingModifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingRecipientNotificationDue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRecipientNotificationDueEvent"];
             };
         };
         responses: {

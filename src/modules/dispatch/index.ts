@@ -65,3 +65,6 @@ export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type Track
 export { trackingProofPhotoUrl } from './bookings/tracking-links.ts';
 export { deleteExpiredProofFiles, readProofImage, proofImageHeaders, rewrapProofKeys, type ProofImage } from './proof-files/operations.ts';
 export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
+// Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
+export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.ts';
+export { trackingLinksOf } from './bookings/tracking-links.ts';

@@ -273,6 +273,8 @@ export const dispatchPlans = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
 /**
  * Proof images kept as files (decision 1250): one row per stop or package and kind, sealed in the blob store like
  * report files. A group's stops completed together share one blob. Retention clears the keys and sets `deleted_at`.

@@ -10,6 +10,7 @@ export {
   findOrganizations,
   findServiceArea,
   findServiceAreas,
+  serviceAreasNotifyingRecipients,
   grantAudience,
   setActiveTour,
   tenantExtensionsRead,

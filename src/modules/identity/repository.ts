@@ -310,6 +310,14 @@ export async function findServiceArea(q: Queryable, tenantId: string, id: string
   return row ?? null;
 }
 
+/** Every service area, of any tenant, whose recipients are e-mailed at some moment (the notification sweep's start). */
+export async function serviceAreasNotifyingRecipients(q: Queryable): Promise<Pick<ServiceAreaRow, 'tenantId' | 'id' | 'timeZone' | 'recipientNotifications'>[]> {
+  return q
+    .select({ tenantId: serviceAreas.tenantId, id: serviceAreas.id, timeZone: serviceAreas.timeZone, recipientNotifications: serviceAreas.recipientNotifications })
+    .from(serviceAreas)
+    .where(sql`cardinality(${serviceAreas.recipientNotifications}) > 0`);
+}
+
 export async function findServiceAreaForUpdate(q: Queryable, tenantId: string, id: string): Promise<ServiceAreaRow | null> {
   const [row] = await q
     .select()

@@ -219,6 +219,9 @@ export const Polygon = Type.Object(
 );
 export type PolygonInput = Static<typeof Polygon>;
 
+/** When a booking's recipient is e-mailed (docs/tracking.md): the driver heading to the drop-off, delivered, failed. */
+const RecipientMoment = StringEnum(['on_its_way', 'delivered', 'failed']);
+
 const BERLIN: PolygonInput = { type: 'Polygon', coordinates: [[[13.08, 52.33], [13.76, 52.33], [13.76, 52.68], [13.08, 52.68], [13.08, 52.33]]] };
 export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   id: Uuid,
@@ -231,6 +234,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   /** Auto-dispatch of new bookings into open tours (decision 1350); off by default. */
   auto_dispatch: Type.Object({ enabled: Type.Boolean(), budget_ms: Type.Integer() }),
   created_at: Timestamp,
+  recipient_notifications: Type.Array(RecipientMoment),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -241,6 +245,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   average_speed_kmh: 25,
   auto_dispatch: { enabled: false, budget_ms: 200 },
   created_at: EXAMPLE_AT,
+  recipient_notifications: ['on_its_way', 'delivered', 'failed'],
 }));
 /** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
 export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
@@ -258,6 +263,7 @@ const serviceAreaFields = {
     },
     strict,
   ),
+  recipient_notifications: Type.Array(RecipientMoment, { uniqueItems: true, maxItems: 3 }),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

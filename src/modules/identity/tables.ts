@@ -3,6 +3,9 @@ import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, 
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** A moment a service area's recipients are e-mailed at (decision 1104). */
+export type RecipientMomentSetting = 'on_its_way' | 'delivered' | 'failed';
+
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
@@ -75,6 +78,8 @@ export const serviceAreas = pgTable(
     /** Auto-dispatch of new bookings into open tours (decision 1350): off unless enabled, bounded by the budget. */
     autoDispatchEnabled: boolean('auto_dispatch_enabled').notNull().default(false),
     autoDispatchBudgetMs: integer('auto_dispatch_budget_ms').notNull().default(200),
+    /** Which moments e-mail the recipients of the area's bookings (decision 1104); none by default. */
+    recipientNotifications: text('recipient_notifications').array().$type<RecipientMomentSetting[]>().notNull().default([]),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

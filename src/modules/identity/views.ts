@@ -57,6 +57,7 @@ export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
   average_speed_kmh: row.averageSpeedKmh,
   auto_dispatch: { enabled: row.autoDispatchEnabled, budget_ms: row.autoDispatchBudgetMs },
   created_at: iso(row.createdAt),
+  recipient_notifications: row.recipientNotifications,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

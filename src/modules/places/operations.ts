@@ -48,6 +48,7 @@ const toContact = (input: PlaceCreateInput['contact']): PlaceContact => ({
   name: input?.name ?? null,
   phone_number: input?.phone_number ?? null,
   email: input?.email ?? null,
+  locale: input?.locale ?? null,
 });
 
 /** Referenced ids must exist in the tenant; a customer may only name itself as the place's customer. */

@@ -27,7 +27,13 @@ export const AddressInput = Type.Object(
 );
 
 export const ContactInput = Type.Object(
-  { name: OptionalText(), phone_number: OptionalText(50), email: OptionalText(320) },
+  {
+    name: OptionalText(),
+    phone_number: OptionalText(50),
+    email: OptionalText(320),
+    // The language of the recipient's e-mails (docs/tracking.md); English when absent.
+    locale: Type.Optional(Nullable(StringEnum(['en', 'de']))),
+  },
   { additionalProperties: false },
 );
 
@@ -95,7 +101,7 @@ export const Place = component('Place', withExample(Type.Object({
     country: Nullable(Type.String()),
     additional_line: Nullable(Type.String()),
   }),
-  contact: Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()) }),
+  contact: Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()), locale: Type.Optional(Nullable(Type.String())) }),
   service_area_id: Nullable(Uuid),
   customer_id: Nullable(Uuid),
   metadata: Type.Record(Type.String(), Type.Unknown()),

@@ -14,6 +14,8 @@ export interface PlaceContact {
   name: string | null;
   phone_number: string | null;
   email: string | null;
+  /** The recipient's e-mail language (absent on contacts stored before it existed). */
+  locale?: 'en' | 'de' | null;
 }
 
 export const places = pgTable(

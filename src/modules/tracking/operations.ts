@@ -22,6 +22,15 @@ export async function readTracking(deps: Deps, token: string, lang: Lang) {
   return (await loadTracking(deps, token, lang)).view;
 }
 
+/**
+ * The tracking object and where the recipient's next drop-off is, for the page's small map (decision 1104). The place
+ * is the recipient's own; it is drawn on the page only, never added to the API's object (CONTRACT.md §12 lists it).
+ */
+export async function readTrackingPage(deps: Deps, token: string, lang: Lang) {
+  const { view, stop } = await loadTracking(deps, token, lang);
+  return { view, stop };
+}
+
 /** The tracking object with what a stream needs to tell which changes concern it: the tenant, booking and tour. */
 export async function loadTracking(deps: Deps, token: string, lang: Lang) {
   const tracked = await findTrackedBooking(deps.db, deps, token);
@@ -44,7 +53,9 @@ export async function loadTracking(deps: Deps, token: string, lang: Lang) {
     reasonLabel,
     photoUrl: (index) => trackingProofPhotoUrl(deps.config, token, index),
   });
-  return { view, tenantId: tracked.tenantId, bookingId: tracked.bookingId, tourId: tour?.id ?? null };
+  const dropoff = tracked.stops.find((s) => s.type !== 'pickup' && openIds.includes(s.id)) ?? null;
+  const stop = dropoff ? { lat: dropoff.lat, lng: dropoff.lng } : null;
+  return { view, stop, tenantId: tracked.tenantId, bookingId: tracked.bookingId, tourId: tour?.id ?? null };
 }
 
 /** The recipient rates the delivery (docs/tracking.md): once, after the last drop-off was completed; answers the read. */

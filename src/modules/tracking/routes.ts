@@ -9,6 +9,7 @@ import { addressRateLimit } from './rate-limit.ts';
 import { giveFeedback, readTracking, readTrackingProofPhoto } from './operations.ts';
 import { proofImageHeaders } from '../dispatch/index.ts';
 import { openTrackingStream } from './stream.ts';
+import { unsubscribeRoutes } from './unsubscribe-routes.ts';
 import { FeedbackBody, ProofPhotoParams, TokenParams, TrackingEnvelope } from './schemas.ts';
 
 const tags = ['tracking'];
@@ -28,6 +29,8 @@ export const trackingRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
     const limited = addressRateLimit(deps);
+    // The recipient e-mails' one-click unsubscribe, in a scope of its own for its form-body parser (decision 1104).
+    await app.register(unsubscribeRoutes(deps));
     app.get(
       '/api/tracking/:token',
       {

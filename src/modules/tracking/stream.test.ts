@@ -49,6 +49,18 @@ async function scene() {
 }
 
 describe('GET /api/tracking/{token}/live', () => {
+  it('gives every stream of one link each change, also when they share one read per change (decision 1104)', async () => {
+    const { nearId, token, post } = await scene();
+    const link = await token(nearId);
+    const streams = await Promise.all([1, 2, 3, 4, 5].map(() => stream(link)));
+    for (const s of streams) await s.waitFor((frames) => tracking(frames).length >= 1);
+    for (const [i, lat] of [52.491, 52.4915, 52.492].entries()) {
+      if (i) t.clock.advance(30_000);
+      await post(lat);
+      for (const s of streams) await s.waitFor((frames) => tracking(frames).some((o) => o.driver?.position?.lat === lat), 15_000);
+    }
+  });
+
   it('sends the tracking object at once and again when the driver heading here moves', async () => {
     const { nearId, token, post } = await scene();
     const s = await stream(await token(nearId));

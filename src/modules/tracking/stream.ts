@@ -13,6 +13,26 @@ const MAX_BUFFERED_BYTES = 256 * 1024;
 
 const frame = (view: unknown): string => `event: tracking\ndata: ${JSON.stringify({ tracking: view })}\n\n`;
 
+type Loaded = Awaited<ReturnType<typeof loadTracking>>;
+
+/**
+ * Reads in flight by link and language, with the change that caused them (decision 1104). Every stream of one link
+ * woken by the same change shares one read: many recipients' tabs (or a shop's embeds) of one booking cost one read per
+ * change, not one each. A stream woken by another change never joins an older read (it might predate the change).
+ */
+const sharedReads = new Map<string, { cause: unknown; read: Promise<Loaded> }>();
+
+function readShared(deps: Deps, token: string, lang: Lang, cause: unknown): Promise<Loaded> {
+  const key = `${token}\0${lang}`;
+  const found = sharedReads.get(key);
+  if (found && found.cause === cause) return found.read;
+  const read = loadTracking(deps, token, lang).finally(() => {
+    if (sharedReads.get(key)?.read === read) sharedReads.delete(key);
+  });
+  sharedReads.set(key, { cause, read });
+  return read;
+}
+
 export async function openTrackingStream(deps: Deps, token: string, lang: Lang, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   // 404 and 410 come as problem+json before the stream opens.
   let current = await loadTracking(deps, token, lang);
@@ -34,6 +54,8 @@ export async function openTrackingStream(deps: Deps, token: string, lang: Lang, 
   let closed = false;
   let reading = false;
   let again = false;
+  /** The change this stream last heard of (the envelope itself; its own opening at first). */
+  let cause: unknown = request;
   /** Reads the object again (one read at a time; changes meanwhile read once more after it) and sends it if it moved. */
   const refresh = async (): Promise<void> => {
     if (reading) {
@@ -45,7 +67,7 @@ export async function openTrackingStream(deps: Deps, token: string, lang: Lang, 
       do {
         again = false;
         try {
-          current = await loadTracking(deps, token, lang);
+          current = await readShared(deps, token, lang, cause);
         } catch (err) {
           // Rotated (404) or expired (410): the link is over, and so is its stream.
           if (err instanceof AppError && (err.status === 404 || err.status === 410)) return subscriber.close();
@@ -72,7 +94,9 @@ export async function openTrackingStream(deps: Deps, token: string, lang: Lang, 
     credentialHash: null,
     filters: { tourId: null, types: null },
     deliver(envelope) {
-      if (!closed && concerns(envelope.data)) void refresh();
+      if (closed || !concerns(envelope.data)) return;
+      cause = envelope;
+      void refresh();
     },
     heartbeat: () => {
       if (!closed) res.write(': heartbeat\n\n');

@@ -17,7 +17,7 @@ const Address = Type.Object({
   country: Nullable(Type.String()),
   additional_line: Nullable(Type.String()),
 });
-const Contact = Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()) });
+const Contact = Type.Object({ name: Nullable(Type.String()), phone_number: Nullable(Type.String()), email: Nullable(Type.String()), locale: Type.Optional(Nullable(Type.String())) });
 export const Money = Type.Object({ amount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), currency: Type.String({ pattern: '^[A-Z]{3}$' }) }, { additionalProperties: false });
 const TimeWindow = Type.Object({ starts_at: Timestamp, ends_at: Timestamp }, { additionalProperties: false });
 

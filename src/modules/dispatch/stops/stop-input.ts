@@ -79,7 +79,7 @@ export async function buildStops(
         additional_line: address.additional_line ?? null,
       },
       contact: input.contact
-        ? { name: input.contact.name ?? null, phone_number: input.contact.phone_number ?? null, email: input.contact.email ?? null }
+        ? { name: input.contact.name ?? null, phone_number: input.contact.phone_number ?? null, email: input.contact.email ?? null, locale: input.contact.locale ?? null }
         : (place?.contact ?? null),
       group: groupForNewStop(input.group, input.type, place?.id ?? null, `${pointerOf(i)}/group`),
       timeWindowStartsAt: input.time_window ? new Date(input.time_window.starts_at) : null,

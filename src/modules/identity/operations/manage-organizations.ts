@@ -111,6 +111,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     createdAt: deps.clock.now(),
     autoDispatchEnabled: input.auto_dispatch?.enabled ?? false,
     autoDispatchBudgetMs: input.auto_dispatch?.budget_ms ?? AUTO_DISPATCH_BUDGET_MS.default,
+    recipientNotifications: input.recipient_notifications ?? [],
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -135,6 +136,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.average_speed_kmh !== undefined ? { averageSpeedKmh: input.average_speed_kmh } : {}),
       ...(input.auto_dispatch?.enabled !== undefined ? { autoDispatchEnabled: input.auto_dispatch.enabled } : {}),
       ...(input.auto_dispatch?.budget_ms !== undefined ? { autoDispatchBudgetMs: input.auto_dispatch.budget_ms } : {}),
+      ...(input.recipient_notifications !== undefined ? { recipientNotifications: input.recipient_notifications } : {}),
     };
     await repo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });

@@ -6,7 +6,7 @@ import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useBooking, useBookingEvents, useCancelBooking } from './queries.ts';
+import { useBooking, useBookingEvents, useCancelBooking, useRecipientFeedback } from './queries.ts';
 
 const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispatched']);
 
@@ -18,6 +18,8 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
   const areas = useServiceAreas();
   const events = useBookingEvents(id, user.role === 'admin' && booking.isSuccess);
   const cancel = useCancelBooking(id);
+  // Feedback is taken only after the last drop-off, so only finished bookings are asked for it.
+  const feedback = useRecipientFeedback(id, booking.data?.tracking?.url, booking.data?.status === 'completed');
   const [confirming, setConfirming] = useState(false);
 
   if (booking.isPending) return <Loading label={tc('loading')} />;
@@ -48,6 +50,15 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
         <dt>{t('scheduled')}</dt>
         <dd>{format.dateTime(b.scheduled_at, zone)}</dd>
       </dl>
+      {feedback.data ? (
+        <section className="card stack" aria-labelledby="booking-feedback">
+          <h2 id="booking-feedback">{t('feedback')}</h2>
+          <p>
+            <strong>{t('rating', { rating: feedback.data.rating })}</strong>
+          </p>
+          {feedback.data.comment ? <blockquote className="feedback-comment">{feedback.data.comment}</blockquote> : <p className="muted">{t('no_comment')}</p>}
+        </section>
+      ) : null}
       <div className="two-col">
         <section className="stack" aria-labelledby="booking-stops">
           <h2 id="booking-stops">{t('stops')}</h2>

@@ -22,6 +22,9 @@ export const messages = defineMessages({
     col_package: 'Package',
     col_status: 'Status',
     col_description: 'Description',
+    feedback: "Recipient's rating",
+    rating: '{rating} of 5',
+    no_comment: 'No comment.',
   },
   de: {
     title: 'Buchung {name}',
@@ -44,5 +47,8 @@ export const messages = defineMessages({
     col_package: 'Paket',
     col_status: 'Status',
     col_description: 'Beschreibung',
+    feedback: 'Bewertung der Empfängerin oder des Empfängers',
+    rating: '{rating} von 5',
+    no_comment: 'Kein Kommentar.',
   },
 });

@@ -16,6 +16,23 @@ export function useBookingEvents(id: string, enabled: boolean) {
   });
 }
 
+/**
+ * The recipient's rating, read through the booking's own tracking link (the booking carries it for admins, managers
+ * and customers): the public read is the one place the feedback is shown (docs/tracking.md). Null when none was given
+ * or the link no longer answers (expired).
+ */
+export function useRecipientFeedback(id: string, trackingUrl: string | null | undefined, enabled: boolean) {
+  const token = trackingUrl ? decodeURIComponent(trackingUrl.split('/').pop() ?? '') : '';
+  return useQuery({
+    queryKey: [...bookingKey(id), 'feedback'],
+    enabled: enabled && token !== '',
+    queryFn: async () => {
+      const res = await api.GET('/api/tracking/{token}', { params: { path: { token } } });
+      return res.data?.tracking.feedback ?? null;
+    },
+  });
+}
+
 export function useCancelBooking(id: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,0 +1,139 @@
+// Recipient notifications (decision 1104): a periodic sweep finds drop-offs at a moment worth telling — the driver
+// heading there, delivered, failed — and tells each moment once: an e-mail (en/de, tracking link, RFC 8058 one-click
+// unsubscribe) through the mail jobs, and `booking.recipient_notification_due` for integrators' other channels.
+import { createHash, createHmac } from 'node:crypto';
+import type { Deps } from '../../deps.ts';
+import type { Tx } from '../../db/client.ts';
+import { masterKeyRingFor } from '../../crypto/master-key.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { enqueueMail } from '../../mail/index.ts';
+import { NIL_UUID } from '../../shared/ids.ts';
+import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
+import type { JobKind } from '../../worker/job-kinds.ts';
+import type { JobHandler } from '../../worker/registry.ts';
+import { bookingEventDataOf, recipientStopsAtAMoment, trackingLinksOf, type RecipientStop } from '../dispatch/index.ts';
+import { serviceAreasNotifyingRecipients } from '../identity/index.ts';
+import { momentOf, recipientMailText, recipientMessage, unsubscribeHeaders } from './recipient-mail.ts';
+import * as repo from './recipient-repository.ts';
+import type { RecipientMoment } from './tables.ts';
+
+export const NOTIFY_RECIPIENTS_JOB: JobKind = 'tracking.notify_recipients';
+/** How often the sweep looks: a moment reaches the recipient at most this late (plus the mail job's pick-up). */
+export const NOTIFY_INTERVAL_SECONDS = 30;
+/** How far back a finished stop still counts as news: covers a worker that was down, never a stop of last week. */
+export const NOTIFY_LOOKBACK_SECONDS = 3600;
+
+const sweep = { tenantId: NIL_UUID, kind: NOTIFY_RECIPIENTS_JOB, dedupeKey: 'notify-recipients', payload: {} };
+
+export async function ensureRecipientNotifications(deps: Deps): Promise<void> {
+  const now = deps.clock.now();
+  await ensureJob(deps.db, { ...sweep, dueAt: now, now });
+}
+
+export const notifyRecipientsJob: JobHandler = async (deps) => {
+  // Scheduled first: a sweep that fails still leaves the next one in place.
+  const now = deps.clock.now();
+  await scheduleJob(deps.db, { ...sweep, dueAt: new Date(now.getTime() + NOTIFY_INTERVAL_SECONDS * 1000), now });
+  await notifyRecipients(deps);
+};
+
+const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+const baseUrl = (config: Deps['config']): string => (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+export const unsubscribeUrl = (config: Deps['config'], token: string): string => `${baseUrl(config)}/unsubscribe/${token}`;
+
+/** One sweep: every due moment of every tenant, each tenant in its own transaction. Answers how many were told. */
+export async function notifyRecipients(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  // Only the areas that chose some moment are looked at (decision 1104).
+  const areas = new Map((await serviceAreasNotifyingRecipients(deps.db)).map((a) => [a.id, a]));
+  const stops = await recipientStopsAtAMoment(deps.db, [...areas.values()], new Date(now.getTime() - NOTIFY_LOOKBACK_SECONDS * 1000));
+  const told = await repo.toldMoments(deps.db, stops);
+  const due = new Map<string, { stop: RecipientStop; moment: RecipientMoment; timeZone: string }[]>();
+  for (const stop of stops) {
+    const moment = momentOf(stop);
+    const area = areas.get(stop.serviceAreaId);
+    if (!moment || !area?.recipientNotifications.includes(moment) || told.has(`${stop.stopId}|${moment}`)) continue;
+    (due.get(stop.tenantId) ?? due.set(stop.tenantId, []).get(stop.tenantId))?.push({ stop, moment, timeZone: area.timeZone });
+  }
+  let count = 0;
+  for (const [tenantId, items] of due) {
+    count += await deps.db.transaction(async (tx) => {
+      let n = 0;
+      for (const item of items) if (await tell(tx, deps, tenantId, item, now)) n += 1;
+      return n;
+    });
+  }
+  return count;
+}
+
+async function tell(tx: Tx, deps: Deps, tenantId: string, item: { stop: RecipientStop; moment: RecipientMoment; timeZone: string }, now: Date): Promise<boolean> {
+  const { stop, moment } = item;
+  if (!(await repo.claimMoment(tx, { tenantId, stopId: stop.stopId, moment, bookingId: stop.bookingId, createdAt: now }))) return false;
+  const [links, eventData] = await Promise.all([trackingLinksOf(tx, deps, tenantId, [stop.bookingId]), bookingEventDataOf(tx, tenantId, [stop.bookingId])]);
+  const trackingUrl = links.get(stop.bookingId)?.url ?? null;
+  const lang = stop.contact?.locale === 'de' ? 'de' : 'en';
+  const message = recipientMessage({
+    moment,
+    lang,
+    name: stop.contact?.name ?? null,
+    eta: stop.eta,
+    nextAttempt: stop.nextAttempt,
+    timeZone: item.timeZone,
+    trackingUrl,
+  });
+  const email = stop.contact?.email?.trim().toLowerCase() || null;
+  const mailed = email ? await mail(tx, deps, { tenantId, email, lang, message, now }) : false;
+  if (mailed && email) await repo.setNotifiedEmail(tx, { tenantId, stopId: stop.stopId, moment }, email);
+  await recordEvent(tx, {
+    tenantId,
+    actor: 'system',
+    type: 'booking.recipient_notification_due',
+    resourceId: stop.bookingId,
+    data: {
+      ...(eventData.get(stop.bookingId) ?? { booking_id: stop.bookingId }),
+      stop_id: stop.stopId,
+      moment,
+      locale: lang,
+      recipient: { name: stop.contact?.name ?? null, email: stop.contact?.email ?? null, phone_number: stop.contact?.phone_number ?? null },
+      subject: message.subject,
+      text: message.text,
+      tracking_url: trackingUrl,
+      email_sent: mailed,
+    },
+    at: now,
+  });
+  return true;
+}
+
+/**
+ * Queues the e-mail unless the address opted out. The unsubscribe token is derived under the master key from tenant and
+ * address (as tracking links, decision 1100), so every e-mail to an address carries the same link; without a master
+ * key there is neither a tracking link nor an unsubscribe link, and no e-mail.
+ */
+async function mail(tx: Tx, deps: Deps, input: { tenantId: string; email: string; lang: 'en' | 'de'; message: { subject: string; text: string }; now: Date }): Promise<boolean> {
+  const [key] = masterKeyRingFor(deps.config);
+  if (!key) return false;
+  const token = createHmac('sha256', key.key).update(`tourbook-recipient-unsubscribe\0${input.tenantId}\0${input.email}`).digest('base64url');
+  const { unsubscribed } = await repo.upsertAddress(tx, { tenantId: input.tenantId, email: input.email, tokenHash: hashToken(token), createdAt: input.now });
+  if (unsubscribed) return false;
+  const url = unsubscribeUrl(deps.config, token);
+  await enqueueMail(tx, {
+    tenantId: input.tenantId,
+    to: [input.email],
+    subject: input.message.subject,
+    text: recipientMailText(input.lang, input.message.text, url),
+    headers: unsubscribeHeaders(url),
+    now: input.now,
+  });
+  return true;
+}
+
+/** RFC 8058's POST: the token's address gets no more e-mails from its tenant. 404 for a token no address has. */
+export async function unsubscribe(deps: Deps, token: string): Promise<boolean> {
+  return repo.unsubscribeByTokenHash(deps.db, hashToken(token), deps.clock.now());
+}
+
+/** Whether a token names an address (the confirmation page, before the POST). */
+export async function unsubscribeTokenExists(deps: Deps, token: string): Promise<boolean> {
+  return repo.addressExists(deps.db, hashToken(token));
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { distanceMetres, renderMap, renderTracking, type TrackingView } from './view.ts';
+
+const time = (iso: string) => iso.slice(11, 16);
+
+const view = (overrides: Partial<TrackingView> = {}, stop: Partial<TrackingView['stops'][number]> = {}): TrackingView => ({
+  booking_status: 'dispatched',
+  stops: [
+    {
+      kind: 'dropoff',
+      status: 'scheduled',
+      time_window: null,
+      eta: null,
+      eta_window: null,
+      completed_at: null,
+      failure: null,
+      next_attempt: null,
+      proof: null,
+      ...stop,
+    },
+  ],
+  driver: null,
+  stops_before_yours: null,
+  feedback: null,
+  ...overrides,
+});
+
+describe('the tracking view', () => {
+  it('draws the map only while the position is shown, labelled with the distance to the stop', () => {
+    const stop = { lat: 52.52, lng: 13.405 };
+    expect(renderTracking(view({ driver: { first_name: 'Erika', position: null } }), 'en', time, stop)).not.toContain('<svg');
+    const html = renderTracking(view({ driver: { first_name: 'Erika', position: { lat: 52.51, lng: 13.405, recorded_at: '2026-01-01T10:00:00Z' } } }), 'en', time, stop);
+    expect(html).toContain('<svg');
+    expect(html).toContain('aria-label="Map: the driver is 1.1 km from your stop."');
+    expect(renderMap({ lat: 52.51, lng: 13.405 }, stop, 'de')).toContain('Karte: die Fahrerin oder der Fahrer ist 1,1 km von Ihrem Stopp entfernt.');
+    // Without the stop (no open drop-off) the driver alone.
+    expect(renderMap({ lat: 52.51, lng: 13.405 }, null, 'en')).toContain('Map: where the driver is.');
+    // Both points land inside the box, also when they coincide.
+    for (const svg of [renderMap(stop, stop, 'en'), renderMap({ lat: 52.4, lng: 13.2 }, stop, 'en')]) {
+      for (const [, x, y] of svg.matchAll(/c?[xy]="([\d.-]+)" c?y="([\d.-]+)"/g)) {
+        expect(Number(x)).toBeGreaterThanOrEqual(0);
+        expect(Number(x)).toBeLessThanOrEqual(320);
+        expect(Number(y)).toBeGreaterThanOrEqual(0);
+        expect(Number(y)).toBeLessThanOrEqual(180);
+      }
+    }
+    expect(Math.round(distanceMetres({ lat: 52.51, lng: 13.405 }, stop))).toBe(1112);
+  });
+
+  it('links the proof photo when the read has one, and never a script URL', () => {
+    const done = { status: 'completed', completed_at: '2026-01-01T10:00:00Z' };
+    const withPhoto = renderTracking(view({}, { ...done, proof: { recipient_name: 'Ada', photo_url: '/api/tracking/abc/proof/photo' } }), 'en', time);
+    expect(withPhoto).toContain('<a class="track-photo" href="/api/tracking/abc/proof/photo" rel="noreferrer" target="_blank">Photo of the delivery</a>');
+    expect(renderTracking(view({}, { ...done, proof: { recipient_name: 'Ada', photo_url: null } }), 'en', time)).not.toContain('track-photo');
+    const hostile = renderTracking(view({}, { ...done, proof: { recipient_name: null, photo_url: 'javascript:alert(1)' } }), 'de', time);
+    expect(hostile).not.toContain('javascript:');
+    const quoted = renderTracking(view({}, { ...done, proof: { recipient_name: null, photo_url: 'https://x.test/p?a="><script>' } }), 'de', time);
+    expect(quoted).toContain('href="https://x.test/p?a=&quot;&gt;&lt;script&gt;"');
+    expect(quoted).toContain('Foto der Zustellung');
+  });
+});
