@@ -94,7 +94,7 @@ export async function openDatabase(
   };
   if (config.databaseUrl) {
     log?.info(`Opening ${describeDatabase(config)}`);
-    const database = openPostgres(config.databaseUrl);
+    const database = openPostgres(config.databaseUrl, 20, { directUrl: config.databaseDirectUrl, transactionPooler: config.databaseTransactionPooler });
     const migrated = options.migrate ? await migrate(database) : 0;
     return { database, release: () => undefined, migrated };
   }
