@@ -6,6 +6,7 @@
 #   deploy/topology.sh up       create the hosts and start etcd, Patroni (PostgreSQL), HAProxy, PgBouncer, two API
 #                               hosts and a worker host; prints the addresses when the API answers through HAProxy
 #   deploy/topology.sh database the database tier alone (etcd, Patroni, HAProxy, PgBouncer), e.g. for benchmarks
+#   deploy/topology.sh tourbook then the API hosts and the worker host on it
 #   deploy/topology.sh down     stop everything it started and remove the namespaces, the bridge and its folder
 #   deploy/topology.sh status   patronictl list and HAProxy's view of its servers
 #
@@ -143,7 +144,8 @@ case "${1:-}" in
     database
     log "database up: PostgreSQL primary $SUBNET.20:5000, PgBouncer $SUBNET.21:6432, logs $BASE/logs"
     ;;
+  tourbook) service ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 up|database|down|status" >&2; exit 2 ;;
+  *) echo "usage: $0 up|database|tourbook|down|status" >&2; exit 2 ;;
 esac

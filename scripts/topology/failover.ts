@@ -16,7 +16,7 @@ const API = 'http://10.231.0.20:8080';
 const HOOKS = { host: '10.231.0.50', port: 9000 };
 const DATABASE_HOSTS = { db1: '10.231.0.11', db2: '10.231.0.12', db3: '10.231.0.13' } as const;
 type DatabaseHost = keyof typeof DATABASE_HOSTS;
-const TOKEN = `tb_ha_${randomUUID().replaceAll('-', '')}`;
+const TOKEN = process.env.BOOTSTRAP_ADMIN_TOKEN ?? `tb_ha_${randomUUID().replaceAll('-', '')}`;
 const WRITERS = Number(process.env.TOPOLOGY_WRITERS ?? 4);
 /** Seconds of each phase: load before the kill, after the first write following it, the partition, after it heals. */
 const PHASE = { warmup: 15, afterRecovery: 10, partition: 20, afterHeal: 10 };
@@ -166,7 +166,7 @@ async function writer(body: unknown, running: () => boolean): Promise<void> {
         say(`booking create answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
         break;
       }
-      if (attempt >= 60) {
+      if (attempt >= 60 || !running()) {
         createAttempts.gaveUp++;
         break;
       }
@@ -215,9 +215,13 @@ async function follow(running: () => boolean): Promise<void> {
 // ---------------------------------------------------------------- the run
 
 async function main(): Promise<number> {
-  say('cleaning what a previous run may have left, then starting the topology');
-  topology('up');
-  say('topology up');
+  if (process.env.TOPOLOGY_REUSE === '1') {
+    say('using the running topology (TOPOLOGY_REUSE=1)');
+  } else {
+    say('cleaning what a previous run may have left, then starting the topology');
+    topology('up');
+    say('topology up');
+  }
 
   const webhooks: { webhook_id: string | null; type: string | null; booking_id: string | null }[] = [];
   const receiver: ChildProcess = spawn('ip', ['netns', 'exec', 'tbha-hooks', process.execPath, path.join(REPO, 'scripts/topology/receiver.mjs'), HOOKS.host, String(HOOKS.port)], {
@@ -317,13 +321,17 @@ async function main(): Promise<number> {
   await Promise.race([follower, sleep(20_000)]);
   say(`load stopped: ${acks.length} bookings acknowledged`);
 
-  // Every acknowledged booking is read back.
+  // Every Tourbook process is still running: HAProxy answers 503 for a crashed one, which would pass for a pause.
+  const crashed = ['api1', 'api2', 'worker'].filter((host) => !spawnSync('ip', ['netns', 'pids', `tbha-${host}`], { encoding: 'utf8' }).stdout.trim());
+
+  // Every acknowledged booking is read back (503s and cut connections retried for at most a minute in all).
   const lost: string[] = [];
+  const readDeadline = Date.now() + 60_000;
   for (const ack of acks) {
     let answer: Answer | null = null;
-    for (let attempt = 0; attempt < 30; attempt++) {
+    for (;;) {
       answer = await call('GET', `/api/hailing/bookings/${ack.id}`);
-      if (answer && answer.status !== 503) break;
+      if ((answer && answer.status !== 503) || Date.now() > readDeadline) break;
       await sleep(1000);
     }
     if (answer?.status !== 200) lost.push(`${ack.id} (${answer?.status ?? 'no answer'})`);
@@ -332,7 +340,7 @@ async function main(): Promise<number> {
   // Every acknowledged booking's booking.created arrives (the worker catches up), each with one webhook-id.
   const acked = new Set(acks.map((a) => a.id));
   const delivered = () => new Set(webhooks.filter((w) => w.type === 'booking.created' && w.booking_id && acked.has(w.booking_id)).map((w) => w.booking_id));
-  for (let waited = 0; waited < 120 && delivered().size < acked.size; waited++) await sleep(1000);
+  for (let waited = 0; waited < 120 && delivered().size < acked.size && !crashed.includes('worker'); waited++) await sleep(1000);
   const missingWebhooks = [...acked].filter((id) => !delivered().has(id));
   const idsByBooking = new Map<string, Set<string>>();
   for (const w of webhooks) if (w.booking_id && w.webhook_id) idsByBooking.set(w.booking_id, (idsByBooking.get(w.booking_id) ?? new Set()).add(w.webhook_id));
@@ -352,10 +360,11 @@ async function main(): Promise<number> {
     `  partition → first successful write: ${partitionFirstWrite === null ? 'none during the partition' : `${(partitionFirstWrite / 1000).toFixed(1)} s`} (not asserted)`,
     `  webhook events lost: ${missingWebhooks.length} of ${acked.size} (goal 0); repeats: ${repeats}, a repeat with another webhook-id: ${changedIds}`,
     `  live stream: ${stream.events} events, ${stream.breaks} breaks, ${stream.resumed} resumed with Last-Event-ID, ${stream.refused} reconnects refused`,
+    `  Tourbook processes crashed: ${crashed.length ? crashed.join(', ') : 'none'} (goal none)`,
     `  tourbook simulate: exit ${String(simulateCode)}; ${simulateOutput.slice(-3).join(' | ')}`,
   ];
   console.log(report.join('\n'));
-  const failures = [lost.length > 0 && 'acknowledged writes were lost', bad5xx.length > 0 && 'requests were answered 5xx other than 503', missingWebhooks.length > 0 && 'webhook events were lost', changedIds > 0 && 'a webhook repeat changed its webhook-id'].filter(Boolean);
+  const failures = [crashed.length > 0 && `Tourbook processes crashed (${crashed.join(', ')})`, lost.length > 0 && 'acknowledged writes were lost', bad5xx.length > 0 && 'requests were answered 5xx other than 503', missingWebhooks.length > 0 && 'webhook events were lost', changedIds > 0 && 'a webhook repeat changed its webhook-id'].filter(Boolean);
   if (failures.length) {
     console.log(`\nFAILED: ${failures.join('; ')}`);
     return 1;

@@ -126,6 +126,10 @@ export function openPostgres(url: string, poolSize = 20, options: PostgresOption
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // A checked-out client told its server went away between two statements (a failover, PgBouncer's "server conn
+  // crashed?") emits 'error' with nobody listening, which ends the process; its holder's next statement fails instead,
+  // and the pool drops the client when it comes back (decision 1450).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (options.transactionPooler) pool.on('connect', unnamedStatements);
   const directPool = options.directUrl ? new pg.Pool({ connectionString: options.directUrl, max: 2 }) : undefined;
   directPool?.on('error', () => undefined);
