@@ -17,8 +17,9 @@ rm -rf "$BASE/backup" "$RESTORE"
 mkdir -p "$BASE/backup"
 chown postgres:postgres "$BASE/backup"
 
-app "CREATE TABLE IF NOT EXISTS drill (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
-app "INSERT INTO drill (id) VALUES (1) ON CONFLICT DO NOTHING"
+app "DROP TABLE IF EXISTS drill"
+app "CREATE TABLE drill (id int PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())"
+app "INSERT INTO drill (id) VALUES (1)"
 
 t=$(now)
 runuser -u postgres -- env PGPASSWORD=ha-replicator-secret pg_basebackup "${PRIMARY[@]}" -U replicator -D "$BACKUP" -X stream -c fast
@@ -46,13 +47,13 @@ chown -R postgres:postgres "$RESTORE"
 chmod 700 "$RESTORE"
 # The scratch server listens only inside the hooks host, with Patroni's settings from the backup's postgresql.conf
 # overridden: no archiving, no replication, its own socket folder.
-ip netns exec tbha-hooks runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$RESTORE" -w -t 120 -l "$BASE/logs/restore.log" \
-  -o "-c listen_addresses=127.0.0.1 -c port=5432 -c unix_socket_directories=$BASE -c archive_mode=off -c hba_file=$RESTORE/pg_hba.conf -c ident_file=$RESTORE/pg_ident.conf -c config_file=$RESTORE/postgresql.conf -c data_directory=$RESTORE" start
+ip netns exec tbha-hooks runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$RESTORE" -w -t 120 -l "$BASE/backup/restore.log" \
+  -o "-c listen_addresses=127.0.0.1 -c port=5432 -c unix_socket_directories=$BASE/backup -c archive_mode=off -c hba_file=$RESTORE/pg_hba.conf -c ident_file=$RESTORE/pg_ident.conf -c config_file=$RESTORE/postgresql.conf -c data_directory=$RESTORE" start
 for _ in $(seq 1 120); do
-  [ "$(ip netns exec tbha-hooks runuser -u postgres -- psql -h "$BASE" -d tourbook -Atqc 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] && break
+  [ "$(ip netns exec tbha-hooks runuser -u postgres -- psql -h "$BASE/backup" -d tourbook -Atqc 'SELECT pg_is_in_recovery()' 2>/dev/null)" = f ] && break
   sleep 0.5
 done
-ROWS=$(ip netns exec tbha-hooks runuser -u postgres -- psql -h "$BASE" -d tourbook -Atqc "SELECT string_agg(id::text, ',' ORDER BY id) FROM drill")
+ROWS=$(ip netns exec tbha-hooks runuser -u postgres -- psql -h "$BASE/backup" -d tourbook -Atqc "SELECT string_agg(id::text, ',' ORDER BY id) FROM drill")
 echo "restore to $TARGET: $(seconds "$t") s; rows present: $ROWS (expected 1,2)"
 ip netns exec tbha-hooks runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$RESTORE" -m fast stop >/dev/null
 app "DROP TABLE drill"

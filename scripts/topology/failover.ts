@@ -361,7 +361,7 @@ async function main(): Promise<number> {
     `  webhook events lost: ${missingWebhooks.length} of ${acked.size} (goal 0); repeats: ${repeats}, a repeat with another webhook-id: ${changedIds}`,
     `  live stream: ${stream.events} events, ${stream.breaks} breaks, ${stream.resumed} resumed with Last-Event-ID, ${stream.refused} reconnects refused`,
     `  Tourbook processes crashed: ${crashed.length ? crashed.join(', ') : 'none'} (goal none)`,
-    `  tourbook simulate: exit ${String(simulateCode)}; ${simulateOutput.slice(-3).join(' | ')}`,
+    `  tourbook simulate: ${simulateCode === null ? 'stopped at the end of the run' : `exit ${String(simulateCode)}`}; ${simulateOutput.slice(-3).join(' | ')}`,
   ];
   console.log(report.join('\n'));
   const failures = [crashed.length > 0 && `Tourbook processes crashed (${crashed.join(', ')})`, lost.length > 0 && 'acknowledged writes were lost', bad5xx.length > 0 && 'requests were answered 5xx other than 503', missingWebhooks.length > 0 && 'webhook events were lost', changedIds > 0 && 'a webhook repeat changed its webhook-id'].filter(Boolean);
