@@ -7,6 +7,10 @@ export type Role = 'api' | 'worker' | 'all';
 
 export interface Config {
   databaseUrl: string | null;
+  /** A connection that bypasses a pooler, for what needs one session (LISTEN; decision 1450). */
+  databaseDirectUrl: string | null;
+  /** DATABASE_URL is a transaction pooler (PgBouncer): statements go unnamed (decision 1450). */
+  databaseTransactionPooler: boolean;
   dataDir: string;
   port: number;
   host: string;
@@ -80,6 +84,8 @@ const ENV_SCHEMA = {
   type: 'object',
   properties: {
     DATABASE_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
+    DATABASE_DIRECT_URL: { type: 'string', format: 'uri', pattern: '^postgres(ql)?://' },
+    DATABASE_TRANSACTION_POOLER: boolean,
     DATA_DIR: text,
     PORT: integer(0, 65535),
     HOST: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { format: 'hostname' }] },
@@ -128,7 +134,7 @@ const ENV_SCHEMA = {
     BLOB_DIR_SHARED: boolean,
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
-  dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] },
+  dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], DATABASE_DIRECT_URL: ['DATABASE_URL'], DATABASE_TRANSACTION_POOLER: ['DATABASE_DIRECT_URL'] },
 } as const;
 
 const envAjv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
@@ -171,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const s3Endpoint = str('S3_ENDPOINT');
   const config: Config = {
     databaseUrl: str('DATABASE_URL'),
+    databaseDirectUrl: str('DATABASE_DIRECT_URL'),
+    databaseTransactionPooler: bool('DATABASE_TRANSACTION_POOLER', false),
     dataDir: path.resolve(str('DATA_DIR') ?? './data'),
     port: num('PORT', 3000),
     host: str('HOST') ?? '127.0.0.1',

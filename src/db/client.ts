@@ -37,6 +37,8 @@ export interface Database {
   /** The PGlite instance (embedded only), for dumps in tests. */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** Connections past a transaction pooler, for LISTEN (decision 1450); unset: `pool` is direct. */
+  directPool?: pg.Pool;
   /** Transactions run again since open because PostgreSQL rolled them back to break a deadlock (decision 0007). */
   lostRaces(): number;
 }
@@ -111,7 +113,26 @@ export interface PoolTimeouts {
 
 export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 30_000 };
 
-export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts = DEFAULT_POOL_TIMEOUTS): Database {
+/** How a PostgreSQL server is reached: through a transaction pooler (PgBouncer) and a direct URL beside it (decision 1450). */
+export interface PostgresOptions {
+  directUrl?: string | null;
+  transactionPooler?: boolean;
+  timeouts?: PoolTimeouts;
+}
+
+/**
+ * A transaction pooler hands each transaction to any server connection, where a statement named on another one does
+ * not exist (PgBouncer 1.18 does not track them): every statement goes unnamed, parsed per run (decision 1450).
+ */
+function unnamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const unnamed = (config: unknown, ...rest: unknown[]) =>
+    query(config !== null && typeof config === 'object' && Object.getPrototypeOf(config) === Object.prototype && 'name' in config ? { ...config, name: undefined } : config, ...rest);
+  client.query = unnamed as typeof client.query;
+}
+
+export function openPostgres(url: string, poolSize = 20, options: PostgresOptions = {}): Database {
+  const timeouts = options.timeouts ?? DEFAULT_POOL_TIMEOUTS;
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -124,9 +145,13 @@ export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts 
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  // Nor may a checked-out client's, between two statements of a transaction (the pool listens only to idle ones):
-  // its next statement fails ("not queryable", a 503), and the pool drops it on release (decision 1400).
+  // Nor may a checked-out client's, between two statements of a transaction (a failover, PgBouncer's "server conn
+  // crashed?"; the pool listens only to idle ones): its next statement fails (a 503), and the pool drops it on
+  // release (decisions 1400, 1450).
   pool.on('connect', (client) => client.on('error', () => undefined));
+  if (options.transactionPooler) pool.on('connect', unnamedStatements);
+  const directPool = options.directUrl ? new pg.Pool({ connectionString: options.directUrl, max: 2, connectionTimeoutMillis: timeouts.connectTimeoutMs, keepAlive: true }) : undefined;
+  directPool?.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lostRaces = retryLostRaces(db);
   return {
@@ -134,8 +159,12 @@ export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts 
     db,
     kind: 'postgres',
     pool,
+    ...(directPool ? { directPool } : {}),
     migrate: (onStart) => runMigrations(db, () => migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR }), onStart),
-    close: () => pool.end(),
+    close: async () => {
+      await pool.end();
+      await directPool?.end();
+    },
   };
 }
 

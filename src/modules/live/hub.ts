@@ -143,13 +143,15 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
       unlisten = off;
       return;
     }
-    if (!database.pool) return;
+    // Past a transaction pooler, LISTEN needs a session of its own: the direct pool (decision 1450).
+    const pool = database.directPool ?? database.pool;
+    if (!pool) return;
     // One connection per process held for LISTEN; a lost one is replaced (positions meanwhile are missed, not queued).
     let client: PoolClient | null = null;
     const connect = async (): Promise<void> => {
-      if (stopped || !database.pool) return;
+      if (stopped) return;
       try {
-        const c = await database.pool.connect();
+        const c = await pool.connect();
         c.on('notification', (msg) => msg.channel === LIVE_CHANNEL && onPosition(msg.payload));
         c.on('error', (err) => {
           deps.log.warn({ err }, 'live: LISTEN connection lost');
