@@ -280,4 +280,29 @@ describe('solver on heterogeneous fleets', () => {
       expect(solution.unassigned).toEqual([0, 1]);
     }
   });
+
+  it('eliminates routes at scale (above 150 requests: the pool sits out the perturbation) and stays feasible', () => {
+    // 160 requests on a 100 × 100 grid, windows a quarter of the day wide, 40 vehicles on offer.
+    let x = 12345;
+    const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const points: [number, number][] = [[50, 50]];
+    const stops: Stop[] = [];
+    for (let k = 0; k < 160; k++) {
+      const open = Math.floor(rand() * 600);
+      points.push([Math.floor(rand() * 100), Math.floor(rand() * 100)], [Math.floor(rand() * 100), Math.floor(rand() * 100)]);
+      stops.push({ location: 2 * k + 1, demand: 10, earliest: open, latest: open + 250, service: 10 });
+      stops.push({ location: 2 * k + 2, demand: -10, earliest: open, latest: open + 500, service: 10 });
+    }
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points },
+      stops,
+      requests: Array.from({ length: 160 }, (_, k) => ({ pickup: 2 * k, delivery: 2 * k + 1 })),
+      vehicles: Array.from({ length: 40 }, () => ({ start: 0, end: 0, earliest: 0, latest: 1200, capacity: 50 })),
+    };
+    const start = solve(problem, { timeLimitMs: 60_000, maxIterations: 0, seed: 1 });
+    const solution = solve(problem, { timeLimitMs: 60_000, maxIterations: 120, seed: 1 });
+    expect(check(problem, solution)).toBeNull();
+    expect(solution.unassigned).toEqual([]);
+    expect(solution.vehicles).toBeLessThan(start.vehicles);
+  });
 });
