@@ -187,6 +187,16 @@ describe('the public read is limited per address', () => {
     expect(res.body.error_code).toBe('rate_limited');
     expect(res.headers['retry-after']).toBe('1');
   });
+
+  it('counts the proof photo route against the same address (decision 1250)', async () => {
+    limited.clock.advance(60_000);
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++) statuses.push((await limited.anonymous.get(`/api/tracking/${'C'.repeat(43)}`)).status);
+    for (let i = 0; i < 2; i++) statuses.push((await limited.anonymous.get(`/api/tracking/${'C'.repeat(43)}/stops/0/proof/photo`)).status);
+    // A full bucket again for the other test, whichever order the shuffle gives (decision 0114).
+    limited.clock.advance(60_000);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+  });
 });
 
 describe('POST /api/tracking/{token}/feedback', () => {
