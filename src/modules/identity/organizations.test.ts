@@ -32,6 +32,7 @@ describe('service areas', () => {
       scheduling_config_id: config.id,
       average_speed_kmh: 25,
       created_at: t.clock.now().toISOString(),
+      recipient_notifications: [],
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });
