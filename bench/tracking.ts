@@ -28,7 +28,11 @@ async function runReceiver(): Promise<never> {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
   let ready = 0;
-  for (const token of tokens) {
+  // Opened in batches: thousands of simultaneous connects overflow the listen backlog (connection resets).
+  const BATCH = 100;
+  for (let i = 0; i < tokens.length; i += BATCH) await Promise.all(tokens.slice(i, i + BATCH).map((token) => openOne(token)));
+  function openOne(token: string): Promise<void> {
+    return new Promise<void>((opened) => {
     const req = http.get({ host: target.hostname, port: target.port, path: `/api/tracking/${token}/live`, agent }, (res) => {
       if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
       res.setEncoding('utf8');
@@ -53,7 +57,9 @@ async function runReceiver(): Promise<never> {
         }
       });
     });
+    req.on('response', () => opened());
     req.on('error', (err) => process.send?.({ error: String(err) }));
+    });
   }
   await new Promise((resolve) => process.once('message', resolve));
   process.send?.(received, () => process.exit(0));

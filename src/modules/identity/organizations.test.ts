@@ -33,6 +33,7 @@ describe('service areas', () => {
       average_speed_kmh: 25,
       auto_dispatch: { enabled: false, budget_ms: 200 },
       created_at: t.clock.now().toISOString(),
+      recipient_notifications: [],
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });
