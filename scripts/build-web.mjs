@@ -194,7 +194,11 @@ export async function buildWeb({ out = path.join(root, 'dist', 'web') } = {}) {
   const mapWorkerUrl = copyMapWorker(path.join(out, 'assets'));
   const publicFiles = { ...copyPublic(path.join(out, 'assets')), ...writeDriverIcons(path.join(out, 'assets')) };
   const result = await esbuild.build(options(out, mapWorkerUrl));
-  fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(result.metafile, out, publicFiles), null, 2) + '\n');
+  const manifest = pagesOf(result.metafile, out, publicFiles);
+  // The driver app's chunks named in its HTML (modulepreload): on a phone's slow network they load in parallel with
+  // the entry instead of after it.
+  if (manifest.pages.driver) manifest.pages.driver.preload = shellOf(result.metafile, out, 'driver').filter((url) => url.endsWith('.js') && url !== manifest.pages.driver.script);
+  fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(manifest, null, 2) + '\n');
   await buildDriverWorker(result.metafile, out, publicFiles);
   fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify(result.metafile));
   precompress(path.join(out, 'assets'));

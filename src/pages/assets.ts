@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 export interface PageFiles {
   script: string;
   styles: string[];
+  /** Chunks the entry imports, named in the HTML so they load in parallel (the driver app's). */
+  preload?: string[];
 }
 
 export interface WebAssets {

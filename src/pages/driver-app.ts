@@ -14,7 +14,8 @@ const escapeAttr = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#
 /** The manifest link and the home-screen icon for the page's <head>. */
 export function driverHead(assets: WebAssets): string {
   const touch = assets.publicUrl('driver-icon-192.png');
-  return `<link rel="manifest" href="/driver/manifest.webmanifest">${touch ? `<link rel="apple-touch-icon" href="${escapeAttr(touch)}">` : ''}`;
+  const preload = (assets.page('driver')?.preload ?? []).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`).join('');
+  return `<link rel="manifest" href="/driver/manifest.webmanifest">${touch ? `<link rel="apple-touch-icon" href="${escapeAttr(touch)}">` : ''}${preload}`;
 }
 
 export function driverManifest(assets: WebAssets, lang: 'en' | 'de'): Record<string, unknown> {

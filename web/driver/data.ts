@@ -85,9 +85,13 @@ export function useRecentTours() {
 }
 
 /** A tour; before its own answer is cached, the copy in the cached tours list (it has the stops) opens it offline. */
-export function useTour(id: string) {
+export function tourQuery(id: string) {
   const query = persisted(`tour/${id}`, async () => (await call(api.GET('/api/hailing/tours/{id}', { params: { path: { id } } }))).tour);
-  return useQuery({ ...query, initialData: () => query.initialData() ?? load<Tour[]>('tours/open')?.find((tour) => tour.id === id) });
+  return { ...query, initialData: () => query.initialData() ?? load<Tour[]>('tours/open')?.find((tour) => tour.id === id) };
+}
+
+export function useTour(id: string) {
+  return useQuery(tourQuery(id));
 }
 
 /** The bookings of a tour's stops, for their packages (a booking the driver may not see yet is left out). */

@@ -7,6 +7,7 @@ import { LangProvider } from '../i18n/index.tsx';
 import '../ui/styles.css';
 import './driver.css';
 import { App } from './app.tsx';
+import { tourQuery } from './data.ts';
 import { startOutbox } from './queue/use-outbox.ts';
 
 // The service worker's scope is /driver/: the app lives at /driver/ so that it is the page the worker serves offline.
@@ -15,6 +16,9 @@ if ('serviceWorker' in navigator) {
   addEventListener('load', () => void navigator.serviceWorker.register('/driver/sw.js', { scope: '/driver/' }).catch(() => undefined));
 }
 startOutbox();
+// A tour opened from a link or the home screen is asked for at once, beside the session, not after it.
+const opened = /^\/driver\/tours\/([0-9a-f-]{36})/.exec(location.pathname);
+if (opened) void queryClient.prefetchQuery(tourQuery(opened[1]!));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -11,7 +11,7 @@ export function TourActions({ tour, driverId }: { tour: ProjectedTour; driverId:
   const claimable = !mine && (tour.status === 'scheduled' || tour.status === 'pickable');
   const startable = mine && tour.status === 'claimed';
   if (!claimable && !startable) return null;
-  // A pickable tour is picked (it starts at once), a scheduled one claimed (CONTRACT §5 Tour): both are "Claim".
+  // A pickable tour is picked (it starts at once), a scheduled one claimed (docs/api-guide.md): both are "Claim" (decision 1200).
   const claim = () =>
     void takeAction({ kind: 'claim', tourId: tour.id, stopId: null, path: `/api/hailing/tours/${tour.id}/${tour.status === 'pickable' ? 'pick' : 'claim'}`, body: {} });
   const start = () => void takeAction({ kind: 'start', tourId: tour.id, stopId: null, path: `/api/hailing/tours/${tour.id}/start`, body: {} });

@@ -3,7 +3,7 @@
 // it returns; the API keeps a late fix in the history without moving the current position (api-guide "Positions").
 // A refused fix (the tour ended meanwhile) is dropped: a position is not a driver's action.
 
-/** One fix per 10 s: webhooks coalesce positions to one per tour per 10 s (CONTRACT §10), more is not seen. */
+/** One fix per 10 s: webhooks coalesce positions to one per tour per 10 s (decision 1203), more is not seen. */
 export const INTERVAL_MS = 10_000;
 /** Two hours of fixes at the interval: enough for a long dead zone, bounded on the phone. */
 export const MAX_WAITING = 720;

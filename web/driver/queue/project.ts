@@ -38,7 +38,7 @@ export function projectTour(tour: Tour, actions: readonly QueuedAction[], driver
     stop.status = next;
     stop.waiting = true;
     if (action.kind === 'complete' && stop.group) {
-      // Completing a stop completes the open stops of its group on the tour (CONTRACT §5 Stop).
+      // Completing a stop completes the open stops of its group on the tour (the stop driver flow, docs/api-guide.md).
       for (const other of stops) if (other.group === stop.group && !FINAL.has(other.status)) Object.assign(other, { status: 'completed', waiting: true });
     }
   }
