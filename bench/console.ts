@@ -101,6 +101,8 @@ async function startServe(kind: DatabaseKind) {
       HOST: '127.0.0.1',
       DATA_DIR: database.dataDir,
       DATABASE_URL: database.url ?? '',
+      // One process: its own blob folder is all the API processes there are (decision 1404).
+      BLOB_DIR_SHARED: 'true',
       BOOTSTRAP_ADMIN_TOKEN: TOKEN,
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',

@@ -104,6 +104,8 @@ async function runOne(kind: DatabaseKind) {
       HOST: '127.0.0.1',
       DATA_DIR: database.dataDir,
       DATABASE_URL: database.url ?? '',
+      // One process: its own blob folder is all the API processes there are (decision 1404).
+      BLOB_DIR_SHARED: 'true',
       BOOTSTRAP_ADMIN_TOKEN: TOKEN,
       // BENCH_SERVER_LOG_LEVEL=info with BENCH_SERVER_LOG=FILE keeps the service's request log (durations per request).
       LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',

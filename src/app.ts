@@ -7,7 +7,8 @@ import qs from 'qs';
 import type { Deps } from './deps.ts';
 import type { Actor } from './http/actor.ts';
 import { authenticate, credentialOf } from './http/auth.ts';
-import { AppError, toProblem } from './http/errors.ts';
+import { AppError, databaseUnavailableError, toProblem } from './http/errors.ts';
+import { databaseUnavailable, rootMessage } from './db/errors.ts';
 import { pickLang } from './http/i18n.ts';
 import { validationError, validatorCompiler } from './http/validation.ts';
 import { registerJsonParser, strayBody } from './http/json-body.ts';
@@ -20,6 +21,8 @@ import { registerEmptyBodies } from './http/empty-body.ts';
 import { registerUnreadBodies } from './http/unread-body.ts';
 import { registerLazySerializers } from './http/lazy-serializer.ts';
 import { registerRequestLog } from './http/request-log.ts';
+import { registerClosingConnections } from './http/shutdown.ts';
+import { registerConsistency } from './http/consistency.ts';
 import { swaggerOptions } from './http/openapi.ts';
 import { docsPages } from './http/docs-pages.ts';
 import { webhooksDocument } from './events/webhooks-document.ts';
@@ -108,6 +111,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerJsonParser(app);
   registerEmptyBodies(app as unknown as FastifyInstance);
   registerRequestLog(app as unknown as FastifyInstance);
+  registerClosingConnections(app as unknown as FastifyInstance);
+  registerConsistency(app as unknown as FastifyInstance, deps);
   registerUnreadBodies(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
@@ -170,6 +175,10 @@ export async function buildApp(deps: Deps): Promise<App> {
       (error.code?.startsWith('FST_ERR_CTP') || error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
     ) {
       appError = new AppError(400, 'malformed_request', 'The body is not valid JSON.');
+    } else if (databaseUnavailable(error)) {
+      // Not a bug of ours nor of the request: the database is away (a restart, a failover). Decision 1400.
+      request.log.warn({ request_id: request.id, cause: rootMessage(error) }, 'database unavailable: answered 503');
+      appError = databaseUnavailableError();
     } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       appError = new AppError(error.statusCode, 'malformed_request', error.message);
     } else {

@@ -53,6 +53,14 @@ export interface Config {
     /** The live stream: outbox poll interval, heartbeat comment interval, credential re-check interval. */
     stream: { pollMs: number; heartbeatMs: number; revalidateMs: number; pollBatch?: number };
   };
+  /** Running as several processes (issue 26): database timeouts, shutdown, the worker's own port, shared blobs, replicas. */
+  database: { connectTimeoutMs: number; queryTimeoutMs: number; replicaUrls: string[]; replicaMaxLagSeconds: number };
+  /** How long SIGTERM waits for in-flight requests and the worker's work in hand before the process exits anyway. */
+  shutdownGraceSeconds: number;
+  /** Where the worker role serves /metrics and /healthz (decision 1403); null: nowhere. */
+  workerMetricsPort: number | null;
+  /** The local blob folder is shared by every API process (a network file system): decision 1404. */
+  blobDirShared: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -114,6 +122,13 @@ const ENV_SCHEMA = {
     LIVE_POLL_MS: integer(10, 10_000),
     LIVE_REVALIDATE_MS: integer(100, 600_000),
     OPTIMIZER_THREADS: integer(1, 64),
+    DATABASE_CONNECT_TIMEOUT_MS: integer(100, 600_000),
+    DATABASE_QUERY_TIMEOUT_MS: integer(100, 3_600_000),
+    DATABASE_REPLICA_URLS: { type: 'string', pattern: '^postgres(ql)?://[^,\\s]+(,postgres(ql)?://[^,\\s]+)*$' },
+    REPLICA_MAX_LAG_SECONDS: number(0, 3600),
+    SHUTDOWN_GRACE_SECONDS: integer(0, 3600),
+    WORKER_METRICS_PORT: integer(0, 65535),
+    BLOB_DIR_SHARED: boolean,
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
   dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], DATABASE_DIRECT_URL: ['DATABASE_URL'], DATABASE_TRANSACTION_POOLER: ['DATABASE_DIRECT_URL'] },
@@ -201,6 +216,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       osrmTimeoutMs: num('OSRM_TIMEOUT_MS', 2000),
       stream: { pollMs: num('LIVE_POLL_MS', 200), heartbeatMs: 15_000, revalidateMs: num('LIVE_REVALIDATE_MS', 15_000) },
     },
+    database: {
+      connectTimeoutMs: num('DATABASE_CONNECT_TIMEOUT_MS', 5_000),
+      queryTimeoutMs: num('DATABASE_QUERY_TIMEOUT_MS', 30_000),
+      replicaUrls: str('DATABASE_REPLICA_URLS')?.split(',') ?? [],
+      replicaMaxLagSeconds: num('REPLICA_MAX_LAG_SECONDS', 5),
+    },
+    shutdownGraceSeconds: num('SHUTDOWN_GRACE_SECONDS', 10),
+    workerMetricsPort: v.WORKER_METRICS_PORT === undefined ? null : num('WORKER_METRICS_PORT', 0),
+    blobDirShared: bool('BLOB_DIR_SHARED', false),
     ...overrides,
   };
   return Object.freeze(config);

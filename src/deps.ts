@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { ReadRouter } from './db/replicas.ts';
 import type { DispatchHooks, FailureRules, TravelTimes } from './modules/dispatch/index.ts';
 import type { IdentityHooks } from './modules/identity/index.ts';
 import type { SolverPool } from './optimizer/index.ts';
@@ -34,4 +35,6 @@ export interface Deps {
   hooks: Hooks;
   /** The route optimiser's worker threads (decision 0961), started on first use, ended by whoever made Deps (runtime.close()). */
   optimizer: SolverPool;
+  /** Read replicas for heavy reads (DATABASE_REPLICA_URLS, decision 1401): reads go through `readDb(deps)`. */
+  replicas?: ReadRouter;
 }

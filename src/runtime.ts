@@ -5,6 +5,7 @@ import { pino, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
+import { createReadRouter } from './db/replicas.ts';
 import { wireHooks } from './hooks.ts';
 import { createSolverPool } from './optimizer/index.ts';
 import type { Deps } from './deps.ts';
@@ -94,7 +95,7 @@ export async function openDatabase(
   };
   if (config.databaseUrl) {
     log?.info(`Opening ${describeDatabase(config)}`);
-    const database = openPostgres(config.databaseUrl, 20, { directUrl: config.databaseDirectUrl, transactionPooler: config.databaseTransactionPooler });
+    const database = openPostgres(config.databaseUrl, 20, config.database, { directUrl: config.databaseDirectUrl, transactionPooler: config.databaseTransactionPooler });
     const migrated = options.migrate ? await migrate(database) : 0;
     return { database, release: () => undefined, migrated };
   }
@@ -123,10 +124,14 @@ export async function createRuntime(
   const log = options.log ?? pino({ level: config.logLevel });
   const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
   const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
+  if (config.databaseUrl && config.database.replicaUrls.length) {
+    deps.replicas = createReadRouter(database.db, config.database.replicaUrls, { maxLagSeconds: config.database.replicaMaxLagSeconds, timeouts: config.database, log });
+  }
   return {
     deps,
     migrated,
     close: async () => {
+      await deps.replicas?.close();
       await deps.optimizer.close();
       await database.close();
       release();

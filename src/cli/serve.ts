@@ -23,6 +23,7 @@ export async function serve(values: { role?: string; port?: string; host?: strin
   if (!['api', 'worker', 'all'].includes(config.role)) throw new ConfigError(`--role must be api, worker or all`);
   // Before the port and the database: a server without a master key would store secrets in plain text (decision 0207).
   requireMasterKey(config);
+  requireSharedBlobs(config);
   // Before anything is created: a busy port must not cost the bootstrap tenant's one-time token.
   if (config.role !== 'worker') await ensurePortFree(config);
   const log = await createLogger(config);
@@ -41,11 +42,18 @@ export async function serve(values: { role?: string; port?: string; host?: strin
   // From here a stop request closes the database cleanly, also during the rest of the start: an embedded database
   // killed instead replays its write-ahead log at the next start.
   let stopping = false;
+  // In-flight requests and the worker's work in hand finish within the grace period; then the process exits anyway
+  // (leases run out and another worker takes the work again; decision 1402).
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'Shutting down');
-    for (const stop of stops) await stop();
+    log.info({ signal, grace_seconds: config.shutdownGraceSeconds }, 'Shutting down');
+    const forced = setTimeout(() => {
+      log.warn('Shutdown grace period over: exiting with work in hand');
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    forced.unref();
+    await Promise.all(stops.map((stop) => stop().catch((err: unknown) => log.error({ err }, 'stopping failed'))));
     await runtime.close();
     process.exit(0);
   };
@@ -71,11 +79,21 @@ export async function serve(values: { role?: string; port?: string; host?: strin
     const worker = startWorker(deps, firstAnswer ? { startAfter: firstAnswer } : {});
     stops.push(() => worker.stop());
   }
+  // The worker role has no API: its metrics and health have their own port (decision 1403).
+  if (config.role === 'worker' && config.workerMetricsPort !== null) {
+    const { startMetricsServer } = await import('../worker/metrics-server.ts');
+    const server = await startMetricsServer(config.workerMetricsPort, config.host).catch((err: unknown) => {
+      throw portError(err, { ...config, port: config.workerMetricsPort ?? 0 });
+    });
+    stops.push(() => server.close());
+    log.info(`Worker metrics: http://${config.host}:${server.port}/metrics (health /healthz)`);
+  }
 
   // Only once the service listens: a token printed by a process that then dies is lost.
-  const { countTenants, createTenant } = await identity;
-  if ((await countTenants(deps.db)) === 0) {
-    const created = await createTenant(deps, { name: 'Bootstrap' }, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
+  // Exactly one of several processes starting together creates it, and only that one prints its token (decision 1405).
+  const { createBootstrapTenant } = await identity;
+  const created = await createBootstrapTenant(deps, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
+  if (created) {
     log.info(`Created the bootstrap tenant ${created.tenant.id}; its admin token is on standard error`);
     // The demo finds the service at the default address by itself; anywhere else it needs the URL (issue 28).
     const elsewhere = address && (config.port !== 3000 || config.host !== '127.0.0.1') ? ` --url ${demoUrl(address)}` : '';
@@ -96,6 +114,19 @@ export async function serve(values: { role?: string; port?: string; host?: strin
   } else {
     log.info('Ready: worker running');
   }
+}
+
+/**
+ * An API process on PostgreSQL serves report and proof files other API processes stored: a local blob folder must be
+ * shared by all of them (a network file system) and say so, or the files live on S3 (decision 1404).
+ */
+function requireSharedBlobs(config: Config): void {
+  if (config.role === 'worker' || !config.databaseUrl || config.s3 || config.blobDirShared) return;
+  throw new ConfigError(
+    `DATABASE_URL is set but report and proof files would go to a local folder (${config.dataDir}/blobs) that other API ` +
+      'processes cannot read. Set S3_ENDPOINT (with S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY) for an S3-compatible ' +
+      'store, or BLOB_DIR_SHARED=true when DATA_DIR is shared by every API process (a network file system) or there is only one.',
+  );
 }
 
 /** The listening address as a client on this machine reaches it: an all-interfaces address through loopback. */

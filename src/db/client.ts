@@ -105,6 +105,14 @@ function retryLostRaces(db: Db): () => number {
   return () => lost;
 }
 
+/** How long a connection attempt and a query may take before the request answers 503 instead (decision 1400). */
+export interface PoolTimeouts {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 5_000, queryTimeoutMs: 30_000 };
+
 /** How a PostgreSQL server is reached: through a transaction pooler (PgBouncer) and a direct URL beside it (decision 1450). */
 export interface PostgresOptions {
   directUrl?: string | null;
@@ -122,16 +130,26 @@ function unnamedStatements(client: pg.PoolClient): void {
   client.query = unnamed as typeof client.query;
 }
 
-export function openPostgres(url: string, poolSize = 20, options: PostgresOptions = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts = DEFAULT_POOL_TIMEOUTS, options: PostgresOptions = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // Also bounds the wait for a free connection: a saturated or unreachable server is a 503 after it, never a hang.
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    // Client-side, so it holds through PgBouncer (which refuses startup parameters such as statement_timeout).
+    query_timeout: timeouts.queryTimeoutMs,
+    // A primary that vanished without closing its sockets (a host lost, a partition) is noticed by TCP.
+    keepAlive: true,
+  });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  // A checked-out client told its server went away between two statements (a failover, PgBouncer's "server conn
-  // crashed?") emits 'error' with nobody listening, which ends the process; its holder's next statement fails instead,
-  // and the pool drops the client when it comes back (decision 1450).
+  // Nor may a checked-out client's, between two statements of a transaction (the pool listens only to idle ones):
+  // its next statement fails ("not queryable", a 503), and the pool drops it on release (decisions 1400, 1450).
   pool.on('connect', (client) => client.on('error', () => undefined));
   if (options.transactionPooler) pool.on('connect', unnamedStatements);
-  const directPool = options.directUrl ? new pg.Pool({ connectionString: options.directUrl, max: 2 }) : undefined;
+  const directPool = options.directUrl
+    ? new pg.Pool({ connectionString: options.directUrl, max: 2, connectionTimeoutMillis: timeouts.connectTimeoutMs, keepAlive: true })
+    : undefined;
   directPool?.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lostRaces = retryLostRaces(db);

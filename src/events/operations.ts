@@ -1,5 +1,6 @@
 // Event log operations: what an admin reads of the outbox (every event recorded, delivered or not).
 import type { Deps } from '../deps.ts';
+import { readDb } from '../db/replicas.ts';
 import type { Actor } from '../http/actor.ts';
 import { isAdmin } from '../http/actor.ts';
 import { badParameter, forbidden } from '../http/errors.ts';
@@ -17,7 +18,7 @@ export async function listEventLog(deps: Deps, actor: Actor, query: EventLogQuer
   if (beforeId !== undefined && !isUuid(beforeId)) throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
   const filters = query.filters ?? {};
   const rows = await listEvents(
-    deps.db,
+    readDb(deps),
     actor.tenantId,
     {
       ...(filters.type ? { types: filters.type } : {}),

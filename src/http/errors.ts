@@ -56,6 +56,7 @@ const TITLES: Record<string, string> = {
   payload_too_large: 'Payload too large',
   header_fields_too_large: 'Request header fields too large',
   internal_error: 'Internal error',
+  database_unavailable: 'Database unavailable',
 };
 
 const titleOf = (code: string): string =>
@@ -122,5 +123,21 @@ export const badParameter = (
   const pointer = where.in === 'query' ? queryPointer(parameter) : parameter;
   return new AppError(400, code, detail, [{ pointer, code, detail, parameter }], { parameter });
 };
+
+defineMessages({
+  'error.database_unavailable': {
+    en: 'The database is not reachable at the moment (a restart or a failover). Send the request again after {seconds} s (a create with the same Idempotency-Key).',
+    de: 'Die Datenbank ist gerade nicht erreichbar (Neustart oder Umschaltung). Senden Sie die Anfrage in {seconds} s erneut (ein Anlegen mit demselben Idempotency-Key).',
+  },
+});
+
+/** Seconds a client waits before it sends a request again that met an unavailable database. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** 503 with Retry-After: the database is away; the request may be sent again as it is (decision 1400). */
+export const databaseUnavailableError = (): AppError =>
+  new AppError(503, 'database_unavailable', { key: 'error.database_unavailable', params: { seconds: DATABASE_RETRY_AFTER_SECONDS } }, [], {}, {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 
 export { hasMessage };

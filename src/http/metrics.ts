@@ -87,3 +87,8 @@ export function registerMetrics(app: FastifyInstance, deps: Deps): { scrape(): P
     },
   };
 }
+
+/** The process-wide series alone (webhook deliveries, routing fallbacks, the process): what a worker process has. */
+export async function scrapeProcessMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: processRegistry.contentType, body: await processRegistry.metrics() };
+}

@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { ensurePeriodicJobs } from './periodic.ts';
 import { DELIVERY_BATCH, deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
+import { databaseUnavailable, rootMessage } from '../db/errors.ts';
 import { claimDueJobs, completeJob, failJob } from './jobs.ts';
 import { JOB_HANDLERS } from './handlers.ts';
 import { assertAllKindsHandled, isJobKind } from './registry.ts';
@@ -43,6 +44,28 @@ export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOp
     }
   }
   return claimed.length;
+}
+
+/** The longest pause between two attempts while the database is away: the worker resumes within it of its return. */
+const OUTAGE_MAX_BACKOFF_MS = 5_000;
+
+/**
+ * The lanes' shared view of a database outage (decision 1400): the worker pauses with a doubling backoff instead of
+ * failing a pass every poll, logs once when it pauses and once when it resumes. Leases of work in hand run out
+ * and are taken again by whoever runs next.
+ */
+function databaseOutage(deps: Deps) {
+  let failures = 0;
+  return {
+    failed(err: unknown): number {
+      if (failures++ === 0) deps.log.warn({ cause: rootMessage(err) }, 'database unavailable: worker paused, retrying with backoff');
+      return Math.min(OUTAGE_MAX_BACKOFF_MS, 100 * 2 ** Math.min(failures, 10));
+    },
+    passed(): void {
+      if (failures > 0) deps.log.info({ failed_passes: failures }, 'database back: worker resumed');
+      failures = 0;
+    },
+  };
 }
 
 const deliveryOptions = (options: WorkerOptions) => (options.deliveryTimeoutMs ? { timeoutMs: options.deliveryTimeoutMs } : {});
@@ -116,13 +139,17 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
     const [first] = sleepers[kind];
     first?.();
   };
+  const outage = databaseOutage(deps);
   const lane = async (kind: LaneKind, name: string, pass: () => Promise<number>) => {
     while (running) {
       let ran = 0;
+      let waitMs = pollMs;
       try {
         ran = await pass();
+        outage.passed();
       } catch (err) {
-        deps.log.error({ err, lane: name }, 'worker pass failed');
+        if (databaseUnavailable(err)) waitMs = outage.failed(err);
+        else deps.log.error({ err, lane: name }, 'worker pass failed');
       }
       // A lane that found work runs again at once by itself; what it did may be work for one more lane.
       for (const next of WAKES[kind](ran)) wakeOne(next);
@@ -133,7 +160,7 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
           resolve();
         };
         sleepers[kind].add(wake);
-        setTimeout(wake, pollMs).unref();
+        setTimeout(wake, waitMs).unref();
       });
     }
   };
@@ -142,7 +169,20 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   const lanes = (async () => {
     if (options.startAfter) await Promise.race([options.startAfter, stopping]);
     if (!running) return;
-    await ensurePeriodicJobs(deps).catch((err: unknown) => deps.log.error({ err }, 'scheduling the periodic jobs failed'));
+    // A worker started while the database is away waits for it (decision 1400) instead of never scheduling them.
+    for (let waitMs = 250; running; waitMs = Math.min(OUTAGE_MAX_BACKOFF_MS, waitMs * 2)) {
+      try {
+        await ensurePeriodicJobs(deps);
+        break;
+      } catch (err) {
+        if (!databaseUnavailable(err)) {
+          deps.log.error({ err }, 'scheduling the periodic jobs failed');
+          break;
+        }
+        outage.failed(err);
+        await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
+      }
+    }
     await Promise.all([
       lane('jobs', 'jobs', () => runDueJobs(deps, workerId, options)),
       lane('fan-out', 'fan-out', () => fanOutEvents(deps)),

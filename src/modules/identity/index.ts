@@ -19,5 +19,5 @@ export { findActiveCredential } from './actors.ts';
 export type { IdentityHooks } from './hooks.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
 export { countTenants } from './repository.ts';
-export { createTenant } from './operations/create-tenant.ts';
+export { createTenant, createBootstrapTenant } from './operations/create-tenant.ts';
 export { createAdminKey, type AdminKeyResult } from './operations/manage-tenant.ts';

@@ -115,6 +115,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
   let started: Promise<void> | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let polling = false;
+  let pollFailures = 0;
   let stopped = false;
 
   const all = (): Subscriber[] => [...byTenant.values()].flatMap((set) => [...set]);
@@ -228,8 +229,11 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
         }
       }
       for (const [id, ms] of seen) if (ms < floorMs) seen.delete(id);
+      if (pollFailures > 0) deps.log.info({ failed_polls: pollFailures }, 'live: outbox poll works again');
+      pollFailures = 0;
     } catch (err) {
-      deps.log.warn({ err }, 'live: outbox poll failed');
+      // Once per run of failures: while the database is away, a poll fails every pollMs (decision 1400).
+      if (pollFailures++ === 0) deps.log.warn({ err }, 'live: outbox poll failed; streams stay open and catch up when it works again');
     } finally {
       polling = false;
     }

@@ -32,7 +32,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the live stream across two API 
     const databaseUrl = (t.deps.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
     child = spawn(process.execPath, [path.resolve('bin/tourbook.js'), 'serve', '--role', 'api'], {
       // A server deployment needs the master key (decision 0207): the test app's own, so both processes share it.
-      env: { ...process.env, DATABASE_URL: databaseUrl, REPORTS_MASTER_KEY: masterKeyFor(t.config)!.key.toString('base64'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: t.config.dataDir, BOOTSTRAP_ADMIN_TOKEN: '' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, REPORTS_MASTER_KEY: masterKeyFor(t.config)!.key.toString('base64'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: t.config.dataDir, BLOB_DIR_SHARED: 'true', BOOTSTRAP_ADMIN_TOKEN: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     // Ready when it answers /readyz (its logs are silenced, and their wording is not this test's business).

@@ -2,6 +2,7 @@
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
+import { readDb } from '../../../db/replicas.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { badParameter, invalidFields, notFound, unknownReference, unprocessable } from '../../../http/errors.ts';
@@ -58,7 +59,9 @@ export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryIn
   }
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
-  const rows = await repo.listUsers(deps.db, actor.tenantId, {
+  // A heavy read: a replica may serve it (decision 1401); both statements read the same one.
+  const reader = readDb(deps);
+  const rows = await repo.listUsers(reader, actor.tenantId, {
     role: filters.role,
     organizationId: filters.organization_id,
     withinOrganizationIds: within,
@@ -67,7 +70,7 @@ export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryIn
     limit,
   });
   const page = toPage(rows, limit, (row) => [row.id]);
-  const memberships = await repo.membershipsOf(deps.db, actor.tenantId, page.items.map((row) => row.id));
+  const memberships = await repo.membershipsOf(reader, actor.tenantId, page.items.map((row) => row.id));
   return {
     items: page.items.map((row) => toUserView(row, memberships.get(row.id) ?? [])),
     meta: page.meta,

@@ -1,5 +1,6 @@
 // GET /api/hailing/tours/{id}/positions: a tour's position history for admins and the executing organization's managers.
 import type { Deps } from '../../../deps.ts';
+import { readDb } from '../../../db/replicas.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badParameter, forbidden } from '../../../http/errors.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
@@ -20,7 +21,8 @@ export async function listTourPositions(deps: Deps, actor: Actor, tourId: string
   if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {
     throw badParameter('parameter_invalid', 'cursor', 'The cursor is not one this API issued.');
   }
-  const rows = await repo.listPositions(deps.db, actor.tenantId, tour.id, beforeId, limit);
+  // The history is a heavy read: a replica may serve it (decision 1401); the visibility check above reads the primary.
+  const rows = await repo.listPositions(readDb(deps), actor.tenantId, tour.id, beforeId, limit);
   const page = toPage(rows, limit, (row) => [row.id]);
   return { positions: page.items.map(renderPosition), meta: page.meta };
 }

@@ -1,5 +1,6 @@
 // listReports, getReport, listReportActivity: what the caller's grants show (no implicit access, CONTRACT.md §8).
 import type { Deps } from '../../../deps.ts';
+import { readDb } from '../../../db/replicas.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { grantProbes } from '../access.ts';
@@ -12,7 +13,7 @@ export async function listReports(deps: Deps, actor: Actor, query: { filters?: R
   authorize(deps, actor, 'index');
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
-  const rows = await repo.listReports(deps.db, actor.tenantId, {
+  const rows = await repo.listReports(readDb(deps), actor.tenantId, {
     probes: grantProbes(actor),
     tags: [...new Set(query.filters?.tags ?? [])],
     afterId: typeof afterId === 'string' ? afterId : null,
