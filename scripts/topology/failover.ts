@@ -227,7 +227,8 @@ async function main(): Promise<number> {
   const receiver: ChildProcess = spawn('ip', ['netns', 'exec', 'tbha-hooks', process.execPath, path.join(REPO, 'scripts/topology/receiver.mjs'), HOOKS.host, String(HOOKS.port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const listening = new Promise<void>((resolve) => {
+  const listening = new Promise<void>((resolve, reject) => {
+    receiver.once('exit', (code) => reject(new Error(`the webhook receiver exited (${code}) before it listened`)));
     readline.createInterface({ input: receiver.stdout! }).on('line', (line) => {
       const parsed = JSON.parse(line) as { listening?: string; webhook_id: string | null; type: string | null; booking_id: string | null };
       if (parsed.listening) resolve();
