@@ -4,7 +4,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
-import { openPostgres } from './client.ts';
+import { DEFAULT_POOL_TIMEOUTS, openPostgres } from './client.ts';
 import { rawStatement, runRaw } from './prepared.ts';
 
 const URL_A = 'postgres://tourbook@db.example:6432/tourbook';
@@ -31,7 +31,7 @@ describe.skipIf(!url)('through a transaction pooler, on PostgreSQL', () => {
   const statement = rawStatement('pooler_test_statement', sql`SELECT ${sql.placeholder('n')}::int + 1 AS n`);
   /** The statements this session has prepared by name, after running the named statement twice on one connection. */
   async function namedAfterTwoRuns(transactionPooler: boolean): Promise<string[]> {
-    const database = openPostgres(url!, 1, { transactionPooler, directUrl: url! });
+    const database = openPostgres(url!, 1, DEFAULT_POOL_TIMEOUTS, { transactionPooler, directUrl: url! });
     try {
       expect(await runRaw<{ n: number }>(database, statement, { n: 1 })).toEqual([{ n: 2 }]);
       expect(await runRaw<{ n: number }>(database, statement, { n: 2 })).toEqual([{ n: 3 }]);
@@ -48,7 +48,7 @@ describe.skipIf(!url)('through a transaction pooler, on PostgreSQL', () => {
   });
 
   it('keeps a direct pool beside the pooled one, and closes both', async () => {
-    const database = openPostgres(url!, 1, { transactionPooler: true, directUrl: url! });
+    const database = openPostgres(url!, 1, DEFAULT_POOL_TIMEOUTS, { transactionPooler: true, directUrl: url! });
     expect(database.directPool).toBeInstanceOf(pg.Pool);
     const { rows } = await database.directPool!.query<{ one: number }>('SELECT 1 AS one');
     expect(rows).toEqual([{ one: 1 }]);
