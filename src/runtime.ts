@@ -95,7 +95,7 @@ export async function openDatabase(
   };
   if (config.databaseUrl) {
     log?.info(`Opening ${describeDatabase(config)}`);
-    const database = openPostgres(config.databaseUrl, 20, { directUrl: config.databaseDirectUrl, transactionPooler: config.databaseTransactionPooler, timeouts: config.database });
+    const database = openPostgres(config.databaseUrl, 20, config.database, { directUrl: config.databaseDirectUrl, transactionPooler: config.databaseTransactionPooler });
     const migrated = options.migrate ? await migrate(database) : 0;
     return { database, release: () => undefined, migrated };
   }

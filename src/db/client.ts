@@ -117,7 +117,6 @@ export const DEFAULT_POOL_TIMEOUTS: PoolTimeouts = { connectTimeoutMs: 5_000, qu
 export interface PostgresOptions {
   directUrl?: string | null;
   transactionPooler?: boolean;
-  timeouts?: PoolTimeouts;
 }
 
 /**
@@ -131,8 +130,7 @@ function unnamedStatements(client: pg.PoolClient): void {
   client.query = unnamed as typeof client.query;
 }
 
-export function openPostgres(url: string, poolSize = 20, options: PostgresOptions = {}): Database {
-  const timeouts = options.timeouts ?? DEFAULT_POOL_TIMEOUTS;
+export function openPostgres(url: string, poolSize = 20, timeouts: PoolTimeouts = DEFAULT_POOL_TIMEOUTS, options: PostgresOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -145,12 +143,13 @@ export function openPostgres(url: string, poolSize = 20, options: PostgresOption
   });
   // An idle client's error (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
-  // Nor may a checked-out client's, between two statements of a transaction (a failover, PgBouncer's "server conn
-  // crashed?"; the pool listens only to idle ones): its next statement fails (a 503), and the pool drops it on
-  // release (decisions 1400, 1450).
+  // Nor may a checked-out client's, between two statements of a transaction (the pool listens only to idle ones):
+  // its next statement fails ("not queryable", a 503), and the pool drops it on release (decisions 1400, 1450).
   pool.on('connect', (client) => client.on('error', () => undefined));
   if (options.transactionPooler) pool.on('connect', unnamedStatements);
-  const directPool = options.directUrl ? new pg.Pool({ connectionString: options.directUrl, max: 2, connectionTimeoutMillis: timeouts.connectTimeoutMs, keepAlive: true }) : undefined;
+  const directPool = options.directUrl
+    ? new pg.Pool({ connectionString: options.directUrl, max: 2, connectionTimeoutMillis: timeouts.connectTimeoutMs, keepAlive: true })
+    : undefined;
   directPool?.on('error', () => undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const lostRaces = retryLostRaces(db);

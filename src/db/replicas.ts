@@ -41,7 +41,7 @@ export function createReadRouter(
   urls: string[],
   options: { maxLagSeconds: number; timeouts: PoolTimeouts; log: FastifyBaseLogger },
 ): ReadRouter {
-  const replicas: ReplicaState[] = urls.map((url) => ({ database: openPostgres(url, 10, { timeouts: options.timeouts }), lsn: null, lagSeconds: Infinity, checkedAt: 0 }));
+  const replicas: ReplicaState[] = urls.map((url) => ({ database: openPostgres(url, 10, options.timeouts), lsn: null, lagSeconds: Infinity, checkedAt: 0 }));
   const counts = { primary: 0, replica: 0 };
   let next = 0;
   let polling = false;
