@@ -1778,6 +1778,46 @@ export type paths = {
     };
 };
 export type webhooks = {
+    "booking.auto_dispatch_skipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.auto_dispatch_skipped delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingAutoDispatchSkipped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.auto_dispatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.auto_dispatched delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingAutoDispatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "booking.created": {
         parameters: {
             query?: never;
@@ -2249,6 +2289,14 @@ export type components = {
             /** Format: uuid */
             user_id: string;
         };
+        AutoDispatchDecision: {
+            constraint: string | null;
+            /** Format: date-time */
+            decided_at: string;
+            reason: string | null;
+            status: "dispatched" | "skipped";
+            tour_id: string | null;
+        };
         /**
          * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
@@ -2272,6 +2320,13 @@ export type components = {
          *         "reason": "dropoffs_unresolved"
          *       },
          *       "earnings": null,
+         *       "auto_dispatch": {
+         *         "status": "dispatched",
+         *         "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+         *         "reason": null,
+         *         "constraint": null,
+         *         "decided_at": "2026-11-22T13:05:00.000Z"
+         *       },
          *       "metadata": {
          *         "shop_order": "1042"
          *       },
@@ -2398,6 +2453,7 @@ export type components = {
          *     }
          */
         Booking: {
+            auto_dispatch: components["schemas"]["AutoDispatchDecision"] | null;
             /** Format: date-time */
             created_at: string;
             customer_id: string | null;
@@ -2434,6 +2490,59 @@ export type components = {
             tracking?: components["schemas"]["TrackingLink"] | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        BookingAutoDispatchedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                external_id: string | null;
+                /** Format: uuid */
+                service_area_id: string;
+                /** Format: uuid */
+                tour_id: string;
+            };
+            /** @constant */
+            event: "auto_dispatched";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.auto_dispatched";
+        };
+        BookingAutoDispatchSkippedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                constraint: string | null;
+                customer_id: string | null;
+                external_id: string | null;
+                /** @description `no_open_tour`, `no_fit` or `budget_exceeded` (decision 1350). */
+                reason: string;
+                /** Format: uuid */
+                service_area_id: string;
+            };
+            /** @constant */
+            event: "auto_dispatch_skipped";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.auto_dispatch_skipped";
         };
         BookingCreate: {
             customer_id?: string | null;
@@ -2926,7 +3035,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -3495,10 +3604,18 @@ export type components = {
          *       },
          *       "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
          *       "average_speed_kmh": 25,
+         *       "auto_dispatch": {
+         *         "enabled": false,
+         *         "budget_ms": 200
+         *       },
          *       "created_at": "2026-11-22T13:05:00.000Z"
          *     }
          */
         ServiceArea: {
+            auto_dispatch: {
+                budget_ms: number;
+                enabled: boolean;
+            };
             average_speed_kmh: number;
             boundary: {
                 coordinates: number[][][];
@@ -6193,6 +6310,10 @@ export interface operations {
                      *           },
                      *           "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *           "average_speed_kmh": 25,
+                     *           "auto_dispatch": {
+                     *             "enabled": false,
+                     *             "budget_ms": 200
+                     *           },
                      *           "created_at": "2026-11-22T13:05:00.000Z"
                      *         }
                      *       ],
@@ -6279,6 +6400,11 @@ export interface operations {
                  */
                 "application/json": {
                     service_area: {
+                        auto_dispatch?: {
+                            /** @description How long one decision may search (decision 1350). */
+                            budget_ms?: number;
+                            enabled?: boolean;
+                        };
                         average_speed_kmh?: number;
                         boundary?: {
                             coordinates: number[][][];
@@ -6342,6 +6468,10 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z"
                      *       }
                      *     }
@@ -6428,6 +6558,10 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z"
                      *       }
                      *     }
@@ -6485,6 +6619,11 @@ export interface operations {
                  */
                 "application/json": {
                     service_area: {
+                        auto_dispatch?: {
+                            /** @description How long one decision may search (decision 1350). */
+                            budget_ms?: number;
+                            enabled?: boolean;
+                        };
                         average_speed_kmh?: number;
                         boundary?: {
                             coordinates: number[][][];
@@ -6548,6 +6687,10 @@ export interface operations {
                      *         },
                      *         "scheduling_config_id": "0193b2e4-0c1d-7a2e-8f30-000000000008",
                      *         "average_speed_kmh": 25,
+                     *         "auto_dispatch": {
+                     *           "enabled": false,
+                     *           "budget_ms": 200
+                     *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z"
                      *       }
                      *     }
@@ -7545,6 +7688,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -7998,6 +8148,13 @@ export interface operations {
                      *             "reason": "dropoffs_unresolved"
                      *           },
                      *           "earnings": null,
+                     *           "auto_dispatch": {
+                     *             "status": "dispatched",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "reason": null,
+                     *             "constraint": null,
+                     *             "decided_at": "2026-11-22T13:05:00.000Z"
+                     *           },
                      *           "metadata": {
                      *             "shop_order": "1042"
                      *           },
@@ -8266,6 +8423,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8469,6 +8633,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8678,6 +8849,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -8896,6 +9074,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9113,6 +9298,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9487,6 +9679,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9706,6 +9905,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -9911,6 +10117,13 @@ export interface operations {
                      *           "reason": "dropoffs_unresolved"
                      *         },
                      *         "earnings": null,
+                     *         "auto_dispatch": {
+                     *           "status": "dispatched",
+                     *           "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "reason": null,
+                     *           "constraint": null,
+                     *           "decided_at": "2026-11-22T13:05:00.000Z"
+                     *         },
                      *         "metadata": {
                      *           "shop_order": "1042"
                      *         },
@@ -19887,6 +20100,78 @@ export interface operations {
                         status: "ready" | "not_ready";
                     };
                 };
+            };
+        };
+    };
+    onBookingAutoDispatchSkipped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingAutoDispatchSkippedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingAutoDispatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingAutoDispatchedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
