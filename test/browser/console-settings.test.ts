@@ -193,6 +193,26 @@ describe('the console\'s reports and settings in a browser', () => {
     await watched.context.close();
   });
 
+  it('turns on auto-dispatch for a service area with its budget', async () => {
+    const watched = await openPage(app);
+    const { page } = watched;
+    await signIn(page, app.url, people.admin.email, PASSWORD);
+    await expect.poll(() => page.getByRole('link', { name: 'Settings' }).count()).toBe(1);
+    await page.goto(`${app.url}/console/settings/service-areas`);
+    const row = page.getByRole('table', { name: 'Service areas' }).getByRole('row').filter({ hasText: 'Berlin' });
+    await expect.poll(() => row.textContent()).toContain('Off');
+    await row.getByRole('button', { name: 'Edit Berlin' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit Berlin' });
+    await form.getByLabel('Auto-dispatch new bookings into open tours').check();
+    await form.getByLabel('Auto-dispatch budget (ms)').fill('150');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.textContent()).toContain('On (150 ms)');
+    const areas = await expectOk(admin.get('/api/admin/service_areas?limit=100'));
+    expect(areas.service_areas.find((a: { name: string }) => a.name === 'Berlin').auto_dispatch).toEqual({ enabled: true, budget_ms: 150 });
+    watched.expectClean();
+    await watched.context.close();
+  });
+
   it('edits a service\'s tip distribution and the failure outcomes a driver may choose', async () => {
     const area = await createServiceArea(admin, { name: 'Potsdam' });
     const service = await createService(admin, { service_area_id: area.id, name: 'Evening' });

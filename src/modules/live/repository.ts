@@ -67,6 +67,11 @@ export async function findTracking(q: Queryable, tenantId: string, tourId: strin
   return row ?? null;
 }
 
+export async function findTrackings(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<TrackingRow[]> {
+  if (!tourIds.length) return [];
+  return q.select().from(tourTracking).where(and(eq(tourTracking.tenantId, tenantId), inArray(tourTracking.tourId, [...tourIds])));
+}
+
 export async function updateTracking(q: Queryable, tenantId: string, tourId: string, patch: Partial<Omit<TrackingRow, 'tenantId' | 'tourId'>>): Promise<void> {
   await q.update(tourTracking).set(patch).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
 }

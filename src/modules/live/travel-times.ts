@@ -38,4 +38,9 @@ export const travelTimes: TravelTimes = {
     const row = await repo.findTracking(q, tenantId, tourId);
     return row && row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null;
   },
+  async lastPositions(q, tenantId, tourIds) {
+    const positions = new Map<string, LatLng>();
+    for (const row of await repo.findTrackings(q, tenantId, tourIds)) if (row.lat !== null && row.lng !== null) positions.set(row.tourId, { lat: row.lat, lng: row.lng });
+    return positions;
+  },
 };

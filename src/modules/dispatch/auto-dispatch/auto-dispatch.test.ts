@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
 import { createBooking, createOrganization, createService, createServiceArea, createUser, eventsOf, expectOk, mergeIntoTour, type Client } from '../../../../test/factories.ts';
 import { createWorker, type Worker } from '../../../worker/loop.ts';
+import { decideAutoDispatch } from './decide.ts';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -195,6 +196,22 @@ describe('auto-dispatch of a new booking', () => {
     await worker.drain();
     expect((await getBooking(far.id)).auto_dispatch).toMatchObject({ status: 'skipped', reason: 'no_fit', constraint: 'shift' });
     expect((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops).toHaveLength(2);
+  });
+
+  it('skips with budget_exceeded when the budget is spent before any tour was searched', async () => {
+    const service = await autoService();
+    const tour = await scheduledTourNear(tenant.admin, service.id, 52.5, 13.4);
+    const booking = await bookingNear(tenant.admin, service.id, 52.5, 13.4);
+    // A clock that moves a second at every look: the 200 ms budget is gone before the first tour.
+    let ms = 0;
+    const decision = await decideAutoDispatch(t.deps, tenant.tenantId, booking.id, { elapsedClock: () => (ms += 1000) });
+    expect(decision).toMatchObject({ status: 'skipped', reason: 'budget_exceeded', constraint: null });
+    const [event] = await eventsOf(tenant.admin, booking.id, 'booking.auto_dispatch_skipped');
+    expect(event.data).toMatchObject({ reason: 'budget_exceeded', constraint: null });
+    expect((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops).toHaveLength(2);
+    // Decided once: the job that runs later leaves it as it is.
+    await worker.drain();
+    expect((await getBooking(booking.id)).auto_dispatch).toMatchObject({ reason: 'budget_exceeded' });
   });
 
   it('leaves alone a booking a dispatcher dispatched before the job ran: no decision, no event', async () => {

@@ -9,13 +9,13 @@ import { getService, type ServiceConfig } from '../../services/index.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import { startOf } from '../planning/problem.ts';
+import type { Point } from '../planning/travel.ts';
 import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import type { AutoDispatchDecision, TourStatus } from '../tables.ts';
-import { layOut } from '../tours/dispatch.ts';
 import * as toursRepo from '../tours/repository.ts';
-import { cheapestFit, cheapestOf, pointsOf, type FitConstraint, type FitResult, type LoadChanges, type TourForFit } from './cheapest-insertion.ts';
-import { shiftOfTour, type ShiftOfTour } from './shifts.ts';
+import { cheapestFit, cheapestOf, pointsOf, type FitConstraint, type FitResult, type FitStop, type TourForFit } from './cheapest-insertion.ts';
+import { shiftsOfTours, type ShiftLimits, type ShiftsOfTours } from './shifts.ts';
 
 /** Tours a booking may join: released to drivers or running. A tour still `to_be_dispatched` is a dispatcher's draft. */
 export const CANDIDATE_STATUSES: readonly TourStatus[] = ['scheduled', 'pickable', 'claimed', 'en_route'];
@@ -26,13 +26,13 @@ const LOCKED_ATTEMPTS = 3;
 export type SkipReason = 'no_open_tour' | 'no_fit' | 'budget_exceeded';
 
 export interface DecideOptions {
-  /** Milliseconds on a monotonic clock: the budget is wall time spent searching, not the domain's time. */
+  /** Milliseconds now; by default the injected clock's (wall time in production, standing still in tests). */
   elapsedClock?: () => number;
-  /** How the tour's driver's shift constrains it (capacity, end); none until shifts are known. */
-  shiftOf?: ShiftOfTour;
+  /** How the tours' drivers' shifts constrain them (capacity, end). */
+  shiftsOf?: ShiftsOfTours;
 }
 
-type Outcome = { status: 'dispatched'; tourId: string } | { status: 'skipped'; reason: SkipReason; constraint: FitConstraint | null };
+type Skip = { status: 'skipped'; reason: SkipReason; constraint: FitConstraint | null };
 
 /**
  * The `bookings.auto_dispatch` job's work: decides for one booking and records the decision (event and the booking's
@@ -40,98 +40,99 @@ type Outcome = { status: 'dispatched'; tourId: string } | { status: 'skipped'; r
  * first), was decided already (a retried job) or its service area turned auto-dispatch off meanwhile.
  */
 export async function decideAutoDispatch(deps: Deps, tenantId: string, bookingId: string, options: DecideOptions = {}): Promise<AutoDispatchDecision | null> {
-  const elapsed = options.elapsedClock ?? (() => performance.now());
+  const elapsed = options.elapsedClock ?? (() => deps.clock.now().getTime());
   const started = elapsed();
-  const shiftOf = options.shiftOf ?? shiftOfTour;
+  const shiftsOf = options.shiftsOf ?? shiftsOfTours;
   const { db } = deps;
   const booking = await bookingsRepo.findBooking(db, tenantId, bookingId);
-  if (!booking || !(await waiting(db, tenantId, booking))) return null;
+  if (!booking) return null;
+  const added = await waitingStops(db, tenantId, booking);
+  if (!added) return null;
   const area = await findServiceArea(db, tenantId, booking.serviceAreaId);
   if (!area?.autoDispatchEnabled) return null;
   const service = await getService(db, tenantId, booking.serviceId);
   if (!service) return null;
-  const added = (await stopsRepo.findStopsOfBookings(db, tenantId, [bookingId])).sort((a, b) => a.position - b.position);
   const outOfBudget = () => elapsed() - started > area.autoDispatchBudgetMs;
+  const speed = area.averageSpeedKmh || DEFAULT_SPEED_KMH;
 
-  const tours = await toursRepo.findOpenToursOfService(db, tenantId, booking.serviceId, CANDIDATE_STATUSES);
-  let outcome: Outcome;
-  if (!tours.length) outcome = { status: 'skipped', reason: 'no_open_tour', constraint: null };
-  else {
-    const speed = area.averageSpeedKmh || DEFAULT_SPEED_KMH;
-    const { read, changes } = await readTours(deps, db, tenantId, service, tours, added, shiftOf);
-    // Nearest tours first: when the budget runs out, the tours searched are the likeliest to be cheapest.
-    read.sort((a, b) => nearness(a, added) - nearness(b, added));
-    const results: FitResult[] = [];
-    let exhausted = false;
-    for (const tour of read) {
-      if (outOfBudget()) {
-        exhausted = true;
-        break;
-      }
-      const matrix = await deps.hooks.travel.matrixSeconds(deps.config, pointsOf(tour, added), speed);
-      results.push(cheapestFit(tour, added, matrix, changes));
+  const candidates = await readCandidates(deps, db, tenantId, service, added, shiftsOf);
+  if (!candidates.tours.length) return recordSkip(deps, tenantId, bookingId, { status: 'skipped', reason: 'no_open_tour', constraint: null });
+  // Nearest tours first: when the budget runs out, the tours searched are the likeliest to be cheapest.
+  const ordered = [...candidates.tours].sort((a, b) => nearness(a.stops, added) - nearness(b.stops, added));
+  const results: FitResult[] = [];
+  let exhausted = false;
+  for (const candidate of ordered) {
+    if (outOfBudget()) {
+      exhausted = true;
+      break;
     }
-    const fits = results.flatMap((r) => (r.fits ? [r.fit] : [])).sort((a, b) => a.cost - b.cost);
-    if (!fits.length) {
-      const best = cheapestOf(results);
-      outcome = exhausted ? { status: 'skipped', reason: 'budget_exceeded', constraint: null } : { status: 'skipped', reason: 'no_fit', constraint: best.fits ? null : best.constraint };
-    } else {
-      // Every chosen tour closed meanwhile: as if there had been none.
-      outcome = { status: 'skipped', reason: 'no_open_tour', constraint: null };
-      for (const fit of fits.slice(0, LOCKED_ATTEMPTS)) {
-        const inserted = await insertUnderLock(deps, tenantId, bookingId, fit.tourId, service, speed, shiftOf);
-        if (inserted === 'gone') return null;
-        if (inserted === 'closed') continue;
-        if (inserted.fits) return inserted.decision;
-        outcome = { status: 'skipped', reason: 'no_fit', constraint: inserted.constraint };
-      }
-    }
+    const tour = tourForFit(deps, service, candidate, candidate.stops, candidates.shifts.get(candidate.id)!, candidates.positions.get(candidate.id) ?? null);
+    const matrix = await deps.hooks.travel.matrixSeconds(deps.config, pointsOf(tour, added), speed);
+    results.push(cheapestFit(tour, added, matrix, candidates.changes));
   }
-  return recordSkip(deps, tenantId, bookingId, outcome as Extract<Outcome, { status: 'skipped' }>);
+  const fits = results.flatMap((r) => (r.fits ? [r.fit] : [])).sort((a, b) => a.cost - b.cost);
+  if (!fits.length) {
+    const best = cheapestOf(results);
+    const skip: Skip = exhausted ? { status: 'skipped', reason: 'budget_exceeded', constraint: null } : { status: 'skipped', reason: 'no_fit', constraint: best.fits ? null : best.constraint };
+    return recordSkip(deps, tenantId, bookingId, skip);
+  }
+  // Every chosen tour closed meanwhile: as if there had been none.
+  let skip: Skip = { status: 'skipped', reason: 'no_open_tour', constraint: null };
+  for (const fit of fits.slice(0, LOCKED_ATTEMPTS)) {
+    const inserted = await insertUnderLock(deps, tenantId, bookingId, fit.tourId, service, speed, shiftsOf);
+    if (inserted === 'gone') return null;
+    if (inserted === 'closed') continue;
+    if (inserted.fits) return inserted.decision;
+    skip = { status: 'skipped', reason: 'no_fit', constraint: inserted.constraint };
+  }
+  return recordSkip(deps, tenantId, bookingId, skip);
 }
 
-/** Whether the booking still waits for dispatch: not cancelled, not decided, every stop still to be dispatched. */
-async function waiting(q: Queryable, tenantId: string, booking: bookingsRepo.BookingRow): Promise<boolean> {
-  if (booking.autoDispatch || booking.status !== 'to_be_dispatched') return false;
+/** The booking's stops in booking order while it still waits (not cancelled, not decided, none dispatched), else null. */
+async function waitingStops(q: Queryable, tenantId: string, booking: bookingsRepo.BookingRow): Promise<stopsRepo.StopRow[] | null> {
+  if (booking.autoDispatch || booking.status !== 'to_be_dispatched') return null;
   const stops = await stopsRepo.findStopsOfBookings(q, tenantId, [booking.id]);
-  return stops.length > 0 && stops.every((s) => s.status === 'to_be_dispatched');
+  return stops.length > 0 && stops.every((s) => s.status === 'to_be_dispatched') ? stops.sort((a, b) => a.position - b.position) : null;
 }
 
-/** The candidate tours with their stops, start and shift, and every stop's package count change: a few statements. */
-async function readTours(
-  deps: Deps,
-  q: Queryable,
-  tenantId: string,
-  service: ServiceConfig,
-  tours: toursRepo.TourRow[],
-  added: stopsRepo.StopRow[],
-  shiftOf: ShiftOfTour,
-): Promise<{ read: TourForFit<stopsRepo.StopRow>[]; changes: LoadChanges }> {
-  const allStops = await stopsRepo.findStopsOfTours(q, tenantId, tours.map((t) => t.id));
-  const links = await packagesRepo.findPackagesOfStops(q, tenantId, [...allStops, ...added].map((s) => s.id));
-  const changes = loadChanges(links);
+interface Candidate extends toursRepo.TourRow {
+  stops: stopsRepo.FitStopRow[];
+}
+
+/**
+ * The candidate tours with their stops, their drivers' shifts and, when some vehicle has a capacity, every stop's
+ * package count change: four statements at most, whatever the number of tours.
+ */
+async function readCandidates(deps: Deps, q: Queryable, tenantId: string, service: ServiceConfig, added: readonly stopsRepo.StopRow[], shiftsOf: ShiftsOfTours) {
+  const tours = await toursRepo.findOpenToursOfService(q, tenantId, service.id, CANDIDATE_STATUSES);
+  if (!tours.length) return { tours: [] as Candidate[], shifts: new Map<string, ShiftLimits>(), positions: new Map<string, Point>(), changes: new Map<string, number>() };
+  const stops = await stopsRepo.findFitStopsOfOpenTours(q, tenantId, service.id, CANDIDATE_STATUSES);
+  const byTour = new Map<string, stopsRepo.FitStopRow[]>(tours.map((t) => [t.id, []]));
+  for (const s of stops) byTour.get(s.tourId!)?.push(s);
   const now = deps.clock.now();
-  const read: TourForFit<stopsRepo.StopRow>[] = [];
-  for (const tour of tours) {
-    const stops = allStops.filter((s) => s.tourId === tour.id).sort((a, b) => (a.tourPosition ?? 0) - (b.tourPosition ?? 0));
-    read.push(await tourForFit(deps, q, tenantId, service, tour, stops, now, shiftOf));
-  }
-  return { read, changes };
+  const shifts = await shiftsOf(q, tenantId, tours.map((t) => ({ id: t.id, driverId: t.driverId, startAt: startAtOf(t, now) })));
+  // Running tours start where their drivers were last seen.
+  const positions = await deps.hooks.travel.lastPositions(q, tenantId, tours.filter((t) => t.status === 'en_route').map((t) => t.id));
+  // Package counts matter only on a vehicle with a capacity.
+  const capacitated = tours.filter((t) => shifts.get(t.id)?.capacity != null);
+  const changes = capacitated.length
+    ? loadChanges(await packagesRepo.findPackagesOfStops(q, tenantId, [...capacitated.flatMap((t) => byTour.get(t.id)!), ...added].map((s) => s.id)))
+    : new Map<string, number>();
+  return { tours: tours.map((t) => ({ ...t, stops: byTour.get(t.id)! })), shifts, positions, changes };
 }
 
-async function tourForFit(
-  deps: Deps,
-  q: Queryable,
-  tenantId: string,
+/** When the open part of a tour starts: now, or its scheduled time if later. */
+const startAtOf = (tour: Pick<toursRepo.TourRow, 'scheduledAt'>, now: Date): Date => (tour.scheduledAt && tour.scheduledAt > now ? tour.scheduledAt : now);
+
+function tourForFit<S extends stopsRepo.FitStopRow>(
+  deps: Pick<Deps, 'clock'>,
   service: ServiceConfig,
   tour: toursRepo.TourRow,
-  stops: stopsRepo.StopRow[],
-  now: Date,
-  shiftOf: ShiftOfTour,
-): Promise<TourForFit<stopsRepo.StopRow>> {
-  const position = tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(q, tenantId, tour.id) : null;
-  const startAt = tour.scheduledAt && tour.scheduledAt > now ? tour.scheduledAt : now;
-  const shift = await shiftOf(q, tenantId, tour, startAt);
+  stops: S[],
+  shift: ShiftLimits,
+  position: Point | null,
+): TourForFit<S> {
+  const startAt = startAtOf(tour, deps.clock.now());
   return { id: tour.id, stops, start: startOf(stops, position), startAt, maxStops: service.maxStopsPerTour, capacity: shift.capacity, endsAt: shift.endsAt };
 }
 
@@ -146,11 +147,11 @@ function loadChanges(links: readonly packagesRepo.PackageRow[]): Map<string, num
 }
 
 /** A cheap lower bound of how far the booking is from the tour: degrees to the tour's nearest stop. */
-function nearness(tour: TourForFit, added: readonly stopsRepo.StopRow[]): number {
+function nearness(stops: readonly FitStop[], added: readonly FitStop[]): number {
   const first = added[0];
   if (!first) return 0;
   let best = Number.POSITIVE_INFINITY;
-  for (const s of tour.stops) best = Math.min(best, Math.hypot(s.lat - first.lat, s.lng - first.lng));
+  for (const s of stops) best = Math.min(best, Math.hypot(s.lat - first.lat, s.lng - first.lng));
   return best;
 }
 
@@ -160,22 +161,23 @@ type Locked = 'gone' | 'closed' | { fits: true; decision: AutoDispatchDecision }
  * Inserts the booking into the tour under the tour's lock, then the booking's (the lock order of every dispatch
  * write), after checking the fit again on what is there now: two bookings decided at once never overfill a tour.
  */
-async function insertUnderLock(deps: Deps, tenantId: string, bookingId: string, tourId: string, service: ServiceConfig, speed: number, shiftOf: ShiftOfTour): Promise<Locked> {
+async function insertUnderLock(deps: Deps, tenantId: string, bookingId: string, tourId: string, service: ServiceConfig, speed: number, shiftsOf: ShiftsOfTours): Promise<Locked> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx): Promise<Locked> => {
     const [tour] = await toursRepo.findToursForUpdate(tx, tenantId, [tourId]);
     const [booking] = await bookingsRepo.findBookingsForUpdate(tx, tenantId, [bookingId]);
-    if (!booking || !(await waiting(tx, tenantId, booking))) return 'gone';
+    const added = booking ? await waitingStops(tx, tenantId, booking) : null;
+    if (!booking || !added) return 'gone';
     if (!tour || !CANDIDATE_STATUSES.includes(tour.status)) return 'closed';
-    const added = (await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId])).sort((a, b) => a.position - b.position);
     const stops = (await stopsRepo.findStopsOfTours(tx, tenantId, [tourId])).filter((s) => s.tourId === tourId);
     const links = await packagesRepo.findPackagesOfStops(tx, tenantId, [...stops, ...added].map((s) => s.id));
-    const fitTour = await tourForFit(deps, tx, tenantId, service, tour, stops, at, shiftOf);
+    const shift = (await shiftsOf(tx, tenantId, [{ id: tour.id, driverId: tour.driverId, startAt: startAtOf(tour, at) }])).get(tour.id)!;
+    const position = tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(tx, tenantId, tour.id) : null;
+    const fitTour = tourForFit(deps, service, tour, stops, shift, position);
     const matrix = await deps.hooks.travel.matrixSeconds(deps.config, pointsOf(fitTour, added), speed);
     const result = cheapestFit(fitTour, added, matrix, loadChanges(links));
     if (!result.fits) return result;
-    const byId = new Map([...stops, ...added].map((s) => [s.id, s]));
-    await layOut(tx, tenantId, tourId, result.fit.order.map((id) => byId.get(id)!), at);
+    await insertInOrder(tx, tenantId, tourId, stops, added, result.fit.order, at);
     const decision: AutoDispatchDecision = { status: 'dispatched', tour_id: tourId, reason: null, constraint: null, decided_at: at.toISOString() };
     await bookingsRepo.updateBooking(tx, tenantId, bookingId, { autoDispatch: decision, updatedAt: at });
     await recordEvent(tx, { tenantId, actor: 'system', type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
@@ -187,12 +189,23 @@ async function insertUnderLock(deps: Deps, tenantId: string, bookingId: string, 
   });
 }
 
+/**
+ * Lays the tour out in `order`: the booking's stops join it (scheduled), the tour's stops after them move down — in
+ * one statement, not one per stop (a 25-stop tour's insert wrote 25 rows one by one).
+ */
+async function insertInOrder(tx: Tx, tenantId: string, tourId: string, stops: readonly stopsRepo.StopRow[], added: readonly stopsRepo.StopRow[], order: readonly string[], at: Date): Promise<void> {
+  const position = new Map(order.map((id, i) => [id, i]));
+  const moved = stops.filter((s) => s.tourPosition !== position.get(s.id)).map((s) => ({ id: s.id, position: position.get(s.id)! }));
+  await stopsRepo.setTourPositions(tx, tenantId, moved, at);
+  for (const stop of added) await stopsRepo.updateStop(tx, tenantId, stop.id, { tourId, tourPosition: position.get(stop.id)!, status: 'scheduled', updatedAt: at });
+}
+
 /** Leaves the booking waiting and says why: the booking's `auto_dispatch` and `booking.auto_dispatch_skipped`. */
-async function recordSkip(deps: Deps, tenantId: string, bookingId: string, outcome: { reason: SkipReason; constraint: FitConstraint | null }): Promise<AutoDispatchDecision | null> {
+async function recordSkip(deps: Deps, tenantId: string, bookingId: string, outcome: Skip): Promise<AutoDispatchDecision | null> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx: Tx) => {
     const [booking] = await bookingsRepo.findBookingsForUpdate(tx, tenantId, [bookingId]);
-    if (!booking || !(await waiting(tx, tenantId, booking))) return null;
+    if (!booking || !(await waitingStops(tx, tenantId, booking))) return null;
     const decision: AutoDispatchDecision = { status: 'skipped', tour_id: null, reason: outcome.reason, constraint: outcome.constraint, decided_at: at.toISOString() };
     await bookingsRepo.updateBooking(tx, tenantId, bookingId, { autoDispatch: decision, updatedAt: at });
     await recordEvent(tx, {

@@ -13,4 +13,6 @@ export interface TravelTimes {
   matrixSeconds(config: Pick<Config, 'osrmUrl' | 'live'>, points: readonly Point[], speedKmh: number): Promise<number[][]>;
   /** The last position the tour's driver reported, or null. */
   lastPosition(q: Queryable, tenantId: string, tourId: string): Promise<Point | null>;
+  /** The last positions of many tours' drivers in one read (auto-dispatch, decision 1350); tours without one absent. */
+  lastPositions(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<Map<string, Point>>;
 }

@@ -1,7 +1,7 @@
 // Stops SQL: stops of bookings and tours, and which tours and bookings they join. Handle and tenant id first.
 import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
-import { stops } from '../tables.ts';
+import { stops, tours, type TourStatus } from '../tables.ts';
 
 export type StopRow = typeof stops.$inferSelect;
 
@@ -80,4 +80,30 @@ export async function bookingIdsOfTours(q: Queryable, tenantId: string, tourIds:
     .from(stops)
     .where(and(eq(stops.tenantId, tenantId), inArray(stops.tourId, tourIds), isNotNull(stops.bookingId)));
   return rows.map((r) => r.bookingId).filter((id): id is string => id !== null);
+}
+
+/** What auto-dispatch's fit check reads of a stop (decision 1350): no more, so 1,000 stops decode quickly. */
+export const fitColumns = {
+  id: stops.id,
+  bookingId: stops.bookingId,
+  tourId: stops.tourId,
+  tourPosition: stops.tourPosition,
+  type: stops.type,
+  status: stops.status,
+  lat: stops.lat,
+  lng: stops.lng,
+  timeWindowStartsAt: stops.timeWindowStartsAt,
+  timeWindowEndsAt: stops.timeWindowEndsAt,
+  serviceDurationSeconds: stops.serviceDurationSeconds,
+};
+export type FitStopRow = { [K in keyof typeof fitColumns]: StopRow[K] };
+
+/** The stops of a service's tours in the given statuses, in tour order: auto-dispatch's search, in one statement. */
+export async function findFitStopsOfOpenTours(q: Queryable, tenantId: string, serviceId: string, statuses: readonly TourStatus[]): Promise<FitStopRow[]> {
+  return q
+    .select(fitColumns)
+    .from(stops)
+    .innerJoin(tours, and(eq(tours.tenantId, stops.tenantId), eq(tours.id, stops.tourId)))
+    .where(and(eq(stops.tenantId, tenantId), eq(tours.serviceId, serviceId), inArray(tours.status, [...statuses])))
+    .orderBy(asc(stops.tourId), asc(stops.tourPosition));
 }

@@ -70,7 +70,7 @@ export async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: strin
 }
 
 /** Puts `orderedIds` on the tour at positions 0…n-1; stops arriving from elsewhere become `scheduled`. */
-export async function layOut(tx: Tx, tenantId: string, tourId: string, ordered: stopsRepo.StopRow[], at: Date): Promise<void> {
+async function layOut(tx: Tx, tenantId: string, tourId: string, ordered: stopsRepo.StopRow[], at: Date): Promise<void> {
   for (const [i, stop] of ordered.entries()) {
     if (stop.tourId === tourId && stop.tourPosition === i) continue;
     await stopsRepo.updateStop(tx, tenantId, stop.id, {

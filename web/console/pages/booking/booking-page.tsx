@@ -10,6 +10,12 @@ import { useBooking, useBookingEvents, useCancelBooking, useRecipientFeedback } 
 
 const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispatched']);
 
+/** Why auto-dispatch left the booking waiting, with the binding constraint of a `no_fit` (decision 1350). */
+function skipReason<K extends string>(t: (key: K) => string, reason: string | null, constraint: string | null): string {
+  const text = t(`auto_dispatch_reason.${reason ?? 'no_fit'}` as K);
+  return constraint ? `${text} (${t(`auto_dispatch_constraint.${constraint}` as K)})` : text;
+}
+
 export function BookingPage({ id, user }: { id: string; user: User }) {
   const t = useT(messages);
   const tc = useT(common);
@@ -49,6 +55,19 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
         <dd>{format.dateTime(b.created_at, zone)}</dd>
         <dt>{t('scheduled')}</dt>
         <dd>{format.dateTime(b.scheduled_at, zone)}</dd>
+        {b.auto_dispatch ? (
+          <>
+            <dt>{t('auto_dispatch')}</dt>
+            <dd>
+              {b.auto_dispatch.status === 'dispatched' && b.auto_dispatch.tour_id ? (
+                <Link href={`/tours/${b.auto_dispatch.tour_id}`}>{t('auto_dispatch_dispatched', { id: b.auto_dispatch.tour_id.slice(-8) })}</Link>
+              ) : (
+                t('auto_dispatch_skipped', { reason: skipReason(t, b.auto_dispatch.reason, b.auto_dispatch.constraint) })
+              )}{' '}
+              <span className="muted">{format.dateTime(b.auto_dispatch.decided_at, zone)}</span>
+            </dd>
+          </>
+        ) : null}
       </dl>
       {feedback.data ? (
         <section className="card stack" aria-labelledby="booking-feedback">

@@ -1,5 +1,5 @@
-// Service areas (admins): the list, and a form for name, currency, time zone and average speed
-// (api-guide "Organizations and service areas").
+// Service areas (admins): the list, and a form for name, currency, time zone, average speed and auto-dispatch
+// (api-guide "Organizations and service areas", "Auto-dispatch").
 import { useState, type FormEvent } from 'react';
 import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
@@ -22,10 +22,12 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const [currency, setCurrency] = useState(area?.currency ?? 'EUR');
   const [timeZone, setTimeZone] = useState(area?.time_zone ?? 'Europe/Berlin');
   const [speed, setSpeed] = useState(String(area?.average_speed_kmh ?? 25));
+  const [autoDispatch, setAutoDispatch] = useState(area?.auto_dispatch.enabled ?? false);
+  const [budget, setBudget] = useState(String(area?.auto_dispatch.budget_ms ?? 200));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(
-      { ...(area ? { id: area.id } : {}), area: { name: name.trim(), currency: currency.trim().toUpperCase(), time_zone: timeZone, average_speed_kmh: Number(speed) } },
+      { ...(area ? { id: area.id } : {}), area: { name: name.trim(), currency: currency.trim().toUpperCase(), time_zone: timeZone, average_speed_kmh: Number(speed), auto_dispatch: { enabled: autoDispatch, budget_ms: Number(budget) } } },
       { onSuccess: onClose },
     );
   };
@@ -33,7 +35,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   return (
     <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
       <form className="stack" onSubmit={submit}>
-        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh']} />
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms']} />
         <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
         <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
         <SelectField label={t('time_zone')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} errors={at('time_zone')}>
@@ -44,6 +46,20 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           ))}
         </SelectField>
         <TextField label={t('speed')} type="number" min={1} max={200} required value={speed} onChange={(e) => setSpeed(e.target.value)} errors={at('average_speed_kmh')} />
+        <label>
+          <input type="checkbox" checked={autoDispatch} onChange={(e) => setAutoDispatch(e.target.checked)} /> {t('auto_dispatch')}
+        </label>
+        <TextField
+          label={t('auto_dispatch_budget')}
+          hint={t('auto_dispatch_budget_hint')}
+          type="number"
+          min={10}
+          max={2000}
+          required
+          value={budget}
+          onChange={(e) => setBudget(e.target.value)}
+          errors={at('auto_dispatch/budget_ms')}
+        />
         <div className="row">
           <Button type="submit" variant="primary" busy={save.isPending}>
             {tc('save')}
@@ -82,6 +98,7 @@ export function ServiceAreasSection() {
                 <th scope="col">{t('currency')}</th>
                 <th scope="col">{t('time_zone')}</th>
                 <th scope="col" className="hide-narrow">{t('speed')}</th>
+                <th scope="col">{t('auto_dispatch_col')}</th>
                 <th scope="col">{t('col_actions')}</th>
               </tr>
             </thead>
@@ -92,6 +109,7 @@ export function ServiceAreasSection() {
                   <td>{area.currency}</td>
                   <td className="break">{area.time_zone}</td>
                   <td className="hide-narrow">{area.average_speed_kmh}</td>
+                  <td>{area.auto_dispatch.enabled ? t('auto_dispatch_on', { ms: area.auto_dispatch.budget_ms }) : t('auto_dispatch_off')}</td>
                   <td>
                     <Button small aria-label={t('edit_named', { name: area.name })} onClick={() => setEditing(area)}>
                       {t('edit')}
