@@ -1,4 +1,4 @@
-// Who may read and write a driver's shifts (CONTRACT.md §13): admins, and managers of the driver's organization, read
+// Who may read and write a driver's shifts (docs/api-guide.md "Optimising tours and planning dispatch"): admins, and managers of the driver's organization, read
 // and write; the driver reads its own; everyone else does not see them (404), and customers may never (403).
 import type { Actor } from '../../http/actor.ts';
 

@@ -1,4 +1,4 @@
-// Shifts operations: create, list, show, update, delete a driver's shifts (CONTRACT.md §13; decision 1300). Writes of
+// Shifts operations: create, list, show, update, delete a driver's shifts (docs/api-guide.md "Optimising tours and planning dispatch"; decision 1300). Writes of
 // one driver's shifts are serialized (repository.lockDriverShifts) so that no two of them ever overlap.
 import type { Queryable, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';

@@ -1,4 +1,4 @@
-// Shifts routes (CONTRACT.md §13): a driver's shifts, and one shift by id.
+// Shifts routes (docs/api-guide.md "Optimising tours and planning dispatch"): a driver's shifts, and one shift by id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.ts';

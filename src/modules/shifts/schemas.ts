@@ -1,4 +1,4 @@
-// Shifts wire schemas (CONTRACT.md §13; decision 1300).
+// Shifts wire schemas (docs/api-guide.md "Optimising tours and planning dispatch"; decision 1300).
 import { Type, type Static } from '@sinclair/typebox';
 import { component, withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';

@@ -1,4 +1,4 @@
-// Shifts: when a driver works, where its tour starts and ends, and what its vehicle carries (CONTRACT.md §13).
+// Shifts: when a driver works, where its tour starts and ends, and what its vehicle carries (docs/api-guide.md "Optimising tours and planning dispatch").
 import { doublePrecision, index, jsonb, pgTable, primaryKey, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

@@ -24,7 +24,7 @@ export async function readTracking(deps: Deps, token: string, lang: Lang) {
 
 /**
  * The tracking object and where the recipient's next drop-off is, for the page's small map (decision 1104). The place
- * is the recipient's own; it is drawn on the page only, never added to the API's object (CONTRACT.md §12 lists it).
+ * is the recipient's own; it is drawn on the page only, never added to the API's object (docs/tracking.md lists it).
  */
 export async function readTrackingPage(deps: Deps, token: string, lang: Lang) {
   const { view, stop } = await loadTracking(deps, token, lang);

@@ -1,4 +1,4 @@
-// Pure mapping of a plan with drivers (CONTRACT.md §13; decisions 1301, 1302): each driver's shift is one vehicle of
+// Pure mapping of a plan with drivers (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 1301, 1302): each driver's shift is one vehicle of
 // the solver (its start and end, its hours, its capacities), each booking's stops are requests only the shifts with
 // its skills and of its managing organizations may serve, and whatever stays unplaced is explained by checking the
 // booking alone against each shift (`diagnose`).

@@ -1,4 +1,4 @@
-// Planning with drivers' shifts through the HTTP API (CONTRACT.md §13; decisions 1301, 1302).
+// Planning with drivers' shifts through the HTTP API (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 1301, 1302).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
 import { createBooking, createOrganization, createService, createUser, createWebhook, eventsOf, expectOk, type CreatedUser } from '../../../../test/factories.ts';

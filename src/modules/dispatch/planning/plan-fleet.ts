@@ -1,6 +1,6 @@
 // POST /api/hailing/dispatch/plan with `drivers`: one tour per shift of those drivers, each starting and ending where
 // its shift says, inside its hours and its vehicle's capacity and skills, and every booking left out explained
-// (CONTRACT.md §13; decision 1301). With `apply`, the tours are created and force-assigned to their drivers.
+// (docs/api-guide.md "Optimising tours and planning dispatch"; decision 1301). With `apply`, the tours are created and force-assigned to their drivers.
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';

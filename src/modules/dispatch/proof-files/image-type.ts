@@ -4,7 +4,7 @@
 export const PROOF_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type ProofImageType = (typeof PROOF_IMAGE_TYPES)[number];
 
-/** CONTRACT.md §5: a photo (and a signature) is at most 5 MiB once decoded. */
+/** docs/api-guide.md "Proof of delivery": a photo (and a signature) is at most 5 MiB once decoded. */
 export const MAX_PROOF_IMAGE_BYTES = 5 * 1024 * 1024;
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
