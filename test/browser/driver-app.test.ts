@@ -114,7 +114,12 @@ describe('the driver app in a browser', () => {
     const proof = (await stopsOf(tour.id))[0]!.proof!;
     expect(proof.recipient_name).toBe('A. Lovelace');
     expect(proof.photo).toMatch(/^sha256:/);
-    expect(proof.signature!.length).toBeGreaterThan(100);
+    // The signature drawn on the phone is kept as an image file (decision 1250): its fingerprint on the stop, the file
+    // readable through the stop's proof route.
+    expect(proof.signature).toMatch(/^sha256:/);
+    const drawn = await admin.get(proof.signature_url!);
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers['content-type']).toMatch(/^image\/(png|jpeg|webp)/);
 
     await press(page, 1, 'Approach');
     await press(page, 1, 'Fail');
