@@ -113,6 +113,22 @@ defineTranslations({
   // Failed stops.
   'No stop failure reason {key}; see GET /api/reasons/stop_failure.': { de: 'Kein Fehlergrund {key} für Stopps; siehe GET /api/reasons/stop_failure.' },
   'A reason with the key {key} exists already.': { de: 'Ein Grund mit dem Schlüssel {key} existiert bereits.' },
+
+  // Reading your own writes (read replicas).
+  'Tourbook-Consistency must be a WAL position this API returned, e.g. 0/16B3748.': {
+    de: 'Tourbook-Consistency muss eine WAL-Position sein, die diese API geliefert hat, z. B. 0/16B3748.',
+  },
+
+  // Planning and shifts.
+  'The plan could not be made.': { de: 'Der Plan konnte nicht erstellt werden.' },
+  'needs drivers: without them only fewest_tours applies': { de: 'braucht Fahrer: ohne sie gilt nur fewest_tours' },
+  'give {kind}_place_id or {kind2}_location, not both': { de: 'entweder {kind}_place_id oder {kind2}_location angeben, nicht beides' },
+  'overlaps shift {id} ({from} to {to})': { de: 'überschneidet sich mit Schicht {id} ({from} bis {to})' },
+  'give start_place_id or start_location': { de: 'start_place_id oder start_location angeben' },
+
+  // Proof of delivery.
+  'is not base64': { de: 'ist kein Base64' },
+  'is not a JPEG, PNG or WebP image': { de: 'ist kein JPEG-, PNG- oder WebP-Bild' },
 });
 
 // Ajv's `must be {type}` for the JSON types, then catch-alls, defined last so every more specific text above wins.
