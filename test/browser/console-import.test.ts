@@ -2,12 +2,11 @@
 // previewed (exactly the 3 with their errors at their columns, nothing written), imported (47 created), imported
 // again after a reload (nothing created, "already imported"), and its failed rows downloaded; the new-booking form
 // shows the API's field error at its field, then creates the booking. axe-clean, photographed laptop/phone, en/de.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parseCsv } from '../../web/console/pages/bookings/import/csv.ts';
 import { createOrganization, createPlace, createService, createServiceArea, createUser, expectOk, type Client } from '../factories.ts';
-import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
+import { axeViolations, downloadedText, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const UNKNOWN_PLACE = '0190a6c4-7a3b-7c3e-8f00-00000000dead';
@@ -95,7 +94,7 @@ describe('creating bookings in the console', () => {
     // The failed rows as they were in the file, with why each failed: a blob: download the CSP allows.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download failed rows' }).click()]);
     expect(download.suggestedFilename()).toBe('failed-rows-bookings.csv');
-    const failed = parseCsv(fs.readFileSync((await download.path())!, 'utf8'));
+    const failed = parseCsv(await downloadedText(download));
     expect(failed.headers).toEqual(['external_id', 'pickup_place_id', 'dropoff_place_id', 'dropoff_starts_at', 'dropoff_ends_at', 'notes', 'package_count', 'import_error']);
     expect(failed.rows.map((r) => r[0])).toEqual(['IMP-7', 'IMP-23', 'IMP-41']);
     expect(failed.rows[0]![5]).toBe('Ring twice; then wait');

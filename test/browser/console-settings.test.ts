@@ -2,12 +2,11 @@
 // receiver on loopback (test event in the delivery log, secret rotated and shown once, redelivery); a user and an API
 // key (token shown once, then revoked); a place; a report uploaded with grants, listed by tag, downloaded, its
 // activity and a grant revoked; a manager offered only what it may do. Every page axe-clean and photographed.
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization, createService, createServiceArea, createUser, expectOk, type Client } from '../factories.ts';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../webhook-receiver.ts';
 import { createWorker, type Worker } from '../../src/worker/loop.ts';
-import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
+import { axeViolations, downloadedText, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -199,7 +198,8 @@ describe('the console\'s reports and settings in a browser', () => {
     await signIn(page, app.url, people.admin.email, PASSWORD);
     await expect.poll(() => page.getByRole('link', { name: 'Settings' }).count()).toBe(1);
     await page.goto(`${app.url}/console/settings/service-areas`);
-    const row = page.getByRole('table', { name: 'Service areas' }).getByRole('row').filter({ hasText: 'Berlin' });
+    // The area named Berlin, not another in the Europe/Berlin time zone.
+    const row = page.getByRole('table', { name: 'Service areas' }).getByRole('row', { name: /^Berlin\b/ });
     await expect.poll(() => row.textContent()).toContain('Off');
     await row.getByRole('button', { name: 'Edit Berlin' }).click();
     const form = page.getByRole('dialog', { name: 'Edit Berlin' });
@@ -267,7 +267,7 @@ describe('the console\'s reports and settings in a browser', () => {
     const download = page.getByRole('link', { name: 'Download kpis-w12.csv' });
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toBe('kpis-w12.csv');
-    expect(fs.readFileSync((await file.path())!, 'utf8')).toBe(content);
+    expect(await downloadedText(file)).toBe(content);
     await page.reload();
     await expect.poll(() => page.getByRole('table', { name: 'Activity' }).getByText('Downloaded').count()).toBe(1);
 

@@ -2,9 +2,10 @@
 // port), with what every page must hold checked on the way — no request to another host, no CSP violation, no
 // uncaught error — and helpers to sign in, run axe-core and save screenshots (test-artifacts/screenshots/).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { expect, onTestFailed } from 'vitest';
 import { buildTestApp, type TestApp } from '../app.ts';
 import type { Config } from '../../src/config.ts';
@@ -147,4 +148,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** A download's content: saved to a file first (the browser runs as a server, so the download has no local path). */
+export async function downloadedText(download: Download): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-download-'));
+  try {
+    const file = path.join(dir, download.suggestedFilename());
+    await download.saveAs(file);
+    return fs.readFileSync(file, 'utf8');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
