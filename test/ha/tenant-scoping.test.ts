@@ -19,6 +19,7 @@ const KEY_EXCEPTIONS: Record<string, string> = {
   tenants_pkey: 'tenants.id is the tenant id: the table is distributed by it',
   credentials_token_hash_key: 'a bearer token names no tenant: its hash finds the tenant (decision 1406: a token-to-tenant reference table on Citus)',
   booking_tracking_links_token_hash_key: 'a public tracking link names no tenant: its hash finds it (as for credentials)',
+  recipient_addresses_token_hash_key: 'an unsubscribe link names no tenant: its hash finds it (as for tracking links)',
 };
 
 /** Statements that run across tenants by design, each with why (decision 1406). Matched on the normalised text. */
@@ -37,6 +38,8 @@ const STATEMENT_EXCEPTIONS: { pattern: RegExp; why: string }[] = [
   { pattern: /^select tenant_id, id from webhook_subscriptions where \(secret not like/, why: 'a worker start seals secrets stored in plain text by old versions, in every tenant (decision 0207)' },
   { pattern: /^delete from driver_positions where \(tenant_id, id\) in \( select tenant_id, id from driver_positions where received_at < \$1/, why: 'position retention purges every tenant in batches (a multi-shard delete)' },
   { pattern: /^select pg_notify\(/, why: 'no table: a live position notice' },
+  { pattern: /\bfrom "proof_files" where \("proof_files"\."deleted_at" is null and "proof_files"\."created_at" < \$1\)/, why: 'proof retention finds the expired files of every tenant (a multi-shard read, decision 1250)' },
+  { pattern: /\bfrom "service_areas" where cardinality\("service_areas"\."recipient_notifications"\) > 0$/, why: 'the recipient e-mail sweep finds the areas that tell their recipients, in every tenant (decision 1104)' },
   { pattern: /^select 1$|^select pg_current_wal_lsn|^select pg_last_wal_replay_lsn|pg_advisory_xact_lock|^(begin|commit|rollback|savepoint|release savepoint)\b/, why: 'no table' },
   { pattern: /drizzle\.__drizzle_migrations|to_regclass/, why: 'migrations bookkeeping' },
 ];

@@ -12,6 +12,8 @@ import { runDemo, type DemoResult } from '../../src/demo.ts';
 import { buildTestApp, OPERATOR_TOKEN, type TestApp, type TestTenant } from '../app.ts';
 import { createBooking, createPlace, createService, createUser, createWebhook, driveStop, expectOk, mergeIntoTour, tourEnRoute } from '../factories.ts';
 
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 const GUIDE = path.resolve(import.meta.dirname, '../../docs/api-guide.md');
 
 /** The `curl` commands of every ```sh block, continuation lines joined, comment lines dropped. */
@@ -81,6 +83,8 @@ async function variablesFor(command: string): Promise<Record<string, string>> {
     await driveStop(driver.client, booking.stops[0].id, 'completed');
     await driveStop(driver.client, booking.stops[1].id, 'arrived');
     env.STOP = booking.stops[1].id;
+    // Reading a proof needs one: the drop-off completed with a photo (a 1×1 PNG), as a driver's app sends it.
+    if (/\/proof\//.test(command)) await expectOk(driver.client.post(`/api/stops/${env.STOP}/complete`, { proof: { photo: PNG_1x1, recipient_name: 'A. Lovelace' } }));
   }
   if (uses('WH')) env.WH = (await createWebhook(admin, 'https://example.com/hooks')).id;
   if (uses('REFRESH_TOKEN')) {
