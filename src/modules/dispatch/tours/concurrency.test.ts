@@ -112,7 +112,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent dispatch on PostgreS
       await other.query('COMMIT');
       const cancelled = await cancelling;
       expect(cancelled.status).toBe(200);
-      expect(t.deps.database.lostRaces(), 'the deadlock was broken and the cancel ran again').toBe(lostBefore + 1);
+      // At least once: the retry can take the tour again before the other session, woken by the rollback, does, and
+      // deadlock a second time (a race PostgreSQL's wake-up order leaves open), which the next attempt then wins.
+      expect(t.deps.database.lostRaces() - lostBefore, 'the deadlock was broken and the cancel ran again').toBeGreaterThanOrEqual(1);
       expect(cancelled.body.booking.status).toBe('cancelled');
     } finally {
       other.release();
