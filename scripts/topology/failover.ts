@@ -325,15 +325,16 @@ async function main(): Promise<number> {
   // Every Tourbook process is still running: HAProxy answers 503 for a crashed one, which would pass for a pause.
   const crashed = ['api1', 'api2', 'worker'].filter((host) => !spawnSync('ip', ['netns', 'pids', `tbha-${host}`], { encoding: 'utf8' }).stdout.trim());
 
-  // Every acknowledged booking is read back (503s and cut connections retried for at most a minute in all).
+  // Every acknowledged booking is read back (503s, 429s of the API key's rate limit — a thousand reads in a row pass
+  // it — and cut connections retried, for at most two minutes in all).
   const lost: string[] = [];
-  const readDeadline = Date.now() + 60_000;
+  const readDeadline = Date.now() + 120_000;
   for (const ack of acks) {
     let answer: Answer | null = null;
     for (;;) {
       answer = await call('GET', `/api/hailing/bookings/${ack.id}`);
-      if ((answer && answer.status !== 503) || Date.now() > readDeadline) break;
-      await sleep(1000);
+      if ((answer && answer.status !== 503 && answer.status !== 429) || Date.now() > readDeadline) break;
+      await sleep(answer?.status === 429 ? 250 : 1000);
     }
     if (answer?.status !== 200) lost.push(`${ack.id} (${answer?.status ?? 'no answer'})`);
   }
