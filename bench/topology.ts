@@ -52,12 +52,15 @@ try {
   const seed = { BENCH_SMALL_BOOKINGS: '2000', BENCH_LARGE_BOOKINGS: '2000' };
   const direct = await startServer<BookingsInfo>(SERVER, database(DIRECT), seed);
   const pooled = await startServer<BookingsInfo>(SERVER, database(POOLED), { ...seed, DATABASE_TRANSACTION_POOLER: 'true', DATABASE_DIRECT_URL: url(DIRECT, name) });
+  // The pooler's two costs apart: the same direct connection with every statement unnamed (parsed and planned per run,
+  // as through PgBouncer) — what is left of the gap is PgBouncer's hop.
+  const unnamed = await startServer<BookingsInfo>(SERVER, database(DIRECT), { ...seed, DATABASE_TRANSACTION_POOLER: 'true', DATABASE_DIRECT_URL: url(DIRECT, name) });
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   try {
     for (const what of ['GET booking', 'create booking'] as const) {
-      const runs: Record<'direct' | 'pooled', LoadResult[]> = { direct: [], pooled: [] };
+      const runs: Record<'direct' | 'unnamed' | 'pooled', LoadResult[]> = { direct: [], unnamed: [], pooled: [] };
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [label, server] of [['direct', direct], ['pooled', pooled]] as const) {
+        for (const [label, server] of [['direct', direct], ['unnamed', unnamed], ['pooled', pooled]] as const) {
           const { info } = server;
           const target =
             what === 'GET booking'
@@ -66,13 +69,16 @@ try {
           runs[label].push(await load({ ...target, durationSeconds: DURATION, server, label: `${label} ${what}` }));
         }
       }
-      if ([...runs.direct, ...runs.pooled].some((r) => r.non2xx || r.errors)) failed = true;
+      if ([...runs.direct, ...runs.unnamed, ...runs.pooled].some((r) => r.non2xx || r.errors)) failed = true;
       const directRow = summarize(`direct (HAProxy) ${what}`, runs.direct);
+      const unnamedRow = summarize(`direct, statements unnamed ${what}`, runs.unnamed);
       const pooledRow = summarize(`PgBouncer ${what}`, runs.pooled);
-      rows.push(directRow, { ...pooledRow, 'PgBouncer/direct': (pooledRow['req/s'] / directRow['req/s']).toFixed(2) });
+      const ratio = (row: { 'req/s': number }) => (row['req/s'] / directRow['req/s']).toFixed(2);
+      rows.push(directRow, { ...unnamedRow, 'PgBouncer/direct': ratio(unnamedRow) }, { ...pooledRow, 'PgBouncer/direct': ratio(pooledRow) });
     }
   } finally {
     await direct.stop();
+    await unnamed.stop();
     await pooled.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
