@@ -21,7 +21,7 @@ import { bookingEventData, settle } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { buildStops, placeIdsOf, stopLimitReached } from '../stops/stop-input.ts';
 import { bookings as bookingsTable, packageHistory, packages as packagesTable, stops as stopsTable } from '../tables.ts';
-import { createTour } from '../tours/dispatch.ts';
+import { createTour } from '../tours/merge-and-insert.ts';
 import { bookingOrganizations } from '../visibility.ts';
 import { getBooking } from './operations.ts';
 import { checkManagingOrganizations } from './references.ts';

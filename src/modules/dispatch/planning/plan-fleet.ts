@@ -12,7 +12,7 @@ import * as packagesRepo from '../packages/repository.ts';
 import { settle } from '../settle.ts';
 import type * as stopsRepo from '../stops/repository.ts';
 import type { BookingRow } from '../bookings/repository.ts';
-import { createTour } from '../tours/dispatch.ts';
+import { createTour } from '../tours/merge-and-insert.ts';
 import { forceAssignPlannedTour } from '../tours/operations.ts';
 import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, horizonOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetUnplaced } from './fleet.ts';
 import { SEED } from './order.ts';
