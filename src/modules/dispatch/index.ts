@@ -49,6 +49,8 @@ export * from './tracking-reads.ts';
 // Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
 export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
+// Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
+export { isHeldByDriver } from './tours/tour-machine.ts';
 // Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
 export { seenTour, visibleTour } from './tours/get-tours.ts';
 export { tourRead, type TourRow } from './tours/repository.ts';

@@ -5,7 +5,7 @@ import { invalidFields, invalidTransition, notFound, unknownReference, type Fiel
 import { recordEvent } from '../../../events/outbox.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
-import { isFinalStop, requireOpenBooking } from '../bookings/booking-status.ts';
+import { isFinalStop, isOpenBooking } from '../bookings/booking-status.ts';
 import { getBooking } from '../bookings/operations.ts';
 import { serviceOrReject } from '../bookings/references.ts';
 import type { CustomStopInput, GroupsInput, StopPropertiesInput } from '../bookings/schemas.ts';
@@ -24,7 +24,7 @@ export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string
   const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
     const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
-    requireOpenBooking(booking);
+    if (!isOpenBooking(booking)) throw invalidTransition('booking', booking.status, 'modified');
     const service = await serviceOrReject(tx, tenantId, booking.serviceId, '/stop');
     const existing = await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId]);
     if (existing.filter((s) => s.status !== 'cancelled').length + 1 > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
