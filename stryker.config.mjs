@@ -8,9 +8,8 @@ export default {
   mutate: [
     'src/modules/dispatch/bookings/booking-status.ts',
     'src/modules/dispatch/visibility.ts',
-    // failure-options.ts without its message catalog (lines 62–103: translations, not rules).
-    'src/modules/failures/failure-options.ts:1-61',
-    'src/modules/failures/failure-options.ts:104-175',
+    // Its message catalog is failure-messages.ts (translations, not rules).
+    'src/modules/failures/failure-options.ts',
     'src/modules/compensation/compensation-total.ts',
     'src/modules/live/ingestion.ts',
     'src/modules/webhooks/retry-schedule.ts',

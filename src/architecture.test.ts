@@ -1,5 +1,5 @@
 // The module rules of docs/architecture.md, checked on the source: modules meet only at index.ts, no import loops,
-// no module's SQL names another module's tables.
+// no module's SQL names another module's tables, the pure rule files import types only.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +46,49 @@ function moduleOf(file: string): string | null {
 const rel = (file: string) => path.relative(SRC, file);
 const files = sourceFiles(SRC);
 const imports = files.flatMap(importsOf);
+
+/**
+ * The pure rule files (docs/architecture.md "Request path"; the mutated ones of decision 0165 among them): tested with
+ * tables, no I/O. They import types only (decision 0216); a value only from another file of this list or from the
+ * domain's closed lists below the modules (src/shared/domain-constants.ts, decision 0215), so that loading one never
+ * loads a database, a logger or a message catalog.
+ */
+const RULE_FILES = [
+  'modules/busyness/busyness.ts',
+  'modules/compensation/compensation-total.ts',
+  'modules/compensation/tip-eligibility.ts',
+  'modules/dispatch/auto-dispatch/cheapest-insertion.ts',
+  'modules/dispatch/bookings/booking-status.ts',
+  'modules/dispatch/planning/problem.ts',
+  'modules/dispatch/stops/tour-order.ts',
+  'modules/dispatch/tours/tour-machine.ts',
+  'modules/dispatch/visibility.ts',
+  'modules/failures/failure-options.ts',
+  'modules/failures/recovery.ts',
+  'modules/identity/rules.ts',
+  'modules/live/coalescing.ts',
+  'modules/live/eta.ts',
+  'modules/live/geo.ts',
+  'modules/live/ingestion.ts',
+  'modules/reports/report-machine.ts',
+  'modules/services/rules.ts',
+  'modules/webhooks/retry-schedule.ts',
+  // The solver's feasibility code (mutated too): domain-free, but pure on the same terms.
+  'optimizer/insertion.ts',
+  'optimizer/route-state.ts',
+];
+const RULE_VALUE_SOURCES = new Set([...RULE_FILES, 'shared/domain-constants.ts']);
+
+/** Every import or re-export with a source (relative or a package), and whether it is `import type` / `export type`. */
+function specifiersOf(file: string): { spec: string; typeOnly: boolean }[] {
+  const text = readFileSync(file, 'utf8');
+  const found: { spec: string; typeOnly: boolean }[] = [];
+  for (const match of text.matchAll(/(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'([^']+)'/g)) {
+    found.push({ spec: match[3]!, typeOnly: Boolean(match[2]) });
+  }
+  for (const match of text.matchAll(/import\(\s*'([^']+)'\s*\)/g)) found.push({ spec: match[1]!, typeOnly: false });
+  return found;
+}
 
 /** Cycles of a directed graph (one per strongly connected component with more than one node, or a self-loop). */
 function cyclesOf(edges: Map<string, Set<string>>): string[][] {
@@ -140,6 +183,36 @@ describe('module boundaries', () => {
     }
     expect(violations).toEqual([]);
   });
+
+  it('lets the pure rule files import types only (values from one another or src/shared/domain-constants.ts)', () => {
+    const missing = RULE_FILES.filter((file) => !files.includes(path.join(SRC, file)));
+    expect(missing).toEqual([]);
+    const violations = RULE_FILES.flatMap((file) =>
+      specifiersOf(path.join(SRC, file))
+        .filter((i) => !i.typeOnly)
+        .filter((i) => !i.spec.startsWith('.') || !RULE_VALUE_SOURCES.has(rel(path.resolve(SRC, path.dirname(file), i.spec))))
+        .map((i) => `${file} imports values from ${i.spec}`),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it('sees a value import in a rule file (the check above is not vacuous)', () => {
+    const all = RULE_FILES.flatMap((file) => specifiersOf(path.join(SRC, file)).map((i) => ({ file, ...i })));
+    expect(all.some((i) => i.file === 'modules/live/ingestion.ts' && !i.typeOnly && i.spec === './geo.ts')).toBe(true);
+    expect(all.some((i) => i.file === 'modules/dispatch/visibility.ts' && i.typeOnly && i.spec === '../../http/actor.ts')).toBe(true);
+  });
+
+  it('spells the domain’s closed lists once, in src/shared/domain-constants.ts', () => {
+    const lists = [/'skip_recovery',\s*'reattempt_later',\s*'reattempt_now'/, /\[\s*'completed',\s*'failed',\s*'cancelled'\s*\]/];
+    const home = path.join(SRC, 'shared/domain-constants.ts');
+    expect(lists.every((list) => list.test(readFileSync(home, 'utf8')))).toBe(true);
+    const copies = files
+      .filter((file) => file !== home && !file.endsWith('.test.ts'))
+      .filter((file) => lists.some((list) => list.test(readFileSync(file, 'utf8'))))
+      .map(rel);
+    expect(copies).toEqual([]);
+  });
+
   it('cites only documents the repository holds (the API guide, docs/, decisions), never ones outside it', () => {
     const root = path.resolve(SRC, '..');
     const folders = ['src', 'web', 'test', 'bench', 'scripts'].map((folder) => path.join(root, folder));

@@ -8,7 +8,7 @@ import * as rules from './compensation-total.ts';
 import * as repo from './repository.ts';
 import type { ComponentInput } from './schemas.ts';
 import { toCompensationView, type CompensationView } from './store.ts';
-import { writeComponent } from './write-component.ts';
+import { writeComponent, type ComponentWrite } from './write-component.ts';
 
 /** GET /api/tours/{id}/compensation. */
 export async function getCompensation(deps: Deps, actor: Actor, tourId: string): Promise<CompensationView> {
@@ -21,14 +21,11 @@ export async function getCompensation(deps: Deps, actor: Actor, tourId: string):
 
 const labelled = (input: ComponentInput): rules.Labelled => ({ amount: input.amount, label: input.label ?? null });
 
-export const setBaseEarnings = (deps: Deps, actor: Actor, tourId: string, input: ComponentInput) =>
-  writeComponent(deps, actor, tourId, { currency: input.currency, apply: (c) => rules.setBase(c, labelled(input)), absent: 'base earnings' });
-
-export const deleteBaseEarnings = (deps: Deps, actor: Actor, tourId: string) =>
-  writeComponent(deps, actor, tourId, { currency: null, apply: (c) => rules.deleteBase(c), absent: 'base earnings' });
-
-export const setBonus = (deps: Deps, actor: Actor, tourId: string, key: string, input: ComponentInput) =>
-  writeComponent(deps, actor, tourId, {
+/** Each route's write, as both of writeComponent's paths apply it (decision 0218). */
+export const componentWrites = {
+  setBase: (input: ComponentInput): ComponentWrite => ({ currency: input.currency, apply: (c) => rules.setBase(c, labelled(input)), absent: 'base earnings' }),
+  deleteBase: (): ComponentWrite => ({ currency: null, apply: (c) => rules.deleteBase(c), absent: 'base earnings' }),
+  setBonus: (key: string, input: ComponentInput): ComponentWrite => ({
     currency: input.currency,
     apply: (c) => {
       // After the tour's visibility and the currency: a bad key is 422 on PUT (404 on DELETE, as no bonus has it).
@@ -36,10 +33,18 @@ export const setBonus = (deps: Deps, actor: Actor, tourId: string, key: string, 
       return rules.setBonus(c, key, labelled(input));
     },
     absent: 'bonus',
-  });
+  }),
+  deleteBonus: (key: string): ComponentWrite => ({ currency: null, apply: (c) => rules.deleteBonus(c, key), absent: 'bonus' }),
+};
 
-export const deleteBonus = (deps: Deps, actor: Actor, tourId: string, key: string) =>
-  writeComponent(deps, actor, tourId, { currency: null, apply: (c) => rules.deleteBonus(c, key), absent: 'bonus' });
+export const setBaseEarnings = (deps: Deps, actor: Actor, tourId: string, input: ComponentInput) => writeComponent(deps, actor, tourId, componentWrites.setBase(input));
+
+export const deleteBaseEarnings = (deps: Deps, actor: Actor, tourId: string) => writeComponent(deps, actor, tourId, componentWrites.deleteBase());
+
+export const setBonus = (deps: Deps, actor: Actor, tourId: string, key: string, input: ComponentInput) =>
+  writeComponent(deps, actor, tourId, componentWrites.setBonus(key, input));
+
+export const deleteBonus = (deps: Deps, actor: Actor, tourId: string, key: string) => writeComponent(deps, actor, tourId, componentWrites.deleteBonus(key));
 
 /** GET /api/tours/{id}/compensation/history: oldest first, the system's tip changes included. */
 export async function getCompensationHistory(deps: Deps, actor: Actor, tourId: string) {

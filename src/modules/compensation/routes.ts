@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { bodyOptional, EmptyBody } from '../../http/schemas.ts';
 import { deleteBaseEarnings, deleteBonus, getCompensation, getCompensationHistory, setBaseEarnings, setBonus } from './operations.ts';
 import { BookingEnvelope, earningsDeprecation, TourEnvelope } from '../dispatch/index.ts';
-import { setEarnings } from './legacy-earnings.ts';
+import { setEarnings } from './set-legacy-earnings.ts';
 import { BonusParams, CompensationEnvelope, ComponentBody, EarningsBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
 import { resumeTips } from './tip-distribution.ts';
 // Dispatch changes schedule tip distribution wherever the API runs.

@@ -8,7 +8,7 @@ import type { Actor } from '../../http/actor.ts';
 import { adminEmails, enqueueMail } from '../../mail/index.ts';
 import { findServiceArea } from '../identity/index.ts';
 import { setTips } from './compensation-total.ts';
-import { bookingIdsOfTours, tipBookings, tipTours } from './dispatch-facts.ts';
+import { bookingIdsOfTours, tipBookings, tipTours } from './tip-inputs.ts';
 import { authorizedTour } from './access.ts';
 import * as repo from './repository.ts';
 import { componentsOf, recordLockedWrite, toCompensationView, type CompensationView } from './store.ts';

@@ -1,5 +1,7 @@
 // Tip distribution (`completed_dropoffs_on_tour`, docs/api-guide.md "Tour compensation, tips and legacy earnings"): which tour a booking's tip goes to, and why or
 // why not. Pure: the outcome depends only on the current state, so evaluating again, or in any order, changes nothing.
+import { FINAL_STOP_STATUSES } from '../../shared/domain-constants.ts';
+
 export type TipStrategy = 'noop' | 'completed_dropoffs_on_tour';
 export type TipStatus = 'awarded' | 'not_eligible' | 'pending' | 'paused';
 export type TipReason =
@@ -13,8 +15,6 @@ export type TipReason =
   | 'distribution_off'
   | 'currency_mismatch'
   | 'completed_dropoffs_on_tour';
-
-const FINAL_STOP_STATUSES = ['completed', 'failed', 'cancelled'];
 
 export interface TipBooking {
   id: string;
@@ -45,7 +45,7 @@ export function tipOutcome(booking: TipBooking, tours: ReadonlyMap<string, TipTo
   const outcome = (tourId: string | null, status: TipStatus, reason: TipReason, amount = 0): TipOutcome => ({ bookingId: booking.id, tourId, status, reason, amount });
   if (!booking.tip || booking.tip.amount <= 0) return outcome(null, 'not_eligible', 'no_tip');
   if (!booking.dropoffs.length) return outcome(null, 'not_eligible', 'no_dropoffs');
-  if (booking.dropoffs.some((d) => !FINAL_STOP_STATUSES.includes(d.status))) return outcome(null, 'pending', 'dropoffs_unresolved');
+  if (booking.dropoffs.some((d) => !(FINAL_STOP_STATUSES as readonly string[]).includes(d.status))) return outcome(null, 'pending', 'dropoffs_unresolved');
   const completedOn = [...new Set(booking.dropoffs.filter((d) => d.status === 'completed').map((d) => d.tourId))];
   if (!completedOn.length) return outcome(null, 'not_eligible', 'no_completed_dropoff');
   // A booking whose completed drop-offs span tours never contributes (docs/api-guide.md "Tip distribution").

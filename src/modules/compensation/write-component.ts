@@ -64,8 +64,11 @@ export async function writeComponent(deps: Deps, actor: Actor, tourId: string, w
   return writeLocked(deps, actor, tourId, write, at);
 }
 
-/** The write under the row lock, in a transaction: authorize again, lock (making the row on the first write), apply. */
-function writeLocked(deps: Deps, actor: Actor, tourId: string, write: ComponentWrite, at: Date): Promise<CompensationView> {
+/**
+ * The write under the row lock, in a transaction: authorize again, lock (making the row on the first write), apply.
+ * The same `authorize` and `decide` as the fast path above: the rules are written once (decision 0218).
+ */
+export function writeLocked(deps: Deps, actor: Actor, tourId: string, write: ComponentWrite, at: Date): Promise<CompensationView> {
   return deps.db.transaction(async (tx) => {
     const tour = await authorizedTour(tx, actor, tourId, 'write');
     const row =

@@ -1,7 +1,7 @@
 // What other modules may use of dispatch (bookings, stops, packages, tours): named operations, read helpers and a few
 // repository reads other modules' hot paths share (each named below), never a table or a write.
 // Reading tours (compensation, live tracking, the optimiser): facts behind the caller's visibility, stops in order.
-export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads.ts';
+export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads-for-modules.ts';
 export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';
 
 export { automaticGroup } from './stops/grouping.ts';
@@ -49,16 +49,18 @@ export * from './tracking-reads.ts';
 // Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
 export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
+// Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
+export { isHeldByDriver } from './tours/tour-machine.ts';
 // Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
-export { seenTour, visibleTour } from './tours/read-tours.ts';
+export { seenTour, visibleTour } from './tours/get-tours.ts';
 export { tourRead, type TourRow } from './tours/repository.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
-export { setLegacyEarnings, type EarningsTarget } from './earnings.ts';
+export { setLegacyEarnings, type EarningsTarget } from './legacy-earnings-field.ts';
 export { getBooking } from './bookings/operations.ts';
-export { getTour } from './tours/read-tours.ts';
+export { getTour } from './tours/get-tours.ts';
 export { BookingEnvelope } from './bookings/schemas.ts';
 export { TourEnvelope } from './tours/schemas.ts';
-export { earningsDeprecation } from './earnings.ts';
+export { earningsDeprecation } from './legacy-earnings-field.ts';
 // The recipient's tracking link (the tracking module's public read): the booking a token tracks.
 export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';
 // Proof images (decision 1250): the tracking read links and serves a tracked stop's photo; the worker's retention.

@@ -5,10 +5,11 @@ import type { Tx } from '../../db/client.ts';
 import { recordEvent, recordEvents, type EventActor, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
 import type { DispatchHooks, TourStopsChange } from './hooks.ts';
-import { deriveBookingStatus, isFinalStop } from './bookings/booking-status.ts';
+import { deriveBookingStatus, isFinalStop, settledBooking } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as repo from './tours/repository.ts';
-import { bookingOrganizations, tourOrganizations, type TourFacts } from './visibility.ts';
+import { isHeldByDriver } from './tours/tour-machine.ts';
+import { tourOrganizations, type TourFacts } from './visibility.ts';
 import { readForSettle, type SettleRows } from './settle-repository.ts';
 import { syncVisibility, type VisibilityEntry } from './visibility-repository.ts';
 
@@ -155,11 +156,12 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
       const tour = tourById.get(id);
       return tour ? [tourFacts(tour)] : [];
     });
-    const { organizationIds } = bookingOrganizations({
+    // By the rule the create's fast path writes a new booking with (decision 0218); the status was settled above.
+    const { organizationIds } = settledBooking(booking.status, {
       customerId: booking.customerId,
       managingOrganizationIds: booking.managingOrganizationIds,
       tours: ofBooking,
-    });
+    }, bookingStops.filter((s) => s.bookingId === booking.id));
     bookingRows.push({ id: booking.id, organizationIds });
   }
   // Only what differs from the stored rows is written: most changes (a stop step, a status change) leave every
@@ -168,7 +170,7 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   await syncVisibility(tx, tenantId, { tour: tourRows.filter(differs(read.tourVisibility)), booking: bookingRows.filter(differs(read.bookingVisibility)) });
 
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
-  const touched = tours.map((t) => ({ id: t.id, tracked: t.status === 'claimed' || t.status === 'en_route' }));
+  const touched = tours.map((t) => ({ id: t.id, tracked: isHeldByDriver(t.status) }));
   if (touched.length) await hooks.trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
   for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
   for (const tourId of completedTourIds) await hooks.tourCompleted(tx, tenantId, tourId);

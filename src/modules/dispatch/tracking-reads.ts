@@ -10,7 +10,7 @@ import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/booking-status.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
 import { bookings, stops, tours } from './tables.ts';
 import * as stopsRepository from './stops/repository.ts';
-import { visibleTour } from './tours/read-tours.ts';
+import { visibleTour } from './tours/get-tours.ts';
 import * as toursRepository from './tours/repository.ts';
 import { canSeeTour, type canSeeBooking } from './visibility.ts';
 

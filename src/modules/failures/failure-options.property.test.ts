@@ -1,7 +1,10 @@
 // Properties of failure_options (fast-check): the blocker decides "allowed", no caller outside the rule ever fails a stop.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_OUTCOMES, failureOptions, failingRoleOf, outcomeBlocker, rendersFailureOptions, type FailureContext } from './failure-options.ts';
+import { blockerMessage } from './failure-messages.ts';
+import { FAILURE_OUTCOMES, failureOptions, failingRoleOf, outcomeBlocker, rendersFailureOptions, type FailureBlocker, type FailureContext } from './failure-options.ts';
+
+const inEnglish = (blocker: FailureBlocker) => blockerMessage(blocker, 'en');
 
 type UserRole = 'admin' | 'manager' | 'driver' | 'customer';
 const stopStatus = fc.constantFrom('scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled');
@@ -25,7 +28,7 @@ describe('failure options properties', () => {
   it('renders exactly where the rule says, and then every outcome is allowed iff it has no blocker', () => {
     fc.assert(
       fc.property(context, (c) => {
-        const options = failureOptions(c, 'en');
+        const options = failureOptions(c, inEnglish);
         expect(options !== null).toBe(rendersFailureOptions(c));
         if (!options) return;
         for (const outcome of FAILURE_OUTCOMES) {

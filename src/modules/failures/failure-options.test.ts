@@ -10,6 +10,10 @@ import {
   type FailureContext,
   type FailureOutcome,
 } from './failure-options.ts';
+import { blockerMessage } from './failure-messages.ts';
+
+const inEnglish = (blocker: FailureBlocker) => blockerMessage(blocker, 'en');
+const inGerman = (blocker: FailureBlocker) => blockerMessage(blocker, 'de');
 
 const DRIVER = 'driver-1';
 
@@ -216,7 +220,7 @@ describe('outcomeBlocker: who may run failure flows', () => {
   it.each(CALLERS)('$name: permitted=$permitted', ({ caller, permitted }) => {
     const c = context('admin', (x) => void (x.caller = caller));
     for (const outcome of FAILURE_OUTCOMES) expect(outcomeBlocker(c, outcome)).toBe(permitted ? null : 'not_permitted');
-    expect(failureOptions(c, 'en') === null).toBe(!permitted);
+    expect(failureOptions(c, inEnglish) === null).toBe(!permitted);
   });
 
   it('a driver is never permitted on a tour without a driver', () => {
@@ -227,27 +231,27 @@ describe('outcomeBlocker: who may run failure flows', () => {
 
 describe('failureOptions: the rendered object', () => {
   it('has exactly the five outcome keys, reason null when allowed', () => {
-    const options = failureOptions(context('driver'), 'en');
+    const options = failureOptions(context('driver'), inEnglish);
     expect(Object.keys(options!.outcomes).sort()).toEqual([...FAILURE_OUTCOMES].sort());
     expect(options!.outcomes.return_now).toEqual({ allowed: true, reason: null, reason_key: null });
   });
 
   it('names the first failing check in the caller’s language', () => {
     const c = context('manager', (x) => void (x.service.returnStopType = null));
-    expect(failureOptions(c, 'en')!.outcomes.return_later).toEqual({
+    expect(failureOptions(c, inEnglish)!.outcomes.return_later).toEqual({
       allowed: false,
       reason: 'The service has no valid return stop type.',
       reason_key: 'return_stop_type_invalid',
     });
-    expect(failureOptions(c, 'de')!.outcomes.return_later.reason).toBe('Der Service hat keinen gültigen Rückgabe-Stopptyp.');
+    expect(failureOptions(c, inGerman)!.outcomes.return_later.reason).toBe('Der Service hat keinen gültigen Rückgabe-Stopptyp.');
   });
 
   it.each(['to_be_dispatched', 'scheduled', 'completed', 'failed', 'cancelled'])('is absent on a %s stop', (status) => {
-    expect(failureOptions(context('admin', (x) => void (x.stop.status = status)), 'en')).toBeNull();
+    expect(failureOptions(context('admin', (x) => void (x.stop.status = status)), inEnglish)).toBeNull();
   });
 
   it('is absent on a stop not on a tour', () => {
-    expect(failureOptions(context('admin', (x) => void ((x.stop.tourId = null), (x.tour = null))), 'en')).toBeNull();
+    expect(failureOptions(context('admin', (x) => void ((x.stop.tourId = null), (x.tour = null))), inEnglish)).toBeNull();
   });
 
   // Either half missing is enough: a stop without a tour id, or a tour the caller did not load.
@@ -256,20 +260,20 @@ describe('failureOptions: the rendered object', () => {
     ['a stop whose tour is missing', (x: FailureContext) => void (x.tour = null)],
   ])('is absent on %s, and every outcome names stop_not_on_tour', (_name, change) => {
     const c = context('admin', change);
-    expect(failureOptions(c, 'en')).toBeNull();
+    expect(failureOptions(c, inEnglish)).toBeNull();
     for (const outcome of FAILURE_OUTCOMES) expect(outcomeBlocker(c, outcome)).toBe('stop_not_on_tour');
   });
 
   it('renders with every outcome disabled when the service offers the role none', () => {
-    const options = failureOptions(context('driver', (x) => void (x.service.failureOutcomes.driver = [])), 'en');
+    const options = failureOptions(context('driver', (x) => void (x.service.failureOutcomes.driver = [])), inEnglish);
     expect(Object.values(options!.outcomes).every((o) => !o.allowed && o.reason_key === 'outcome_disabled')).toBe(true);
   });
 });
 
 describe('completionRequirementsFail', () => {
   it('equals skip_recovery.allowed', () => {
-    expect(completionRequirementsFail(failureOptions(context('admin'), 'en'))).toBe(true);
-    const disabled = failureOptions(context('admin', (x) => void (x.service.failureOutcomes.admin = ['return_now'])), 'en');
+    expect(completionRequirementsFail(failureOptions(context('admin'), inEnglish))).toBe(true);
+    const disabled = failureOptions(context('admin', (x) => void (x.service.failureOutcomes.admin = ['return_now'])), inEnglish);
     expect(completionRequirementsFail(disabled)).toBe(false);
   });
   it('is false where failure_options are absent', () => {

@@ -1,9 +1,10 @@
 // failure_options: which fail-stop outcomes a caller may choose on a stop, and why not (docs/api-guide.md "Failed stops"). Pure.
+// Imports types only, and the outcome list from below the modules (decision 0216): the reasons' words are in
+// failure-messages.ts, and the caller passes them in.
 import type { UserRole } from '../../http/actor.ts';
-import { defineMessages, t, type Lang } from '../../http/i18n.ts';
+import { FAILURE_OUTCOMES, type FailureOutcome } from '../../shared/domain-constants.ts';
 
-export const FAILURE_OUTCOMES = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'] as const;
-export type FailureOutcome = (typeof FAILURE_OUTCOMES)[number];
+export { FAILURE_OUTCOMES, type FailureOutcome };
 
 /** The roles that can run stop-failure flows; each has its own list in `service.failure_outcomes`. */
 export type FailingRole = 'admin' | 'manager' | 'driver';
@@ -59,49 +60,6 @@ export interface FailureOptions {
   outcomes: Record<FailureOutcome, OutcomeOption>;
 }
 
-defineMessages({
-  'failure_options.not_permitted': {
-    en: 'Only administrators, managers who see the tour and the tour’s driver can fail stops.',
-    de: 'Nur Administratoren, Manager, die die Tour sehen, und der Fahrer der Tour können Stopps fehlschlagen lassen.',
-  },
-  'failure_options.outcome_disabled': {
-    en: 'The service does not offer this outcome to your role.',
-    de: 'Der Service bietet dieses Ergebnis Ihrer Rolle nicht an.',
-  },
-  'failure_options.stop_not_on_tour': {
-    en: 'Only stops on a tour can be failed.',
-    de: 'Nur Stopps auf einer Tour können fehlschlagen.',
-  },
-  'failure_options.stop_not_in_progress': {
-    en: 'Only a stop that is approaching or arrived can be failed.',
-    de: 'Nur ein Stopp, der angefahren wird oder erreicht ist, kann fehlschlagen.',
-  },
-  'failure_options.tour_not_active': {
-    en: 'The tour is no longer under way.',
-    de: 'Die Tour ist nicht mehr unterwegs.',
-  },
-  'failure_options.return_stop_type_invalid': {
-    en: 'The service has no valid return stop type.',
-    de: 'Der Service hat keinen gültigen Rückgabe-Stopptyp.',
-  },
-  'failure_options.booking_not_returnable': {
-    en: 'A return needs a pickup-then-drop-off booking and a failing drop-off.',
-    de: 'Eine Rückgabe erfordert eine Buchung aus Abholung und Zustellungen und einen fehlgeschlagenen Zustellstopp.',
-  },
-  'failure_options.stop_without_booking': {
-    en: 'A stop without a booking cannot be attempted again.',
-    de: 'Ein Stopp ohne Buchung kann nicht erneut angefahren werden.',
-  },
-  'failure_options.booking_stop_limit_reached': {
-    en: 'The booking has reached its stop limit.',
-    de: 'Die Buchung hat ihre Höchstzahl an Stopps erreicht.',
-  },
-  'failure_options.tour_stop_limit_reached': {
-    en: 'The tour has reached its stop limit.',
-    de: 'Die Tour hat ihre Höchstzahl an Stopps erreicht.',
-  },
-});
-
 const isNow = (outcome: FailureOutcome) => outcome === 'reattempt_now' || outcome === 'return_now';
 const isReturn = (outcome: FailureOutcome) => outcome === 'return_now' || outcome === 'return_later';
 
@@ -144,8 +102,6 @@ export function outcomeBlocker(context: FailureContext, outcome: FailureOutcome)
   return null;
 }
 
-export const blockerMessage = (blocker: FailureBlocker, lang: Lang): string => t(lang, `failure_options.${blocker}`);
-
 /** Whether failure_options render on this stop for this caller (docs/api-guide.md "Failed stops": tour stops in approaching/arrived, failing roles only). */
 export function rendersFailureOptions(context: FailureContext): boolean {
   return (
@@ -156,13 +112,13 @@ export function rendersFailureOptions(context: FailureContext): boolean {
   );
 }
 
-/** failure_options for a stop payload, or null where they do not render. */
-export function failureOptions(context: FailureContext, lang: Lang): FailureOptions | null {
+/** failure_options for a stop payload, or null where they do not render; `reasonOf` words a blocker in the caller's language. */
+export function failureOptions(context: FailureContext, reasonOf: (blocker: FailureBlocker) => string): FailureOptions | null {
   if (!rendersFailureOptions(context)) return null;
   const outcomes = {} as Record<FailureOutcome, OutcomeOption>;
   for (const outcome of FAILURE_OUTCOMES) {
     const blocker = outcomeBlocker(context, outcome);
-    outcomes[outcome] = { allowed: blocker === null, reason: blocker && blockerMessage(blocker, lang), reason_key: blocker };
+    outcomes[outcome] = { allowed: blocker === null, reason: blocker && reasonOf(blocker), reason_key: blocker };
   }
   return { outcomes };
 }

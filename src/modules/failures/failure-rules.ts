@@ -3,6 +3,7 @@
 import type { Actor } from '../../http/actor.ts';
 import { t } from '../../http/i18n.ts';
 import type { FailureRules, PackageFailureVerdict, StopFailureFacts } from '../dispatch/index.ts';
+import { blockerMessage } from './failure-messages.ts';
 import { completionRequirementsFail, failureOptions, type FailureContext } from './failure-options.ts';
 import { reasonUseProblem } from './reasons.ts';
 import { reattemptStop } from './recovery.ts';
@@ -20,7 +21,7 @@ export function failureContext(actor: Actor, { stop, tour, bookingStops, tourSto
 }
 
 export const failureRules: FailureRules = {
-  stopFailureOptions: (actor, facts) => failureOptions(failureContext(actor, facts), actor.lang),
+  stopFailureOptions: (actor, facts) => failureOptions(failureContext(actor, facts), (blocker) => blockerMessage(blocker, actor.lang)),
   completionRequirementsFail,
   async packageFailureVerdicts(q, actor, failures): Promise<PackageFailureVerdict[]> {
     const reasons = new Map((await repo.listPackageFailureReasons(q, actor.tenantId)).map((reason) => [reason.key, reason]));

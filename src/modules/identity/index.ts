@@ -18,6 +18,7 @@ export {
 } from './repository.ts';
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
 export { findActiveCredential } from './actors.ts';
+export { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
 export type { IdentityHooks } from './hooks.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
 export { countTenants } from './repository.ts';

@@ -3,6 +3,12 @@ import type { UserRole } from '../../http/actor.ts';
 import type { FieldError } from '../../http/errors.ts';
 
 /**
+ * A service area's average speed when its create leaves it out, and the speed planning and ETAs assume for an area
+ * they cannot find (docs/api-guide.md "Organizations and service areas").
+ */
+export const DEFAULT_AVERAGE_SPEED_KMH = 30;
+
+/**
  * docs/api-guide.md "Users and authentication": a manager belongs to ≥ 1 organization, a driver to exactly 1. Admins (tenant-wide) and customers
  * belong to none: a membership would suggest an organization scope they do not have.
  */

@@ -1,5 +1,6 @@
 // Identity tables: tenants, users, organizations and their members, service areas, credentials.
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid, integer, boolean } from 'drizzle-orm/pg-core';
+import { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -73,7 +74,7 @@ export const serviceAreas = pgTable(
     timeZone: text('time_zone').notNull(),
     boundary: jsonb('boundary'),
     schedulingConfigId: uuid('scheduling_config_id'),
-    averageSpeedKmh: integer('average_speed_kmh').notNull().default(30),
+    averageSpeedKmh: integer('average_speed_kmh').notNull().default(DEFAULT_AVERAGE_SPEED_KMH),
     createdAt: ts('created_at').notNull(),
     /** Auto-dispatch of new bookings into open tours (decision 1350): off unless enabled, bounded by the budget. */
     autoDispatchEnabled: boolean('auto_dispatch_enabled').notNull().default(false),

@@ -5,6 +5,7 @@ export {
   canSeeBooking,
   canSeeTour,
   findTourSummary,
+  isHeldByDriver,
   openStopsOfTour,
   tourFactsOf,
   visibleTourSummary,

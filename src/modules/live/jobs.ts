@@ -7,12 +7,11 @@ import type { DebouncedPayloadBuilder } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
-import { findTourSummary, type DispatchHooks } from '../dispatch/index.ts';
+import { findTourSummary, isHeldByDriver, type DispatchHooks } from '../dispatch/index.ts';
 import { recomputeEtas } from './operations/recompute-etas.ts';
 import * as repo from './repository.ts';
 
 export const RECOMPUTE_ETAS_JOB: JobKind = 'live.recompute_etas';
-const TRACKED_STATUSES = ['claimed', 'en_route'];
 
 /**
  * Dispatch changes of a tour a driver holds (start, a stop completed or failed, stops inserted, moved, optimised)
@@ -43,7 +42,7 @@ export const recomputeEtasJob: JobHandler = async (deps, job) => {
   const tourId = String(job.payload.tour_id);
   await deps.db.transaction(async (tx) => {
     const tour = await findTourSummary(tx, job.tenantId, tourId);
-    if (!tour || !TRACKED_STATUSES.includes(tour.status)) return;
+    if (!tour || !isHeldByDriver(tour.status)) return;
     await recomputeEtas(deps, tx, job.tenantId, 'system', tour);
   });
 };

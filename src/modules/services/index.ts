@@ -6,7 +6,10 @@ import { findSchedulingConfig, findService, type SchedulingConfigRow, type Servi
 export { serviceRead, serviceAreaIdOfService } from './repository.ts';
 
 export type { DeliveryProofKind, FailureOutcome, FailureOutcomes, TipDistributionStrategy } from './tables.ts';
-export { ALL_OUTCOMES } from './rules.ts';
+/** The failure outcomes, in their order (defined below the modules for the failures module's rules: decision 0215). */
+export { FAILURE_OUTCOMES } from '../../shared/domain-constants.ts';
+/** A scheduling config's defaults: the claim window a tour without a config takes too. */
+export { SCHEDULING_CONFIG_DEFAULTS } from './rules.ts';
 /** The failure outcome enum as a wire schema (one `FailureOutcome` component in the OpenAPI document). */
 export { FailureOutcomeName } from './schemas.ts';
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_OUTCOMES, defaultReturnStopType, mergeFailureOutcomes, serviceConfigErrors } from './rules.ts';
+import { defaultReturnStopType, mergeFailureOutcomes, serviceConfigErrors } from './rules.ts';
+import type { FailureOutcome } from './tables.ts';
+
+const ALL_OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
 
 describe('serviceConfigErrors', () => {
   const cases: { stopTypes: string[]; returnStopType: string | null; valid: boolean }[] = [

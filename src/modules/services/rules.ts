@@ -1,8 +1,10 @@
 // Tour service rules: the contract's defaults and the checks a whole service configuration must pass.
 import type { FieldError } from '../../http/errors.ts';
-import type { FailureOutcome, FailureOutcomes } from './tables.ts';
+import type { FailureOutcomes } from './tables.ts';
+import { FAILURE_OUTCOMES } from '../../shared/domain-constants.ts';
 
-export const ALL_OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
+/** Every outcome, to every role, as a stored list (the constant itself is read-only). */
+const ALL_OUTCOMES = [...FAILURE_OUTCOMES];
 
 /** docs/api-guide.md "Tour services and scheduling configs": every field a create may leave out. */
 export const SERVICE_DEFAULTS = {
@@ -21,6 +23,7 @@ export const SERVICE_DEFAULTS = {
 export const defaultReturnStopType = (stopTypes: readonly string[]): string | null =>
   stopTypes.includes(SERVICE_DEFAULTS.returnStopType) ? SERVICE_DEFAULTS.returnStopType : null;
 
+/** docs/api-guide.md "Tour services and scheduling configs": a config's mode and claim window when a create leaves them out. */
 export const SCHEDULING_CONFIG_DEFAULTS = { mode: 'instant', claimWindowSeconds: 900 } as const;
 
 /** Roles named in the input replace their list; roles left out keep the current one. */

@@ -5,8 +5,7 @@ import { deprecatedItem } from '../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { IdParams, ListOf, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
-
-export const FAILURE_OUTCOMES = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'] as const;
+import { FAILURE_OUTCOMES } from '../../shared/domain-constants.ts';
 
 export const FailureOutcomeName = component('FailureOutcome', StringEnum(FAILURE_OUTCOMES));
 export const TipDistributionStrategyName = component('TipDistributionStrategy', StringEnum(['noop', 'completed_dropoffs_on_tour']));

@@ -1,7 +1,8 @@
 // Tour services and scheduling configs: the per-service rules bookings, tours and failures follow.
 import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { FailureOutcome } from '../../shared/domain-constants.ts';
 
-export type FailureOutcome = 'skip_recovery' | 'reattempt_later' | 'reattempt_now' | 'return_later' | 'return_now';
+export type { FailureOutcome };
 export type FailureOutcomes = Record<'admin' | 'manager' | 'driver', FailureOutcome[]>;
 export type DeliveryProofKind = 'signature' | 'photo' | 'recipient_name' | 'note';
 export type TipDistributionStrategy = 'noop' | 'completed_dropoffs_on_tour';

@@ -2,6 +2,7 @@
 // The open part of a tour is driven from its start (planning/problem.ts `startOf`) with the booking's stops put in,
 // in booking order, at every pair of positions; a placement fits when the tour stays within its stop limit, no stop
 // is later than before (new stops on time), the load never exceeds the capacity and the last stop ends in the shift.
+import { LATE_EPSILON_SECONDS } from '../planning/problem.ts';
 
 /** Why a tour cannot take the booking: the binding constraint of a `no_fit` skip. */
 export type FitConstraint = 'stop_limit' | 'time_window' | 'capacity' | 'shift';
@@ -48,8 +49,6 @@ export interface Fit {
 
 export type FitResult = { fits: true; fit: Fit } | { fits: false; constraint: FitConstraint };
 
-/** Rounding noise of float travel times is not lateness (planning/problem.ts uses the same). */
-const LATE_EPSILON_SECONDS = 0.5;
 /** Past this many stops a booking's stops are put in one after the other (each at its cheapest place), not jointly. */
 const JOINT_STOPS = 2;
 

@@ -4,7 +4,7 @@
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import { recordEvent } from '../../../events/outbox.ts';
-import { findServiceArea } from '../../identity/index.ts';
+import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea } from '../../identity/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as packagesRepo from '../packages/repository.ts';
@@ -19,7 +19,6 @@ import { shiftsOfTours, type ShiftLimits, type ShiftsOfTours } from './shifts.ts
 
 /** Tours a booking may join: released to drivers or running. A tour still `to_be_dispatched` is a dispatcher's draft. */
 export const CANDIDATE_STATUSES: readonly TourStatus[] = ['scheduled', 'pickable', 'claimed', 'en_route'];
-const DEFAULT_SPEED_KMH = 30;
 /** Fits tried under the lock, cheapest first, before the booking is left waiting (the others changed meanwhile). */
 const LOCKED_ATTEMPTS = 3;
 
@@ -53,7 +52,7 @@ export async function decideAutoDispatch(deps: Deps, tenantId: string, bookingId
   const service = await getService(db, tenantId, booking.serviceId);
   if (!service) return null;
   const outOfBudget = () => elapsed() - started > area.autoDispatchBudgetMs;
-  const speed = area.averageSpeedKmh || DEFAULT_SPEED_KMH;
+  const speed = area.averageSpeedKmh || DEFAULT_AVERAGE_SPEED_KMH;
 
   const candidates = await readCandidates(deps, db, tenantId, service, added, shiftsOf);
   if (!candidates.tours.length) return recordSkip(deps, tenantId, bookingId, { status: 'skipped', reason: 'no_open_tour', constraint: null });

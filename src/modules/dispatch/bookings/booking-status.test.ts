@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveBookingStatus, isFinalStop, requireOpenBooking } from './booking-status.ts';
+import { deriveBookingStatus, isFinalStop, isOpenBooking } from './booking-status.ts';
 import type { BookingStatus, StopStatus } from '../tables.ts';
 
 const stop = (status: StopStatus, tourId: string | null = status === 'to_be_dispatched' ? null : 'tour') => ({ status, tourId });
@@ -45,14 +45,7 @@ describe('open bookings', () => {
     ['completed', false],
     ['cancelled', false],
   ] as [BookingStatus, boolean][])('a %s booking takes changes: %s', (status, open) => {
-    if (open) expect(() => requireOpenBooking({ status })).not.toThrow();
-    else expect(() => requireOpenBooking({ status })).toThrow(
-        expect.objectContaining({
-          status: 409,
-          code: 'invalid_transition',
-          extensions: { from: status, to: 'modified' },
-          detailText: { key: 'error.invalid_transition', params: { resource: 'booking', from: status, to: 'modified' } },
-        }),
-      );
+    // The 409 the operations answer for a closed booking is pinned by stops.test.ts (a new stop on a cancelled booking).
+    expect(isOpenBooking({ status })).toBe(open);
   });
 });

@@ -19,11 +19,11 @@ import type * as packagesRepo from '../packages/repository.ts';
 import { newShortcode } from '../packages/shortcodes.ts';
 import { bookingEventData, settle } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
-import { buildStops, placeIdsOf, stopLimitReached } from '../stops/stop-input.ts';
+import { buildStops, checkBookingStopLimit, placeIdsOf } from '../stops/stop-input.ts';
 import { bookings as bookingsTable, packageHistory, packages as packagesTable, stops as stopsTable } from '../tables.ts';
-import { createTour } from '../tours/dispatch.ts';
-import { bookingOrganizations } from '../visibility.ts';
+import { createTour } from '../tours/merge-and-insert.ts';
 import { getBooking } from './operations.ts';
+import { settledBooking } from './booking-status.ts';
 import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
@@ -89,7 +89,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const references = await repo.findBookingReferences(db, tenantId, input.service_id, placeIdsOf(input.stops));
   const { service } = references;
   if (!service) throw unknownReference('/booking/service_id', 'service');
-  if (input.stops.length > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+  checkBookingStopLimit(service, input.stops.length);
   // Customers book for themselves; managers' bookings are managed by their organizations unless told otherwise.
   const customerId = ownBookingsOnly(actor) ? actor.userId : (input.customer_id ?? null);
   if (customerId && !ownBookingsOnly(actor)) {
@@ -102,6 +102,9 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
   );
+  const managingOrganizationIds = [...managing].sort();
+  // No tour yet: what settle would store for these stops (decision 0218), so the create records no transition.
+  const settled = settledBooking(null, { customerId, managingOrganizationIds, tours: [] }, stops);
   const booking = completeRow(bookingsTable, {
     tenantId,
     id,
@@ -109,10 +112,9 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
     serviceId: service.id,
     serviceAreaId: service.serviceAreaId,
     customerId,
-    // A new booking's stops are all to be dispatched, so is the booking (deriveBookingStatus); no transition.
-    status: 'to_be_dispatched',
+    status: settled.status,
     scheduledAt: input.scheduled_at ? new Date(input.scheduled_at) : null,
-    managingOrganizationIds: [...managing].sort(),
+    managingOrganizationIds,
     preferredDriverIds: [],
     tip: input.tip ?? null,
     earnings: null,
@@ -124,12 +126,11 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const prepared = await preparePackages(db, actor, booking, stops, packageInputs, at);
   const packages = prepared.packages.map((p) => completeRow(packagesTable, p));
   const history = prepared.history.map((h) => completeRow(packageHistory, h));
-  // No tour yet: the managing organizations see it (docs/api-guide.md "Who sees what"), as settle would store.
   // Auto-dispatch decides after the create commits, as a job written with it (decision 1350); an auto dispatch_mode
   // service puts the booking into a new tour at once instead, so there is nothing left to decide.
   const decides = references.autoDispatch?.enabled === true && service.dispatchMode !== 'auto';
   const jobs = decides ? [jobRow({ tenantId, kind: 'bookings.auto_dispatch', payload: { booking_id: id }, dueAt: at, now: at, maxAttempts: 3 })] : [];
-  const created = { booking, stops, packages, history, visibleTo: bookingOrganizations({ ...booking, tours: [] }).organizationIds, jobs };
+  const created = { booking, stops, packages, history, visibleTo: settled.organizationIds, jobs };
   const events: EventInput[] = [{ tenantId, actor, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
   return { at, service, created, events, packageInputs };
 }

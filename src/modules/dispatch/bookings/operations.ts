@@ -12,7 +12,7 @@ import { bookingListScope, dispatchPermissions } from '../permissions.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import { bookingEventData, recordBookingModified, settle, tourEventData } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
-import { compactTour } from '../tours/dispatch.ts';
+import { compactTour } from '../tours/merge-and-insert.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { isFinalStop } from './booking-status.ts';
 import { checkManagingOrganizations } from './references.ts';

@@ -6,7 +6,7 @@ import type { PackageHistoryRow } from '../packages/repository.ts';
 import { toPackageView } from '../packages/views.ts';
 import { loadStopContext, type RenderDeps } from '../stops/render-stops.ts';
 import { toStopView } from '../stops/views.ts';
-import { earningsField } from '../earnings.ts';
+import { earningsField } from '../legacy-earnings-field.ts';
 import type { BookingTipDistribution, TipDistributionSource } from '../hooks.ts';
 import * as repo from './repository.ts';
 import { showsTrackingLink, trackingLinksOf, type TrackingLinkView } from './tracking-links.ts';

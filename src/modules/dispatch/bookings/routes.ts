@@ -6,7 +6,7 @@ import { setNextLink } from '../../../http/pagination.ts';
 import { bulkItemRateLimit } from '../../../http/rate-limit.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { subRequests } from '../../../http/sub-requests.ts';
-import { earningsDeprecation } from '../earnings.ts';
+import { earningsDeprecation } from '../legacy-earnings-field.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import * as stopOps from '../stops/operations.ts';
 import { createBooking } from './create-booking.ts';

@@ -6,7 +6,7 @@ import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { ALL_OUTCOMES, type FailureOutcome } from '../../services/index.ts';
+import { FAILURE_OUTCOMES, type FailureOutcome } from '../../services/index.ts';
 import { AddressInput, ContactInput, Location, Metadata } from '../../places/index.ts';
 
 const Address = Type.Object({
@@ -36,7 +36,7 @@ const OutcomeOption = component('FailureOutcomeOption', Type.Object({
 
 /** failure_options of a stop under way: decided by the failures module (hooks.ts FailureRules), rendered here. */
 export const FailureOptions = component('FailureOptions', Type.Object({
-  outcomes: Type.Object(Object.fromEntries(ALL_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<FailureOutcome, typeof OutcomeOption>),
+  outcomes: Type.Object(Object.fromEntries(FAILURE_OUTCOMES.map((outcome) => [outcome, OutcomeOption])) as Record<FailureOutcome, typeof OutcomeOption>),
 }));
 
 export const CompletionRequirements = Type.Object({

@@ -7,7 +7,7 @@ import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
-import { compactTour } from '../tours/dispatch.ts';
+import { compactTour } from '../tours/merge-and-insert.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import type { FailureRules } from '../hooks.ts';

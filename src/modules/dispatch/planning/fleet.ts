@@ -3,7 +3,7 @@
 // its skills and of its managing organizations may serve, and whatever stays unplaced is explained by checking the
 // booking alone against each shift (`diagnose`).
 import type { Problem, Request, Solution } from '../../../optimizer/index.ts';
-import { modelOf, type PlanStop } from './problem.ts';
+import { LATE_EPSILON_SECONDS, modelOf, OPEN_END_SECONDS, type PlanStop } from './problem.ts';
 import type { PackageLink } from '../stops/tour-order.ts';
 import type { Point } from './travel.ts';
 
@@ -38,9 +38,6 @@ export interface FleetUnplaced {
 
 /** No limit given: larger than any load. */
 const UNLIMITED = 1_000_000_000;
-/** Rounding noise of float travel times is not lateness. */
-const EPSILON_SECONDS = 0.5;
-const OPEN_END_SECONDS = 365 * 24 * 3600;
 
 /**
  * Locations: stop i is i; shift k starts at n + 2k and ends at n + 2k + 1; `open` (n + 2m) is an end anywhere (no
@@ -163,7 +160,7 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
     const leg = model.matrix[at]![i]!;
     travelSeconds += leg;
     t = Math.max(t + leg, secondsOf(model, s.timeWindowStartsAt, 0));
-    if (t > secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY) + EPSILON_SECONDS) feasible = false;
+    if (t > secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
     arrivals.push(t);
     t += s.serviceDurationSeconds;
     onBoard[0]! += model.loads[i]![0];
@@ -174,7 +171,7 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   const last = model.matrix[at]![endOfShift(model, k)]!;
   travelSeconds += last;
   const finish = t + last;
-  if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + EPSILON_SECONDS) feasible = false;
+  if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
   return { arrivals, travelSeconds, finish, feasible };
 }
 
@@ -261,7 +258,7 @@ function checkShift(stops: readonly DiagnosedStop[], load: { packages: number; w
   let t = shift.from;
   for (const [p, s] of stops.entries()) {
     t += shift.legs[p] ?? 0;
-    if (s.latest !== null && t > s.latest + EPSILON_SECONDS) {
+    if (s.latest !== null && t > s.latest + LATE_EPSILON_SECONDS) {
       const window = `${s.earliest !== null ? at(s.earliest) : '…'}–${at(s.latest)}`;
       const why = s.latest < shift.from ? `closes before shift ${shift.id} starts (${at(shift.from)})` : `cannot be reached in time from the start of shift ${shift.id}`;
       return { reason: 'time_window', detail: `stop ${s.id}: its window ${window} ${why}` };
@@ -270,7 +267,7 @@ function checkShift(stops: readonly DiagnosedStop[], load: { packages: number; w
     t = Math.max(t, s.earliest ?? 0) + s.service;
   }
   t += shift.legs[stops.length] ?? 0;
-  if (t > shift.to + EPSILON_SECONDS) return { reason: 'shift_too_short', detail: `shift ${shift.id} ends ${at(shift.to)}; the booking alone needs until ${at(t)}` };
+  if (t > shift.to + LATE_EPSILON_SECONDS) return { reason: 'shift_too_short', detail: `shift ${shift.id} ends ${at(shift.to)}; the booking alone needs until ${at(t)}` };
   return 'fits';
 }
 

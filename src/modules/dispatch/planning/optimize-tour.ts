@@ -10,7 +10,7 @@ import { requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
-import { getTour } from '../tours/read-tours.ts';
+import { getTour } from '../tours/get-tours.ts';
 import * as toursRepo from '../tours/repository.ts';
 import { isOpenTour } from '../tours/tour-machine.ts';
 import { canSeeTour } from '../visibility.ts';

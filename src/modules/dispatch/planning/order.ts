@@ -4,7 +4,7 @@
 import type { Queryable } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Solver } from '../../../optimizer/index.ts';
-import { findServiceArea } from '../../identity/index.ts';
+import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea } from '../../identity/index.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import type { StopRow } from '../stops/repository.ts';
 import { inFreePositions } from './positions.ts';
@@ -13,7 +13,6 @@ import type { Point } from './travel.ts';
 
 /** The same seed every time: one tour, one budget, one answer (as far as the budget allows). */
 export const SEED = 1;
-const DEFAULT_SPEED_KMH = 30;
 /** Merge with `optimize: true` searches inside its transaction (the tour is new), so briefly (decision 0956). */
 export const MERGE_OPTIMIZE_TIME_LIMIT_MS = 300;
 
@@ -35,7 +34,7 @@ export async function routedModel(
 ): Promise<Model<StopRow>> {
   const links = await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id));
   const model = modelOf(stops, links, start, startAt);
-  const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
   return withTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
 }
 

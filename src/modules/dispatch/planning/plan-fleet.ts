@@ -5,20 +5,18 @@ import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, unknownReference } from '../../../http/errors.ts';
-import { findServiceArea, findUser, membershipsOf } from '../../identity/index.ts';
+import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea, findUser, membershipsOf } from '../../identity/index.ts';
 import { getService } from '../../services/index.ts';
 import { shiftsOfDrivers } from '../../shifts/index.ts';
 import * as packagesRepo from '../packages/repository.ts';
 import { settle } from '../settle.ts';
 import type * as stopsRepo from '../stops/repository.ts';
 import type { BookingRow } from '../bookings/repository.ts';
-import { createTour } from '../tours/dispatch.ts';
+import { createTour } from '../tours/merge-and-insert.ts';
 import { forceAssignPlannedTour } from '../tours/operations.ts';
 import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, horizonOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetUnplaced } from './fleet.ts';
 import { SEED } from './order.ts';
 import type { PlanInput } from './schemas.ts';
-
-const DEFAULT_SPEED_KMH = 30;
 
 type Selected = { stops: stopsRepo.StopRow[]; bookings: BookingRow[] };
 export type SelectStops = (tx: Tx, actor: Actor, input: PlanInput) => Promise<Selected>;
@@ -82,7 +80,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput & { d
   const managing = new Map(bookings.map((b) => [b.id, b.managingOrganizationIds]));
   const fleetStops = stops.map((s) => ({ ...s, requiredSkills: s.requiredSkills ?? [] }));
   let model = fleetModelOf(fleetStops, packages, shifts, managing, origin, now);
-  const speed = (await findServiceArea(deps.db, actor.tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  const speed = (await findServiceArea(deps.db, actor.tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
   model = withFleetTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);

@@ -18,11 +18,11 @@ export interface Unplaced {
 export const isMovable = (s: Pick<PlanStop, 'status'>): boolean => s.status === 'scheduled' || s.status === 'to_be_dispatched';
 
 /** No window: an end far enough (a year) that no route reaches it. */
-const OPEN_END_SECONDS = 365 * 24 * 3600;
+export const OPEN_END_SECONDS = 365 * 24 * 3600;
 /** Lateness costs this much more than travel when an unplaced stop is placed: it goes where it harms windows least. */
 const LATENESS_WEIGHT = 1000;
-/** Rounding noise of float travel times is not lateness. */
-const LATE_EPSILON_SECONDS = 0.5;
+/** Rounding noise of float travel times is not lateness (planning and the auto-dispatch fit check alike). */
+export const LATE_EPSILON_SECONDS = 0.5;
 
 /** Where the open part of a tour starts: a point (or anywhere, when null) and the seconds after `startAt` it is free. */
 export interface Start {

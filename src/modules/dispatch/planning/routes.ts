@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../../deps.ts';
 import { actorOf } from '../../../http/actor.ts';
 import { bodyOptional, IdParams } from '../../../http/schemas.ts';
-import { earningsDeprecation } from '../earnings.ts';
+import { earningsDeprecation } from '../legacy-earnings-field.ts';
 import { stopPayloadDeprecation } from '../stops/deprecations.ts';
 import { optimizeTour } from './optimize-tour.ts';
 import { getPlanJob } from './plan-job.ts';

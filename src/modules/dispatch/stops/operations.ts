@@ -5,7 +5,7 @@ import { invalidFields, invalidTransition, notFound, unknownReference, type Fiel
 import { recordEvent } from '../../../events/outbox.ts';
 import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
-import { isFinalStop, requireOpenBooking } from '../bookings/booking-status.ts';
+import { isFinalStop, isOpenBooking } from '../bookings/booking-status.ts';
 import { getBooking } from '../bookings/operations.ts';
 import { serviceOrReject } from '../bookings/references.ts';
 import type { CustomStopInput, GroupsInput, StopPropertiesInput } from '../bookings/schemas.ts';
@@ -15,7 +15,7 @@ import { canSeeTour } from '../visibility.ts';
 import { getStop } from './read-stop.ts';
 import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grouping.ts';
 import * as stopsRepo from './repository.ts';
-import { buildStops, stopLimitReached } from './stop-input.ts';
+import { buildStops, checkBookingStopLimit } from './stop-input.ts';
 
 /** POST /api/hailing/bookings/{id}/stops: a custom stop inserted into the booking at `position` (default: last). */
 export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string, input: CustomStopInput) {
@@ -24,10 +24,10 @@ export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string
   const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
     const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
-    requireOpenBooking(booking);
+    if (!isOpenBooking(booking)) throw invalidTransition('booking', booking.status, 'modified');
     const service = await serviceOrReject(tx, tenantId, booking.serviceId, '/stop');
     const existing = await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId]);
-    if (existing.filter((s) => s.status !== 'cancelled').length + 1 > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+    checkBookingStopLimit(service, existing.filter((s) => s.status !== 'cancelled').length + 1);
     const [row] = await buildStops(tx, tenantId, service, [input.stop], () => '/stop', at);
     const position = Math.min(input.position ?? existing.length, existing.length);
     for (const stop of existing.slice(position).reverse()) await stopsRepo.updateStop(tx, tenantId, stop.id, { position: stop.position + 1 });

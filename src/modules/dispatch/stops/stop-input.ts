@@ -20,6 +20,14 @@ defineMessages({
 export const stopLimitReached = (limit: number, scope: 'booking' | 'tour') =>
   unprocessable('stop_limit_reached', { key: 'stop.limit_reached', params: { limit, scope } }, [], { limit });
 
+/**
+ * A booking holds at most the service's maxStopsPerBooking stops that are not cancelled: checked by the create's fast
+ * path and by a stop added under the booking's lock alike (decision 0218).
+ */
+export function checkBookingStopLimit(service: Pick<ServiceConfig, 'maxStopsPerBooking'>, liveStops: number): void {
+  if (liveStops > service.maxStopsPerBooking) throw stopLimitReached(service.maxStopsPerBooking, 'booking');
+}
+
 /** The places `inputs` are built from, for one batch look-up. */
 export const placeIdsOf = (inputs: StopInputT[]): string[] => [...new Set(inputs.map((s) => s.place_id).filter((id): id is string => !!id))];
 

@@ -7,7 +7,7 @@ import { dispatchPermissions } from '../permissions.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
-import { getSchedulingConfig, getService } from '../../services/index.ts';
+import { getSchedulingConfig, getService, SCHEDULING_CONFIG_DEFAULTS } from '../../services/index.ts';
 import type { JobKind } from '../../../worker/job-kinds.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
 import { checkPreferredDrivers } from '../bookings/operations.ts';
@@ -16,16 +16,15 @@ import * as bookingsRepo from '../bookings/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
 import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
 import type { CustomStopInput } from '../bookings/schemas.ts';
-import { openTourForUpdate } from './dispatch.ts';
+import { openTourForUpdate } from './merge-and-insert.ts';
 import { getStop } from '../stops/read-stop.ts';
-import { renderTour, visibleTour } from './read-tours.ts';
+import { renderTour, visibleTour } from './get-tours.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts, type Change } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import { canSeeTour, tourOrganizations } from '../visibility.ts';
 
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
-const DEFAULT_CLAIM_WINDOW_SECONDS = 900;
 
 defineMessages({
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
@@ -34,7 +33,8 @@ defineMessages({
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
   const service = await getService(tx, tenantId, serviceId);
   const config = service?.schedulingConfigId ? await getSchedulingConfig(tx, tenantId, service.schedulingConfigId) : null;
-  return config?.claimWindowSeconds ?? DEFAULT_CLAIM_WINDOW_SECONDS;
+  // A tour without a scheduling config claims for as long as a config created without a window would.
+  return config?.claimWindowSeconds ?? SCHEDULING_CONFIG_DEFAULTS.claimWindowSeconds;
 }
 
 /** How the caller takes part in an action on this tour, or the error that refuses it. */

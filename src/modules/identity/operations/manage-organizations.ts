@@ -7,7 +7,7 @@ import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
-import { canonicalTimeZone, isCurrency, polygonErrors } from '../rules.ts';
+import { canonicalTimeZone, DEFAULT_AVERAGE_SPEED_KMH, isCurrency, polygonErrors } from '../rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
 import { AUTO_DISPATCH_BUDGET_MS } from '../schemas.ts';
 import { toOrganizationView, toServiceAreaView, type OrganizationView, type ServiceAreaView } from '../views.ts';
@@ -107,7 +107,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     timeZone: timeZone ?? input.time_zone,
     boundary: input.boundary ?? null,
     schedulingConfigId: input.scheduling_config_id ?? null,
-    averageSpeedKmh: input.average_speed_kmh ?? 30,
+    averageSpeedKmh: input.average_speed_kmh ?? DEFAULT_AVERAGE_SPEED_KMH,
     createdAt: deps.clock.now(),
     autoDispatchEnabled: input.auto_dispatch?.enabled ?? false,
     autoDispatchBudgetMs: input.auto_dispatch?.budget_ms ?? AUTO_DISPATCH_BUDGET_MS.default,

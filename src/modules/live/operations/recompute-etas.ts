@@ -3,7 +3,7 @@ import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import { recordEvents, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { iso } from '../../../shared/time.ts';
-import { findServiceArea } from '../../identity/index.ts';
+import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea } from '../../identity/index.ts';
 import { bookingEventDataOf, openStopsOfTour, type OpenStop, type TourSummary } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { LatLng } from '../geo.ts';
@@ -11,8 +11,6 @@ import * as repo from '../repository.ts';
 import { routingProvider } from '../routing.ts';
 
 export type EtaReason = 'position' | 'started' | 'stop_completed' | 'stop_failed' | 'stops_inserted' | 'stops_moved' | 'optimized' | 'stops_changed';
-
-const DEFAULT_SPEED_KMH = 30;
 
 export interface EtaState {
   /** The tour's tracking row, locked by the caller (lockTracking), with any changes the caller makes to it. */
@@ -29,7 +27,7 @@ export async function areaSpeedKmh(q: Queryable, tenantId: string, serviceAreaId
   const key = `${tenantId}:${serviceAreaId}`;
   const cached = speeds.get(key);
   if (cached && cached.until > Date.now()) return cached.kmh;
-  const kmh = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_SPEED_KMH;
+  const kmh = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
   if (speeds.size > 10_000) speeds.clear();
   speeds.set(key, { kmh, until: Date.now() + SPEED_CACHE_MS });
   return kmh;

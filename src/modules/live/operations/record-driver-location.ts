@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, forbidden, invalidFields } from '../../../http/errors.ts';
+import { forbidden } from '../../../http/errors.ts';
 import { defineMessages } from '../../../http/i18n.ts';
 import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
@@ -11,15 +11,12 @@ import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
 import type { Fix } from '../ingestion.ts';
 import { currentPositionFields, positionRow } from '../position-row.ts';
 import { mayOnLive } from '../permissions.ts';
+import { checkFix, checkPositionTour } from '../position-checks.ts';
 import * as repo from '../repository.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
 import { recomputeEtas, type EtaState } from './recompute-etas.ts';
 import { recordPositionFast } from './record-position-fast.ts';
-
-/** A phone's clock may run a little ahead; beyond this a fix is bad input (issue 15). */
-const MAX_FUTURE_MS = 5 * 60 * 1000;
-const TRACKED_STATUSES = ['en_route', 'claimed'];
 
 defineMessages({
   'live.tour_not_tracked': { en: 'Positions are taken only while the tour is claimed or en route.', de: 'Positionen werden nur für übernommene oder laufende Touren angenommen.' },
@@ -30,18 +27,15 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
   const now = deps.clock.now();
   const input = body.location;
   const fix: Fix = { lat: input.lat, lng: input.lng, recordedAt: new Date(input.recorded_at) };
-  if (fix.recordedAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
-    throw invalidFields([{ pointer: '/location/recorded_at', code: 'in_the_future', detail: 'recorded_at is more than 5 minutes ahead of the server clock.' }]);
-  }
+  checkFix(fix, now);
   return (await recordPositionFast(deps, actor, tourId, input, fix, now)) ?? recordInTransaction(deps, actor, tourId, input, fix, now);
 }
 
 /** The locking path: a tour's first position, a stop gone or without an ETA row (see the fast path). */
-async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
+export async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
   return deps.db.transaction(async (tx) => {
     const tour = await visibleTourSummary(tx, actor, tourId);
-    if (tour.driverId !== actor.userId) throw forbidden();
-    if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
+    checkPositionTour(actor, tour);
     const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
     const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
     const row = positionRow({ tenantId: actor.tenantId, tourId: tour.id, driverId: actor.userId, now }, input, fix, tracking, duplicate, deps.config.live.maxSpeedKmh);

@@ -25,7 +25,6 @@ import { insertFromJson, jsonParameter } from '../../../db/json-insert.ts';
 import { rawStatement, runRaw } from '../../../db/prepared.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, forbidden } from '../../../http/errors.ts';
 import { newId } from '../../../shared/ids.ts';
 import { pendingEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
@@ -34,6 +33,7 @@ import { events } from '../../../events/tables.ts';
 import { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf, type TourSummary } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { Fix } from '../ingestion.ts';
+import { checkPositionTour } from '../position-checks.ts';
 import { currentPositionFields, positionRow } from '../position-row.ts';
 import type { PositionRow, TrackingRow } from '../repository.ts';
 import { routingProvider } from '../routing.ts';
@@ -42,7 +42,6 @@ import { tourTracking } from '../tables.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
 import { areaSpeedKmh, etaEventInputs } from './recompute-etas.ts';
 
-const TRACKED_STATUSES = ['en_route', 'claimed'];
 /** Lost optimistic races before the position takes the locking transaction instead. */
 const ATTEMPTS = 3;
 /**
@@ -230,8 +229,7 @@ export async function recordPositionFast(
 function trackedTour(actor: Actor, row: Snapshot['tour'] | null, strict: boolean): TourSummary | null {
   try {
     const tour = visibleSummaryOf(actor, row);
-    if (tour.driverId !== actor.userId) throw forbidden();
-    if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
+    checkPositionTour(actor, tour);
     return tour;
   } catch (err) {
     if (strict) throw err;

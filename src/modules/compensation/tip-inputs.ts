@@ -1,4 +1,5 @@
-// What compensation reads of dispatch, in one place: the tours and drop-offs tip distribution decides on.
+// What tip distribution decides on, read in one place: bookings' drop-offs and tours from dispatch (its tip-facts.ts), each
+// tour's tip distribution strategy from services.
 import type { Queryable } from '../../db/client.ts';
 import { bookingIdsOfTours, tipBookingFacts, tipTourFacts } from '../dispatch/index.ts';
 import { getService } from '../services/index.ts';

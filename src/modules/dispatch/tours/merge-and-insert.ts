@@ -20,7 +20,7 @@ import { canSeeTour } from '../visibility.ts';
 import { isOpenTour } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
-import { getTour } from './read-tours.ts';
+import { getTour } from './get-tours.ts';
 import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/order.ts';
 import { INLINE_SOLVER } from '../../../optimizer/index.ts';
 

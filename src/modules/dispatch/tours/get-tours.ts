@@ -1,5 +1,5 @@
 // Reading tours: one tour or the caller's visible tours, rendered with their stops.
-import { earningsField } from '../earnings.ts';
+import { earningsField } from '../legacy-earnings-field.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
