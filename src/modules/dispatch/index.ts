@@ -68,3 +68,15 @@ export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 // Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
 export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
+// Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as planTours } from './planning/plan-tours.ts';
+import { messages as optimizeTour } from './planning/optimize-tour.ts';
+import { messages as packages } from './packages/operations.ts';
+import { messages as trackedBooking } from './bookings/tracked-booking.ts';
+import { messages as driverFlow } from './stops/driver-flow.ts';
+import { messages as stopInput } from './stops/stop-input.ts';
+import { messages as grouping } from './stops/grouping.ts';
+import { messages as tours } from './tours/operations.ts';
+import { messages as dispatching } from './tours/dispatch.ts';
+export const messages: readonly Messages[] = [planTours, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching];

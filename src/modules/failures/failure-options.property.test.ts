@@ -1,7 +1,11 @@
 // Properties of failure_options (fast-check): the blocker decides "allowed", no caller outside the rule ever fails a stop.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FAILURE_OUTCOMES, failureOptions, failingRoleOf, outcomeBlocker, rendersFailureOptions, type FailureContext } from './failure-options.ts';
+import { useMessages } from '../../http/i18n.ts';
+import { FAILURE_OUTCOMES, failureOptions, failingRoleOf, messages, outcomeBlocker, rendersFailureOptions, type FailureContext } from './failure-options.ts';
+
+// The rule answers in these texts; start-up installs them with every other catalog (src/messages.ts).
+useMessages([messages]);
 
 type UserRole = 'admin' | 'manager' | 'driver' | 'customer';
 const stopStatus = fc.constantFrom('scheduled', 'approaching', 'arrived', 'completed', 'failed', 'cancelled');

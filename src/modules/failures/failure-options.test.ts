@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { useMessages } from '../../http/i18n.ts';
 import {
   FAILURE_OUTCOMES,
   completionRequirementsFail,
   failureOptions,
   isPickupThenDropoff,
+  messages,
   outcomeBlocker,
   type FailingRole,
   type FailureBlocker,
   type FailureContext,
   type FailureOutcome,
 } from './failure-options.ts';
+
+// The rule answers in these texts; start-up installs them with every other catalog (src/messages.ts).
+useMessages([messages]);
 
 const DRIVER = 'driver-1';
 

@@ -1,6 +1,6 @@
 // failure_options: which fail-stop outcomes a caller may choose on a stop, and why not (docs/api-guide.md "Failed stops"). Pure.
 import type { UserRole } from '../../http/actor.ts';
-import { defineMessages, t, type Lang } from '../../http/i18n.ts';
+import { t, type Lang, type Messages } from '../../http/i18n.ts';
 
 export const FAILURE_OUTCOMES = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'] as const;
 export type FailureOutcome = (typeof FAILURE_OUTCOMES)[number];
@@ -59,7 +59,7 @@ export interface FailureOptions {
   outcomes: Record<FailureOutcome, OutcomeOption>;
 }
 
-defineMessages({
+export const messages: Messages = {
   'failure_options.not_permitted': {
     en: 'Only administrators, managers who see the tour and the tour’s driver can fail stops.',
     de: 'Nur Administratoren, Manager, die die Tour sehen, und der Fahrer der Tour können Stopps fehlschlagen lassen.',
@@ -100,7 +100,7 @@ defineMessages({
     en: 'The tour has reached its stop limit.',
     de: 'Die Tour hat ihre Höchstzahl an Stopps erreicht.',
   },
-});
+};
 
 const isNow = (outcome: FailureOutcome) => outcome === 'reattempt_now' || outcome === 'return_now';
 const isReturn = (outcome: FailureOutcome) => outcome === 'return_now' || outcome === 'return_later';

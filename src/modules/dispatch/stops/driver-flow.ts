@@ -3,7 +3,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidTransition, notFound } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvents } from '../../../events/outbox.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
 import { applyPackageResults, type PackageResult } from '../packages/operations.ts';
@@ -17,12 +17,12 @@ import * as repo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import { canSeeTour } from '../visibility.ts';
 
-defineMessages({
+export const messages: Messages = {
   'stop.another_in_progress': {
     en: 'Another stop of this tour is under way; finish it first.',
     de: 'Ein anderer Stopp dieser Tour ist in Bearbeitung; schließen Sie ihn zuerst ab.',
   },
-});
+};
 
 const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly StopStatus[]; to: StopStatus }> = {
   approach: { from: ['scheduled'], to: 'approaching' },

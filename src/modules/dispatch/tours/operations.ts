@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { dispatchPermissions } from '../permissions.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
 import { getSchedulingConfig, getService } from '../../services/index.ts';
@@ -27,9 +27,9 @@ import { canSeeTour, tourOrganizations } from '../visibility.ts';
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 const DEFAULT_CLAIM_WINDOW_SECONDS = 900;
 
-defineMessages({
+export const messages: Messages = {
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
-});
+};
 
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
   const service = await getService(tx, tenantId, serviceId);
