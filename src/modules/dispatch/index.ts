@@ -28,26 +28,8 @@ export {
   type StopFailureScene,
 } from './stops/fail-stop-on-tour.ts';
 
-// Seams wired in the composition root (src/hooks.ts, Deps.hooks): reactions inside dispatch's transactions, what it
-// renders of other modules (ETAs, tip distribution), and what it asks of the failures module.
-export {
-  NO_DISPATCH_HOOKS,
-  type BookingTipDistribution,
-  type TipDistributionSource,
-  type DispatchChange,
-  type DispatchHooks,
-  type FailureOptionsView,
-  type FailureRules,
-  type PackageFailureVerdict,
-  type ReportedPackageFailure,
-  type StopFailureFacts,
-  type TourStopsChange,
-  type TrackedToursChanged,
-} from './hooks.ts';
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
-// Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
-export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
 export { seenTour, visibleTour } from './tours/read-tours.ts';

@@ -1,5 +1,5 @@
 // What other modules may use of identity: credential resolution, user, organization and tenant look-ups, a driver's
-// active tour, and the seams identity asks through (hooks.ts).
+// active tour. The seams identity asks through (Deps.hooks.identity) are declared in src/seams/identity.ts.
 export {
   adminEmails,
   autoDispatchSettingRead,
@@ -18,7 +18,6 @@ export {
 } from './repository.ts';
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
 export { findActiveCredential } from './actors.ts';
-export type { IdentityHooks } from './hooks.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
 export { countTenants } from './repository.ts';
 export { createTenant, createBootstrapTenant } from './operations/create-tenant.ts';

@@ -174,7 +174,6 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
       bookingIds: [preview.booking.id],
       tourIds: tours.map((t) => t.id),
       event: 'package_removed',
-      stopsChanged: tours.map((t) => ({ tourId: t.id, reason: 'stops_removed' as const })),
     });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;

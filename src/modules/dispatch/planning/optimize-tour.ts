@@ -66,7 +66,6 @@ export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: st
     bookingIds: [...new Set(before.map((s) => s.bookingId).filter((id): id is string => !!id))],
     tourIds: [tour.id],
     event: 'optimize',
-    stopsChanged: moved.length ? [{ tourId: tour.id, reason: 'stops_moved' }] : [],
   });
 }
 

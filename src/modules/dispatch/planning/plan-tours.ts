@@ -159,7 +159,6 @@ async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: r
       bookingIds: bookings.map((b) => b.id),
       tourIds: ids,
       event: 'dispatch',
-      stopsChanged: ids.map((tourId) => ({ tourId, reason: 'stops_inserted' as const })),
     });
     return ids;
   });

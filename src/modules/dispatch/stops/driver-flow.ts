@@ -83,8 +83,7 @@ export async function advanceStop(
       ...bookings.map((booking) => ({ tenantId, actor, type: 'booking.modified' as const, resourceId: booking.id, at, data: bookingEventData(booking) })),
       { tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) },
     ]);
-    const stopsChanged = step === 'complete' ? [{ tourId: tour.id, reason: 'stop_completed' as const }] : [];
-    const settled = await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
+    const settled = await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
     // The stop as written above, its tour and the stops around it as settle read and left them: not read again.
     return renderStop(tx, deps, actor, { ...stop, ...patch }, settled);
   }));

@@ -207,7 +207,6 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       bookingIds: bookings.map((b) => b.id),
       tourIds: [tourId],
       event: 'dispatch',
-      stopsChanged: [{ tourId, reason: 'stops_inserted' }],
     });
     return tourId;
   });
@@ -264,10 +263,7 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     }
-    // Stops that were all on this tour already were only reordered; any other arrives from waiting or another tour.
-    const reason = stops.every((s) => s.tourId === tourId) ? ('stops_moved' as const) : ('stops_inserted' as const);
-    const stopsChanged = [{ tourId, reason }, ...sourceTourIds.map((id) => ({ tourId: id, reason: 'stops_removed' as const }))];
-    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, actor, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
+    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, actor, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch' });
   }));
   return getTour(deps, actor, tourId);
 }
