@@ -10,6 +10,7 @@ import { authenticate, credentialOf } from './http/auth.ts';
 import { AppError, databaseUnavailableError, toProblem } from './http/errors.ts';
 import { databaseUnavailable, rootMessage } from './db/errors.ts';
 import { pickLang } from './http/i18n.ts';
+import { useTourbookMessages } from './messages.ts';
 import { validationError, validatorCompiler } from './http/validation.ts';
 import { registerJsonParser, strayBody } from './http/json-body.ts';
 import { registerEtags } from './http/etag.ts';
@@ -65,6 +66,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 const routeNotFound = (request: FastifyRequest): AppError => new AppError(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
 
 export async function buildApp(deps: Deps): Promise<App> {
+  // A process that builds an app without createRuntime (tests, benches) reads the same catalogs.
+  useTourbookMessages();
   const app = Fastify({
     loggerInstance: deps.log,
     // Fastify's two lines per request are replaced by one (src/http/request-log.ts).

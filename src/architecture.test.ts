@@ -1,5 +1,6 @@
 // The module rules of docs/architecture.md, checked on the source: modules meet only at index.ts, no import loops,
-// no module's SQL names another module's tables, the pure rule files import types only.
+// no module's SQL names another module's tables, Deps and the layers that take it name no domain module, the pure rule
+// files import types only.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -163,6 +164,32 @@ describe('module boundaries', () => {
       edges.set(rel(i.from), (edges.get(rel(i.from)) ?? new Set()).add(rel(i.to)));
     }
     expect(cyclesOf(edges)).toEqual([]);
+  });
+
+  it('keeps Deps below the modules: what src/deps.ts imports, type imports included, names no module (decision 0212)', () => {
+    // The database handle is typed by every table (db/schema.ts gathers each module's tables.ts): that is the one
+    // place the generic layers meet module files, and the walk stops there.
+    const below = new Set([path.join(SRC, 'db', 'schema.ts')]);
+    const reached = new Set([path.join(SRC, 'deps.ts')]);
+    const queue = [...reached];
+    while (queue.length) {
+      const file = queue.shift()!;
+      if (below.has(file)) continue;
+      for (const i of imports) {
+        if (i.from !== file || reached.has(i.to)) continue;
+        reached.add(i.to);
+        queue.push(i.to);
+      }
+    }
+    expect(reached).toContain(path.join(SRC, 'seams', 'index.ts'));
+    expect([...reached].filter((file) => moduleOf(file) !== null).map(rel)).toEqual([]);
+  });
+
+  it('has no import loop, type imports included, through Deps or the generic layers that take it (http/, compat/, worker/)', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const i of imports) edges.set(rel(i.from), (edges.get(rel(i.from)) ?? new Set()).add(rel(i.to)));
+    const generic = (file: string) => file === 'deps.ts' || /^(http|compat|worker)\//.test(file);
+    expect(cyclesOf(edges).filter((cycle) => cycle.some(generic))).toEqual([]);
   });
 
   it('never names another module’s table in SQL', () => {

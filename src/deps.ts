@@ -1,11 +1,11 @@
-// Deps: everything an operation may use, passed by hand as one plain object.
+// Deps: everything an operation may use, passed by hand as one plain object. It names no domain module: the seams'
+// interfaces live in src/seams/, below the modules (decision 0212), so everything that takes Deps stays below them too.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { ReadRouter } from './db/replicas.ts';
-import type { DispatchHooks, FailureRules, TravelTimes } from './modules/dispatch/index.ts';
-import type { IdentityHooks } from './modules/identity/index.ts';
 import type { SolverPool } from './optimizer/index.ts';
+import type { DispatchHooks, FailureRules, IdentityHooks, TravelTimes } from './seams/index.ts';
 import type { Clock } from './shared/clock.ts';
 
 /**
@@ -14,8 +14,8 @@ import type { Clock } from './shared/clock.ts';
  */
 export interface Hooks {
   /**
-   * Reactions inside dispatch's transactions (a tour completed, a tip changed, a tour's stops changed: compensation,
-   * live tracking) and what dispatch renders of other modules (stop ETAs, a booking's tip distribution).
+   * Reactions inside dispatch's transactions (tip facts for compensation, touched tours for live tracking) and what
+   * dispatch renders of other modules (stop ETAs, a booking's tip distribution).
    */
   dispatch: DispatchHooks;
   /** What dispatch renders and checks of failures: failure_options, package failure reasons, the reattempt copy. */

@@ -1,6 +1,7 @@
 // The composition root's wiring: one answer per dispatch hook, the defaults where no module answers.
 import { describe, expect, it } from 'vitest';
 import { answerDispatchHooks, wireHooks } from './hooks.ts';
+import { NO_DISPATCH_HOOKS, type DispatchHooks } from './seams/index.ts';
 
 describe('the dispatch hooks wiring', () => {
   it('refuses a hook answered by two modules instead of letting the last one win', () => {
@@ -21,5 +22,11 @@ describe('the dispatch hooks wiring', () => {
     const hooks = wireHooks();
     expect(hooks.dispatch.tipOutcomeRead).not.toBeNull();
     expect(hooks.dispatch.stopEtas).not.toBe(answerDispatchHooks().stopEtas);
+  });
+
+  it('has a module answer every dispatch hook: none is left to its no-op default (decision 0211)', () => {
+    const hooks = wireHooks();
+    const unanswered = (Object.keys(NO_DISPATCH_HOOKS) as (keyof DispatchHooks)[]).filter((name) => hooks.dispatch[name] === NO_DISPATCH_HOOKS[name]);
+    expect(unanswered).toEqual([]);
   });
 });

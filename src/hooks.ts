@@ -1,10 +1,10 @@
 // The composition root's wiring of the module seams (Deps.hooks): which module answers which other module's hooks.
 import type { Hooks } from './deps.ts';
 import { compensationDispatchHooks } from './modules/compensation/index.ts';
-import { NO_DISPATCH_HOOKS, type DispatchHooks } from './modules/dispatch/index.ts';
 import { failureRules, seedPackageFailureReasons } from './modules/failures/index.ts';
 import { liveDispatchHooks, travelTimes } from './modules/live/index.ts';
 import { getSchedulingConfig } from './modules/services/index.ts';
+import { NO_DISPATCH_HOOKS, type DispatchHooks } from './seams/index.ts';
 
 /** What a test or a bench replaces: dispatch's hooks one by one (the others stay wired), any other seam whole. */
 export type HookOverrides = Partial<Omit<Hooks, 'dispatch'>> & { dispatch?: Partial<DispatchHooks> };

@@ -1,4 +1,5 @@
-// Runtime assembly: the logger, the configured database (opened, seeded and migrated), and the Deps object.
+// Runtime assembly: the message catalogs (src/messages.ts), the logger, the configured database (opened, seeded and
+// migrated), and the Deps object.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino, type LoggerOptions } from 'pino';
@@ -7,6 +8,7 @@ import type { Config } from './config.ts';
 import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
 import { createReadRouter } from './db/replicas.ts';
 import { wireHooks } from './hooks.ts';
+import { useTourbookMessages } from './messages.ts';
 import { createSolverPool } from './optimizer/index.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
@@ -121,6 +123,7 @@ export async function createRuntime(
   config: Config,
   options: { migrate: boolean; clock?: Clock; log?: FastifyBaseLogger; announce?: boolean },
 ): Promise<Runtime> {
+  useTourbookMessages();
   const log = options.log ?? pino({ level: config.logLevel });
   const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
   const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };

@@ -5,16 +5,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import type { Actor } from '../http/actor.ts';
 import { AppError } from '../http/errors.ts';
-import { defineMessages } from '../http/i18n.ts';
+import type { Messages } from '../http/i18n.ts';
 import { compatItem, deprecationHeaders, isSunset, type CompatKey } from './registry.ts';
 
-defineMessages({
+export const messages: Messages = {
   'error.removed': { en: 'This endpoint has been removed.', de: 'Dieser Endpunkt wurde entfernt.' },
   'error.removed_with_successor': {
     en: 'This endpoint has been removed; use {successor} instead.',
     de: 'Dieser Endpunkt wurde entfernt; verwenden Sie stattdessen {successor}.',
   },
-});
+};
 
 /** Adds Deprecation / Sunset / Link rel="successor-version" to a response that used a deprecated item. */
 export function markDeprecated(reply: FastifyReply, key: CompatKey): void {

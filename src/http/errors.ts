@@ -1,6 +1,6 @@
 // AppError and the problem+json (RFC 9457) shape every failure is answered with.
 import './field-details.ts';
-import { defineMessages, hasMessage, t, translate, type Lang } from './i18n.ts';
+import { hasMessage, t, translate, type Lang, type Messages } from './i18n.ts';
 
 export interface FieldError {
   pointer: string;
@@ -77,14 +77,18 @@ export function toProblem(err: AppError, lang: Lang): Problem {
   };
 }
 
-defineMessages({
+export const messages: Messages = {
   'error.not_found': { en: 'The {resource} does not exist or is not visible to you.', de: '{resource} existiert nicht oder ist für Sie nicht sichtbar.' },
   'error.forbidden': { en: 'Your role may not do this.', de: 'Ihre Rolle darf dies nicht tun.' },
   'error.unauthenticated': { en: 'A valid API key or access token is required.', de: 'Ein gültiger API-Schlüssel oder Zugriffstoken ist erforderlich.' },
   'error.validation_failed': { en: 'The request body is not valid.', de: 'Der Anfragetext ist ungültig.' },
   'error.internal': { en: 'Something went wrong on our side. Quote the request id when you report it.', de: 'Bei uns ist ein Fehler aufgetreten. Nennen Sie bei einer Meldung die Request-ID.' },
   'error.invalid_transition': { en: 'The {resource} cannot go from {from} to {to}.', de: '{resource} kann nicht von {from} zu {to} wechseln.' },
-});
+  'error.database_unavailable': {
+    en: 'The database is not reachable at the moment (a restart or a failover). Send the request again after {seconds} s (a create with the same Idempotency-Key).',
+    de: 'Die Datenbank ist gerade nicht erreichbar (Neustart oder Umschaltung). Senden Sie die Anfrage in {seconds} s erneut (ein Anlegen mit demselben Idempotency-Key).',
+  },
+};
 
 export const notFound = (resource: string): AppError =>
   new AppError(404, 'not_found', { key: 'error.not_found', params: { resource } });
@@ -123,13 +127,6 @@ export const badParameter = (
   const pointer = where.in === 'query' ? queryPointer(parameter) : parameter;
   return new AppError(400, code, detail, [{ pointer, code, detail, parameter }], { parameter });
 };
-
-defineMessages({
-  'error.database_unavailable': {
-    en: 'The database is not reachable at the moment (a restart or a failover). Send the request again after {seconds} s (a create with the same Idempotency-Key).',
-    de: 'Die Datenbank ist gerade nicht erreichbar (Neustart oder Umschaltung). Senden Sie die Anfrage in {seconds} s erneut (ein Anlegen mit demselben Idempotency-Key).',
-  },
-});
 
 /** Seconds a client waits before it sends a request again that met an unavailable database. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;

@@ -2,9 +2,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
-import { defineMessages } from './i18n.ts';
+import type { Messages } from './i18n.ts';
 
-defineMessages({
+export const messages: Messages = {
   'error.precondition_failed': {
     en: 'The resource has changed since you read it (If-Match does not match its current ETag).',
     de: 'Die Ressource hat sich geändert, seit Sie sie gelesen haben (If-Match passt nicht zum aktuellen ETag).',
@@ -13,7 +13,7 @@ defineMessages({
     en: 'If-Match cannot be checked here: this URL has no GET representation.',
     de: 'If-Match kann hier nicht geprüft werden: Diese URL hat keine GET-Darstellung.',
   },
-});
+};
 
 const CONDITIONAL_WRITES = new Set(['PUT', 'PATCH', 'DELETE']);
 /** Marks the internal GET that reads the current representation, so it is not rate-limited or counted twice. */

@@ -1,18 +1,41 @@
-// Localized strings (Accept-Language en|de): error details, failure option reasons, reason labels.
+// Localized strings (Accept-Language en|de): error details, failure option reasons, reason labels. The keyed texts are
+// the catalogs src/messages.ts names, installed at start-up (decision 0210); field details translate by their English.
 export type Lang = 'en' | 'de';
 
+/** Texts by message key, each in English and German: what a file or module exports as its `messages`. */
 export type Messages = Record<string, { en: string; de: string }>;
 
-const catalog: Messages = {};
+let catalog: Messages | null = null;
 
-/** Modules add their strings at import time; a key defined twice is a programming error. */
-export function defineMessages(messages: Messages): void {
-  for (const [key, value] of Object.entries(messages)) {
-    if (catalog[key] && (catalog[key].en !== value.en || catalog[key].de !== value.de)) {
-      throw new Error(`message ${key} is defined twice with different texts`);
+const placeholdersOf = (text: string): string => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort().join(' ');
+
+/**
+ * The problems of a set of catalogs: a key defined twice with different texts, a text left empty, an English and a
+ * German text that take different `{placeholders}` (a translation that drops a value or names one nobody passes).
+ */
+export function catalogProblems(catalogs: readonly Messages[]): string[] {
+  const seen: Messages = {};
+  const problems: string[] = [];
+  for (const messages of catalogs) {
+    for (const [key, text] of Object.entries(messages)) {
+      const known = seen[key];
+      if (known && (known.en !== text.en || known.de !== text.de)) problems.push(`${key} is defined twice with different texts`);
+      if (!text.en.trim() || !text.de.trim()) problems.push(`${key} has no ${text.en.trim() ? 'de' : 'en'} text`);
+      else if (placeholdersOf(text.en) !== placeholdersOf(text.de)) problems.push(`${key} takes "${placeholdersOf(text.en)}" in en but "${placeholdersOf(text.de)}" in de`);
+      seen[key] = text;
     }
-    catalog[key] = value;
   }
+  return problems;
+}
+
+/**
+ * Installs the catalogs every `t()` reads: called at start-up (createRuntime, buildApp) with the table of
+ * src/messages.ts, never by a module being imported (decision 0210). Refuses catalogs with problems.
+ */
+export function useMessages(catalogs: readonly Messages[]): void {
+  const problems = catalogProblems(catalogs);
+  if (problems.length) throw new Error(`message catalogs: ${problems.join('; ')}`);
+  catalog = Object.assign({}, ...catalogs) as Messages;
 }
 
 /** Picks en or de from an Accept-Language header, honouring q-values; anything else is en. */
@@ -36,13 +59,15 @@ export function pickLang(header: string | undefined): Lang {
 
 /** Translates a message key; `{name}` placeholders take params. Unknown keys come back as the key. */
 export function t(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+  // Loud rather than every text coming back as its key: a process that reached here skipped its start-up.
+  if (!catalog) throw new Error(`no message catalog to translate ${key}: useMessages runs at start-up (src/messages.ts)`);
   const entry = catalog[key];
   const text = entry ? entry[lang] : key;
   return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
 }
 
 export function hasMessage(key: string): boolean {
-  return key in catalog;
+  return catalog !== null && key in catalog;
 }
 
 /**

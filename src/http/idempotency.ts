@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import type { AppError } from './errors.ts';
 import { badParameter, conflict, unprocessable } from './errors.ts';
-import { defineMessages } from './i18n.ts';
+import type { Messages } from './i18n.ts';
 import { idempotencyKeys } from './tables.ts';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -17,7 +17,7 @@ const IN_FLIGHT_LEASE_MS = 60 * 1000;
 /** Headers that belong to the outcome and come back on a replay (not rate-limit or request-id headers). */
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag', 'deprecation', 'sunset', 'link'];
 
-defineMessages({
+export const messages: Messages = {
   'error.idempotency_key_reused': {
     en: 'This Idempotency-Key was already used for a different request.',
     de: 'Dieser Idempotency-Key wurde bereits für eine andere Anfrage verwendet.',
@@ -26,7 +26,7 @@ defineMessages({
     en: 'A request with this Idempotency-Key is still being processed; retry later.',
     de: 'Eine Anfrage mit diesem Idempotency-Key wird noch bearbeitet; versuchen Sie es später erneut.',
   },
-});
+};
 
 export interface Claim {
   tenantId: string;

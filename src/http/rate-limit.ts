@@ -3,15 +3,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.ts';
 import { AppError } from './errors.ts';
-import { defineMessages } from './i18n.ts';
+import type { Messages } from './i18n.ts';
 import { isInternalRequest } from './etag.ts';
 
-defineMessages({
+export const messages: Messages = {
   'error.rate_limited': {
     en: 'Too many requests for this credential; retry after {seconds} s.',
     de: 'Zu viele Anfragen für diese Zugangsdaten; erneut versuchen in {seconds} s.',
   },
-});
+  'error.bulk_rate_limited': {
+    en: 'Too many bulk items for this credential; retry after {seconds} s.',
+    de: 'Zu viele Sammel-Einträge für diese Zugangsdaten; erneut versuchen in {seconds} s.',
+  },
+  'error.auth_failures': {
+    en: 'Too many failed authentications from your address; retry after {seconds} s.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen von Ihrer Adresse; erneut versuchen in {seconds} s.',
+  },
+};
 
 interface Bucket {
   tokens: number;
@@ -68,13 +76,6 @@ export function registerRateLimit(app: FastifyInstance, deps: Deps): void {
   });
 }
 
-defineMessages({
-  'error.bulk_rate_limited': {
-    en: 'Too many bulk items for this credential; retry after {seconds} s.',
-    de: 'Zu viele Sammel-Einträge für diese Zugangsdaten; erneut versuchen in {seconds} s.',
-  },
-});
-
 /**
  * preHandler of a bulk route. The call itself took one token of the credential's bucket like any request; its items
  * take one token each from a second bucket per credential, refilled at the same rate, whose burst holds at least one
@@ -97,13 +98,6 @@ export function bulkItemRateLimit(deps: Deps, maxItems: number, itemsOf: (reques
     }
   };
 }
-
-defineMessages({
-  'error.auth_failures': {
-    en: 'Too many failed authentications from your address; retry after {seconds} s.',
-    de: 'Zu viele fehlgeschlagene Anmeldungen von Ihrer Adresse; erneut versuchen in {seconds} s.',
-  },
-});
 
 /**
  * Token buckets of failures keyed by something an attacker controls (a client address, an e-mail), kept in an

@@ -3,14 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
-import { defineMessages } from './i18n.ts';
+import type { Messages } from './i18n.ts';
 
-defineMessages({
+export const messages: Messages = {
   'error.cross_site_request': {
     en: 'A write made with the session cookie must come from a Tourbook page (same origin); integrations send a Bearer token instead.',
     de: 'Ein Schreibzugriff mit dem Sitzungs-Cookie muss von einer Tourbook-Seite (gleicher Ursprung) kommen; Integrationen senden stattdessen ein Bearer-Token.',
   },
-});
+};
 
 export const SESSION_COOKIE = 'tourbook_session';
 

@@ -1,7 +1,7 @@
 // Compensation's part in dispatch (Deps.hooks.dispatch, wired in src/hooks.ts): every dispatch change that may move
 // a tip (a tour completed, a booking finished, a tip changed) schedules tip distribution in its transaction
 // (decision 0604); booking responses render each booking's tip_distribution from here.
-import type { DispatchHooks } from '../dispatch/index.ts';
+import type { DispatchHooks } from '../../seams/index.ts';
 import { scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import { tipDistributionOfBookings, tipOutcomeRead } from './views.ts';

@@ -7,3 +7,7 @@ export { compensationDispatchHooks, DISTRIBUTE_TIPS_JOB } from './dispatch-hooks
 export { compensationRoutes } from './routes.ts';
 export { distributeTipsJob } from './jobs.ts';
 export { compensationUpdatedData } from './store.ts';
+// Compensation's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as writeComponent } from './write-component.ts';
+export const messages: readonly Messages[] = [writeComponent];

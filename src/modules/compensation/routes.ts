@@ -10,8 +10,6 @@ import { BookingEnvelope, earningsDeprecation, TourEnvelope } from '../dispatch/
 import { setEarnings } from './set-legacy-earnings.ts';
 import { BonusParams, CompensationEnvelope, ComponentBody, EarningsBody, HistoryEnvelope, TourIdParams } from './schemas.ts';
 import { resumeTips } from './tip-distribution.ts';
-// Dispatch changes schedule tip distribution wherever the API runs.
-import './dispatch-hooks.ts';
 
 const tags = ['compensation'];
 

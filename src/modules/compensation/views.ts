@@ -2,7 +2,7 @@
 import type { Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import type { JsonPart } from '../../db/json-read.ts';
-import type { TipDistributionSource } from '../dispatch/index.ts';
+import type { TipDistributionSource } from '../../seams/index.ts';
 import * as repo from './repository.ts';
 import type { TipReason, TipStatus } from './tip-eligibility.ts';
 

@@ -14,19 +14,19 @@
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
+import type { Messages } from '../../http/i18n.ts';
 import { areaCurrency, authorize, authorizedTour } from './access.ts';
 import * as rules from './compensation-total.ts';
 import * as repo from './repository.ts';
 import { componentsOf, recordLockedWrite, recordWrite, toCompensationView, type CompensationView } from './store.ts';
 
-defineMessages({
+export const messages: Messages = {
   'compensation.currency_mismatch': {
     en: 'The currency must be the tour’s service area currency, {currency}.',
     de: 'Die Währung muss die des Servicegebiets der Tour sein: {currency}.',
   },
   'compensation.too_many_bonuses': { en: 'A tour has at most {max} bonuses.', de: 'Eine Tour hat höchstens {max} Boni.' },
-});
+};
 
 /** One write's pure part: `currency` null for deletes; `absent` names what a delete found missing (404). */
 export interface ComponentWrite {

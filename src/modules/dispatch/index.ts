@@ -28,26 +28,8 @@ export {
   type StopFailureScene,
 } from './stops/fail-stop-on-tour.ts';
 
-// Seams wired in the composition root (src/hooks.ts, Deps.hooks): reactions inside dispatch's transactions, what it
-// renders of other modules (ETAs, tip distribution), and what it asks of the failures module.
-export {
-  NO_DISPATCH_HOOKS,
-  type BookingTipDistribution,
-  type TipDistributionSource,
-  type DispatchChange,
-  type DispatchHooks,
-  type FailureOptionsView,
-  type FailureRules,
-  type PackageFailureVerdict,
-  type ReportedPackageFailure,
-  type StopFailureFacts,
-  type TourStopsChange,
-  type TrackedToursChanged,
-} from './hooks.ts';
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
-// Tour optimisation asks live tracking for travel times through Deps.hooks.travel.
-export type { TravelTimes } from './planning/travel.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
 export { isHeldByDriver } from './tours/tour-machine.ts';
@@ -70,3 +52,15 @@ export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 // Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
 export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
+// Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as planTours } from './planning/plan-tours.ts';
+import { messages as optimizeTour } from './planning/optimize-tour.ts';
+import { messages as packages } from './packages/operations.ts';
+import { messages as trackedBooking } from './bookings/tracked-booking.ts';
+import { messages as driverFlow } from './stops/driver-flow.ts';
+import { messages as stopInput } from './stops/stop-input.ts';
+import { messages as grouping } from './stops/grouping.ts';
+import { messages as tours } from './tours/operations.ts';
+import { messages as dispatching } from './tours/merge-and-insert.ts';
+export const messages: readonly Messages[] = [planTours, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching];

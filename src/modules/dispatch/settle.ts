@@ -4,7 +4,7 @@
 import type { Tx } from '../../db/client.ts';
 import { recordEvent, recordEvents, type EventActor, type EventInput } from '../../events/outbox.ts';
 import { setActiveTour } from '../identity/index.ts';
-import type { DispatchHooks, TourStopsChange } from './hooks.ts';
+import type { DispatchHooks } from './hooks.ts';
 import { deriveBookingStatus, isFinalStop, settledBooking } from './bookings/booking-status.ts';
 import * as bookingsRepo from './bookings/repository.ts';
 import * as repo from './tours/repository.ts';
@@ -22,8 +22,6 @@ export interface Change {
   tourIds: string[];
   /** What caused the change, carried by booking.transition and tour.active_status_changed as `event`. */
   event: string;
-  /** Tours whose stops this change inserted, moved, removed, completed or failed, or that it started (DispatchHooks). */
-  stopsChanged?: { tourId: string; reason: TourStopsChange }[];
 }
 
 export const bookingEventData = (b: bookingsRepo.BookingRow) => ({
@@ -83,8 +81,8 @@ export async function recordActiveStatusChange(
 export type Settled = Pick<SettleRows, 'tours' | 'tourStops' | 'bookingStops'>;
 
 /**
- * Settles a change and then lets other modules react (DispatchHooks), all in the caller's transaction: tours that
- * completed, tours whose stops changed.
+ * Settles a change and then lets other modules react (DispatchHooks), all in the caller's transaction: tip facts when
+ * tours completed or bookings finished, tracked tours whenever the change touched tours.
  */
 export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Promise<Settled> {
   const { tenantId, actor, at } = change;
@@ -172,7 +170,5 @@ export async function settle(tx: Tx, hooks: DispatchHooks, change: Change): Prom
   // Stops, their order or the tour's driver may have changed: live tracking recomputes or drops the tours' ETAs.
   const touched = tours.map((t) => ({ id: t.id, tracked: isHeldByDriver(t.status) }));
   if (touched.length) await hooks.trackedToursChanged(tx, { tenantId, at, tours: touched, event: change.event });
-  for (const { tourId, reason } of change.stopsChanged ?? []) await hooks.tourStopsChanged(tx, tenantId, tourId, reason);
-  for (const tourId of completedTourIds) await hooks.tourCompleted(tx, tenantId, tourId);
   return { tours, tourStops, bookingStops };
 }

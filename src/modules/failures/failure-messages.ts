@@ -1,9 +1,10 @@
 // The words of failure_options' reasons, English and German (docs/api-guide.md "Failed stops"): translations, kept
-// apart from the rule in failure-options.ts, which imports types only (decision 0216).
-import { defineMessages, t, type Lang } from '../../http/i18n.ts';
+// apart from the rule in failure-options.ts, which imports types only (decision 0216); read at start-up with every
+// other catalog (src/messages.ts, decision 0210).
+import { t, type Lang, type Messages } from '../../http/i18n.ts';
 import type { FailureBlocker } from './failure-options.ts';
 
-defineMessages({
+export const messages: Messages = {
   'failure_options.not_permitted': {
     en: 'Only administrators, managers who see the tour and the tour’s driver can fail stops.',
     de: 'Nur Administratoren, Manager, die die Tour sehen, und der Fahrer der Tour können Stopps fehlschlagen lassen.',
@@ -44,6 +45,6 @@ defineMessages({
     en: 'The tour has reached its stop limit.',
     de: 'Die Tour hat ihre Höchstzahl an Stopps erreicht.',
   },
-});
+};
 
 export const blockerMessage = (blocker: FailureBlocker, lang: Lang): string => t(lang, `failure_options.${blocker}`);

@@ -1,9 +1,12 @@
 // Properties of failure_options (fast-check): the blocker decides "allowed", no caller outside the rule ever fails a stop.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockerMessage } from './failure-messages.ts';
+import { useMessages } from '../../http/i18n.ts';
+import { blockerMessage, messages } from './failure-messages.ts';
 import { FAILURE_OUTCOMES, failureOptions, failingRoleOf, outcomeBlocker, rendersFailureOptions, type FailureBlocker, type FailureContext } from './failure-options.ts';
 
+// The words are installed at start-up with every other catalog (src/messages.ts); here, these alone.
+useMessages([messages]);
 const inEnglish = (blocker: FailureBlocker) => blockerMessage(blocker, 'en');
 
 type UserRole = 'admin' | 'manager' | 'driver' | 'customer';

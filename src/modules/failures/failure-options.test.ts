@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { useMessages } from '../../http/i18n.ts';
 import {
   FAILURE_OUTCOMES,
   completionRequirementsFail,
@@ -10,10 +11,13 @@ import {
   type FailureContext,
   type FailureOutcome,
 } from './failure-options.ts';
-import { blockerMessage } from './failure-messages.ts';
+import { blockerMessage, messages } from './failure-messages.ts';
 
 const inEnglish = (blocker: FailureBlocker) => blockerMessage(blocker, 'en');
 const inGerman = (blocker: FailureBlocker) => blockerMessage(blocker, 'de');
+
+// The rule answers in these texts; start-up installs them with every other catalog (src/messages.ts).
+useMessages([messages]);
 
 const DRIVER = 'driver-1';
 

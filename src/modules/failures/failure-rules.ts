@@ -1,8 +1,8 @@
-// The failures module's rules as dispatch asks for them (dispatch's FailureRules, wired in src/hooks.ts):
+// The failures module's rules as dispatch asks for them (the FailureRules seam, src/seams/, wired in src/hooks.ts):
 // failure_options of a stop, completion_requirements.fail, package failure reasons, the reattempt copy.
 import type { Actor } from '../../http/actor.ts';
 import { t } from '../../http/i18n.ts';
-import type { FailureRules, PackageFailureVerdict, StopFailureFacts } from '../dispatch/index.ts';
+import type { FailureRules, PackageFailureVerdict, StopFailureFacts } from '../../seams/index.ts';
 import { blockerMessage } from './failure-messages.ts';
 import { completionRequirementsFail, failureOptions, type FailureContext } from './failure-options.ts';
 import { reasonUseProblem } from './reasons.ts';

@@ -1,5 +1,5 @@
 // Failure reasons as data: the seeded package failure reasons, the platform's stop failure catalogue, and their wire shapes.
-import { defineMessages, type Lang } from '../../http/i18n.ts';
+import type { Lang, Messages } from '../../http/i18n.ts';
 
 export type PackageInteraction = 'pickup' | 'delivery';
 export const PACKAGE_INTERACTIONS: readonly PackageInteraction[] = ['pickup', 'delivery'];
@@ -94,7 +94,7 @@ export const STOP_FAILURE_REASONS: readonly ReasonRecord[] = [
 
 export const findStopFailureReason = (key: string): ReasonRecord | undefined => STOP_FAILURE_REASONS.find((r) => r.key === key);
 
-defineMessages({
+export const messages: Messages = {
   'reasons.note_required': {
     en: 'The reason {key} needs a note.',
     de: 'Der Grund {key} erfordert eine Notiz.',
@@ -103,7 +103,7 @@ defineMessages({
     en: 'The reason {key} does not apply to a {interaction} at a {stop_type} stop.',
     de: 'Der Grund {key} gilt nicht für {interaction} an einem Stopp vom Typ {stop_type}.',
   },
-});
+};
 
 /** Why a reason cannot be used for this failure, as a message key with params; null when it can. */
 export function reasonUseProblem(

@@ -1,5 +1,5 @@
 // What other modules may use of identity: credential resolution, user, organization and tenant look-ups, a driver's
-// active tour, and the seams identity asks through (hooks.ts).
+// active tour. The seams identity asks through (Deps.hooks.identity) are declared in src/seams/identity.ts.
 export {
   adminEmails,
   autoDispatchSettingRead,
@@ -19,8 +19,12 @@ export {
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
 export { findActiveCredential } from './actors.ts';
 export { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
-export type { IdentityHooks } from './hooks.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.
 export { countTenants } from './repository.ts';
 export { createTenant, createBootstrapTenant } from './operations/create-tenant.ts';
 export { createAdminKey, type AdminKeyResult } from './operations/manage-tenant.ts';
+// Identity's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as manageUsers } from './operations/manage-users.ts';
+import { messages as signIn } from './operations/sign-in.ts';
+export const messages: readonly Messages[] = [manageUsers, signIn];

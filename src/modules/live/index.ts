@@ -7,3 +7,7 @@ export { travelTimes } from './travel-times.ts';
 export { currentPositionOfTour } from './current-position.ts';
 /** The process's live hub and its subscriber shape: the tracking module's streams join it (decision 1102). */
 export { liveHubOf, type LiveHub, type Subscriber } from './hub.ts';
+// Live tracking's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as driverLocation } from './operations/record-driver-location.ts';
+export const messages: readonly Messages[] = [driverLocation];

@@ -7,7 +7,8 @@ import type { DebouncedPayloadBuilder } from '../../worker/debounce.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
-import { findTourSummary, isHeldByDriver, type DispatchHooks } from '../dispatch/index.ts';
+import type { DispatchHooks } from '../../seams/index.ts';
+import { findTourSummary, isHeldByDriver } from '../dispatch/index.ts';
 import { recomputeEtas } from './operations/recompute-etas.ts';
 import * as repo from './repository.ts';
 

@@ -1,8 +1,8 @@
-// Travel times for tour optimisation (dispatch's TravelTimes, wired in src/hooks.ts): the ETA routing as a matrix —
+// Travel times for tour optimisation (the travel seam, src/seams/travel.ts, wired in src/hooks.ts): the ETA routing as a matrix —
 // straight lines (haversine × 1.3 at the area's speed), or OSRM's table service when OSRM_URL is set, falling back to
 // straight lines on any failure as ETAs do.
 import { recordRoutingFallback } from '../../http/metrics.ts';
-import type { TravelTimes } from '../dispatch/index.ts';
+import type { TravelTimes } from '../../seams/index.ts';
 import type { LatLng } from './geo.ts';
 import * as repo from './repository.ts';
 import { straightLineLegSeconds } from './routing.ts';

@@ -2,3 +2,7 @@
 export { shiftRoutes } from './routes.ts';
 export { shiftsOfDrivers, type ShiftView } from './operations.ts';
 export type { ShiftVehicle } from './tables.ts';
+// Shifts' texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
+import type { Messages } from '../../http/i18n.ts';
+import { messages as shifts } from './operations.ts';
+export const messages: readonly Messages[] = [shifts];

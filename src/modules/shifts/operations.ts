@@ -4,7 +4,7 @@ import type { Queryable, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
+import type { Messages } from '../../http/i18n.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
@@ -15,9 +15,9 @@ import * as repo from './repository.ts';
 import type { ShiftCreateInput, ShiftListFilters, ShiftUpdateInput } from './schemas.ts';
 import type { ShiftVehicle } from './tables.ts';
 
-defineMessages({
+export const messages: Messages = {
   'shifts.overlap': { en: 'The driver already has a shift at that time.', de: 'Der Fahrer hat zu dieser Zeit bereits eine Schicht.' },
-});
+};
 
 export function toShiftView(row: repo.ShiftRow) {
   return {

@@ -2,16 +2,16 @@
 // has, 410 past the link's time to live (decision 1100).
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
-import { defineMessages, t, type Lang } from '../../http/i18n.ts';
+import { t, type Lang, type Messages } from '../../http/i18n.ts';
 import { findTrackedBooking, readProofImage, recordTrackingFeedback, trackingExpired, trackingProofPhotoUrl } from '../dispatch/index.ts';
 import { findStopFailureReason } from '../failures/index.ts';
 import { findUser } from '../identity/index.ts';
 import { currentPositionOfTour } from '../live/index.ts';
 import { hasPhotoFile, toTrackingView } from './views.ts';
 
-defineMessages({
+export const messages: Messages = {
   'tracking.failure_unknown': { en: 'The delivery could not be made.', de: 'Die Zustellung war nicht möglich.' },
-});
+};
 
 const reasonLabel = (key: string | null, lang: Lang): string => {
   const reason = key ? findStopFailureReason(key) : undefined;

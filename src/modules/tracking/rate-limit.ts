@@ -3,15 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { defineMessages } from '../../http/i18n.ts';
+import type { Messages } from '../../http/i18n.ts';
 import { take, waits } from '../../http/rate-limit.ts';
 
-defineMessages({
+export const messages: Messages = {
   'error.tracking_rate_limited': {
     en: 'Too many requests from your address; retry after {seconds} s.',
     de: 'Zu viele Anfragen von Ihrer Adresse; erneut versuchen in {seconds} s.',
   },
-});
+};
 
 interface Bucket {
   tokens: number;

@@ -4,7 +4,7 @@ import { isEventType } from '../../events/catalog.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import type { Actor } from '../../http/actor.ts';
 import { conflict, invalidFields, notFound, type FieldError } from '../../http/errors.ts';
-import { defineMessages, t } from '../../http/i18n.ts';
+import { t, type Messages } from '../../http/i18n.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
@@ -19,14 +19,14 @@ import { checkTarget, type TargetProblem } from './targets.ts';
 /** How long a rotated-out secret keeps signing alongside the new one. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600 * 1000;
 
-defineMessages({
+export const messages: Messages = {
   'webhooks.unknown_event_type': { en: '{type} is not an event type Tourbook emits.', de: '{type} ist kein Ereignistyp, den Tourbook sendet.' },
   'webhooks.wildcard_alone': { en: '"*" stands for every event and cannot be combined with types.', de: '"*" steht für alle Ereignisse und lässt sich nicht mit Typen kombinieren.' },
   'webhooks.invalid_url': { en: 'Give an absolute http or https URL without credentials.', de: 'Geben Sie eine absolute http- oder https-URL ohne Zugangsdaten an.' },
   'webhooks.private_target': { en: 'The URL points to a private, loopback or link-local address.', de: 'Die URL zeigt auf eine private, Loopback- oder Link-Local-Adresse.' },
   'webhooks.delivery_in_flight': { en: 'The delivery is being attempted right now; try again in a minute.', de: 'Die Zustellung wird gerade versucht; versuchen Sie es in einer Minute erneut.' },
   'webhooks.unresolvable_host': { en: 'The host name of the URL does not resolve.', de: 'Der Hostname der URL lässt sich nicht auflösen.' },
-});
+};
 
 export function toWebhookView(row: repo.SubscriptionRow) {
   return {

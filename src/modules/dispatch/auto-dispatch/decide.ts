@@ -183,7 +183,7 @@ async function insertUnderLock(deps: Deps, tenantId: string, bookingId: string, 
     await recordEvent(tx, { tenantId, actor: 'system', type: 'booking.route_changed', resourceId: bookingId, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     await recordEvent(tx, { tenantId, actor: 'system', type: 'booking.auto_dispatched', resourceId: bookingId, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     const affected = [...new Set([...stops, ...added].map((s) => s.bookingId).filter((id): id is string => !!id))];
-    await settle(tx, deps.hooks.dispatch, { tenantId, actor: 'system', at, bookingIds: affected, tourIds: [tourId], event: 'dispatch', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor: 'system', at, bookingIds: affected, tourIds: [tourId], event: 'dispatch' });
     return { fits: true, decision };
   });
 }

@@ -155,8 +155,8 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
       await writeNewBooking(tx, created, events, packageInputs);
-      const tourId = await autoDispatch(tx, tenantId, actor, at, service, booking);
-      await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds: [], event: 'dispatch', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+      await autoDispatch(tx, tenantId, actor, at, service, booking);
+      await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds: [], event: 'dispatch' });
     });
     return getBooking(deps, actor, id);
   }

@@ -119,7 +119,7 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
       const tour = await toursRepo.findTour(tx, tenantId, tourId);
       if (tour) await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     }
-    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds, event: 'cancel', stopsChanged: tourIds.map((tourId) => ({ tourId, reason: 'stops_removed' as const })) });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds, event: 'cancel' });
   });
   return getBooking(deps, actor, id);
 }
@@ -131,7 +131,6 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
     const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordBookingModified(tx, actor.tenantId, actor, at, booking);
-    await deps.hooks.dispatch.bookingTipChanged(tx, actor.tenantId, id);
     await deps.hooks.dispatch.tipFactsChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
   });
   return getBooking(deps, actor, id);

@@ -5,7 +5,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Queryable } from '../../../db/client.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { AppError, conflict, notFound } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { bookingEventData } from '../settle.ts';
 import type { StopRow } from '../stops/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
@@ -61,7 +61,7 @@ export async function findTrackedBooking(q: Queryable, deps: Pick<Deps, 'config'
   };
 }
 
-defineMessages({
+export const messages: Messages = {
   'error.tracking_expired': {
     en: 'This tracking link has expired: the delivery finished some time ago.',
     de: 'Dieser Sendungsverfolgungs-Link ist abgelaufen: die Zustellung liegt schon einige Zeit zurück.',
@@ -74,7 +74,7 @@ defineMessages({
     en: 'This delivery has been rated already.',
     de: 'Diese Zustellung wurde bereits bewertet.',
   },
-});
+};
 
 /** 410: the link outlived TRACKING_LINK_TTL after the booking's last stop became final (decision 1100). */
 export const trackingExpired = (): AppError => new AppError(410, 'tracking_expired', { key: 'error.tracking_expired' });

@@ -3,7 +3,7 @@ import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, invalidTransition, notFound, unprocessable, type FieldError } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
@@ -29,14 +29,14 @@ import { renderPackages } from './render-packages.ts';
 
 export const OPEN_PACKAGE_STATUSES: readonly PackageStatus[] = ['created', 'awaiting_pickup', 'in_transit'];
 
-defineMessages({
+export const messages: Messages = {
   'package.proof_required': { en: 'The service requires this proof for a forced delivery: {kinds}.', de: 'Der Service verlangt für eine erzwungene Zustellung diesen Nachweis: {kinds}.' },
   'package.transition_removed': {
     en: 'The force_delivery transition is removed; use POST /api/hailing/packages/{id}/force_delivery.',
     de: 'Der Übergang force_delivery wurde entfernt; verwenden Sie POST /api/hailing/packages/{id}/force_delivery.',
   },
   'package.not_removable': { en: 'The package’s stops are not on an open tour or are already under way.', de: 'Die Stopps des Pakets sind auf keiner offenen Tour oder bereits in Bearbeitung.' },
-});
+};
 
 interface PackageInput {
   external_label?: string | null;
@@ -174,7 +174,6 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
       bookingIds: [preview.booking.id],
       tourIds: tours.map((t) => t.id),
       event: 'package_removed',
-      stopsChanged: tours.map((t) => ({ tourId: t.id, reason: 'stops_removed' as const })),
     });
     const [view] = await renderPackages(tx, actor.tenantId, [(await packagesRepo.findPackage(tx, actor.tenantId, packageId))!]);
     return view!;

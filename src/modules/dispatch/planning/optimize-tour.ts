@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvents, type EventActor } from '../../../events/outbox.ts';
 import { requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -17,10 +17,10 @@ import { canSeeTour } from '../visibility.ts';
 import { optimizedOrder, type Optimization } from './order.ts';
 import type { OptimizeTourInput } from './schemas.ts';
 
-defineMessages({
+export const messages: Messages = {
   'planning.tour_closed': { en: 'A {status} tour cannot be optimised.', de: 'Eine Tour im Zustand {status} kann nicht optimiert werden.' },
   'planning.tour_changed': { en: 'The tour kept changing while it was optimised; try again.', de: 'Die Tour änderte sich während der Optimierung; bitte erneut versuchen.' },
-});
+};
 
 /** Default search budget of an optimise request (decision 0956). */
 export const OPTIMIZE_TIME_LIMIT_MS = 1000;
@@ -66,7 +66,6 @@ export async function writeOrder(tx: Tx, deps: Pick<Deps, 'hooks'>, tenantId: st
     bookingIds: [...new Set(before.map((s) => s.bookingId).filter((id): id is string => !!id))],
     tourIds: [tour.id],
     event: 'optimize',
-    stopsChanged: moved.length ? [{ tourId: tour.id, reason: 'stops_moved' }] : [],
   });
 }
 

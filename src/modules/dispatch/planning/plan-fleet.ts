@@ -158,7 +158,6 @@ async function applyFleetPlan(
       bookingIds: bookings.map((b) => b.id),
       tourIds: ids,
       event: 'dispatch',
-      stopsChanged: ids.map((tourId) => ({ tourId, reason: 'stops_inserted' as const })),
     });
     return ids;
   });

@@ -4,7 +4,7 @@ import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, invalidFields, unknownReference } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { getService } from '../../services/index.ts';
 import { canSee, requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
@@ -21,9 +21,9 @@ import { newId } from '../../../shared/ids.ts';
 import { iso } from '../../../shared/time.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
 
-defineMessages({
+export const messages: Messages = {
   'planning.plan_outdated': { en: 'The stops to plan changed since the plan was made; plan again.', de: 'Die zu planenden Stopps änderten sich seit der Planung; bitte neu planen.' },
-});
+};
 
 export const PLAN_TIME_LIMIT_MS = 5000;
 const MAX_TOURS = 100;
@@ -159,7 +159,6 @@ async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: r
       bookingIds: bookings.map((b) => b.id),
       tourIds: ids,
       event: 'dispatch',
-      stopsChanged: ids.map((tourId) => ({ tourId, reason: 'stops_inserted' as const })),
     });
     return ids;
   });

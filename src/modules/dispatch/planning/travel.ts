@@ -1,18 +1,3 @@
-// What tour optimisation asks of live tracking (Deps.hooks.travel): travel seconds between points by the same routing
-// that computes ETAs, and the driver's last known position. Live imports dispatch, so dispatch asks through this seam.
-import type { Config } from '../../../config.ts';
-import type { Queryable } from '../../../db/client.ts';
-
-export interface Point {
-  lat: number;
-  lng: number;
-}
-
-export interface TravelTimes {
-  /** Seconds from every point to every point (row = from), at the service area's average speed where routing is straight-line. */
-  matrixSeconds(config: Pick<Config, 'osrmUrl' | 'live'>, points: readonly Point[], speedKmh: number): Promise<number[][]>;
-  /** The last position the tour's driver reported, or null. */
-  lastPosition(q: Queryable, tenantId: string, tourId: string): Promise<Point | null>;
-  /** The last positions of many tours' drivers in one read (auto-dispatch, decision 1350); tours without one absent. */
-  lastPositions(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<Map<string, Point>>;
-}
+// A point of tour optimisation's travel matrix, as the travel seam (Deps.hooks.travel, src/seams/travel.ts: decision
+// 0212) takes it; the planning files take it from here.
+export type { Point } from '../../../seams/index.ts';

@@ -3,7 +3,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidTransition, notFound } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvents } from '../../../events/outbox.ts';
 import { isFinalStop } from '../bookings/booking-status.ts';
 import { applyPackageResults, type PackageResult } from '../packages/operations.ts';
@@ -17,12 +17,12 @@ import * as repo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import { canSeeTour } from '../visibility.ts';
 
-defineMessages({
+export const messages: Messages = {
   'stop.another_in_progress': {
     en: 'Another stop of this tour is under way; finish it first.',
     de: 'Ein anderer Stopp dieser Tour ist in Bearbeitung; schließen Sie ihn zuerst ab.',
   },
-});
+};
 
 const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly StopStatus[]; to: StopStatus }> = {
   approach: { from: ['scheduled'], to: 'approaching' },
@@ -83,8 +83,7 @@ export async function advanceStop(
       ...bookings.map((booking) => ({ tenantId, actor, type: 'booking.modified' as const, resourceId: booking.id, at, data: bookingEventData(booking) })),
       { tenantId, actor, type: 'tour.modified', resourceId: tour.id, at, data: tourEventData(tour) },
     ]);
-    const stopsChanged = step === 'complete' ? [{ tourId: tour.id, reason: 'stop_completed' as const }] : [];
-    const settled = await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tour.id], event: `stop_${to}`, stopsChanged });
+    const settled = await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tour.id], event: `stop_${to}` });
     // The stop as written above, its tour and the stops around it as settle read and left them: not read again.
     return renderStop(tx, deps, actor, { ...stop, ...patch }, settled);
   }));

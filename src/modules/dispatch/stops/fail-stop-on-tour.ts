@@ -8,7 +8,7 @@ import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
 import { canSee } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
-import type { DispatchHooks, StopFailureFacts } from '../hooks.ts';
+import type { DispatchHooks, RecoveryStopCopy, StopFailureFacts } from '../hooks.ts';
 import { moveFailedStopPackages } from '../packages/package-failures.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
 import * as toursRepo from '../tours/repository.ts';
@@ -30,7 +30,7 @@ export interface StopFailureScene extends StopFailureFacts {
 export interface RecoveryStop {
   kind: 'return' | 'reattempt';
   dispatchNow: boolean;
-  stop: Pick<StopRow, 'type' | 'placeId' | 'lat' | 'lng' | 'address' | 'contact' | 'group' | 'timeWindowStartsAt' | 'timeWindowEndsAt' | 'serviceDurationSeconds' | 'notes'>;
+  stop: RecoveryStopCopy;
 }
 
 /** How the stop failed, as recorded on it and in its events (labels in English: events are language-neutral). */
@@ -103,8 +103,7 @@ export async function failStopOnTour(
   }
   if (tour) event('tour.modified', tour.id, tourEventData(tour));
   await recordEvents(tx, events);
-  const stopsChanged = tour ? [{ tourId: tour.id, reason: 'stop_failed' as const }] : [];
-  await settle(tx, hooks, { tenantId, actor, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop', stopsChanged });
+  await settle(tx, hooks, { tenantId, actor, at, bookingIds: booking ? [booking.id] : [], tourIds: tour ? [tour.id] : [], event: 'fail_stop' });
   return recoveryId;
 }
 

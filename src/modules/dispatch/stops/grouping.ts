@@ -1,5 +1,5 @@
 // Stop groups (docs/api-guide.md "Bookings, stops and tours"): automatic groups `A-<type>-<place_id>`, explicit groups kept, 50 characters at most.
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { unprocessable } from '../../../http/errors.ts';
 
 export const MAX_GROUP_LENGTH = 50;
@@ -8,10 +8,10 @@ const AUTOMATIC_PREFIX = 'A-';
 export const automaticGroup = (type: string, placeId: string): string => `${AUTOMATIC_PREFIX}${type}-${placeId}`;
 export const isAutomaticGroup = (group: string | null): boolean => group?.startsWith(AUTOMATIC_PREFIX) ?? false;
 
-defineMessages({
+export const messages: Messages = {
   'group.reserved_prefix': { en: 'Groups starting with "A-" are reserved for automatic groups.', de: 'Gruppen mit dem Präfix „A-“ sind automatischen Gruppen vorbehalten.' },
   'group.too_long': { en: 'A stop group has at most 50 characters.', de: 'Eine Stoppgruppe hat höchstens 50 Zeichen.' },
-});
+};
 
 /** Rejects an explicit group the caller may not set; `pointer` names the field in the request body. */
 export function checkExplicitGroup(group: string, pointer: string): void {

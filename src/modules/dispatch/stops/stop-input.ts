@@ -1,7 +1,7 @@
 // Building stop rows from request input: copied from a place (keeping place_id) or from a raw location + address.
 import type { Queryable } from '../../../db/client.ts';
 import { invalidFields, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getPlaces, type PlaceRow } from '../../places/index.ts';
 import type { ServiceConfig } from '../../services/index.ts';
@@ -13,9 +13,9 @@ export type NewStopRow = typeof stops.$inferInsert;
 
 const DEFAULT_SERVICE_DURATION_SECONDS = 120;
 
-defineMessages({
+export const messages: Messages = {
   'stop.limit_reached': { en: 'This would exceed the service’s limit of {limit} stops per {scope}.', de: 'Damit würde die Höchstzahl von {limit} Stopps pro {scope} des Service überschritten.' },
-});
+};
 
 export const stopLimitReached = (limit: number, scope: 'booking' | 'tour') =>
   unprocessable('stop_limit_reached', { key: 'stop.limit_reached', params: { limit, scope } }, [], { limit });

@@ -3,7 +3,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { canSee, requireDispatcher } from '../access.ts';
@@ -24,13 +24,13 @@ import { getTour } from './get-tours.ts';
 import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/order.ts';
 import { INLINE_SOLVER } from '../../../optimizer/index.ts';
 
-defineMessages({
+export const messages: Messages = {
   'dispatch.failed_stops': { en: 'Failed stops cannot be dispatched.', de: 'Fehlgeschlagene Stopps können nicht disponiert werden.' },
   'dispatch.not_dispatchable': { en: 'Some stops cannot be dispatched in their current state.', de: 'Einige Stopps können in ihrem aktuellen Zustand nicht disponiert werden.' },
   'dispatch.mixed_services': { en: 'All stops of a tour belong to one tour service.', de: 'Alle Stopps einer Tour gehören zu einem Service.' },
   'dispatch.pickup_after_dropoff': { en: 'A pickup must come before its drop-off on a tour.', de: 'Eine Abholung muss auf einer Tour vor ihrer Zustellung liegen.' },
   'dispatch.tour_closed': { en: 'Stops can only be added to an open tour.', de: 'Stopps können nur zu einer offenen Tour hinzugefügt werden.' },
-});
+};
 
 /** Where the client named the stop at `index` of the stop ids: `/stop_ids/i`, or the `/booking_ids/j` it came from. */
 type PointerOf = (index: number) => string;
@@ -207,7 +207,6 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       bookingIds: bookings.map((b) => b.id),
       tourIds: [tourId],
       event: 'dispatch',
-      stopsChanged: [{ tourId, reason: 'stops_inserted' }],
     });
     return tourId;
   });
@@ -264,10 +263,7 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     for (const booking of bookings) {
       await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'booking.route_changed', resourceId: booking.id, at, data: { ...bookingEventData(booking), tour_id: tourId } });
     }
-    // Stops that were all on this tour already were only reordered; any other arrives from waiting or another tour.
-    const reason = stops.every((s) => s.tourId === tourId) ? ('stops_moved' as const) : ('stops_inserted' as const);
-    const stopsChanged = [{ tourId, reason }, ...sourceTourIds.map((id) => ({ tourId: id, reason: 'stops_removed' as const }))];
-    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, actor, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch', stopsChanged });
+    await settle(tx, deps.hooks.dispatch, { tenantId: actor.tenantId, actor, at, bookingIds: affected, tourIds: [tourId, ...sourceTourIds], event: 'dispatch' });
   }));
   return getTour(deps, actor, tourId);
 }

@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
 import { dispatchPermissions } from '../permissions.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { findUser, membershipsOf, setActiveTour } from '../../identity/index.ts';
 import { getSchedulingConfig, getService, SCHEDULING_CONFIG_DEFAULTS } from '../../services/index.ts';
@@ -20,15 +20,15 @@ import { openTourForUpdate } from './merge-and-insert.ts';
 import { getStop } from '../stops/read-stop.ts';
 import { renderTour, visibleTour } from './get-tours.ts';
 import * as repo from './repository.ts';
-import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts, type Change } from '../settle.ts';
+import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import { canSeeTour, tourOrganizations } from '../visibility.ts';
 
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 
-defineMessages({
+export const messages: Messages = {
   'tour.driver_busy': { en: 'The driver already has a tour under way.', de: 'Der Fahrer hat bereits eine laufende Tour.' },
-});
+};
 
 async function claimWindowSeconds(tx: Tx, tenantId: string, serviceId: string): Promise<number> {
   const service = await getService(tx, tenantId, serviceId);
@@ -132,12 +132,6 @@ async function applyTransition(
   Object.assign(tour, patch);
 }
 
-/** A tour that started (en_route) or was cancelled (its stops handed back) changed its stops for DispatchHooks. */
-function stopsChangedBy(tourId: string, status: string, action: TourAction): Change['stopsChanged'] {
-  if (action === 'cancel') return [{ tourId, reason: 'stops_removed' }];
-  return status === 'en_route' && (action === 'start' || action === 'pick' || action === 'force_assign') ? [{ tourId, reason: 'tour_started' }] : [];
-}
-
 async function driverOrganization(tx: Tx, tenantId: string, driverId: string): Promise<string | null> {
   return (await membershipsOf(tx, tenantId, [driverId])).get(driverId)?.[0] ?? null;
 }
@@ -168,7 +162,7 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     const bookingIds = await stopsRepo.bookingIdsOfTours(tx, tenantId, [tourId]);
     await applyTransition(tx, tenantId, at, tour, action, by, assignee, actor);
     if (action === 'force_assign' && options.start) await applyTransition(tx, tenantId, at, tour, 'start', 'own_driver', null, actor);
-    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tourId], event: action, stopsChanged: stopsChangedBy(tourId, tour.status, action) });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tourId], event: action });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
     return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
@@ -225,7 +219,7 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
     await stopsRepo.shiftStopsOnTour(tx, tenantId, tourId, position, at);
     await stopsRepo.insertStops(tx, [{ ...row!, tourId, tourPosition: position, status: 'scheduled' }]);
     await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
-    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [], tourIds: [tourId], event: 'stop_added', stopsChanged: [{ tourId, reason: 'stops_inserted' }] });
+    await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [], tourIds: [tourId], event: 'stop_added' });
     return row!.id;
   });
   return getStop(deps, actor, stopId);

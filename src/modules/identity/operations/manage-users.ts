@@ -6,7 +6,7 @@ import { readDb } from '../../../db/replicas.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { badParameter, invalidFields, notFound, unknownReference, unprocessable } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword } from '../../../shared/secrets.ts';
@@ -16,9 +16,9 @@ import * as repo from '../repository.ts';
 import { membershipErrors } from '../rules.ts';
 import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from '../schemas.ts';
 
-defineMessages({
+export const messages: Messages = {
   'identity.cannot_deactivate_self': { en: 'You cannot deactivate your own user.', de: 'Sie können Ihren eigenen Benutzer nicht deaktivieren.' },
-});
+};
 
 const emailTaken = () => invalidFields([{ pointer: '/user/email', code: 'taken', detail: 'is already used by another user of this tenant' }]);
 

@@ -3,14 +3,14 @@ import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { unauthenticated, unprocessable } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../../http/rate-limit.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../../shared/secrets.ts';
 import { issueCredential } from './create-tenant.ts';
 import * as repo from '../repository.ts';
 
-defineMessages({
+export const messages: Messages = {
   'identity.tenant_required': {
     en: 'This e-mail and password belong to users of several tenants: repeat the request with one of their tenant_id values.',
     de: 'E-Mail und Passwort gehören zu Benutzern mehrerer Mandanten: Wiederholen Sie die Anfrage mit einer ihrer tenant_id.',
@@ -19,7 +19,7 @@ defineMessages({
     en: 'Too many failed sign-ins for this e-mail; retry after {seconds} s.',
     de: 'Zu viele fehlgeschlagene Anmeldungen für diese E-Mail; erneut versuchen in {seconds} s.',
   },
-});
+};
 
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;

@@ -4,7 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { forbidden } from '../../../http/errors.ts';
-import { defineMessages } from '../../../http/i18n.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
@@ -18,9 +18,9 @@ import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
 import { recomputeEtas, type EtaState } from './recompute-etas.ts';
 import { recordPositionFast } from './record-position-fast.ts';
 
-defineMessages({
+export const messages: Messages = {
   'live.tour_not_tracked': { en: 'Positions are taken only while the tour is claimed or en route.', de: 'Positionen werden nur für übernommene oder laufende Touren angenommen.' },
-});
+};
 
 export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: string, body: DriverLocationBodyT) {
   if (!mayOnLive(actor, 'record_location')) throw forbidden();
