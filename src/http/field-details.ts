@@ -125,6 +125,7 @@ defineTranslations({
   'give {kind}_place_id or {kind2}_location, not both': { de: 'entweder {kind}_place_id oder {kind2}_location angeben, nicht beides' },
   'overlaps shift {id} ({from} to {to})': { de: 'überschneidet sich mit Schicht {id} ({from} bis {to})' },
   'give start_place_id or start_location': { de: 'start_place_id oder start_location angeben' },
+  'give drivers or shift_ids, not both': { de: 'entweder drivers oder shift_ids angeben, nicht beides' },
 
   // Proof of delivery.
   'is not base64': { de: 'ist kein Base64' },

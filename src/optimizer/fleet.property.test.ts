@@ -1,67 +1,11 @@
 // A fleet, not identical vehicles: property tests on random heterogeneous fleets (own start, end, window, capacity
-// per dimension, allowed vehicles per request), every route checked by an evaluator written here from the types'
-// documentation alone; and crafted cases for the makespan objective and for a fleet too small for every request.
+// per dimension, allowed vehicles per request), every route checked by the evaluator of test-helpers.ts (written from
+// the types' documentation alone); and crafted cases for the makespan objective and for a fleet too small for every request.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSolverPool, solve, type Objective, type Problem, type Request, type Solution, type Stop, type Vehicle } from './index.ts';
+import { createSolverPool, solve, type Objective, type Problem, type Stop, type Vehicle } from './index.ts';
+import { check, dealt, FAST, point, requestKind, requestsOf, RUNS, withAnyStart, type DrawnRequest } from './test-helpers.ts';
 
-/** Feasibility of a solution, independently of the solver; returns the first broken rule, or null. */
-function check(problem: Problem, solution: Solution): string | null {
-  const pts = problem.travel.kind === 'euclidean' ? problem.travel.points : null;
-  const travel = (a: number, b: number) =>
-    pts ? Math.hypot(pts[a]![0] - pts[b]![0], pts[a]![1] - pts[b]![1]) : (problem.travel as { matrix: readonly (readonly number[])[] }).matrix[a]![b]!;
-  const visits = new Map<number, [number, number]>();
-  let distance = 0;
-  let makespan = 0;
-  if (solution.routes.length !== problem.vehicles.length) return 'one route per vehicle expected';
-  for (const [v, route] of solution.routes.entries()) {
-    const vehicle = problem.vehicles[v]!;
-    if (route.length === 0) continue;
-    let time = vehicle.earliest;
-    let load = vehicle.initialLoad ?? 0;
-    const loads = (vehicle.capacities ?? []).map((_, d) => vehicle.initialLoads?.[d] ?? 0);
-    let at = vehicle.start;
-    for (const [k, s] of route.entries()) {
-      const stop = problem.stops[s]!;
-      if (visits.has(s)) return `stop ${s} visited twice`;
-      visits.set(s, [v, k]);
-      distance += travel(at, stop.location);
-      time = Math.max(time + travel(at, stop.location), stop.earliest);
-      if (time > stop.latest + 1e-9) return `stop ${s} served late on vehicle ${v}`;
-      load += stop.demand;
-      if (load > vehicle.capacity + 1e-9) return `vehicle ${v} over capacity at stop ${s}`;
-      for (const [d, cap] of (vehicle.capacities ?? []).entries()) {
-        loads[d] = loads[d]! + (stop.demands?.[d] ?? 0);
-        if (cap !== undefined && loads[d]! > cap + 1e-9) return `vehicle ${v} over capacity ${d} at stop ${s}`;
-      }
-      time += stop.service;
-      at = stop.location;
-    }
-    distance += travel(at, vehicle.end);
-    time += travel(at, vehicle.end);
-    if (time > vehicle.latest + 1e-9) return `vehicle ${v} back late`;
-    makespan = Math.max(makespan, time - vehicle.earliest);
-  }
-  for (const [k, r] of problem.requests.entries()) {
-    const p = r.pickup !== undefined ? visits.get(r.pickup) : undefined;
-    const d = r.delivery !== undefined ? visits.get(r.delivery) : undefined;
-    if (solution.unassigned.includes(k)) {
-      if (p || d) return `unassigned request ${k} is on a route`;
-      continue;
-    }
-    if ((r.pickup !== undefined && !p) || (r.delivery !== undefined && !d)) return `request ${k} neither served nor reported unassigned`;
-    if (p && d && (p[0] !== d[0] || p[1] > d[1])) return `request ${k}: delivery before pickup or on another vehicle`;
-    const v = (p ?? d)![0];
-    if (r.vehicle !== undefined && v !== r.vehicle) return `request ${k} not on its vehicle`;
-    if (r.vehicles !== undefined && !r.vehicles.includes(v)) return `request ${k} on vehicle ${v}, not one of ${r.vehicles.join(',')}`;
-  }
-  if (Math.abs(distance - solution.distance) > 1e-6) return `distance ${solution.distance} reported, ${distance} driven`;
-  if (Math.abs(makespan - solution.makespan) > 1e-6) return `makespan ${solution.makespan} reported, ${makespan} driven`;
-  if (solution.vehicles !== solution.routes.filter((r) => r.length).length) return 'vehicle count differs from the routes';
-  return null;
-}
-
-const point = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }));
 const DIMS = 3;
 
 /**
@@ -81,7 +25,7 @@ const fleetProblem = fc
         open: fc.integer({ min: 0, max: 150 }),
         width: fc.integer({ min: 5, max: 200 }),
         service: fc.integer({ min: 0, max: 10 }),
-        kind: fc.constantFrom('pair' as const, 'pair' as const, 'pair' as const, 'pair' as const, 'pickup' as const, 'delivery' as const),
+        kind: requestKind(4),
         allowed: fc.option(fc.array(fc.nat(3), { maxLength: 3 }), { nil: undefined }),
         bound: fc.option(fc.nat(3), { nil: undefined }),
       }),
@@ -101,32 +45,17 @@ const fleetProblem = fc
   })
   .map(({ points, requests, vehicles }): Problem => {
     const V = vehicles.length;
-    const stops: Stop[] = [];
-    const made: Request[] = [];
-    const onBoard = vehicles.map(() => ({ load: 0, loads: new Array<number>(DIMS).fill(0) }));
-    requests.forEach((r, k) => {
-      const demands = r.demands;
-      const pickup: Stop = { location: r.from, demand: r.demand, demands, earliest: r.open, latest: r.open + r.width, service: r.service };
-      const delivery: Stop = { location: r.to, demand: -r.demand, demands: demands.map((q) => -q), earliest: r.open, latest: r.open + 2 * r.width, service: r.service };
-      const restriction = {
+    const drawn = requests.map((r): DrawnRequest => ({
+      kind: r.kind,
+      pickup: { location: r.from, demand: r.demand, demands: r.demands, earliest: r.open, latest: r.open + r.width, service: r.service },
+      delivery: { location: r.to, demand: -r.demand, demands: r.demands.map((q) => -q), earliest: r.open, latest: r.open + 2 * r.width, service: r.service },
+      restriction: {
         ...(r.allowed === undefined ? {} : { vehicles: r.allowed.map((v) => v % V) }),
         ...(r.bound === undefined ? {} : { vehicle: r.bound % V }),
-      };
-      if (r.kind === 'pair') {
-        made.push({ pickup: stops.length, delivery: stops.length + 1, ...restriction });
-        stops.push(pickup, delivery);
-      } else if (r.kind === 'pickup') {
-        made.push({ pickup: stops.length, ...restriction });
-        stops.push(pickup);
-      } else {
-        // Goods already on board: bound to the vehicle carrying them, counted in its initial loads.
-        const v = (r.bound ?? k) % V;
-        onBoard[v]!.load += r.demand;
-        demands.forEach((q, d) => (onBoard[v]!.loads[d]! += q));
-        made.push({ delivery: stops.length, vehicle: v });
-        stops.push(delivery);
-      }
-    });
+      },
+      bound: r.bound,
+    }));
+    const { stops, requests: made, onBoard } = requestsOf(drawn, V, DIMS);
     const fleet: Vehicle[] = vehicles.map((v, k) => ({
       start: v.start,
       end: v.end,
@@ -159,8 +88,6 @@ const skillsAndDimensions: Problem = {
     ],
   };
 
-const FAST = { timeLimitMs: 10_000, maxIterations: 40 };
-const RUNS = Math.max(1, Number(process.env.OPTIMIZER_PROPERTY_RUNS ?? 1));
 const OBJECTIVES: readonly Objective[] = ['vehicles-then-distance', 'distance', 'makespan'];
 
 describe('solver on heterogeneous fleets', () => {
@@ -175,20 +102,9 @@ describe('solver on heterogeneous fleets', () => {
   });
 
   it('stays feasible from any given start, whatever vehicle each stop was dealt to', () => {
-    const withStart = fleetProblem.chain((problem) =>
-      fc.tuple(
-        fc.constant(problem),
-        fc.array(fc.tuple(fc.integer({ min: -1, max: problem.vehicles.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true })), {
-          minLength: problem.stops.length,
-          maxLength: problem.stops.length,
-        }),
-      ),
-    );
     fc.assert(
-      fc.property(withStart, fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...OBJECTIVES), ([problem, deal], seed, objective) => {
-        const initial: number[][] = problem.vehicles.map(() => []);
-        [...deal.entries()].sort((a, b) => a[1][1] - b[1][1]).forEach(([stop, [v]]) => v >= 0 && initial[v]!.push(stop));
-        expect(check(problem, solve(problem, { ...FAST, seed, initial, objective }))).toBeNull();
+      fc.property(withAnyStart(fleetProblem), fc.integer({ min: 1, max: 1000 }), fc.constantFrom(...OBJECTIVES), ([problem, deal], seed, objective) => {
+        expect(check(problem, solve(problem, { ...FAST, seed, initial: dealt(problem, deal), objective }))).toBeNull();
       }),
       { numRuns: 100 * RUNS },
     );

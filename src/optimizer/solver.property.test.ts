@@ -1,58 +1,9 @@
-// Property-based tests on random small instances: every result is feasible (checked here independently of the
-// solver's own bookkeeping), reproducible for a seed, and never worse than the starting solution it was given.
+// Property-based tests on random small instances: every result is feasible (checked by test-helpers.ts, independently
+// of the solver's own bookkeeping), reproducible for a seed, and never worse than the starting solution it was given.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { solve, type Problem, type Request, type Solution, type Stop } from './index.ts';
-
-/** An independent check of one solution: visits, precedence, windows, capacity, distance. */
-function check(problem: Problem, solution: Solution): string | null {
-  const pts = problem.travel.kind === 'euclidean' ? problem.travel.points : null;
-  const travel = (a: number, b: number) =>
-    pts ? Math.hypot(pts[a]![0] - pts[b]![0], pts[a]![1] - pts[b]![1]) : (problem.travel as { matrix: readonly (readonly number[])[] }).matrix[a]![b]!;
-  const requestOf = new Map<number, number>();
-  problem.requests.forEach((r, k) => [r.pickup, r.delivery].forEach((s) => s !== undefined && requestOf.set(s, k)));
-  const visits = new Map<number, [number, number]>();
-  let distance = 0;
-  for (const [v, route] of solution.routes.entries()) {
-    const vehicle = problem.vehicles[v]!;
-    if (route.length === 0) continue;
-    if (route.length > (problem.maxStopsPerRoute ?? Infinity)) return `vehicle ${v} visits ${route.length} stops, over the limit ${problem.maxStopsPerRoute}`;
-    let time = vehicle.earliest;
-    let load = vehicle.initialLoad ?? 0;
-    let at = vehicle.start;
-    for (const [k, s] of route.entries()) {
-      const stop = problem.stops[s]!;
-      if (visits.has(s)) return `stop ${s} visited twice`;
-      visits.set(s, [v, k]);
-      distance += travel(at, stop.location);
-      time = Math.max(time + travel(at, stop.location), stop.earliest);
-      if (time > stop.latest + 1e-9) return `stop ${s} served late`;
-      load += stop.demand;
-      if (load > vehicle.capacity + 1e-9) return `vehicle ${v} over capacity at stop ${s}`;
-      time += stop.service;
-      at = stop.location;
-    }
-    distance += travel(at, vehicle.end);
-    if (time + travel(at, vehicle.end) > vehicle.latest + 1e-9) return `vehicle ${v} back late`;
-  }
-  for (const [k, r] of problem.requests.entries()) {
-    const p = r.pickup !== undefined ? visits.get(r.pickup) : undefined;
-    const d = r.delivery !== undefined ? visits.get(r.delivery) : undefined;
-    const served = (r.pickup === undefined || p) && (r.delivery === undefined || d);
-    if (solution.unassigned.includes(k)) {
-      if (p || d) return `unassigned request ${k} is on a route`;
-      continue;
-    }
-    if (!served) return `request ${k} neither served nor reported unassigned`;
-    if (p && d && (p[0] !== d[0] || p[1] > d[1])) return `request ${k}: delivery before pickup or on another vehicle`;
-    if (r.vehicle !== undefined && (p ?? d)![0] !== r.vehicle) return `request ${k} not on its vehicle`;
-  }
-  if (Math.abs(distance - solution.distance) > 1e-6) return `distance ${solution.distance} reported, ${distance} driven`;
-  if (solution.vehicles !== solution.routes.filter((r) => r.length).length) return 'vehicle count differs from the routes';
-  return null;
-}
-
-const point = fc.tuple(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 60 }));
+import { solve, type Problem, type Request, type Stop } from './index.ts';
+import { check, dealt, FAST, point, requestKind, requestsOf, RUNS, withAnyStart, type DrawnRequest } from './test-helpers.ts';
 
 /**
  * Random instances, feasible or not: the solver must stay feasible and report what it cannot place. Requests are
@@ -70,7 +21,7 @@ const anyProblem = fc
         open: fc.integer({ min: 0, max: 150 }),
         width: fc.integer({ min: 5, max: 200 }),
         service: fc.integer({ min: 0, max: 10 }),
-        kind: fc.constantFrom('pair' as const, 'pair' as const, 'pair' as const, 'pickup' as const, 'delivery' as const),
+        kind: requestKind(3),
         bound: fc.option(fc.nat(2), { nil: undefined }),
       }),
       { minLength: 1, maxLength: 7 },
@@ -81,27 +32,14 @@ const anyProblem = fc
   })
   .map(({ depot, requests, vehicles, capacity, numbering }): Problem => {
     const points = [depot, ...requests.flatMap((r) => [r.from, r.to])];
-    const stops: Stop[] = [];
-    const made: Request[] = [];
-    const onBoard = new Array<number>(vehicles).fill(0);
-    requests.forEach((r, k) => {
-      const pickup = { location: 1 + 2 * k, demand: r.demand, earliest: r.open, latest: r.open + r.width, service: r.service };
-      const delivery = { location: 2 + 2 * k, demand: -r.demand, earliest: r.open, latest: r.open + 2 * r.width, service: r.service };
-      const vehicle = r.bound === undefined ? {} : { vehicle: r.bound % vehicles };
-      if (r.kind === 'pair') {
-        made.push({ pickup: stops.length, delivery: stops.length + 1, ...vehicle });
-        stops.push(pickup, delivery);
-      } else if (r.kind === 'pickup') {
-        made.push({ pickup: stops.length, ...vehicle });
-        stops.push(pickup);
-      } else {
-        // Goods already on board: bound to the vehicle that carries them.
-        const v = (r.bound ?? k) % vehicles;
-        onBoard[v]! += r.demand;
-        made.push({ delivery: stops.length, vehicle: v });
-        stops.push(delivery);
-      }
-    });
+    const drawn = requests.map((r, k): DrawnRequest => ({
+      kind: r.kind,
+      pickup: { location: 1 + 2 * k, demand: r.demand, earliest: r.open, latest: r.open + r.width, service: r.service },
+      delivery: { location: 2 + 2 * k, demand: -r.demand, earliest: r.open, latest: r.open + 2 * r.width, service: r.service },
+      restriction: r.bound === undefined ? {} : { vehicle: r.bound % vehicles },
+      bound: r.bound,
+    }));
+    const { stops, requests: made, onBoard } = requestsOf(drawn, vehicles, 0);
     // Any numbering: stop k becomes newIndex[k].
     const order = stops.map((_, k) => k).sort((a, b) => numbering[a]! - numbering[b]! || a - b);
     const newIndex = new Array<number>(stops.length);
@@ -114,7 +52,7 @@ const anyProblem = fc
         ...(delivery === undefined ? {} : { delivery: newIndex[delivery]! }),
         ...(vehicle === undefined ? {} : { vehicle }),
       })),
-      vehicles: onBoard.map((load) => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity: capacity + load, initialLoad: load })),
+      vehicles: onBoard.map(({ load }) => ({ start: 0, end: 0, earliest: 0, latest: 500, capacity: capacity + load, initialLoad: load })),
     };
   });
 
@@ -183,10 +121,6 @@ const plannedProblem = fc
     return { problem, initial };
   });
 
-const FAST = { timeLimitMs: 10_000, maxIterations: 40 };
-/** OPTIMIZER_PROPERTY_RUNS=100 multiplies every property's runs (a long hunt for counterexamples; not in CI). */
-const RUNS = Math.max(1, Number(process.env.OPTIMIZER_PROPERTY_RUNS ?? 1));
-
 describe('solver properties on random small instances', () => {
   it('returns only feasible routes and names every request it could not place', () => {
     fc.assert(
@@ -251,20 +185,9 @@ describe('solver properties on random small instances', () => {
 
   it('starts from any given solution, feasible or not, and returns feasible routes', () => {
     // Stops dealt to random vehicles in a random order (deliveries before pickups, late returns, overloads).
-    const withAnyStart = anyProblem.chain((problem) =>
-      fc.tuple(
-        fc.constant(problem),
-        fc.array(fc.tuple(fc.integer({ min: -1, max: problem.vehicles.length - 1 }), fc.double({ min: 0, max: 1, noNaN: true })), {
-          minLength: problem.stops.length,
-          maxLength: problem.stops.length,
-        }),
-      ),
-    );
     fc.assert(
-      fc.property(withAnyStart, fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ([problem, deal], seed, objective) => {
-        const initial: number[][] = problem.vehicles.map(() => []);
-        [...deal.entries()].sort((a, b) => a[1][1] - b[1][1]).forEach(([stop, [v]]) => v >= 0 && initial[v]!.push(stop));
-        const solution = solve(problem, { ...FAST, seed, initial, objective });
+      fc.property(withAnyStart(anyProblem), fc.integer({ min: 1, max: 1000 }), fc.constantFrom('vehicles-then-distance' as const, 'distance' as const), ([problem, deal], seed, objective) => {
+        const solution = solve(problem, { ...FAST, seed, initial: dealt(problem, deal), objective });
         expect(check(problem, solution)).toBeNull();
       }),
       { numRuns: 100 * RUNS },

@@ -71,6 +71,12 @@ async function variablesFor(command: string): Promise<Record<string, string>> {
   const booking = await createBooking(admin, { service_id: service.id, managing_organization_ids: [organization], packages: twoPackages });
   Object.assign(env, { BOOKING: booking.id, STOP_A: booking.stops[0].id, STOP_B: booking.stops[1].id, PACKAGE: booking.packages[0].id, PACKAGE_2: booking.packages[1].id, SHORTCODE: booking.packages[0].shortcode });
   if (uses('BOOKING_2')) env.BOOKING_2 = (await createBooking(admin, { service_id: service.id })).id;
+  if (uses('SHIFT')) {
+    // A shift of the driver around the test clock's now, for planning with named shifts.
+    const now = t.clock.now().getTime();
+    const shift = { starts_at: new Date(now - 3600_000).toISOString(), ends_at: new Date(now + 8 * 3600_000).toISOString(), start_location: { lat: 52.52, lng: 13.405 } };
+    env.SHIFT = (await expectOk(admin.post(`/api/drivers/${driver.id}/shifts`, { shift }), 201)).shift.id;
+  }
   if (uses('TOUR')) {
     const tour = await mergeIntoTour(admin, [booking.id]);
     await expectOk(admin.post(`/api/hailing/tours/${tour.id}/schedule`));

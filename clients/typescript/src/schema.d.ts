@@ -3154,8 +3154,12 @@ export type components = {
                 driver_id?: string;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
+                /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
+                kept_stop_ids?: string[];
+                /** @description With drivers: true when this is the driver's tour under way (claimed or en_route), re-planned (decision 1303): `tour_id` is its id also in a proposal, `kept_stop_ids` stay where they are, `stop_ids` are its open stops and the plan's stops joining it, in the planned order. Otherwise a new tour: `tour_id` is null until applied. */
+                running?: boolean;
                 /** Format: uuid */
                 shift_id?: string;
                 /** Format: date-time */
@@ -3207,8 +3211,12 @@ export type components = {
                 driver_id?: string;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations). */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
+                /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
+                kept_stop_ids?: string[];
+                /** @description With drivers: true when this is the driver's tour under way (claimed or en_route), re-planned (decision 1303): `tour_id` is its id also in a proposal, `kept_stop_ids` stay where they are, `stop_ids` are its open stops and the plan's stops joining it, in the planned order. Otherwise a new tour: `tour_id` is null until applied. */
+                running?: boolean;
                 /** Format: uuid */
                 shift_id?: string;
                 /** Format: date-time */
@@ -10886,12 +10894,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers` or `shift_ids`, each is force-assigned to its driver, and the stops planned into a tour under way are inserted into it. */
                     apply?: boolean;
-                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers (or shift_ids) past 200 bookings. */
                     async?: boolean;
                     booking_ids: string[];
-                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). A driver's tour under way is re-planned from where it stands (decision 1303). Not with `shift_ids`. */
                     drivers?: string[];
                     /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
@@ -10900,17 +10908,19 @@ export interface operations {
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";
+                    /** @description Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`. */
+                    shift_ids?: string[];
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
                      * @default 5000
                      */
                     time_limit_ms?: number;
                 } | {
-                    /** @description Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver. */
+                    /** @description Create the proposed tours (default false: only propose); with `drivers` or `shift_ids`, each is force-assigned to its driver, and the stops planned into a tour under way are inserted into it. */
                     apply?: boolean;
-                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past 200 bookings. */
+                    /** @description Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers (or shift_ids) past 200 bookings. */
                     async?: boolean;
-                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). */
+                    /** @description Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). A driver's tour under way is re-planned from where it stands (decision 1303). Not with `shift_ids`. */
                     drivers?: string[];
                     /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
@@ -10919,6 +10929,8 @@ export interface operations {
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";
+                    /** @description Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`. */
+                    shift_ids?: string[];
                     stop_ids: string[];
                     /**
                      * @description Search budget in milliseconds (1–30000, default 5000).
@@ -11084,7 +11096,7 @@ export interface operations {
                      */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
-                        /** @description The created tours (empty unless applied). */
+                        /** @description When applied, the tours created and the running tours re-planned (empty otherwise). */
                         tours: components["schemas"]["Tour"][];
                     };
                 };
@@ -11244,7 +11256,7 @@ export interface operations {
                      */
                     "application/json": {
                         plan: components["schemas"]["DispatchPlan"];
-                        /** @description The created tours (empty unless applied). */
+                        /** @description When applied, the tours created and the running tours re-planned (empty otherwise). */
                         tours: components["schemas"]["Tour"][];
                     };
                 };

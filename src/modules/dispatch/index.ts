@@ -54,7 +54,8 @@ export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.t
 export { trackingLinksOf } from './bookings/tracking-links.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
-import { messages as planTours } from './planning/plan-tours.ts';
+import { messages as applyPlan } from './planning/apply-plan.ts';
+import { messages as planFleet } from './planning/plan-fleet.ts';
 import { messages as optimizeTour } from './planning/optimize-tour.ts';
 import { messages as packages } from './packages/operations.ts';
 import { messages as trackedBooking } from './bookings/tracked-booking.ts';
@@ -63,4 +64,4 @@ import { messages as stopInput } from './stops/stop-input.ts';
 import { messages as grouping } from './stops/grouping.ts';
 import { messages as tours } from './tours/operations.ts';
 import { messages as dispatching } from './tours/merge-and-insert.ts';
-export const messages: readonly Messages[] = [planTours, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching];
+export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching];

@@ -175,3 +175,8 @@ export async function deleteShift(deps: Deps, actor: Actor, id: string): Promise
 export async function shiftsOfDrivers(q: Queryable, tenantId: string, driverIds: readonly string[], from: Date, to: Date): Promise<ShiftView[]> {
   return (await repo.findShiftsOfDrivers(q, tenantId, driverIds, from, to)).map(toShiftView);
 }
+
+/** For planning with named shifts: these shifts, earliest first; unknown ids are absent (no access check: the caller's). */
+export async function shiftsByIds(q: Queryable, tenantId: string, ids: readonly string[]): Promise<ShiftView[]> {
+  return (await repo.findShifts(q, tenantId, ids)).map(toShiftView);
+}

@@ -19,6 +19,16 @@ export async function findShift(q: Queryable, tenantId: string, id: string): Pro
   return row ?? null;
 }
 
+/** These shifts, by start (ids not found are absent). */
+export async function findShifts(q: Queryable, tenantId: string, ids: readonly string[]): Promise<ShiftRow[]> {
+  if (!ids.length) return [];
+  return q
+    .select()
+    .from(driverShifts)
+    .where(and(eq(driverShifts.tenantId, tenantId), inArray(driverShifts.id, [...ids])))
+    .orderBy(asc(driverShifts.startsAt), asc(driverShifts.id));
+}
+
 /** The driver's shifts that overlap [from, to), except `exceptId`. */
 export async function findOverlapping(q: Queryable, tenantId: string, driverId: string, from: Date, to: Date, exceptId: string | null = null): Promise<ShiftRow[]> {
   const conditions: SQL[] = [eq(driverShifts.tenantId, tenantId), eq(driverShifts.driverId, driverId), lt(driverShifts.startsAt, to), gt(driverShifts.endsAt, from)];

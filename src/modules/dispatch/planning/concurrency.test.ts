@@ -2,8 +2,8 @@
 // everything, so these are reported as skipped there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, expectOk } from '../../../../test/factories.ts';
-import { waitUntilSomeoneWaitsForALock } from '../../../../test/locks.ts';
+import { createBooking, createOrganization, createService, createUser, driveStop, expectOk, tourEnRoute } from '../../../../test/factories.ts';
+import { waitUntilSettledOrWaitingForALock, waitUntilSomeoneWaitsForALock } from '../../../../test/locks.ts';
 
 const ROUNDS = 5;
 
@@ -50,6 +50,56 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('tour optimisation and dispatch 
       expect(body.tour.optimized).toBe(true);
     } finally {
       other.release();
+    }
+  });
+
+  /** A driver on shift with a tour under way (A's pickup done, B open), in the tenant's organization. */
+  async function runningTour() {
+    const driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
+    const day = { starts_at: new Date(t.clock.now().getTime() - 3600_000).toISOString(), ends_at: new Date(t.clock.now().getTime() + 8 * 3600_000).toISOString() };
+    await expectOk(tenant.admin.post(`/api/drivers/${driver.id}/shifts`, { shift: { ...day, start_location: { lat: 52.5, lng: 13.4 } } }), 201);
+    const [a, b] = [await booking(13.4, 13.41), await booking(13.4, 13.43)];
+    const tour = await tourEnRoute(tenant.admin, [a.id, b.id], driver.id);
+    await driveStop(driver.client, a.stops[0].id, 'completed');
+    return { driver, tour };
+  }
+
+  it('refuses a re-plan whose running tour took stops while it waited for the tour (decision 1303): no stop lost, positions 0…n-1', async () => {
+    const { driver, tour } = await runningTour();
+    const joining = await booking(13.41, 13.42);
+    const planned = await booking(13.4, 13.42);
+    // Another session holds the running tour, as an insert would, and puts two more stops on it before it lets go.
+    const other = await t.deps.database.pool!.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM tours WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenant.tenantId, tour.id]);
+      const applying = tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: [planned.id], drivers: [driver.id], apply: true, time_limit_ms: 50 });
+      await waitUntilSettledOrWaitingForALock(t.deps.database.pool!, applying);
+      await other.query(`UPDATE stops SET tour_id = $3, tour_position = 4 + position, status = 'scheduled' WHERE tenant_id = $1 AND booking_id = $2`, [tenant.tenantId, joining.id, tour.id]);
+      await other.query('COMMIT');
+      const res = await applying;
+      expect([res.status, res.body.error_code, res.body.tour_id]).toEqual([409, 'plan_outdated', tour.id]);
+      const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
+      expect(after.stops.map((s: { tour_position: number }) => s.tour_position)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(after.stops.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(joining.stops.map((s: { id: string }) => s.id)));
+      expect((await expectOk(tenant.admin.get(`/api/hailing/bookings/${planned.id}`))).booking.status).toBe('to_be_dispatched');
+    } finally {
+      other.release();
+    }
+  });
+
+  it('inserts a re-planned booking into a running tour once when the same plan is applied twice at once', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { driver, tour } = await runningTour();
+      const planned = await booking(13.4, 13.42);
+      const body = { booking_ids: [planned.id], drivers: [driver.id], apply: true, time_limit_ms: 20 };
+      const answers = await Promise.all([tenant.admin.post('/api/hailing/dispatch/plan', body), tenant.admin.post('/api/hailing/dispatch/plan', body)]);
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses[0], answers.map((a) => `${a.status} ${a.body.error_code}`).join(', ')).toBe(201);
+      expect([409, 422]).toContain(statuses[1]);
+      const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}`))).tour;
+      expect(after.stops.map((s: { tour_position: number }) => s.tour_position)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(after.stops.filter((s: { booking_id: string }) => s.booking_id === planned.id)).toHaveLength(2);
     }
   });
 

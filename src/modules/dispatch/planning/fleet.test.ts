@@ -80,4 +80,46 @@ describe('the fleet model', () => {
     expect(fleetModelOf(stops, packages, two, new Map([['b', ['org']]]), origin, origin).allowed).toEqual([[1]]);
     expect(fleetModelOf(stops, packages, two, new Map([['b', ['other']]]), origin, origin).allowed).toEqual([[]]);
   });
+
+  describe('with a tour under way (decision 1303)', () => {
+    // The running tour's open drop-off 'r' (its pickup done: one 500 g package on board), and the new pair p → d.
+    const open: FleetStop = { ...base, id: 'r', bookingId: 'a', type: 'dropoff', lat: 0, lng: 2, status: 'scheduled' };
+    const onBoard = { pickupStopId: 'done', dropoffStopId: 'r', weightGrams: 500 };
+    const runningShift = (capacity: number): FleetShift => ({
+      ...shifts[0]!,
+      capacity: { packages: capacity },
+      running: { tourId: 'T', from: { lat: 0, lng: 0 }, readyAt: new Date(origin.getTime() + 60_000), openStopIds: ['r'], keptStopIds: ['done'], onBoard: [onBoard] },
+    });
+    // Points: p, d, r, the running start, the shift end.
+    const matrix = [
+      [0, 100, 200, 0, 0],
+      [100, 0, 100, 100, 100],
+      [200, 100, 0, 200, 200],
+      [0, 100, 200, 0, 0],
+      [0, 100, 200, 0, 0],
+    ];
+    const modelOf = (capacity: number) => withFleetTravel(fleetModelOf([...stops, open], [packages[0]!, onBoard], [runningShift(capacity)], new Map(), origin, origin), matrix);
+
+    it('binds its open stops to its vehicle, carries the goods on board from the start and leaves when the driver is free', () => {
+      const model = modelOf(2);
+      expect(model.initialLoads).toEqual([[1, 500]]);
+      expect(model.loads[2]).toEqual([-1, -500]);
+      expect(model.requests).toContainEqual({ delivery: 2, vehicle: 0 });
+      expect(model.allowed[model.requests.findIndex((r) => r.delivery === 2)]).toEqual([0]);
+      // Leaves at readyAt (60 s), serves p, d, then r: two packages on board between p and d.
+      expect(fleetScheduleOf(model, 0, [0, 1, 2])).toMatchObject({ arrivals: [60, 160, 260], feasible: true });
+      expect(fleetScheduleOf(modelOf(1), 0, [0, 1, 2]).feasible).toBe(false);
+      expect(fleetScheduleOf(modelOf(1), 0, [2, 0, 1]).feasible).toBe(true);
+    });
+
+    it('keeps the running tour as it is when the route leaves out its stops or does not hold', () => {
+      expect(acceptRoutes(modelOf(1), { routes: [[2, 0, 1]] })).toEqual({ routes: [[2, 0, 1]], unplaced: [] });
+      // Over capacity: its own stop stays, the new pair is unplaced.
+      expect(acceptRoutes(modelOf(1), { routes: [[0, 1, 2]] })).toEqual({ routes: [[2]], unplaced: [0, 1] });
+      // Its own stop missing: as it was.
+      expect(acceptRoutes(modelOf(2), { routes: [[0, 1]] })).toEqual({ routes: [[2]], unplaced: [0, 1] });
+      // Over the stop limit with the stop it keeps (3 + 1 > 3).
+      expect(acceptRoutes(modelOf(2), { routes: [[0, 1, 2]] }, 3)).toEqual({ routes: [[2]], unplaced: [0, 1] });
+    });
+  });
 });

@@ -19,6 +19,24 @@ export interface FleetShift {
   skills: readonly string[];
   /** The driver's organization (a booking with managing organizations goes only to their drivers). */
   organizationId: string | null;
+  /** The driver's tour under way in this shift, re-planned from where it stands (decision 1303). */
+  running?: RunningTour | undefined;
+}
+
+/**
+ * A tour under way: its stops done or under way stay where they are and are not planned; the vehicle leaves `from`
+ * (where the driver is free of them) no earlier than `readyAt`, with `onBoard` goods loaded, and its open stops
+ * (`openStopIds`) stay on it whatever the plan does with the rest.
+ */
+export interface RunningTour {
+  tourId: string;
+  from: Point;
+  readyAt: Date;
+  openStopIds: readonly string[];
+  /** Its stops done or under way, in tour order: they keep their positions. */
+  keptStopIds: readonly string[];
+  /** Packages picked up (or being picked up) whose drop-off is one of `openStopIds`. */
+  onBoard: readonly FleetPackage[];
 }
 
 export type FleetStop = PlanStop & { requiredSkills: readonly string[] };
@@ -60,6 +78,8 @@ export interface FleetModel {
   /** Per request, the shifts (indices) that may serve it. */
   allowed: number[][];
   managing: ManagingOrganizations;
+  /** Per shift, what is on board when it leaves: [packages, grams] (goods of a running tour). */
+  initialLoads: [number, number][];
 }
 
 /** Booking → its managing organizations (none: any driver). */
@@ -72,21 +92,47 @@ export function fleetModelOf(stops: readonly FleetStop[], packages: readonly Fle
   for (const p of packages) {
     const from = index.get(p.pickupStopId);
     const to = index.get(p.dropoffStopId);
-    // A package counts only where both its ends are planned: goods already on board are not this plan's load.
+    // A package counts only where both its ends are planned: goods already on board are counted below, per vehicle.
     if (from === undefined || to === undefined || from === to) continue;
     loads[from]![0] += 1;
     loads[from]![1] += p.weightGrams ?? 0;
     loads[to]![0] -= 1;
     loads[to]![1] -= p.weightGrams ?? 0;
   }
-  const allowed = base.requests.map((r) => {
+  // A running tour's goods on board leave at their drop-offs, which only its vehicle may serve (decision 0951).
+  const boundTo = new Map<number, number>();
+  const onBoardAt = new Set<number>();
+  const initialLoads = shifts.map((shift, k): [number, number] => {
+    const load: [number, number] = [0, 0];
+    for (const id of shift.running?.openStopIds ?? []) if (index.has(id)) boundTo.set(index.get(id)!, k);
+    for (const p of shift.running?.onBoard ?? []) {
+      const to = index.get(p.dropoffStopId);
+      if (to === undefined || index.has(p.pickupStopId)) continue;
+      loads[to]![0] -= 1;
+      loads[to]![1] -= p.weightGrams ?? 0;
+      load[0] += 1;
+      load[1] += p.weightGrams ?? 0;
+      onBoardAt.add(to);
+    }
+    return load;
+  });
+  const requests = base.requests.map((r): Request => {
+    const members = [r.pickup, r.delivery].filter((i): i is number => i !== undefined);
+    const k = members.map((i) => boundTo.get(i)).find((v) => v !== undefined);
+    if (k === undefined) return r;
+    // A lone drop-off of goods on board is a delivery-only request of its vehicle.
+    return r.delivery === undefined && r.pickup !== undefined && onBoardAt.has(r.pickup) ? { delivery: r.pickup, vehicle: k } : { ...r, vehicle: k };
+  });
+  const allowed = requests.map((r) => {
+    // A running tour's own stops stay on it: already on the tour, they need no eligibility again.
+    if (r.vehicle !== undefined) return [r.vehicle];
     const members = [r.pickup, r.delivery].filter((i): i is number => i !== undefined).map((i) => stops[i]!);
     const skills = new Set(members.flatMap((s) => s.requiredSkills));
     const orgs = members.flatMap((s) => (s.bookingId ? (managing.get(s.bookingId) ?? []) : []));
     return shifts.flatMap((shift, k) => ([...skills].every((x) => shift.skills.includes(x)) && (!orgs.length || (shift.organizationId !== null && orgs.includes(shift.organizationId))) ? [k] : []));
   });
-  const points = [...stops.map((s) => ({ lat: s.lat, lng: s.lng })), ...shifts.flatMap((s) => [s.start, s.end ?? s.start])];
-  return { stops: [...stops], shifts: [...shifts], origin, readyAt: Math.max(0, (now.getTime() - origin.getTime()) / 1000), points, matrix: [], preds: base.preds, loads, requests: base.requests, allowed, managing };
+  const points = [...stops.map((s) => ({ lat: s.lat, lng: s.lng })), ...shifts.flatMap((s) => [s.running?.from ?? s.start, s.end ?? s.start])];
+  return { stops: [...stops], shifts: [...shifts], origin, readyAt: Math.max(0, (now.getTime() - origin.getTime()) / 1000), points, matrix: [], preds: base.preds, loads, requests, allowed, managing, initialLoads };
 }
 
 /** The location matrix from the routed `points` matrix, with the open end appended. */
@@ -100,7 +146,8 @@ const secondsOf = (model: FleetModel, at: Date | null, fallback: number): number
 const openEnd = (model: FleetModel) => model.points.length;
 const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
 const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
-const shiftEarliest = (model: FleetModel, k: number) => Math.max(model.readyAt, secondsOf(model, model.shifts[k]!.startsAt, 0));
+/** When shift k's vehicle may leave: not before now, the shift's start, nor (running) the driver is free. */
+export const shiftEarliest = (model: FleetModel, k: number): number => Math.max(model.readyAt, secondsOf(model, model.shifts[k]!.startsAt, 0), secondsOf(model, model.shifts[k]!.running?.readyAt ?? null, 0));
 
 export type FleetObjective = 'fewest_tours' | 'least_driving' | 'balanced';
 export const SOLVER_OBJECTIVE = { fewest_tours: 'vehicles-then-distance', least_driving: 'distance', balanced: 'makespan' } as const;
@@ -130,6 +177,7 @@ export function fleetProblemOf(model: FleetModel, maxStops?: number): { problem:
       latest: secondsOf(model, s.endsAt, OPEN_END_SECONDS),
       capacity: s.capacity.packages ?? UNLIMITED,
       capacities: [s.capacity.packages ?? UNLIMITED, s.capacity.weightGrams ?? UNLIMITED],
+      ...(s.running ? { initialLoad: model.initialLoads[k]![0], initialLoads: model.initialLoads[k]! } : {}),
     })),
   };
   return { problem };
@@ -153,7 +201,7 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   let at = startOfShift(model, k);
   let travelSeconds = 0;
   let feasible = true;
-  const onBoard = [0, 0];
+  const onBoard = [...model.initialLoads[k]!];
   const arrivals: number[] = [];
   for (const i of route) {
     const s = model.stops[i]!;
@@ -190,12 +238,19 @@ function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
 /**
  * The solver's routes, kept only where they hold under the model's own check (precedence across requests the solver
  * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced. The
- * stops on no route are returned for `diagnose`.
+ * stops on no route are returned for `diagnose`. A running tour's route must also hold all its open stops and stay
+ * within `maxStops` with the stops it keeps; else it stays as it is, its open stops in their order and nothing
+ * added (decision 1303).
  */
-export function acceptRoutes(model: FleetModel, solution: Pick<Solution, 'routes'>): { routes: number[][]; unplaced: number[] } {
-  const routes = model.shifts.map((_, k) => {
+export function acceptRoutes(model: FleetModel, solution: Pick<Solution, 'routes'>, maxStops = Number.POSITIVE_INFINITY): { routes: number[][]; unplaced: number[] } {
+  const index = new Map(model.stops.map((s, i) => [s.id, i]));
+  const routes = model.shifts.map((shift, k) => {
     const route = solution.routes[k] ?? [];
-    return keepsPrecedence(model, route) && route.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, route).feasible ? [...route] : [];
+    const holds = keepsPrecedence(model, route) && route.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, route).feasible;
+    if (!shift.running) return holds ? [...route] : [];
+    const own = shift.running.openStopIds.flatMap((id) => (index.has(id) ? [index.get(id)!] : []));
+    const whole = own.every((i) => route.includes(i)) && route.length + shift.running.keptStopIds.length <= maxStops;
+    return holds && whole ? [...route] : own;
   });
   const placed = new Set(routes.flat());
   return { routes, unplaced: model.stops.map((_, i) => i).filter((i) => !placed.has(i)) };

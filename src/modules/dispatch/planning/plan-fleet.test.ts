@@ -144,6 +144,35 @@ describe('planning with drivers', () => {
     expect(objective.body.errors[0]).toMatchObject({ pointer: '/objective', code: 'requires_drivers' });
   });
 
+  it('plans with named shifts: only those, and refuses unknown or invisible shifts and drivers given too', async () => {
+    const w = await world(2);
+    const [first, second] = w.drivers as [CreatedUser, CreatedUser];
+    await shift(w, first, '08:00', '16:00');
+    const chosen = await shift(w, second, '09:00', '17:00');
+    const b = await booking(w, 13.41);
+    const plan = (await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], shift_ids: [chosen.id], time_limit_ms: 200 }))).plan;
+    expect(plan.objective).toBe('balanced');
+    expect(plan.tours).toHaveLength(1);
+    expect(plan.tours[0]).toMatchObject({ tour_id: null, driver_id: second.id, shift_id: chosen.id, booking_ids: [b.id] });
+    // Both ways of naming the fleet at once.
+    const both = await w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], drivers: [first.id], shift_ids: [chosen.id] });
+    expect(both.status).toBe(422);
+    expect(both.body.errors[0]).toMatchObject({ pointer: '/shift_ids', code: 'exclusive' });
+    // A shift that does not exist, and one of a driver of another organization: as an unknown driver.
+    const stranger = await createUser(w.tenant.admin, { role: 'driver' });
+    const theirs = (await expectOk(w.tenant.admin.post(`/api/drivers/${stranger.id}/shifts`, { shift: { starts_at: at('08:00'), ends_at: at('16:00'), start_location: DEPOT } }), 201)).shift;
+    const unknown = await w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], shift_ids: [chosen.id, '0193b2e4-0c1d-7a2e-8f30-00000000dead'] });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors[0]).toMatchObject({ pointer: '/shift_ids/1', code: 'unknown_reference' });
+    const invisible = await w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], shift_ids: [theirs.id], async: true });
+    expect(invisible.status).toBe(422);
+    expect(invisible.body.errors[0]).toMatchObject({ pointer: '/shift_ids/0', code: 'unknown_reference' });
+    // An admin may plan with it (the booking's managing organization is not the driver's: nobody may serve it).
+    const admins = (await expectOk(w.tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], shift_ids: [theirs.id], time_limit_ms: 100 }))).plan;
+    expect(admins.tours).toEqual([]);
+    expect(admins.unplaced[0]).toMatchObject({ booking_id: b.id, reason: 'no_driver_available' });
+  });
+
   it('runs a plan as a job: 202, polled until done, applied, and dispatch.plan_ready delivered', async () => {
     const w = await world(1);
     const receiver = await startWebhookReceiver();

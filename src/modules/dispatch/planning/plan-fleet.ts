@@ -1,42 +1,180 @@
-// POST /api/hailing/dispatch/plan with `drivers`: one tour per shift of those drivers, each starting and ending where
+// POST /api/hailing/dispatch/plan with `drivers` or `shift_ids`: one tour per shift, each starting and ending where
 // its shift says, inside its hours and its vehicle's capacity and skills, and every booking left out explained
-// (docs/api-guide.md "Optimising tours and planning dispatch"; decision 1301). With `apply`, the tours are created and force-assigned to their drivers.
+// (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 1301, 1304). A driver's tour under way is
+// planned from where it stands, its stops done or under way kept in place (decision 1303). With `apply`, new tours
+// are created and force-assigned to their drivers, and stops planned into a running tour are inserted into it.
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { conflict, unknownReference } from '../../../http/errors.ts';
+import type { Messages } from '../../../http/i18n.ts';
+import { recordEvents } from '../../../events/outbox.ts';
 import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea, findUser, membershipsOf } from '../../identity/index.ts';
 import { getService } from '../../services/index.ts';
-import { shiftsOfDrivers } from '../../shifts/index.ts';
+import { shiftsByIds, shiftsOfDrivers, type ShiftView } from '../../shifts/index.ts';
+import * as bookingsRepo from '../bookings/repository.ts';
 import * as packagesRepo from '../packages/repository.ts';
-import { settle } from '../settle.ts';
-import type * as stopsRepo from '../stops/repository.ts';
-import type { BookingRow } from '../bookings/repository.ts';
-import { createTour } from '../tours/merge-and-insert.ts';
-import { forceAssignPlannedTour } from '../tours/operations.ts';
-import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, horizonOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetUnplaced } from './fleet.ts';
+import { bookingEventData, tourEventData, tourFacts } from '../settle.ts';
+import * as stopsRepo from '../stops/repository.ts';
+import { layOutTour } from '../tours/merge-and-insert.ts';
+import { HELD_BY_DRIVER_STATUSES } from '../tours/tour-machine.ts';
+import * as toursRepo from '../tours/repository.ts';
+import { canSeeTour } from '../visibility.ts';
+import { createPlannedTours, selectAgain, settleAppliedPlan, type SelectStops, type Selection } from './apply-plan.ts';
+import {
+  acceptRoutes,
+  explainUnplaced,
+  fleetModelOf,
+  fleetProblemOf,
+  fleetScheduleOf,
+  horizonOf,
+  shiftEarliest,
+  SOLVER_OBJECTIVE,
+  withFleetTravel,
+  type FleetObjective,
+  type FleetShift,
+  type FleetUnplaced,
+  type RunningTour,
+} from './fleet.ts';
 import { SEED } from './order.ts';
+import { inFreePositions } from './positions.ts';
+import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
+import type { Point } from './travel.ts';
 
-type Selected = { stops: stopsRepo.StopRow[]; bookings: BookingRow[] };
-export type SelectStops = (tx: Tx, actor: Actor, input: PlanInput) => Promise<Selected>;
+export const messages: Messages = {
+  'planning.running_tour_changed': { en: 'The tour {tour_id} changed since the plan was made; plan again.', de: 'Die Tour {tour_id} änderte sich seit der Planung; bitte neu planen.' },
+};
 
-/** The named drivers, each a driver the caller may dispatch to (admins: any; managers: their organizations'). */
-export async function checkDrivers(q: Queryable, actor: Actor, driverIds: readonly string[]): Promise<Map<string, string | null>> {
-  const organizations = await membershipsOf(q, actor.tenantId, [...driverIds]);
+
+/** Whether the plan is made with a fleet: drivers, or their shifts. */
+export const withFleet = (input: PlanInput): boolean => input.drivers !== undefined || input.shift_ids !== undefined;
+
+/** Driver → organization, each a driver the caller may dispatch to (admins: any; managers: their organizations'); else 422 at `pointerOf(i)`. */
+async function dispatchableDrivers(q: Queryable, actor: Actor, driverIds: readonly string[], pointerOf: (i: number) => string, resource: string): Promise<Map<string, string | null>> {
+  const organizations = await membershipsOf(q, actor.tenantId, [...new Set(driverIds)]);
   const result = new Map<string, string | null>();
   for (const [i, id] of driverIds.entries()) {
     const user = await findUser(q, actor.tenantId, id);
     const orgs = organizations.get(id) ?? [];
     const visible = actor.role === 'admin' || orgs.some((o) => actor.organizationIds.includes(o));
-    if (!user || user.role !== 'driver' || user.deactivatedAt || !visible) throw unknownReference(`/drivers/${i}`, 'driver');
+    if (!user || user.role !== 'driver' || user.deactivatedAt || !visible) throw unknownReference(pointerOf(i), resource);
     result.set(id, orgs[0] ?? null);
   }
   return result;
 }
 
+/** The named shifts, each of a driver the caller may dispatch to, else 422 unknown_reference at `/shift_ids/<i>` (decision 1304). */
+async function checkShifts(q: Queryable, actor: Actor, shiftIds: readonly string[]): Promise<{ shifts: ShiftView[]; organizationOf: Map<string, string | null> }> {
+  const shifts = await shiftsByIds(q, actor.tenantId, shiftIds);
+  const byId = new Map(shifts.map((s) => [s.id, s]));
+  const driverIds = shiftIds.map((id, i) => {
+    const shift = byId.get(id);
+    if (!shift) throw unknownReference(`/shift_ids/${i}`, 'shift');
+    return shift.driver_id;
+  });
+  return { shifts, organizationOf: await dispatchableDrivers(q, actor, driverIds, (i) => `/shift_ids/${i}`, 'shift') };
+}
+
+/** What a plan's fleet names, checked: its drivers (422 at `/drivers/<i>`) or its shifts (at `/shift_ids/<i>`). */
+export async function checkFleet(q: Queryable, actor: Actor, input: PlanInput): Promise<void> {
+  if (input.shift_ids) await checkShifts(q, actor, input.shift_ids);
+  else if (input.drivers) await dispatchableDrivers(q, actor, input.drivers, (i) => `/drivers/${i}`, 'driver');
+}
+
+/** The shifts to plan with: the named ones, or the drivers' that overlap the horizon; each driver's organization. */
+async function fleetOf(q: Queryable, actor: Actor, input: PlanInput, horizon: { from: Date; to: Date }) {
+  if (input.shift_ids) return checkShifts(q, actor, input.shift_ids);
+  const drivers = input.drivers ?? [];
+  const organizationOf = await dispatchableDrivers(q, actor, drivers, (i) => `/drivers/${i}`, 'driver');
+  return { shifts: await shiftsOfDrivers(q, actor.tenantId, drivers, horizon.from, horizon.to), organizationOf };
+}
+
+const fleetShiftOf = (s: ShiftView, organizationOf: ReadonlyMap<string, string | null>): FleetShift => ({
+  id: s.id,
+  driverId: s.driver_id,
+  startsAt: new Date(s.starts_at),
+  endsAt: new Date(s.ends_at),
+  start: s.start_location,
+  end: s.end_location,
+  capacity: { packages: s.vehicle?.capacity.packages, weightGrams: s.vehicle?.capacity.weight_kg !== undefined ? Math.round(s.vehicle.capacity.weight_kg * 1000) : undefined },
+  skills: s.vehicle?.skills ?? [],
+  organizationId: organizationOf.get(s.driver_id) ?? null,
+});
+
+/** A driver's tour under way as the plan read it: the tour, all its stops in tour order, and its open ones. */
+interface Running {
+  tour: toursRepo.TourRow;
+  stops: stopsRepo.StopRow[];
+  open: stopsRepo.StopRow[];
+}
+
+/** When a held tour's open part starts: now when en_route, else its scheduled time if that is later. */
+const startOfTour = (tour: toursRepo.TourRow, now: Date): Date => (tour.status !== 'en_route' && tour.scheduledAt && tour.scheduledAt > now ? tour.scheduledAt : now);
+
+/**
+ * Each shift's tour under way (decision 1303): a tour its driver holds (claimed or en_route) that starts within the
+ * shift; en_route first, then the earliest. A shift whose tour cannot take this plan's stops (another service, or a
+ * tour the caller does not see) is `busy`: the driver is taken, so the plan leaves the shift out.
+ */
+async function runningTours(q: Queryable, actor: Actor, shifts: readonly ShiftView[], serviceId: string, now: Date): Promise<{ running: Map<string, Running>; busy: Set<string> }> {
+  const tours = await toursRepo.findToursOfDrivers(q, actor.tenantId, [...new Set(shifts.map((s) => s.driver_id))], HELD_BY_DRIVER_STATUSES);
+  const rank = (t: toursRepo.TourRow) => (t.status === 'en_route' ? 0 : 1);
+  const chosen = new Map<string, toursRepo.TourRow>();
+  for (const tour of [...tours].sort((a, b) => rank(a) - rank(b) || startOfTour(a, now).getTime() - startOfTour(b, now).getTime())) {
+    const at = startOfTour(tour, now).getTime();
+    const shift = shifts.find((s) => s.driver_id === tour.driverId && Date.parse(s.starts_at) <= at && at < Date.parse(s.ends_at));
+    if (shift && !chosen.has(shift.id)) chosen.set(shift.id, tour);
+  }
+  const busy = new Set<string>();
+  const kept = [...chosen].filter(([shiftId, tour]) => {
+    const fits = tour.serviceId === serviceId && canSeeTour(actor, tourFacts(tour));
+    if (!fits) busy.add(shiftId);
+    return fits;
+  });
+  const stops = await stopsRepo.findStopsOfTours(q, actor.tenantId, kept.map(([, tour]) => tour.id));
+  const running = new Map<string, Running>();
+  for (const [shiftId, tour] of kept) {
+    const own = stops.filter((s) => s.tourId === tour.id);
+    running.set(shiftId, { tour, stops: own, open: own.filter(isMovable) });
+  }
+  return { running, busy };
+}
+
+/**
+ * Where and when the running tour's vehicle is free (decision 1303): at the stop under way once served (reached from
+ * the driver's last position), else at the driver's last position now, else at the last stop served, else (not
+ * started) at the shift's start when the tour starts; and the goods on board for its open drop-offs.
+ */
+async function runningOf(deps: Deps, q: Queryable, tenantId: string, speed: number, shift: FleetShift, r: Running, packages: readonly packagesRepo.PackageRow[], now: Date): Promise<RunningTour> {
+  const underway = r.stops.filter((s) => s.status === 'approaching' || s.status === 'arrived').at(-1);
+  const served = r.stops.filter((s) => s.status === 'completed' || s.status === 'failed').at(-1);
+  const position: Point | null = r.tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(q, tenantId, r.tour.id) : null;
+  let from: Point = shift.start;
+  let readyAt = startOfTour(r.tour, now);
+  if (underway) {
+    from = { lat: underway.lat, lng: underway.lng };
+    const leg = position ? ((await deps.hooks.travel.matrixSeconds(deps.config, [position, from], speed))[0]?.[1] ?? 0) : 0;
+    readyAt = new Date(now.getTime() + (leg + underway.serviceDurationSeconds) * 1000);
+  } else if (position) from = position;
+  else if (served) from = { lat: served.lat, lng: served.lng };
+  const open = new Set(r.open.map((s) => s.id));
+  // On board: picked up (in transit) or being picked up at the stop under way, and dropped off at an open stop.
+  const onBoard = packages.filter((p) => open.has(p.dropoffStopId) && !open.has(p.pickupStopId) && (p.status === 'in_transit' || p.pickupStopId === underway?.id));
+  return {
+    tourId: r.tour.id,
+    from,
+    readyAt,
+    openStopIds: r.open.map((s) => s.id),
+    keptStopIds: r.stops.filter((s) => !isMovable(s)).map((s) => s.id),
+    onBoard: onBoard.map((p) => ({ pickupStopId: p.pickupStopId, dropoffStopId: p.dropoffStopId, weightGrams: p.weightGrams })),
+  };
+}
+
 export interface FleetPlanTour {
   tour_id: string | null;
+  running?: boolean;
+  kept_stop_ids?: string[];
   driver_id: string;
   shift_id: string;
   starts_at: string;
@@ -55,32 +193,39 @@ export interface FleetPlan {
   unplaced: FleetUnplaced[];
 }
 
-export async function planFleet(deps: Deps, actor: Actor, input: PlanInput & { drivers: string[] }, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[] }> {
+interface Proposed {
+  shift: FleetShift;
+  running: Running | null;
+  stops: stopsRepo.StopRow[];
+  travelSeconds: number;
+  starts_at: string;
+  ends_at: string;
+  etas: string[];
+}
+
+export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[] }> {
   const objective: FleetObjective = input.objective ?? 'balanced';
   const now = deps.clock.now();
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
-  const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
-  const organizationOf = await checkDrivers(deps.db, actor, input.drivers);
-  const horizon = horizonOf(stops, now);
-  const shifts: FleetShift[] = (await shiftsOfDrivers(deps.db, actor.tenantId, input.drivers, horizon.from, horizon.to)).map((s) => ({
-    id: s.id,
-    driverId: s.driver_id,
-    startsAt: new Date(s.starts_at),
-    endsAt: new Date(s.ends_at),
-    start: s.start_location,
-    end: s.end_location,
-    capacity: { packages: s.vehicle?.capacity.packages, weightGrams: s.vehicle?.capacity.weight_kg !== undefined ? Math.round(s.vehicle.capacity.weight_kg * 1000) : undefined },
-    skills: s.vehicle?.skills ?? [],
-    organizationId: organizationOf.get(s.driver_id) ?? null,
-  }));
+  const { stops: waiting, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
+  const fleet = await fleetOf(deps.db, actor, input, horizonOf(waiting, now));
   const serviceAreaId = bookings[0]!.serviceAreaId;
   const service = await getService(deps.db, actor.tenantId, bookings[0]!.serviceId);
+  const speed = (await findServiceArea(deps.db, actor.tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
+  const { running, busy } = await runningTours(deps.db, actor, fleet.shifts, bookings[0]!.serviceId, now);
+  // A running tour's open stops are planned with the waiting ones (they stay on it: decision 1303).
+  const stops = [...waiting, ...[...running.values()].flatMap((r) => r.open)];
   const packages = await packagesRepo.findPackagesOfStops(deps.db, actor.tenantId, stops.map((s) => s.id));
+  const shifts: FleetShift[] = [];
+  for (const view of fleet.shifts.filter((s) => !busy.has(s.id))) {
+    const shift = fleetShiftOf(view, fleet.organizationOf);
+    const r = running.get(view.id);
+    shifts.push(r ? { ...shift, running: await runningOf(deps, deps.db, actor.tenantId, speed, shift, r, packages, now) } : shift);
+  }
   const origin = new Date(Math.min(now.getTime(), ...shifts.map((s) => s.startsAt.getTime())));
   const managing = new Map(bookings.map((b) => [b.id, b.managingOrganizationIds]));
   const fleetStops = stops.map((s) => ({ ...s, requiredSkills: s.requiredSkills ?? [] }));
   let model = fleetModelOf(fleetStops, packages, shifts, managing, origin, now);
-  const speed = (await findServiceArea(deps.db, actor.tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
   model = withFleetTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);
@@ -89,76 +234,94 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput & { d
     const solution = problem.requests.length
       ? await deps.optimizer.solve(problem, { timeLimitMs: input.time_limit_ms ?? 5000, seed: SEED, objective: SOLVER_OBJECTIVE[objective] })
       : { routes: shifts.map(() => []), unassigned: [] };
-    ({ routes, unplaced: left } = acceptRoutes(model, solution));
+    ({ routes, unplaced: left } = acceptRoutes(model, solution, service?.maxStopsPerTour));
   }
-  const proposed = routes.flatMap((route, k) => {
+  const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
+  const proposed: Proposed[] = routes.flatMap((route, k) => {
     if (!route.length) return [];
     const shift = shifts[k]!;
     const schedule = fleetScheduleOf(model, k, route);
-    const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
-    const tourStops = route.map((i) => stops[i]!);
-    return [{ shift, stops: tourStops, schedule, starts_at: at(Math.max(model.readyAt, (shift.startsAt.getTime() - origin.getTime()) / 1000)), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at) }];
+    const r = running.get(shift.id) ?? null;
+    return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(shiftEarliest(model, k)), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at) }];
   });
-  const tourIds = input.apply ? await applyFleetPlan(deps, actor, input, stops, proposed, selectStops) : [];
-  const tours = proposed.map((p, k) => ({
+  const tourIds: (string | null)[] = input.apply ? await applyFleetPlan(deps, actor, input, waiting, proposed, selectStops) : proposed.map((p) => p.running?.tour.id ?? null);
+  const tours = proposed.map((p, k): FleetPlanTour => ({
     tour_id: tourIds[k] ?? null,
+    ...(p.running ? { running: true, kept_stop_ids: p.running.stops.filter((s) => !isMovable(s)).map((s) => s.id) } : {}),
     driver_id: p.shift.driverId,
     shift_id: p.shift.id,
     starts_at: p.starts_at,
     ends_at: p.ends_at,
     stop_ids: p.stops.map((s) => s.id),
     booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
-    travel_seconds: Math.round(p.schedule.travelSeconds),
+    travel_seconds: Math.round(p.travelSeconds),
     etas: p.etas,
   }));
   return {
     plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), unplaced: explainUnplaced(model, left) },
-    tourIds,
+    tourIds: input.apply ? tourIds.filter((id): id is string => !!id) : [],
   };
 }
 
+/** What a running tour's plan depends on: its state, driver and start, and each stop's state and position. */
+const fingerprint = (tour: toursRepo.TourRow, stops: readonly stopsRepo.StopRow[]): string =>
+  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
+
 /**
- * Creates the proposed tours in one transaction, if the stops selected all still wait for dispatch, and force-assigns
- * each to its shift's driver, scheduled for the shift's start (decision 1301).
+ * Applies the plan in one transaction: the running tours locked first and refused (409 plan_outdated naming the tour)
+ * if any changed since it was read, then the selection under its bookings' locks (the lock order of every dispatch
+ * write: tours, then bookings); stops are inserted into the running tours, the other tours are created and
+ * force-assigned to their shifts' drivers for the shift's start (decisions 1301, 1303). The tour ids, in `proposed` order.
  */
-async function applyFleetPlan(
-  deps: Deps,
-  actor: Actor,
-  input: PlanInput,
-  selected: readonly stopsRepo.StopRow[],
-  proposed: { shift: FleetShift; stops: stopsRepo.StopRow[]; starts_at: string }[],
-  selectStops: SelectStops,
-): Promise<string[]> {
+async function applyFleetPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], proposed: readonly Proposed[], selectStops: SelectStops): Promise<string[]> {
   const at = deps.clock.now();
+  const tenantId = actor.tenantId;
   return deps.db.transaction(async (tx) => {
-    const { stops, bookings } = await selectStops(tx, actor, input);
-    const now = new Set(stops.map((s) => s.id));
-    if (now.size !== selected.length || selected.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
-    const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
-    if (!service) throw new Error('booking without its service');
-    const byId = new Map(stops.map((s) => [s.id, s]));
-    const ids: string[] = [];
+    const runningIds = proposed.flatMap((p) => (p.running ? [p.running.tour.id] : []));
+    const locked = await toursRepo.findToursForUpdate(tx, tenantId, runningIds);
+    const stopsNow = await stopsRepo.findStopsOfTours(tx, tenantId, runningIds);
     for (const p of proposed) {
-      const ofTour = bookings.filter((b) => p.stops.some((s) => s.bookingId === b.id));
-      const id = await createTour(tx, actor.tenantId, actor, at, {
-        service,
-        status: 'to_be_dispatched',
-        scheduledAt: new Date(p.starts_at),
-        optimized: true,
-        bookings: ofTour,
-        stops: p.stops.map((s) => byId.get(s.id)!),
-      });
-      await forceAssignPlannedTour(tx, actor.tenantId, at, id, p.shift.driverId, actor);
-      ids.push(id);
+      if (!p.running) continue;
+      const tour = locked.find((t) => t.id === p.running!.tour.id);
+      const now = stopsNow.filter((s) => s.tourId === p.running!.tour.id);
+      if (!tour || fingerprint(tour, now) !== fingerprint(p.running.tour, p.running.stops)) {
+        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id });
+      }
     }
-    await settle(tx, deps.hooks.dispatch, {
-      tenantId: actor.tenantId,
-      actor,
-      at,
-      bookingIds: bookings.map((b) => b.id),
-      tourIds: ids,
-      event: 'dispatch',
-    });
-    return ids;
+    const selection = await selectAgain(tx, actor, input, selectStops, selected);
+    const fresh = proposed.filter((p) => !p.running);
+    const created = await createPlannedTours(tx, actor, at, selection, fresh.map((p) => ({ stops: p.stops, scheduledAt: new Date(p.starts_at), driverId: p.shift.driverId })));
+    const changed: string[] = [];
+    for (const p of proposed) if (p.running && (await extendRunningTour(tx, actor, at, selection, p.running, p.stops))) changed.push(p.running.tour.id);
+    await settleAppliedPlan(tx, deps, actor, at, selection, [...created, ...changed]);
+    return proposed.map((p) => p.running?.tour.id ?? created[fresh.indexOf(p)]!);
   });
+}
+
+/**
+ * Lays a locked running tour out with the planned order of its open stops and the plan's stops joining it: the stops
+ * done or under way keep their positions, the others fill the remaining ones in the planned order (positions.ts), and
+ * the tour is written as an insert writes (layOutTour) with tour.modified and booking.route_changed for the bookings
+ * that joined or moved. False when nothing changes.
+ */
+async function extendRunningTour(tx: Tx, actor: Actor, at: Date, selection: Selection, r: Running, planned: readonly stopsRepo.StopRow[]): Promise<boolean> {
+  const tenantId = actor.tenantId;
+  const own = new Map(r.stops.map((s) => [s.id, s]));
+  const added = planned.filter((s) => !own.has(s.id)).map((s) => selection.byId.get(s.id)!);
+  const wanted = planned.map((s) => own.get(s.id) ?? selection.byId.get(s.id)!);
+  const all = [...r.stops, ...added];
+  const order = inFreePositions(all, await packagesRepo.findPackagesOfStops(tx, tenantId, all.map((s) => s.id)), wanted, (s) => !isMovable(s));
+  // The planned order keeps every pickup before its drop-off, so a filling exists; if not, nothing is written.
+  if (!order) throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: r.tour.id } }, { tour_id: r.tour.id });
+  const moved = order.filter((s, i) => own.has(s.id) && s.tourPosition !== i);
+  if (!added.length && !moved.length) return false;
+  await layOutTour(tx, tenantId, r.tour.id, selection.service, order, at);
+  await toursRepo.updateTour(tx, tenantId, r.tour.id, { optimized: true, updatedAt: at });
+  const bookingIds = [...new Set([...added, ...moved].map((s) => s.bookingId).filter((id): id is string => !!id))].sort();
+  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
+  await recordEvents(tx, [
+    { tenantId, actor, type: 'tour.modified', resourceId: r.tour.id, at, data: tourEventData(r.tour) },
+    ...bookings.map((b) => ({ tenantId, actor, type: 'booking.route_changed' as const, resourceId: b.id, at, data: { ...bookingEventData(b), tour_id: r.tour.id } })),
+  ]);
+  return true;
 }

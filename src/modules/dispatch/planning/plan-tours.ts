@@ -3,27 +3,22 @@
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, invalidFields, unknownReference } from '../../../http/errors.ts';
-import type { Messages } from '../../../http/i18n.ts';
+import { invalidFields, unknownReference } from '../../../http/errors.ts';
 import { getService } from '../../services/index.ts';
 import { canSee, requireDispatcher } from '../access.ts';
 import * as bookingsRepo from '../bookings/repository.ts';
-import { settle } from '../settle.ts';
 import * as stopsRepo from '../stops/repository.ts';
-import { createTour, loadDispatchableStops } from '../tours/merge-and-insert.ts';
+import { loadDispatchableStops } from '../tours/merge-and-insert.ts';
 import { getTour } from '../tours/get-tours.ts';
+import { createPlannedTours, selectAgain, settleAppliedPlan } from './apply-plan.ts';
 import { SEED, routedModel } from './order.ts';
 import { placeAll, problemOf, scheduleOf } from './problem.ts';
-import { checkDrivers, planFleet } from './plan-fleet.ts';
+import { checkFleet, planFleet, withFleet } from './plan-fleet.ts';
 import * as planRepo from './repository.ts';
 import { SYNC_PLAN_MAX_BOOKINGS, type PlanInput, type PlanWire } from './schemas.ts';
 import { newId } from '../../../shared/ids.ts';
 import { iso } from '../../../shared/time.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
-
-export const messages: Messages = {
-  'planning.plan_outdated': { en: 'The stops to plan changed since the plan was made; plan again.', de: 'Die zu planenden Stopps änderten sich seit der Planung; bitte neu planen.' },
-};
 
 export const PLAN_TIME_LIMIT_MS = 5000;
 const MAX_TOURS = 100;
@@ -47,14 +42,17 @@ export type PlanAnswer = { status: 200 | 201; body: { plan: PlanWire; tours: Awa
 
 export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput): Promise<PlanAnswer> {
   requireDispatcher(actor);
+  // The fleet is named by its drivers or by their shifts, never both (decision 1304).
+  if (input.drivers && input.shift_ids) throw invalidFields([{ pointer: '/shift_ids', code: 'exclusive', detail: 'give drivers or shift_ids, not both' }]);
+  const fleet = withFleet(input);
   // Without drivers a tour may start anywhere: only the fewest tours make sense to ask for (decision 1301).
-  if (input.objective && input.objective !== 'fewest_tours' && !input.drivers) throw invalidFields([{ pointer: '/objective', code: 'requires_drivers', detail: 'needs drivers: without them only fewest_tours applies' }]);
+  if (input.objective && input.objective !== 'fewest_tours' && !fleet) throw invalidFields([{ pointer: '/objective', code: 'requires_drivers', detail: 'needs drivers: without them only fewest_tours applies' }]);
   const size = 'booking_ids' in input ? input.booking_ids.length : input.stop_ids.length / 2;
-  if (input.async || (input.drivers && size > SYNC_PLAN_MAX_BOOKINGS)) {
-    // What the request can refuse it refuses now (unknown or invisible bookings, stops or drivers); the rest is the job's.
+  if (input.async || (fleet && size > SYNC_PLAN_MAX_BOOKINGS)) {
+    // What the request can refuse it refuses now (unknown or invisible bookings, stops, drivers or shifts); the rest is the job's.
     await deps.db.transaction(async (tx) => {
       await selectStops(tx, actor, input);
-      if (input.drivers) await checkDrivers(tx, actor, input.drivers);
+      if (fleet) await checkFleet(tx, actor, input);
     });
     return { status: 202, body: { plan: await startPlanJob(deps, actor, input) } };
   }
@@ -84,7 +82,7 @@ async function startPlanJob(deps: Deps, actor: Actor, input: PlanInput): Promise
 
 /** Plans (and with `apply` creates the tours) now: with drivers by their shifts, else as many tours as needed. */
 export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promise<{ plan: PlanWire; tourIds: string[] }> {
-  if (input.drivers) return planFleet(deps, actor, { ...input, drivers: input.drivers }, selectStops);
+  if (withFleet(input)) return planFleet(deps, actor, input, selectStops);
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
   const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
   const serviceAreaId = bookings[0]!.serviceAreaId;
@@ -132,34 +130,10 @@ async function serviceOf(q: Queryable, actor: Actor, serviceId: string) {
 async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], planned: stopsRepo.StopRow[][]): Promise<string[]> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    // Under the bookings' locks, as merge: a concurrent merge of the same stops either committed (seen here) or waits.
-    const { stops, bookings } = await selectStops(tx, actor, input);
-    const now = new Set(stops.map((s) => s.id));
-    if (now.size !== selected.length || selected.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
-    const service = await serviceOf(tx, actor, bookings[0]!.serviceId);
-    const byId = new Map(stops.map((s) => [s.id, s]));
-    const ids: string[] = [];
-    for (const route of planned) {
-      const ofTour = bookings.filter((b) => route.some((s) => s.bookingId === b.id));
-      ids.push(
-        await createTour(tx, actor.tenantId, actor, at, {
-          service,
-          status: 'to_be_dispatched',
-          scheduledAt: ofTour.map((b) => b.scheduledAt).find((d) => d) ?? null,
-          optimized: true,
-          bookings: ofTour,
-          stops: route.map((s) => byId.get(s.id)!),
-        }),
-      );
-    }
-    await settle(tx, deps.hooks.dispatch, {
-      tenantId: actor.tenantId,
-      actor,
-      at,
-      bookingIds: bookings.map((b) => b.id),
-      tourIds: ids,
-      event: 'dispatch',
-    });
+    const selection = await selectAgain(tx, actor, input, selectStops, selected);
+    const scheduledAtOf = (route: readonly stopsRepo.StopRow[]) => selection.bookings.filter((b) => route.some((s) => s.bookingId === b.id)).map((b) => b.scheduledAt).find((d) => d) ?? null;
+    const ids = await createPlannedTours(tx, actor, at, selection, planned.map((route) => ({ stops: route, scheduledAt: scheduledAtOf(route), driverId: null })));
+    await settleAppliedPlan(tx, deps, actor, at, selection, ids);
     return ids;
   });
 }

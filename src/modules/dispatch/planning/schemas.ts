@@ -37,10 +37,11 @@ export const SYNC_PLAN_MAX_BOOKINGS = 200;
 const planOptions = {
   max_tours: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'At most this many tours (default: as many as needed, up to 100). Without `drivers` only.' })),
   time_limit_ms: Type.Optional(TimeLimitMs(5000)),
-  apply: Type.Optional(Type.Boolean({ description: 'Create the proposed tours (default false: only propose); with `drivers`, each is force-assigned to its driver.' })),
-  drivers: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: "Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301)." })),
+  apply: Type.Optional(Type.Boolean({ description: 'Create the proposed tours (default false: only propose); with `drivers` or `shift_ids`, each is force-assigned to its driver, and the stops planned into a tour under way are inserted into it.' })),
+  drivers: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: "Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). A driver's tour under way is re-planned from where it stands (decision 1303). Not with `shift_ids`." })),
+  shift_ids: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`.' })),
   objective: Type.Optional(StringEnum(['fewest_tours', 'least_driving', 'balanced'], { description: 'Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.' })),
-  async: Type.Optional(Type.Boolean({ description: `Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers past ${SYNC_PLAN_MAX_BOOKINGS} bookings.` })),
+  async: Type.Optional(Type.Boolean({ description: `Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers (or shift_ids) past ${SYNC_PLAN_MAX_BOOKINGS} bookings.` })),
 };
 export const PlanBody = withExample(Type.Union([
   Type.Object({ booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), ...planOptions }, { additionalProperties: false }),
@@ -64,6 +65,8 @@ const planMembers = {
   tours: Type.Array(
     Type.Object({
       tour_id: Nullable(Uuid),
+      running: Type.Optional(Type.Boolean({ description: "With drivers: true when this is the driver's tour under way (claimed or en_route), re-planned (decision 1303): `tour_id` is its id also in a proposal, `kept_stop_ids` stay where they are, `stop_ids` are its open stops and the plan's stops joining it, in the planned order. Otherwise a new tour: `tour_id` is null until applied." })),
+      kept_stop_ids: Type.Optional(Type.Array(Uuid, { description: 'A running tour\'s stops done or under way, in tour order: they keep their positions.' })),
       driver_id: Type.Optional(Uuid),
       shift_id: Type.Optional(Uuid),
       starts_at: Type.Optional(Timestamp),
@@ -72,7 +75,7 @@ const planMembers = {
       booking_ids: Type.Array(Uuid),
       travel_seconds: Type.Integer(),
       etas: Type.Array(Timestamp, {
-        description: "When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (waiting for time windows, plus service durations).",
+        description: "When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations.",
       }),
     }),
   ),
@@ -90,7 +93,7 @@ export const PlanResponse = Type.Object({
       unplaced: [],
     }),
   ),
-  tours: Type.Array(Tour, { description: 'The created tours (empty unless applied).' }),
+  tours: Type.Array(Tour, { description: 'When applied, the tours created and the running tours re-planned (empty otherwise).' }),
 });
 
 export type PlanWire = Static<typeof PlanResponse>['plan'];

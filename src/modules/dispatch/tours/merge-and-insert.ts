@@ -93,6 +93,17 @@ function checkOrder(ordered: stopsRepo.StopRow[], links: packagesRepo.PackageRow
   }
 }
 
+/**
+ * Lays a tour the caller holds locked out as `ordered` (its stops, and waiting stops whose bookings the caller locked,
+ * which become scheduled) after the checks of every dispatch into a tour: the service's stop limit, each pickup before
+ * its drop-off. Insert and a re-planned running tour (decision 1303) write through it; the caller records the events.
+ */
+export async function layOutTour(tx: Tx, tenantId: string, tourId: string, service: ServiceConfig, ordered: stopsRepo.StopRow[], at: Date): Promise<void> {
+  if (ordered.filter((s) => s.status !== 'cancelled').length > service.maxStopsPerTour) throw stopLimitReached(service.maxStopsPerTour, 'tour');
+  checkOrder(ordered, await packagesRepo.findPackagesOfStops(tx, tenantId, ordered.map((s) => s.id)));
+  await layOut(tx, tenantId, tourId, ordered, at);
+}
+
 export interface NewTour {
   service: ServiceConfig;
   status: TourStatus;
@@ -247,13 +258,10 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     if (!service) throw new Error('tour without its service');
     const moving = new Set(stops.map((s) => s.id));
     const staying = (await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tourId])).filter((s) => !moving.has(s.id));
-    const liveCount = staying.filter((s) => s.status !== 'cancelled').length + stops.length;
-    if (liveCount > service.maxStopsPerTour) throw stopLimitReached(service.maxStopsPerTour, 'tour');
     const position = Math.min(input.position ?? staying.length, staying.length);
     const ordered = [...staying.slice(0, position), ...stops, ...staying.slice(position)];
     const affected = [...new Set([...ordered, ...stops].map((s) => s.bookingId).filter((id): id is string => !!id))];
-    checkOrder(ordered, await packagesRepo.findPackagesOfStops(tx, actor.tenantId, ordered.map((s) => s.id)));
-    await layOut(tx, actor.tenantId, tourId, ordered, at);
+    await layOutTour(tx, actor.tenantId, tourId, service, ordered, at);
     for (const sourceId of sourceTourIds) {
       await compactTour(tx, actor.tenantId, sourceId, at);
       const source = tourLocks.find((t) => t.id === sourceId);

@@ -130,3 +130,13 @@ export async function findOpenToursOfService(q: Queryable, tenantId: string, ser
     .where(and(eq(tours.tenantId, tenantId), inArray(tours.status, [...statuses]), eq(tours.serviceId, serviceId)))
     .orderBy(asc(tours.id));
 }
+
+/** The tours these drivers hold in the given statuses (a plan's running tours, decision 1303), by id. */
+export async function findToursOfDrivers(q: Queryable, tenantId: string, driverIds: readonly string[], statuses: readonly TourRow['status'][]): Promise<TourRow[]> {
+  if (!driverIds.length) return [];
+  return q
+    .select()
+    .from(tours)
+    .where(and(eq(tours.tenantId, tenantId), inArray(tours.driverId, [...driverIds]), inArray(tours.status, [...statuses])))
+    .orderBy(asc(tours.id));
+}

@@ -69,5 +69,6 @@ export function tourTransition(from: TourStatus, action: TourAction, by: TourAct
 
 export const isOpenTour = (status: TourStatus): boolean => OPEN_TOUR_STATUSES.includes(status);
 
-/** Statuses in which a driver holds the tour (its organization executes it): the tours live tracking follows. */
-export const isHeldByDriver = (status: string): boolean => status === 'claimed' || status === 'en_route';
+/** Statuses in which a driver holds the tour (its organization executes it): the tours live tracking follows and a re-plan starts from. */
+export const HELD_BY_DRIVER_STATUSES: readonly TourStatus[] = ['claimed', 'en_route'];
+export const isHeldByDriver = (status: string): boolean => (HELD_BY_DRIVER_STATUSES as readonly string[]).includes(status);

@@ -88,7 +88,12 @@ export function PlanPage({ user }: { user: User }) {
   const applyKept = () => {
     if (!proposal) return;
     apply.mutate(
-      kept.map(({ tour, index }) => ({ index, stopIds: tour.stop_ids, driverId: proposal.drivers[index] ?? null })),
+      kept.map(({ tour, index }) =>
+        // Into a running tour go only the plan's waiting stops; its own open stops are on it already.
+        tour.running && tour.tour_id
+          ? { index, stopIds: tour.stop_ids.filter((id) => stopById.get(id)?.status === 'to_be_dispatched'), driverId: null, runningTourId: tour.tour_id }
+          : { index, stopIds: tour.stop_ids, driverId: proposal.drivers[index] ?? null, runningTourId: null },
+      ),
       { onSuccess: (results) => (results.every((r) => r.tourId && !r.error) ? setProposal(null) : undefined) },
     );
   };
@@ -232,7 +237,8 @@ export function PlanPage({ user }: { user: User }) {
                             {tour.starts_at && tour.ends_at ? <span className="muted"> — {t('shift_time', { start: format.time(tour.starts_at), end: format.time(tour.ends_at) })}</span> : null}
                           </p>
                         ) : null}
-                        {driverList.length ? (
+                        {tour.running ? <p>{t('running_tour', { kept: tour.kept_stop_ids?.length ?? 0 })}</p> : null}
+                        {driverList.length && !tour.running ? (
                           <label className="field">
                             <span className="label">{t('driver_for', { n })}</span>
                             <select value={proposal.drivers[k] ?? ''} onChange={(event) => setProposal({ ...proposal, drivers: proposal.drivers.map((v, i) => (i === k ? event.target.value || null : v)) })}>
@@ -252,7 +258,7 @@ export function PlanPage({ user }: { user: User }) {
                             const zone = zoneOf(booking);
                             return (
                               <li key={id}>
-                                <span className="plan-eta">{t('eta', { at: format.time(tour.etas[i], zone) })}</span> {stop && booking ? t('stop_of', { type: stopType(stop), name: bookingName(booking) }) : id}
+                                <span className="plan-eta">{t('eta', { at: format.time(tour.etas[i], zone) })}</span> {stop && booking ? t('stop_of', { type: stopType(stop), name: bookingName(booking) }) : tour.running ? t('tour_stop') : id}
                                 {stop ? <span className="muted"> — {stop.address.street}{stop.address.number ? ` ${stop.address.number}` : ''}, {stop.address.city}</span> : null}
                                 {stop?.time_window ? <span className="muted"> ({t('window', { start: format.time(stop.time_window.starts_at, zone), end: format.time(stop.time_window.ends_at, zone) })})</span> : null}
                               </li>
@@ -312,19 +318,19 @@ export function PlanPage({ user }: { user: User }) {
   );
 }
 
-function AppliedList({ results }: { results: { index: number; tourId: string | null; error: unknown }[] }) {
+function AppliedList({ results }: { results: { index: number; tourId: string | null; error: unknown; running: boolean }[] }) {
   const t = useT(messages);
-  const created = results.filter((r) => r.tourId);
+  const created = results.filter((r) => r.tourId && !r.running);
   return (
     <div className="stack" aria-live="polite">
       {created.length ? <Banner tone="ok">{t('applied', { count: created.length })}</Banner> : null}
       <ul className="plain-list">
         {results.map((r) => (
           <li key={r.index}>
-            {r.tourId ? <Link href={`/tours/${r.tourId}`}>{t('applied_tour', { n: r.index + 1 })}</Link> : null}
+            {r.tourId ? <Link href={`/tours/${r.tourId}`}>{t(r.running ? 'updated_tour' : 'applied_tour', { n: r.index + 1 })}</Link> : null}
             {r.error ? (
               <>
-                <strong>{t(r.tourId ? 'assign_failed' : 'failed_tour', { n: r.index + 1 })}</strong>
+                <strong>{t(r.running ? 'update_failed' : r.tourId ? 'assign_failed' : 'failed_tour', { n: r.index + 1 })}</strong>
                 <ErrorBanner error={r.error} />
               </>
             ) : null}

@@ -53,26 +53,36 @@ export interface Applied {
   index: number;
   tourId: string | null;
   error: unknown;
+  /** The driver's tour under way, which the plan added to (decision 1303), not a new tour. */
+  running: boolean;
 }
 
 /**
  * Creates each kept tour with merge, its stops in the proposed order, and assigns the driver chosen for it. One
  * request per tour, so the tours the dispatcher left out are not created and one refused tour does not undo the
- * others (decision 1040).
+ * others (decision 1040). A running tour (`runningTourId`) gets the plan's new stops by insert and its open stops
+ * ordered again by the optimiser, which keeps its stops done or under way where they are (decision 1303).
  */
 export function useApplyPlan() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (tours: { index: number; stopIds: string[]; driverId: string | null }[]): Promise<Applied[]> => {
+    mutationFn: async (tours: { index: number; stopIds: string[]; driverId: string | null; runningTourId: string | null }[]): Promise<Applied[]> => {
       const results: Applied[] = [];
       for (const tour of tours) {
         let tourId: string | null = null;
         try {
-          tourId = (await call(api.POST('/api/hailing/bookings/merge', { body: { stop_ids: tour.stopIds } }))).tour.id;
-          if (tour.driverId) await call(api.POST('/api/hailing/tours/{id}/force_assign', { params: { path: { id: tourId } }, body: { driver_id: tour.driverId } }));
-          results.push({ index: tour.index, tourId, error: null });
+          if (tour.runningTourId) {
+            const path = { id: tour.runningTourId };
+            if (tour.stopIds.length) await call(api.POST('/api/hailing/tours/{id}/stops/insert', { params: { path }, body: { stop_ids: tour.stopIds } }));
+            tourId = tour.runningTourId;
+            await call(api.POST('/api/hailing/tours/{id}/optimize', { params: { path }, body: {} }));
+          } else {
+            tourId = (await call(api.POST('/api/hailing/bookings/merge', { body: { stop_ids: tour.stopIds } }))).tour.id;
+            if (tour.driverId) await call(api.POST('/api/hailing/tours/{id}/force_assign', { params: { path: { id: tourId } }, body: { driver_id: tour.driverId } }));
+          }
+          results.push({ index: tour.index, tourId, error: null, running: tour.runningTourId !== null });
         } catch (error) {
-          results.push({ index: tour.index, tourId, error });
+          results.push({ index: tour.index, tourId, error, running: tour.runningTourId !== null });
         }
       }
       return results;
