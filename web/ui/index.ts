@@ -5,3 +5,4 @@ export { StatusBadge } from './status.tsx';
 export { useLatest } from './use-latest.ts';
 export { markReactAriaStylesPresent } from './react-aria.ts';
 export { Pager, useCursorPages, type CursorPages } from './pager.tsx';
+export { SignInForm } from './sign-in-form.tsx';

@@ -94,3 +94,59 @@ describe('driver actions on a tour the driver cannot see', () => {
     expect([res.status, res.body.error_code]).toEqual([404, 'not_found']);
   });
 });
+
+describe('stop steps of a driver the tour was taken from (decision 1204)', () => {
+  it('answers 409 not_tour_driver while the tour waits for a driver it could claim, 404 once it cannot see it, and changes nothing', async () => {
+    const tenant = await t.createTenant();
+    const admin = tenant.admin;
+    const A = (await createOrganization(admin)).id;
+    const serviceId = (await createService(admin)).id;
+    const driver = await createUser(admin, { role: 'driver', organization_ids: [A] });
+    const manager = await createUser(admin, { role: 'manager', organization_ids: [A] });
+    const booking = await createBooking(admin, { service_id: serviceId, managing_organization_ids: [A] });
+    const tour = await expectOk(admin.post(`/api/hailing/tours/${(await mergeIntoTour(admin, [booking.id])).id}/force_assign`, { driver_id: driver.id, start: true }));
+    const stopIds = [...(tour.tour.stops as { id: string; tour_position: number }[])].sort((a, b) => a.tour_position - b.tour_position).map((s) => s.id);
+    const tourId: string = tour.tour.id;
+    await driveStop(driver.client, stopIds[0]!, 'arrived');
+    await expectOk(admin.post(`/api/hailing/tours/${tourId}/force_unassign`));
+    // The tour waits for a driver again, and its former driver is one that may claim it: it still sees it.
+    expect((await driver.client.get(`/api/hailing/tours/${tourId}`)).status).toBe(200);
+    const before = (await expectOk(admin.get(`/api/hailing/tours/${tourId}`))).tour;
+
+    const answer = async (client: typeof admin, path: string, body: unknown = {}) => {
+      const res = await client.post(path, body);
+      return [res.status, res.body.error_code, res.body.reason_key ?? null];
+    };
+    const stepsOf = async (client: typeof admin) => ({
+      approach: await answer(client, `/api/stops/${stopIds[0]}/approach`),
+      arrive: await answer(client, `/api/stops/${stopIds[0]}/arrive`),
+      complete: await answer(client, `/api/stops/${stopIds[0]}/complete`),
+      fail: await answer(client, `/api/stops/${stopIds[0]}/fail`, { outcome: 'skip_recovery' }),
+    });
+    expect(await stepsOf(driver.client)).toEqual({
+      approach: [409, 'not_tour_driver', null],
+      arrive: [409, 'not_tour_driver', null],
+      complete: [409, 'not_tour_driver', null],
+      // Failing a stop keeps its own rule: only the tour's driver may, and failure_options say why (not_permitted).
+      fail: [422, 'outcome_not_available', 'not_permitted'],
+    });
+    const refused = await driver.client.post(`/api/stops/${stopIds[0]}/approach`, {});
+    expect(refused.body.detail).toBe('You are not the driver of this tour (any more): it is waiting for a driver.');
+    // A tour action that does not fit the tour's state stays invalid_transition (decision 0206).
+    expect(await answer(driver.client, `/api/hailing/tours/${tourId}/start`)).toEqual([409, 'invalid_transition', null]);
+    // Admins and managers never run a driver's stops: their role is refused, as before.
+    for (const client of [admin, manager.client]) {
+      expect(await answer(client, `/api/stops/${stopIds[0]}/approach`)).toEqual([403, 'forbidden', null]);
+    }
+    expect((await expectOk(admin.get(`/api/hailing/tours/${tourId}`))).tour).toEqual(before);
+
+    // Held back from drivers, the tour is no longer visible to its former driver: 404 for every step.
+    await expectOk(admin.post(`/api/hailing/tours/${tourId}/hold`));
+    expect(await stepsOf(driver.client)).toEqual({
+      approach: [404, 'not_found', null],
+      arrive: [404, 'not_found', null],
+      complete: [404, 'not_found', null],
+      fail: [404, 'not_found', null],
+    });
+  });
+});

@@ -149,6 +149,14 @@ describe('classify', () => {
     expect(classify(409, { error_code: 'invalid_transition', detail: 'x' }, null).kind).toBe('refused');
   });
 
+  it('keeps why a failure outcome was not available, so the app can say the tour was taken off the driver', () => {
+    expect(classify(422, { error_code: 'outcome_not_available', detail: 'Only …', reason_key: 'not_permitted' }, null)).toEqual({
+      kind: 'refused',
+      status: 422,
+      problem: { status: 422, error_code: 'outcome_not_available', detail: 'Only …', reason_key: 'not_permitted' },
+    });
+  });
+
   it('doubles the delay up to the cap', () => {
     expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, 500, 10_000))).toEqual([500, 1000, 2000, 4000, 8000, 10_000]);
   });

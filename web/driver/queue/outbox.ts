@@ -22,8 +22,8 @@ export interface QueuedAction {
   /** Not sent again before this time (epoch ms). */
   notBefore: number;
   state: 'waiting' | 'refused';
-  /** The server's problem+json when it refused the action. */
-  problem: { status: number; error_code: string; detail: string } | null;
+  /** The server's problem+json when it refused the action (`reason_key`: why a failure outcome was not available). */
+  problem: { status: number; error_code: string; detail: string; reason_key?: string } | null;
 }
 
 export interface OutboxStore {
@@ -184,5 +184,6 @@ export function classify(status: number, body: unknown, retryAfter: string | nul
     const seconds = Number(retryAfter);
     return Number.isFinite(seconds) && seconds > 0 ? { kind: 'retry', retryAfterMs: seconds * 1000 } : { kind: 'retry' };
   }
-  return { kind: 'refused', status, problem: { status, error_code: code, detail: typeof problem.detail === 'string' ? problem.detail : `HTTP ${status}` } };
+  const detail = typeof problem.detail === 'string' ? problem.detail : `HTTP ${status}`;
+  return { kind: 'refused', status, problem: { status, error_code: code, detail, ...(typeof problem.reason_key === 'string' ? { reason_key: problem.reason_key } : {}) } };
 }

@@ -12,10 +12,18 @@ import { outbox, useOutbox, type QueuedAction } from '../queue/index.ts';
 /** Refusals that mean the tour is no longer the driver's: the words say to call the dispatcher. */
 const GONE = new Set(['not_found', 'forbidden', 'invalid_transition', 'tour_not_tracked']);
 
+/**
+ * The tour waits for a driver and this driver is not it any more (the dispatcher unassigned it): a stop step answers
+ * 409 not_tour_driver, failing a stop 422 with reason_key not_permitted (decision 1204).
+ */
+const takenOff = (problem: NonNullable<QueuedAction['problem']>): boolean =>
+  problem.error_code === 'not_tour_driver' || (problem.error_code === 'outcome_not_available' && problem.reason_key === 'not_permitted');
+
 function Refusal({ action }: { action: QueuedAction }) {
   const t = useT(messages);
   const problem = action.problem!;
-  const words = t(GONE.has(problem.error_code) ? 'refused_gone' : 'refused_help', { action: t(`action.${action.kind}`), detail: problem.detail });
+  const params = { action: t(`action.${action.kind}`), detail: problem.detail };
+  const words = takenOff(problem) ? t('refused_taken_off', params) : t(GONE.has(problem.error_code) ? 'refused_gone' : 'refused_help', params);
   return (
     <Banner tone="error">
       <strong>{t('refused_title')}</strong>

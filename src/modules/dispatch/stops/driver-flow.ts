@@ -15,12 +15,17 @@ import type { StopStatus } from '../tables.ts';
 import { renderStop } from './render-stops.ts';
 import * as repo from '../tours/repository.ts';
 import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { dispatchPermissions } from '../permissions.ts';
 import { canSeeTour } from '../visibility.ts';
 
 export const messages: Messages = {
   'stop.another_in_progress': {
     en: 'Another stop of this tour is under way; finish it first.',
     de: 'Ein anderer Stopp dieser Tour ist in Bearbeitung; schließen Sie ihn zuerst ab.',
+  },
+  'stop.not_tour_driver': {
+    en: 'You are not the driver of this tour (any more): it is waiting for a driver.',
+    de: 'Sie sind nicht (mehr) der Fahrer dieser Tour: Sie wartet auf einen Fahrer.',
   },
 };
 
@@ -37,7 +42,11 @@ const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly St
 async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
   const tour = await repo.findTourOfStopForUpdate(tx, actor.tenantId, stopId);
   if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('stop');
-  if (tour.driverId !== actor.userId) throw forbidden();
+  // Admins and managers never run a driver's stops (403). A driver that sees the tour without holding it sees a tour
+  // waiting for a driver — after force_unassign, its former driver: that state is visible to it, so it is told so
+  // (409), not that its role may not do this (decision 1204).
+  if (!dispatchPermissions.may(actor, 'drive')) throw forbidden();
+  if (tour.driverId !== actor.userId) throw conflict('not_tour_driver', { key: 'stop.not_tour_driver' });
   const tourStops = await stopsRepo.findStopsOfTours(tx, actor.tenantId, [tour.id]);
   // The stop moved to another tour between the two reads: treat as not found rather than act on a stale tour.
   const stop = tourStops.find((s) => s.id === stopId);
