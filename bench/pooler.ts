@@ -61,7 +61,8 @@ const client = new pg.Client({ connectionString: database.url! });
 await client.connect();
 // Dropping the scratch database at the end ends this connection if an error left it open.
 client.on('error', () => undefined);
-const writes = (text: string) => /^\s*(insert|update|delete)\b|\binsert\s+into\b/i.test(text);
+// Writes: an INSERT, UPDATE or DELETE, or a call of a function that inserts (insert_new_booking).
+const writes = (text: string) => /\b(insert|update|delete)\b|\binsert_/i.test(text);
 
 /**
  * EXPLAIN takes no protocol-level parameters: the statement is PREPAREd in SQL with its values as literals, and each

@@ -21,3 +21,18 @@ CREATE FUNCTION tip_outcome_of(p_tenant_id uuid, p_booking_id uuid) RETURNS json
 BEGIN
   RETURN (SELECT row_to_json(t) FROM tip_outcomes t WHERE t.tenant_id = p_tenant_id AND t.booking_id = p_booking_id);
 END $$;
+--> statement-breakpoint
+-- A new booking's write (repository insertNewBooking), every table's rows as one JSON argument in this order, for
+-- the same reason. Each table's rows come complete (every column, db/json-insert.ts), so SELECT * fills the table's
+-- columns by name; the inserts run in the order their foreign keys need.
+CREATE FUNCTION insert_new_booking(p_bookings json, p_stops json, p_packages json, p_history json, p_visibility json, p_events json, p_jobs json)
+  RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO bookings SELECT * FROM json_populate_recordset(NULL::bookings, p_bookings);
+  INSERT INTO stops SELECT * FROM json_populate_recordset(NULL::stops, p_stops);
+  INSERT INTO packages SELECT * FROM json_populate_recordset(NULL::packages, p_packages);
+  INSERT INTO package_history SELECT * FROM json_populate_recordset(NULL::package_history, p_history);
+  INSERT INTO booking_visibility SELECT * FROM json_populate_recordset(NULL::booking_visibility, p_visibility);
+  INSERT INTO events SELECT * FROM json_populate_recordset(NULL::events, p_events);
+  INSERT INTO jobs SELECT * FROM json_populate_recordset(NULL::jobs, p_jobs);
+END $$;

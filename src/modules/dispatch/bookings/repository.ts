@@ -46,8 +46,9 @@ export async function insertNewBooking(q: Queryable, created: NewBooking, events
     events,
     rowsOf(jobs, created.jobs ?? []),
   ];
-  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts);
-  else await insertAllBatched(q, 'insert_new_booking', parts);
+  // Through the database function insert_new_booking (migration 0015), which takes the parts in this order.
+  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts, 'insert_new_booking');
+  else await insertAllBatched(q, 'insert_new_booking', parts, 'insert_new_booking');
 }
 
 /** What a new booking refers to, read in one statement: its service, the places its stops are built from, its area's auto-dispatch. */
