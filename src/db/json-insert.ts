@@ -82,10 +82,14 @@ export function insertFromJson(table: PgTable, parameter: string, after?: string
 
 /**
  * The inserts of `parts` as one statement (data-modifying CTEs), so they commit or fail together even outside a
- * transaction. `name` identifies the statement's shape (the same tables in the same order): it is prepared once.
+ * transaction. `name` identifies the statement's shape (the same tables in the same order): it is prepared once. With
+ * `via`, the statement calls that database function with each part's JSON in order instead: a function keeps its
+ * plans per server connection, also where every statement goes unnamed (a transaction pooler, decision 1452).
  */
-export async function insertAll(q: Queryable, name: string, parts: TableRows[]): Promise<void> {
-  const build = (q: Queryable) =>
-    prepareSql(q, name, sql`WITH ${sql.join(parts.map((part, i) => sql`${sql.raw(`w${i}`)} AS (${insertFromJson(part.table, `p${i}`)})`), sql`, `)} SELECT 1`);
-  await runPrepared(q, name, build, Object.fromEntries(parts.map((part, i) => [`p${i}`, jsonParameter(part)])));
+export async function insertAll(q: Queryable, name: string, parts: TableRows[], via?: string): Promise<void> {
+  const statement = () =>
+    via
+      ? sql`SELECT ${sql.raw(via)}(${sql.join(parts.map((_, i) => sql`${sql.placeholder(`p${i}`)}::json`), sql`, `)})`
+      : sql`WITH ${sql.join(parts.map((part, i) => sql`${sql.raw(`w${i}`)} AS (${insertFromJson(part.table, `p${i}`)})`), sql`, `)} SELECT 1`;
+  await runPrepared(q, name, (q) => prepareSql(q, name, statement()), Object.fromEntries(parts.map((part, i) => [`p${i}`, jsonParameter(part)])));
 }

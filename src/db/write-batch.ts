@@ -21,27 +21,27 @@ function merged(members: Member[]): TableRows[] {
   return members[0]!.parts.map((part, i) => ({ table: part.table, rows: members.flatMap((m) => m.parts[i]!.rows) }));
 }
 
-async function flush(db: Db, name: string, members: Member[]): Promise<void> {
+async function flush(db: Db, name: string, members: Member[], via: string | undefined): Promise<void> {
   if (members.length === 1) {
     const [only] = members as [Member];
-    await insertAll(db, name, only.parts).then(only.resolve, only.reject);
+    await insertAll(db, name, only.parts, via).then(only.resolve, only.reject);
     return;
   }
   try {
-    await insertAll(db, name, merged(members));
+    await insertAll(db, name, merged(members), via);
     for (const m of members) m.resolve();
   } catch {
     // Nothing of the batch was written (one statement): each member is written alone and meets its own error.
-    await Promise.all(members.map((m) => insertAll(db, name, m.parts).then(m.resolve, m.reject)));
+    await Promise.all(members.map((m) => insertAll(db, name, m.parts, via).then(m.resolve, m.reject)));
   }
 }
 
 /**
- * `insertAll(db, name, parts)`, possibly together with other callers' writes of the same `name` (the same tables in
+ * `insertAll(db, name, parts, via)`, possibly together with other callers' writes of the same `name` (the same tables in
  * the same order) started in this turn of the event loop. Resolves once this write is committed. Outside a
  * transaction only: a transaction's writes must stay on its own connection.
  */
-export function insertAllBatched(db: Db, name: string, parts: TableRows[]): Promise<void> {
+export function insertAllBatched(db: Db, name: string, parts: TableRows[], via?: string): Promise<void> {
   let pending = pendingByHandle.get(db);
   if (!pending) pendingByHandle.set(db, (pending = new Map()));
   const byName = pending;
@@ -53,7 +53,7 @@ export function insertAllBatched(db: Db, name: string, parts: TableRows[]): Prom
       // After the current turn's I/O callbacks and promise continuations: every write started meanwhile joins.
       setImmediate(() => {
         if (byName.get(name) === opened) byName.delete(name);
-        void flush(db, name, opened);
+        void flush(db, name, opened, via);
       });
     }
     batch.push({ parts, resolve, reject });

@@ -1,7 +1,7 @@
 // Compensation SQL: components per tour, history, tip outcomes. Handle and tenant id first.
 import { and, asc, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { firstRow, oneRow, readTogether, rowFromJson } from '../../db/json-read.ts';
+import { firstRow, oneRow, readTogether, rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import { prepareSql, runPrepared } from '../../db/prepared.ts';
 import { tourRead, type TourRow } from '../dispatch/index.ts';
 import type { Bonus, Labelled } from './compensation-total.ts';
@@ -166,8 +166,14 @@ export async function findTipOutcomes(q: Queryable, tenantId: string, bookingIds
   );
 }
 
-/** A booking's outcome as a part of another module's read (the booking read's placeholders). */
-export const tipOutcomeRead = (tenantId: Placeholder, bookingId: Placeholder) => oneRow(tipOutcomes, and(eq(tipOutcomes.tenantId, tenantId), eq(tipOutcomes.bookingId, bookingId)));
+/**
+ * A booking's outcome as a part of another module's read (the booking read's placeholders): the database function
+ * tip_outcome_of (migration 0015), whose plan is kept per server connection (decision 1452).
+ */
+export const tipOutcomeRead = (tenantId: Placeholder, bookingId: Placeholder): JsonPart<TipOutcomeRow | null> => ({
+  sql: sql`tip_outcome_of(p_tenant_id => ${tenantId}, p_booking_id => ${bookingId})`,
+  decode: (json) => (json ? rowFromJson(tipOutcomes, json as Record<string, unknown>) : null),
+});
 
 /** Bookings whose last outcome names the tour (awarded, paused or waiting for it). */
 export async function bookingIdsNamingTours(q: Queryable, tenantId: string, tourIds: string[]): Promise<string[]> {

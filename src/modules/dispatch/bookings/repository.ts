@@ -1,10 +1,10 @@
 // Bookings SQL: bookings, a new booking with everything it brings, a booking's children, booking visibility. Handle and tenant id first.
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { isTransaction, type Queryable } from '../../../db/client.ts';
 import { insertAll, rowsOf, type TableRows } from '../../../db/json-insert.ts';
-import { readTogether, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
+import { firstRow, readTogether, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
 import { insertAllBatched } from '../../../db/write-batch.ts';
-import { runPrepared } from '../../../db/prepared.ts';
+import { prepareSql, runPrepared } from '../../../db/prepared.ts';
 import { placesRead } from '../../places/index.ts';
 import { serviceAreaIdOfService, serviceRead } from '../../services/index.ts';
 import { autoDispatchSettingRead } from '../../identity/index.ts';
@@ -46,8 +46,9 @@ export async function insertNewBooking(q: Queryable, created: NewBooking, events
     events,
     rowsOf(jobs, created.jobs ?? []),
   ];
-  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts);
-  else await insertAllBatched(q, 'insert_new_booking', parts);
+  // Through the database function insert_new_booking (migration 0015), which takes the parts in this order.
+  if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts, 'insert_new_booking');
+  else await insertAllBatched(q, 'insert_new_booking', parts, 'insert_new_booking');
 }
 
 /** What a new booking refers to, read in one statement: its service, the places its stops are built from, its area's auto-dispatch. */
@@ -127,7 +128,9 @@ function partOf<T>(part: (tenantId: Placeholder, id: Placeholder) => JsonPart<T>
 
 /**
  * The booking with its children and, when another module adds one, its part (e.g. compensation's tip outcome), in one
- * statement. `part` must be the same for every call of a process: it is prepared once.
+ * statement. `part` must be the same for every call of a process: it is prepared once. The read itself is the database
+ * function booking_with_children (migration 0015): its plans are kept per server connection, so the statement costs
+ * little to parse and plan even where every statement goes unnamed (through a transaction pooler, decision 1452).
  */
 export async function findBookingWithChildren<T = never>(
   q: Queryable,
@@ -137,20 +140,21 @@ export async function findBookingWithChildren<T = never>(
 ): Promise<{ booking: BookingRow; children: BookingChildren; part: T | undefined } | null> {
   const extra = part ? partOf(part) : undefined;
   const name = extra ? 'booking_with_children_and_part' : 'booking_with_children';
-  const [row] = await runPrepared(
+  const result = await runPrepared(
     q,
     name,
     (q) =>
-      q
-        .select({ ...getTableColumns(bookings), ...childColumns, part: extra ? extra.sql : sql<null>`null` })
-        .from(bookings)
-        .where(and(eq(bookings.tenantId, sql.placeholder('tenantId')), eq(bookings.id, sql.placeholder('id'))))
-        .prepare(name),
+      prepareSql(
+        q,
+        name,
+        sql`SELECT f.booking_json AS booking, f.stops_json AS stops, f.packages_json AS packages, f.history_json AS history, ${extra ? extra.sql : sql`null`} AS part
+              FROM booking_with_children(p_tenant_id => ${sql.placeholder('tenantId')}, p_id => ${sql.placeholder('id')}) f`,
+      ),
     { tenantId, id },
   );
+  const row = firstRow<{ booking: Record<string, unknown>; stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[]; part: unknown }>(result);
   if (!row) return null;
-  const { stops: stopsJson, packages: packagesJson, history: historyJson, part: partJson, ...booking } = row;
-  return { booking, children: toChildren({ stops: stopsJson, packages: packagesJson, history: historyJson }), part: extra?.decode(partJson) };
+  return { booking: rowFromJson(bookings, row.booking), children: toChildren(row), part: extra?.decode(row.part) };
 }
 
 /** The children of several bookings, in one statement. */
