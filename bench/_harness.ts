@@ -1,12 +1,15 @@
 // Bench harness: scratch databases (PGlite or PostgreSQL), a server in a child process, autocannon from this one.
 // A benchmark is bench/<name>.ts; it starts servers with startServer(script, database) and loads them with load().
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess, type Serializable } from 'node:child_process';
+import type { IncomingMessage } from 'node:http';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import type { App } from '../src/app.ts';
+import type { Deps } from '../src/deps.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -162,6 +165,19 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The value at quantile `q` (0–1) of `values`, nearest rank; NaN for none. */
+export function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+}
+
+/** Milliseconds `f` took, with its value. */
+export async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await f();
+  return [performance.now() - started, value];
+}
+
 export function printTable(rows: Record<string, string | number>[]): void {
   console.table(rows);
 }
@@ -209,7 +225,113 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The 1, 5 and 15 minute load averages: on a shared machine a figure means something only beside them. */
+export const loadAverage = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
 export function machineDescription(): string {
   const cpus = os.cpus();
   return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}`;
+}
+
+// --- Stream receivers: the clients of many SSE streams in a child process, so parsing their frames takes no CPU from
+// the process that posts and times (one Date.now() clock for both).
+
+/**
+ * In the parent: forks `file` (a bench script that checks `process.env[flag]` and then runs its receiver), sends it
+ * `input` and waits for its `{ ready: true }` (or `{ error }`); `stop()` answers what it received.
+ */
+export async function startReceiver<Received>(file: string, flag: string, input: Serializable): Promise<{ stop(): Promise<Received> }> {
+  const child = fork(file, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, [flag]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const message = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      child.once('message', (m) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
+      child.once('exit', (code) => reject(new Error(`stream receiver exited with ${code}`)));
+    });
+  const ready = message<{ ready: true }>();
+  child.send(input);
+  await ready;
+  return {
+    stop() {
+      const done = message<Received>();
+      child.send('stop');
+      return done;
+    },
+  };
+}
+
+/** In a receiver: the parent's first message, what to open. */
+export const receiverInput = <T>(): Promise<T> => new Promise<T>((resolve) => process.once('message', (m) => resolve(m as T)));
+
+/** In a receiver: waits for the parent's 'stop', answers `received` and exits. */
+export async function answerOnStop(received: Serializable): Promise<never> {
+  await new Promise((resolve) => process.once('message', resolve));
+  process.send?.(received, () => process.exit(0));
+  return new Promise<never>(() => undefined);
+}
+
+/** Calls `onBlock` with each complete SSE block (frame or comment) of `res` and the moment its chunk arrived. */
+export function onSseBlocks(res: IncomingMessage, onBlock: (block: string, arrivedAt: number) => void): void {
+  res.setEncoding('utf8');
+  let buffer = '';
+  res.on('data', (chunk: string) => {
+    const now = Date.now();
+    buffer += chunk;
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      onBlock(block, now);
+    }
+  });
+}
+
+// --- In-process apps: benchmarks that time one operation at a time (no load generator) run the app in their own
+// process on a scratch PGlite.
+
+export interface InProcessApp {
+  deps: Deps;
+  app: App;
+  tenantId: string;
+  /** A request as the tenant's admin; throws on any status ≥ 300. */
+  call(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- benches read arbitrary JSON
+  close(): Promise<void>;
+}
+
+/** The real app on a new PGlite database in a scratch DATA_DIR, with one tenant, its admin token and rate limits lifted. */
+export async function inProcessApp(name: string): Promise<InProcessApp> {
+  // Loaded here, not at the top: benchmarks that fork a server process never load the app into their own.
+  const [{ default: pino }, { buildApp }, { loadConfig }, { openPglite }, { wireHooks }, { createSolverPool }, { createTenant }, { systemClock }] = await Promise.all([
+    import('pino'),
+    import('../src/app.ts'),
+    import('../src/config.ts'),
+    import('../src/db/client.ts'),
+    import('../src/hooks.ts'),
+    import('../src/optimizer/index.ts'),
+    import('../src/modules/identity/index.ts'),
+    import('../src/shared/clock.ts'),
+  ]);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tourbook-bench-${name}-`));
+  const database = await openPglite({ dataDir: path.join(dataDir, 'db') });
+  await database.migrate();
+  const config = loadConfig({}, { dataDir, logLevel: 'warn', rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } });
+  const deps: Deps = { db: database.db, database, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
+  const app = await buildApp(deps);
+  await app.ready();
+  const { admin_token: token, tenant } = await createTenant(deps, { name: 'Bench' });
+  return {
+    deps,
+    app,
+    tenantId: tenant.id,
+    async call(method, url, body) {
+      const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
+      return JSON.parse(res.body);
+    },
+    async close() {
+      await app.close();
+      await deps.optimizer.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -6,22 +6,10 @@
 // cancelled, so every trial sees 40 tours of 25 stops.
 //
 //   npm run bench -- autodispatch [--trials 40] [--budget-ms 200]
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openPglite } from '../src/db/client.ts';
-import type { Deps } from '../src/deps.ts';
-import { wireHooks } from '../src/hooks.ts';
-import { createSolverPool } from '../src/optimizer/index.ts';
-import { createTenant } from '../src/modules/identity/index.ts';
 import { decideAutoDispatch } from '../src/modules/dispatch/auto-dispatch/decide.ts';
 import { createRng } from '../src/optimizer/prng.ts';
-import { systemClock } from '../src/shared/clock.ts';
-import { machineDescription, median, printTable } from './_harness.ts';
+import { inProcessApp, loadAverage, machineDescription, median, printTable, quantile, timed } from './_harness.ts';
 
 const { values } = parseArgs({ args: process.argv.slice(3), options: { trials: { type: 'string', default: '40' }, 'budget-ms': { type: 'string', default: '200' } } });
 const trials = Number(values.trials);
@@ -29,20 +17,7 @@ const budget = Number(values['budget-ms']);
 const TOURS = 40;
 const rng = createRng(1);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-bench-autodispatch-'));
-const database = await openPglite({ dataDir: path.join(dataDir, 'db') });
-await database.migrate();
-const config = loadConfig({}, { dataDir, logLevel: 'warn', rateLimit: { perSecond: 1_000_000, burst: 1_000_000 } });
-const deps: Deps = { db: database.db, database, clock: systemClock, config, log: pino({ level: 'warn' }), hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
-const app = await buildApp(deps);
-await app.ready();
-const { admin_token: token, tenant } = await createTenant(deps, { name: 'Bench' });
-
-async function call(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) {
-  const res = await app.inject({ method, url, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url} → ${res.statusCode} ${res.body}`);
-  return JSON.parse(res.body);
-}
+const { deps, tenantId, call, close } = await inProcessApp('autodispatch');
 
 const point = () => ({ location: { lat: 52.47 + rng.next() * 0.09, lng: 13.33 + rng.next() * 0.15 }, address: { street: 'Bench', number: '1', city: 'Berlin' } });
 // Set up with auto-dispatch off, so the tours' own bookings are not decided; on for the trials.
@@ -64,14 +39,7 @@ for (let t = 0; t < TOURS; t++) {
 await call('PATCH', `/api/admin/service_areas/${area.id}`, { service_area: { auto_dispatch: { enabled: true, budget_ms: budget } } });
 const running = (await call('GET', `/api/hailing/tours?filters[status][]=en_route&limit=100`)).tours as { stops?: unknown[] }[];
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-const timed = async <T>(f: () => Promise<T>): Promise<[number, T]> => {
-  const started = performance.now();
-  const value = await f();
-  return [performance.now() - started, value];
-};
-
-console.log(`Machine: ${machineDescription()}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`Machine: ${machineDescription()}; load average ${loadAverage()}`);
 console.log(`${trials} trials: ${running.length} en_route tours of 25 stops; one new booking each, decided with a ${budget} ms budget (PGlite, in process)\n`);
 const create: number[] = [];
 const decide: number[] = [];
@@ -79,7 +47,7 @@ const outcomes = new Map<string, number>();
 for (let t = 0; t < trials; t++) {
   const [createMs, created] = await timed(() => booking());
   create.push(createMs);
-  const [decideMs, decision] = await timed(() => decideAutoDispatch(deps, tenant.id, created.id));
+  const [decideMs, decision] = await timed(() => decideAutoDispatch(deps, tenantId, created.id));
   decide.push(decideMs);
   const key = decision ? `${decision.status}${decision.reason ? ` (${decision.reason}${decision.constraint ? `: ${decision.constraint}` : ''})` : ''}` : 'none';
   outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
@@ -87,16 +55,13 @@ for (let t = 0; t < trials; t++) {
 }
 printTable([
   { measure: 'baseline: POST booking p50 (ms)', value: median(create).toFixed(1) },
-  { measure: 'baseline: POST booking p95 (ms)', value: percentile(create, 0.95).toFixed(1) },
+  { measure: 'baseline: POST booking p95 (ms)', value: quantile(create, 0.95).toFixed(1) },
   { measure: 'decision p50 (ms)', value: median(decide).toFixed(1) },
-  { measure: 'decision p95 (ms)', value: percentile(decide, 0.95).toFixed(1) },
+  { measure: 'decision p95 (ms)', value: quantile(decide, 0.95).toFixed(1) },
   { measure: 'decision max (ms)', value: Math.max(...decide).toFixed(1) },
   ...[...outcomes].map(([outcome, n]) => ({ measure: `outcome: ${outcome}`, value: n })),
 ]);
-const failed = percentile(decide, 0.95) > 200;
+const failed = quantile(decide, 0.95) > 200;
 console.log(failed ? '\nFAIL: decision p95 above 200 ms' : '\nOK: decision p95 within 200 ms');
-await app.close();
-await deps.optimizer.close();
-await database.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+await close();
 process.exitCode = failed ? 1 : 0;

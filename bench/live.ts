@@ -5,12 +5,26 @@
 //     latency ≤ 250 ms, server RSS growth ≤ 200 MiB. The tour.etas_recalculated events the fixes cause reach the
 //     streams through the outbox poller: the two delivery paths (LISTEN/NOTIFY vs the shared poller, decision 0902)
 //     are measured side by side.
-import { fork } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
-import { type ServerHandle, finishReport, load, machineDescription, median, scratchDatabase, startServer, type DatabaseKind } from './_harness.ts';
+import {
+  answerOnStop,
+  finishReport,
+  load,
+  loadAverage,
+  machineDescription,
+  median,
+  onSseBlocks,
+  quantile,
+  receiverInput,
+  scratchDatabase,
+  startReceiver,
+  startServer,
+  type DatabaseKind,
+  type ServerHandle,
+} from './_harness.ts';
 import type { LiveInfo } from './_live-server.ts';
 
 interface Received {
@@ -24,37 +38,26 @@ interface Received {
 /** The receiver process: opens the streams it is sent, records arrivals, answers them on 'stop'. */
 async function runReceiver(): Promise<never> {
   const received: Received = { positions: [], etas: [], closed: 0 };
-  const { url, tokens } = await new Promise<{ url: string; tokens: string[] }>((resolve) => process.once('message', (m) => resolve(m as { url: string; tokens: string[] })));
+  const { url, tokens } = await receiverInput<{ url: string; tokens: string[] }>();
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
   let ready = 0;
   for (const token of tokens) {
     const req = http.get({ host: target.hostname, port: target.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
       if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
-      res.setEncoding('utf8');
       res.on('end', () => received.closed++);
-      let buffer = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
-          const data = block.indexOf('\ndata: ');
-          if (data < 0) continue;
-          const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
-          if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
-          else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
-        }
+      onSseBlocks(res, (block, now) => {
+        if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
+        const data = block.indexOf('\ndata: ');
+        if (data < 0) return;
+        const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
+        if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
+        else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
       });
     });
     req.on('error', (err) => process.send?.({ error: String(err) }));
   }
-  await new Promise((resolve) => process.once('message', resolve));
-  process.send?.(received, () => process.exit(0));
-  return new Promise<never>(() => undefined);
+  return answerOnStop(received);
 }
 if (process.env.BENCH_LIVE_RECEIVER) await runReceiver();
 
@@ -68,15 +71,11 @@ const parts = new Set(process.env.BENCH_LIVE_PARTS?.split(',') ?? ['positions', 
 const STREAM_HOP_EVERY = Number(process.env.BENCH_LIVE_HOP_EVERY ?? 10);
 const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
 
-console.log(`Machine: ${machineDescription()}`);
+console.log(`Machine: ${machineDescription()}; load average ${loadAverage()}`);
 console.log(`(1) autocannon one connection per tour, ${DURATION} s after a warm-up; (2) ${STREAMS} streams, ${RATE} positions/s for ${DURATION} s\n`);
 
 const rows: Record<string, string | number>[] = [];
 let failed = false;
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-};
 
 /** Non-2xx answers by status with one body each: a run with errors is invalid, and this says why. */
 const refused = new Map<number, { count: number; body: string }>();
@@ -179,7 +178,9 @@ async function streams(info: LiveInfo, run: StreamRun) {
     const org = info.managerTokens[i % info.managerTokens.length]!;
     return org[Math.floor(i / info.managerTokens.length) % org.length]!;
   });
-  const receiver = await startReceiver(run.streamUrl, tokens);
+  // The stream clients run in a child process (this file with BENCH_LIVE_RECEIVER set), so parsing 10,000 frames/s does
+  // not delay the posts, nor the clock they are timed with (Date.now(), one clock for both processes).
+  const receiver = await startReceiver<Received>(fileURLToPath(import.meta.url), 'BENCH_LIVE_RECEIVER', { url: run.streamUrl, tokens });
   const sentAt = new Map<string, number>();
   /** Send times of the fixes that moved a tour's ETAs (an etas_recalculated frame is timed from the last one). */
   const moves = new Map<string, number[]>();
@@ -259,28 +260,6 @@ async function streams(info: LiveInfo, run: StreamRun) {
     'RSS growth MiB': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
     'post errors': errors,
   });
-}
-
-/**
- * The stream clients run in a child process (this file with BENCH_LIVE_RECEIVER set), so parsing 10,000 frames/s
- * does not delay the posts, nor the clock they are timed with (Date.now(), one clock for both processes).
- */
-async function startReceiver(url: string, tokens: string[]) {
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_LIVE_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const message = <T>() => new Promise<T>((resolve, reject) => {
-    child.once('message', (m) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
-    child.once('exit', (code) => reject(new Error(`stream receiver exited with ${code}`)));
-  });
-  const ready = message<{ ready: true }>();
-  child.send({ url, tokens });
-  await ready;
-  return {
-    async stop() {
-      const done = message<Received>();
-      child.send('stop');
-      return done;
-    },
-  };
 }
 
 /**

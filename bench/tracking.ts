@@ -6,12 +6,29 @@
 //     whose booking the driver heads to) ≤ 500 ms, RSS growth ≤ 300 MiB;
 // (3) the page's first load in Chromium: the gzipped JavaScript it fetches before the load event ≤ 80 KiB.
 // BENCH_TRACKING_PARTS=read,streams,page picks parts; BENCH_DATABASES=pglite,postgres picks databases.
-import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { comparedTo, finishReport, load, machineDescription, median, scratchDatabase, startServer, summarize, type DatabaseKind, type LoadResult, type ServerHandle } from './_harness.ts';
+import {
+  answerOnStop,
+  comparedTo,
+  finishReport,
+  load,
+  loadAverage,
+  machineDescription,
+  median,
+  onSseBlocks,
+  quantile,
+  receiverInput,
+  scratchDatabase,
+  startReceiver,
+  startServer,
+  summarize,
+  type DatabaseKind,
+  type LoadResult,
+  type ServerHandle,
+} from './_harness.ts';
 import type { TrackingInfo } from './_tracking-server.ts';
 
 interface Received {
@@ -24,46 +41,34 @@ interface Received {
 /** The receiver process: opens the streams it is sent, records position frames, answers them on 'stop'. */
 async function runReceiver(): Promise<never> {
   const received: Received = { positions: [], frames: 0, closed: 0 };
-  const { url, tokens } = await new Promise<{ url: string; tokens: string[] }>((resolve) => process.once('message', (m) => resolve(m as { url: string; tokens: string[] })));
+  const { url, tokens } = await receiverInput<{ url: string; tokens: string[] }>();
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
   let ready = 0;
-  // Opened in batches: thousands of simultaneous connects overflow the listen backlog (connection resets).
-  const BATCH = 100;
-  for (let i = 0; i < tokens.length; i += BATCH) await Promise.all(tokens.slice(i, i + BATCH).map((token) => openOne(token)));
-  function openOne(token: string): Promise<void> {
-    return new Promise<void>((opened) => {
-    const req = http.get({ host: target.hostname, port: target.port, path: `/api/tracking/${token}/live`, agent }, (res) => {
-      if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
-      res.setEncoding('utf8');
-      res.on('end', () => received.closed++);
-      let buffer = '';
-      let last = '';
-      res.on('data', (chunk: string) => {
-        const now = Date.now();
-        buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
+  const openOne = (token: string) =>
+    new Promise<void>((opened) => {
+      const req = http.get({ host: target.hostname, port: target.port, path: `/api/tracking/${token}/live`, agent }, (res) => {
+        if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
+        res.on('end', () => received.closed++);
+        let last = '';
+        onSseBlocks(res, (block, now) => {
           if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
           const data = block.indexOf('data: ');
-          if (!block.includes('event: tracking') || data < 0) continue;
+          if (!block.includes('event: tracking') || data < 0) return;
           received.frames++;
           const view = (JSON.parse(block.slice(data + 6)) as { tracking: { driver: { position: { recorded_at: string } | null } | null } }).tracking;
           const at = view.driver?.position?.recorded_at;
           if (at && at !== last) received.positions.push([`${token}@${at}`, now]);
           if (at) last = at;
-        }
+        });
       });
+      req.on('response', () => opened());
+      req.on('error', (err) => process.send?.({ error: String(err) }));
     });
-    req.on('response', () => opened());
-    req.on('error', (err) => process.send?.({ error: String(err) }));
-    });
-  }
-  await new Promise((resolve) => process.once('message', resolve));
-  process.send?.(received, () => process.exit(0));
-  return new Promise<never>(() => undefined);
+  // Opened in batches: thousands of simultaneous connects overflow the listen backlog (connection resets).
+  const BATCH = 100;
+  for (let i = 0; i < tokens.length; i += BATCH) await Promise.all(tokens.slice(i, i + BATCH).map((token) => openOne(token)));
+  return answerOnStop(received);
 }
 if (process.env.BENCH_TRACKING_RECEIVER) await runReceiver();
 
@@ -76,15 +81,11 @@ const parts = new Set(process.env.BENCH_TRACKING_PARTS?.split(',') ?? ['read', '
 const kinds: DatabaseKind[] = (process.env.BENCH_DATABASES?.split(',') as DatabaseKind[] | undefined) ?? ['pglite', 'postgres'];
 const ENV = { REPORTS_MASTER_KEY: randomBytes(32).toString('base64') };
 
-console.log(`Machine: ${machineDescription()}`);
+console.log(`Machine: ${machineDescription()}; load average ${loadAverage()}`);
 console.log(`(1) autocannon 50 connections, ${DURATION} s × ${ROUNDS} alternating rounds; (2) ${STREAMS} streams, ${RATE} positions/s for ${DURATION} s; (3) Chromium first load\n`);
 
 const rows: Record<string, string | number>[] = [];
 let failed = false;
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : NaN;
-};
 
 async function readVsBare(info: TrackingInfo, kind: DatabaseKind, server: ServerHandle<TrackingInfo>) {
   const bare: LoadResult[] = [];
@@ -100,26 +101,6 @@ async function readVsBare(info: TrackingInfo, kind: DatabaseKind, server: Server
   if ([...bare, ...real].some((r) => r.non2xx || r.errors)) failed = true;
 }
 
-/** The stream clients in a child process (this file with BENCH_TRACKING_RECEIVER set), so parsing does not delay posts. */
-async function startReceiver(url: string, tokens: string[]) {
-  const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_TRACKING_RECEIVER: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const message = <T>() =>
-    new Promise<T>((resolve, reject) => {
-      child.once('message', (m) => ((m as { error?: string }).error ? reject(new Error((m as { error: string }).error)) : resolve(m as T)));
-      child.once('exit', (code) => reject(new Error(`stream receiver exited with ${code}`)));
-    });
-  const ready = message<{ ready: true }>();
-  child.send({ url, tokens });
-  await ready;
-  return {
-    async stop() {
-      const done = message<Received>();
-      child.send('stop');
-      return done;
-    },
-  };
-}
-
 async function streams(info: TrackingInfo, kind: DatabaseKind, server: ServerHandle<TrackingInfo>) {
   const rss = async () => ((await (await fetch(info.rssUrl)).json()) as { rss: number }).rss;
   // Streams spread over every booking's link: each tour's heading booking gets its share, the rest see counts only.
@@ -127,7 +108,8 @@ async function streams(info: TrackingInfo, kind: DatabaseKind, server: ServerHan
   const tokens = Array.from({ length: STREAMS }, (_, i) => all[i % all.length]!);
   const rssBefore = await rss();
   const opened = Date.now();
-  const receiver = await startReceiver(info.realUrl, tokens);
+  // The stream clients in a child process (this file with BENCH_TRACKING_RECEIVER set), so parsing does not delay posts.
+  const receiver = await startReceiver<Received>(fileURLToPath(import.meta.url), 'BENCH_TRACKING_RECEIVER', { url: info.realUrl, tokens });
   const openSeconds = (Date.now() - opened) / 1000;
   const rssOpen = await rss();
   const counters = info.tours.map(() => 0);
@@ -187,6 +169,7 @@ async function streams(info: TrackingInfo, kind: DatabaseKind, server: ServerHan
     'RSS growth MiB (streams + run)': ((rssAfter - rssBefore) / 2 ** 20).toFixed(1),
     'RSS growth MiB (run only)': ((rssAfter - rssWarm) / 2 ** 20).toFixed(1),
     'post errors': errors,
+    'load average at the end': loadAverage(),
   });
 }
 

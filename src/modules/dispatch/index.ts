@@ -44,7 +44,16 @@ export { BookingEnvelope } from './bookings/schemas.ts';
 export { TourEnvelope } from './tours/schemas.ts';
 export { earningsDeprecation } from './legacy-earnings-field.ts';
 // The recipient's tracking link (the tracking module's public read): the booking a token tracks.
-export { findTrackedBooking, recordTrackingFeedback, trackingExpired, type TrackedBooking } from './bookings/tracked-booking.ts';
+export {
+  findTrackedBooking,
+  liveTokensRead,
+  recordTrackingFeedback,
+  tokenHashes,
+  trackedBookingRead,
+  trackedOrExpired,
+  trackingExpired,
+  type TrackedBooking,
+} from './bookings/tracked-booking.ts';
 // Proof images (decision 1250): the tracking read links and serves a tracked stop's photo; the worker's retention.
 export { trackingProofPhotoUrl } from './bookings/tracking-links.ts';
 export { deleteExpiredProofFiles, readProofImage, proofImageHeaders, rewrapProofKeys, type ProofImage } from './proof-files/operations.ts';

@@ -15,6 +15,7 @@ export {
   setActiveTour,
   tenantExtensionsRead,
   tenantsWithExtension,
+  userNameRead,
 } from './repository.ts';
 export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
 export { findActiveCredential } from './actors.ts';

@@ -65,6 +65,12 @@ export async function findUser(q: Queryable, tenantId: string, userId: string): 
   return row ?? null;
 }
 
+/** A user's name as one part of a combined read (db/json-read.ts); null without the user. */
+export const userNameRead = (tenantId: SQL, userId: SQL): JsonPart<string | null> => ({
+  sql: sql`(SELECT ${users.name} FROM ${users} WHERE ${users.tenantId} = ${tenantId} AND ${users.id} = ${userId})`,
+  decode: (value) => (typeof value === 'string' ? value : null),
+});
+
 export async function findUserByEmail(q: Queryable, tenantId: string | null, email: string): Promise<UserRow[]> {
   const conditions = [eq(users.email, email.toLowerCase()), isNull(users.deactivatedAt)];
   if (tenantId) conditions.push(eq(users.tenantId, tenantId));

@@ -1,6 +1,7 @@
 // Live tracking SQL: positions, the per-tour tracking row (the lock of every ETA update), stop ETAs, tickets.
-import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import type { JsonPart } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { queryRows } from '../../db/sql.ts';
 import { driverPositions, liveTickets, stopEtas, tourTracking } from './tables.ts';
@@ -66,6 +67,28 @@ export async function findTracking(q: Queryable, tenantId: string, tourId: strin
   const [row] = await q.select().from(tourTracking).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
   return row ?? null;
 }
+
+/**
+ * The ETAs of stops (`stopIds`: a uuid[] expression) as one part of a combined read (db/json-read.ts): the recipient's
+ * tracking read takes them in the statement that finds its booking.
+ */
+export const stopEtasRead = (tenantId: SQL, stopIds: SQL): JsonPart<Map<string, Date>> => ({
+  sql: sql`(SELECT coalesce(json_agg(json_build_array(${stopEtas.stopId}, ${stopEtas.eta})), '[]'::json) FROM ${stopEtas}
+             WHERE ${stopEtas.tenantId} = ${tenantId} AND ${stopEtas.stopId} = ANY (${stopIds}))`,
+  decode: (json) => new Map((json as [string, string][]).map(([id, eta]) => [id, new Date(eta)])),
+});
+
+/** A tour's current position (the tracking row's) as one part of a combined read; null without one. */
+export const currentPositionRead = (tenantId: SQL, tourId: SQL): JsonPart<{ lat: number; lng: number; recordedAt: Date } | null> => ({
+  sql: sql`(SELECT json_build_array(${tourTracking.lat}, ${tourTracking.lng}, ${tourTracking.recordedAt}) FROM ${tourTracking}
+             WHERE ${tourTracking.tenantId} = ${tenantId} AND ${tourTracking.tourId} = ${tourId}
+               AND ${tourTracking.lat} IS NOT NULL AND ${tourTracking.lng} IS NOT NULL AND ${tourTracking.recordedAt} IS NOT NULL)`,
+  decode: (json) => {
+    if (!json) return null;
+    const [lat, lng, recordedAt] = json as [number, number, string];
+    return { lat, lng, recordedAt: new Date(recordedAt) };
+  },
+});
 
 export async function findTrackings(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<TrackingRow[]> {
   if (!tourIds.length) return [];

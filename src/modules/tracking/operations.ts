@@ -1,13 +1,30 @@
 // The public tracking read (docs/tracking.md): anyone holding a link's token, no credential; 404 for a token no link
 // has, 410 past the link's time to live (decision 1100).
+//
+// One prepared statement (decision 1106): dispatch's derived table of the booking the token's hash finds (its stops,
+// tour, the tour's open stops, feedback) with live's ETAs and the tour's position and identity's driver name as parts
+// keyed on it. Nine statements built per request were most of its cost (docs/performance.md, "Tracking link").
+import { sql } from 'drizzle-orm';
+import { combinedRead, decodeCombined } from '../../db/json-read.ts';
+import { rawStatement, runRaw } from '../../db/prepared.ts';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { t, type Lang, type Messages } from '../../http/i18n.ts';
-import { findTrackedBooking, readProofImage, recordTrackingFeedback, trackingExpired, trackingProofPhotoUrl } from '../dispatch/index.ts';
+import {
+  findTrackedBooking,
+  liveTokensRead,
+  readProofImage,
+  recordTrackingFeedback,
+  tokenHashes,
+  trackedBookingRead,
+  trackedOrExpired,
+  trackingExpired,
+  trackingProofPhotoUrl,
+} from '../dispatch/index.ts';
 import { findStopFailureReason } from '../failures/index.ts';
-import { findUser } from '../identity/index.ts';
-import { currentPositionOfTour } from '../live/index.ts';
-import { hasPhotoFile, toTrackingView } from './views.ts';
+import { userNameRead } from '../identity/index.ts';
+import { currentPositionRead, stopEtasRead } from '../live/index.ts';
+import { hasPhotoFile, isOpenStop, toTrackingView, type TrackingFacts } from './views.ts';
 
 export const messages: Messages = {
   'tracking.failure_unknown': { en: 'The delivery could not be made.', de: 'Die Zustellung war nicht möglich.' },
@@ -18,44 +35,68 @@ const reasonLabel = (key: string | null, lang: Lang): string => {
   return reason ? reason.labels[lang] : t(lang, 'tracking.failure_unknown');
 };
 
-export async function readTracking(deps: Deps, token: string, lang: Lang) {
-  return (await loadTracking(deps, token, lang)).view;
-}
+const source = trackedBookingRead();
+const PARTS = {
+  tracked: source.tracked,
+  etas: stopEtasRead(source.tenantId, source.openStopIds),
+  position: currentPositionRead(source.tenantId, source.tourId),
+  driverName: userNameRead(source.tenantId, source.driverId),
+};
+const READ = rawStatement('tracking_read', sql`${combinedRead(PARTS)} FROM ${source.from}`);
+
+const ph = (name: string) => sql.placeholder(name);
+const POSITION_PARTS = {
+  etas: stopEtasRead(sql`${ph('tenantId')}::uuid`, sql`${ph('stopIds')}::uuid[]`),
+  live: liveTokensRead(sql`${ph('tenantId')}::uuid`, sql`${ph('hashes')}::text[]`),
+};
+const POSITION_READ = rawStatement('tracking_position_read', combinedRead(POSITION_PARTS));
 
 /**
- * The tracking object and where the recipient's next drop-off is, for the page's small map (decision 1104). The place
- * is the recipient's own; it is drawn on the page only, never added to the API's object (docs/tracking.md lists it).
+ * What a driver position changes for the streams of a tour (decision 1107), in one round trip: the ETAs of `stopIds`
+ * (the position's write stored them before it notified) and which of `tokens` still have their link (a rotated link's
+ * streams end at this change).
  */
-export async function readTrackingPage(deps: Deps, token: string, lang: Lang) {
-  const { view, stop } = await loadTracking(deps, token, lang);
-  return { view, stop };
+export async function loadPositionChange(deps: Deps, tenantId: string, stopIds: string[], tokens: string[]): Promise<{ etas: Map<string, Date>; live: Set<string> }> {
+  const hashes = tokenHashes(tokens);
+  const [row] = await runRaw<Record<string, unknown>>(deps.database, POSITION_READ, { tenantId, stopIds, hashes });
+  const read = decodeCombined(POSITION_PARTS, row);
+  return { etas: read.etas, live: new Set(tokens.filter((_, i) => read.live.has(hashes[i]!))) };
 }
 
-/** The tracking object with what a stream needs to tell which changes concern it: the tenant, booking and tour. */
-export async function loadTracking(deps: Deps, token: string, lang: Lang) {
-  const tracked = await findTrackedBooking(deps.db, deps, token);
-  if (tracked === null) throw notFound('tracking link');
+/** The facts behind a token's tracking object, in one round trip; 404 / 410 as the read answers them. */
+export async function loadTrackingFacts(deps: Deps, token: string): Promise<TrackingFacts> {
+  const [row] = await runRaw<Record<string, unknown>>(deps.database, READ, source.params(token));
+  // No row: no link has the token's hash (never made, or rotated away) — the same path either way (decision 1105).
+  const read = row ? decodeCombined(PARTS, row) : null;
+  const tracked = trackedOrExpired(deps, read?.tracked ?? null);
+  if (tracked === null || read === null) throw notFound('tracking link');
   if (tracked === 'expired') throw trackingExpired();
-  const openIds = tracked.stops.filter((s) => s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled').map((s) => s.id);
-  const tour = tracked.tour;
-  const [etas, driver, position] = await Promise.all([
-    openIds.length ? deps.hooks.dispatch.stopEtas(deps.db, tracked.tenantId, openIds) : new Map<string, { eta: Date }>(),
-    tour?.driverId ? findUser(deps.db, tracked.tenantId, tour.driverId) : null,
-    tour?.status === 'en_route' ? currentPositionOfTour(deps.db, tracked.tenantId, tour.id) : null,
-  ]);
-  const view = toTrackingView({
-    tracked,
+  return { tracked, etas: read.etas, driverName: read.driverName, position: tracked.tour?.status === 'en_route' ? read.position : null };
+}
+
+/** The tracking object of `facts` in `lang`, as of now (ETA windows narrow with time). */
+export function renderTracking(deps: Pick<Deps, 'clock' | 'config'>, token: string, facts: TrackingFacts, lang: Lang) {
+  return toTrackingView({
+    ...facts,
     now: deps.clock.now(),
     lang,
-    etas: new Map([...etas].map(([id, e]) => [id, e.eta])),
-    driverName: driver?.name ?? null,
-    position,
     reasonLabel,
     photoUrl: (index) => trackingProofPhotoUrl(deps.config, token, index),
   });
-  const dropoff = tracked.stops.find((s) => s.type !== 'pickup' && openIds.includes(s.id)) ?? null;
-  const stop = dropoff ? { lat: dropoff.lat, lng: dropoff.lng } : null;
-  return { view, stop, tenantId: tracked.tenantId, bookingId: tracked.bookingId, tourId: tour?.id ?? null };
+}
+
+export async function readTracking(deps: Deps, token: string, lang: Lang) {
+  return renderTracking(deps, token, await loadTrackingFacts(deps, token), lang);
+}
+
+/**
+ * The tracking object and where the recipient's next drop-off is, for the page's small map (decision 1105). The place
+ * is the recipient's own; it is drawn on the page only, never added to the API's object (docs/tracking.md lists it).
+ */
+export async function readTrackingPage(deps: Deps, token: string, lang: Lang) {
+  const facts = await loadTrackingFacts(deps, token);
+  const dropoff = facts.tracked.stops.find((s) => s.type !== 'pickup' && isOpenStop(s)) ?? null;
+  return { view: renderTracking(deps, token, facts, lang), stop: dropoff ? { lat: dropoff.lat, lng: dropoff.lng } : null };
 }
 
 /** The recipient rates the delivery (docs/tracking.md): once, after the last drop-off was completed; answers the read. */
@@ -69,7 +110,7 @@ export async function giveFeedback(deps: Deps, token: string, input: { rating: n
  * in the tracking object's `stops` (no other resource id on the tracking wire); 404 when it has none (any more).
  */
 export async function readTrackingProofPhoto(deps: Deps, token: string, index: number) {
-  const tracked = await findTrackedBooking(deps.db, deps, token);
+  const tracked = await findTrackedBooking(deps, token);
   if (tracked === null) throw notFound('tracking link');
   if (tracked === 'expired') throw trackingExpired();
   const stop = tracked.stops[index];

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
@@ -32,6 +32,24 @@ const at = () => t.clock.now().toISOString();
 const tokenOf = (url: string) => url.split('/').pop()!;
 const tracking = (frames: SseFrame[]) => frames.filter((f) => f.event === 'tracking').map((f) => f.data.tracking);
 
+/**
+ * Counts the statements that read tracking links for any of `hashes` (a link's token hash is a parameter of each such
+ * read), at the driver: the database handle's `query` (PGlite's instance or the PostgreSQL pool).
+ */
+function countLinkReads(hashes: string[]) {
+  const target = (t.deps.database.pglite ?? t.deps.database.pool) as unknown as { query: (...args: unknown[]) => unknown };
+  const original = target.query;
+  let count = 0;
+  target.query = function (this: unknown, ...args: unknown[]) {
+    const [first, second] = args;
+    const config = typeof first === 'object' && first !== null ? (first as { text?: string; values?: unknown[] }) : { text: String(first), values: second as unknown[] };
+    const values = JSON.stringify(config.values ?? []);
+    if (config.text?.includes('booking_tracking_links') && hashes.some((h) => values.includes(h))) count++;
+    return original.apply(this, args);
+  };
+  return { count: () => count, stop: () => void (target.query = original) };
+}
+
 async function scene() {
   const tn = await t.createTenant();
   const area = await createServiceArea(tn.admin, { average_speed_kmh: 36 });
@@ -44,7 +62,7 @@ async function scene() {
   const nearId: string = tour.stops[0].booking_id;
   const farId: string = tour.stops.find((s: { booking_id: string }) => s.booking_id !== nearId).booking_id;
   const token = async (id: string) => tokenOf((await expectOk(tn.admin.get(`/api/hailing/bookings/${id}`))).booking.tracking.url);
-  const post = (lat: number) => expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: at() } }));
+  const post = (lat: number, recordedAt = at()) => expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } }));
   return { tn, tour, driver, nearId, farId, token, post };
 }
 
@@ -84,6 +102,39 @@ describe('GET /api/tracking/{token}/live', () => {
     await driveStop(driver.client, near.stops[0].id, 'completed');
     await s.waitFor((frames) => tracking(frames).some((o) => o.stops_before_yours === before - 1), 15_000);
     for (const o of tracking(s.frames)) expect(o.driver.position).toBeNull();
+  });
+
+  it('ends the stream of a rotated link at its next change, a driver position too, without showing it', async () => {
+    const { tn, nearId, token, post } = await scene();
+    const s = await stream(await token(nearId));
+    await s.waitFor((frames) => tracking(frames).length >= 1);
+    await expectOk(tn.admin.post(`/api/hailing/bookings/${nearId}/tracking/rotate`));
+    await post(52.491);
+    await Promise.race([s.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream stayed open')), 15_000))]);
+    for (const o of tracking(s.frames)) expect(o.driver.position).toBeNull();
+  });
+
+  it('reads the database once per driver position for every stream of the tour, not once per stream or link (decision 1107)', { timeout: 90_000 }, async () => {
+    const { nearId, farId, token, post } = await scene();
+    const tokens = [await token(nearId), await token(farId)];
+    const hashes = tokens.map((k) => createHash('sha256').update(k, 'utf8').digest('hex'));
+    // The tour's first position (the locking path, with its events) before the streams open, 20 s before the next.
+    await post(52.49, new Date(t.clock.now().getTime() - 20_000).toISOString());
+    const streams = await Promise.all([0, 0, 0, 1, 1, 1].map((i) => stream(tokens[i]!)));
+    for (const s of streams) await s.waitFor((frames) => tracking(frames).length >= 1);
+    // The joins' own reads, and anything the first position's events cause, are over before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reads = countLinkReads(hashes);
+    try {
+      await post(52.491);
+      for (const s of streams.slice(0, 3)) await s.waitFor((frames) => tracking(frames).some((o) => o.driver?.position?.lat === 52.491), 15_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      reads.stop();
+    }
+    // One statement told all six streams of both links the ETAs and that both links still stand.
+    expect(reads.count()).toBe(1);
+    for (const s of streams.slice(3)) for (const o of tracking(s.frames)) expect(o.driver.position).toBeNull();
   });
 
   it('answers an unknown token with 404 problem+json instead of a stream', async () => {

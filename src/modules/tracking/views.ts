@@ -4,13 +4,19 @@ import type { Lang } from '../../http/i18n.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import type { TrackedBooking } from '../dispatch/index.ts';
 
+/** What the tracking object is rendered from: the same for every language and every stream of one link. */
 export interface TrackingFacts {
   tracked: TrackedBooking;
-  now: Date;
-  lang: Lang;
+  /** ETAs of the booking's open stops (live's `stop_etas`). */
   etas: Map<string, Date>;
   driverName: string | null;
+  /** The tour's current position (while it is en route). */
   position: { lat: number; lng: number; recordedAt: Date } | null;
+}
+
+export interface ViewInput extends TrackingFacts {
+  now: Date;
+  lang: Lang;
   reasonLabel: (key: string | null, lang: Lang) => string;
   /** The link to the proof photo of the stop at this index of `stops` (the token's own route, decision 1250). */
   photoUrl: (index: number) => string;
@@ -27,25 +33,36 @@ export function etaWindow(eta: Date, now: Date): { earliest: string; latest: str
 
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
+type TrackedStop = TrackedBooking['stops'][number];
+
+export const isOpenStop = (s: Pick<TrackedStop, 'status'>): boolean => s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled';
+
+const tourActive = (tracked: TrackedBooking): boolean => tracked.tour?.status === 'claimed' || tracked.tour?.status === 'en_route';
+
+/** Whether the read shows the driver's position: the tour is en route and its next open stop is this booking's. */
+function headsHere(tracked: TrackedBooking): boolean {
+  const next = tracked.tourOpenStops[0];
+  return tracked.tour?.status === 'en_route' && next !== undefined && tracked.stops.some((s) => s.id === next.id);
+}
+
 /** A completed stop whose proof photo is kept as a file (and not yet deleted by retention). */
-export const hasPhotoFile = (s: TrackedBooking['stops'][number]): boolean =>
+export const hasPhotoFile = (s: TrackedStop): boolean =>
   s.status === 'completed' && Boolean(s.proof?.files?.includes('photo')) && !s.proof?.deleted_at;
 
 /** The tracking object: the booking's stops, the driver's first name and, only while it heads to this booking, where. */
-export function toTrackingView(facts: TrackingFacts) {
+export function toTrackingView(facts: ViewInput) {
   const { tracked, now, lang, etas } = facts;
   const own = new Set(tracked.stops.map((s) => s.id));
-  const tourActive = tracked.tour && (tracked.tour.status === 'claimed' || tracked.tour.status === 'en_route');
-  const next = tracked.tourOpenStops[0];
-  const headingHere = Boolean(tourActive && tracked.tour?.status === 'en_route' && next && own.has(next.id));
+  const active = tourActive(tracked);
+  const headingHere = headsHere(tracked);
   const firstOwn = tracked.tourOpenStops.findIndex((s) => own.has(s.id));
-  const stopsBefore = tourActive && !headingHere && firstOwn > 0 ? firstOwn : null;
-  const window = (s: TrackedBooking['stops'][number]) =>
+  const stopsBefore = active && !headingHere && firstOwn > 0 ? firstOwn : null;
+  const window = (s: TrackedStop) =>
     s.timeWindowStartsAt && s.timeWindowEndsAt ? { starts_at: iso(s.timeWindowStartsAt), ends_at: iso(s.timeWindowEndsAt) } : null;
   return {
     booking_status: tracked.bookingStatus,
     stops: tracked.stops.map((s, index) => {
-      const open = s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled';
+      const open = isOpenStop(s);
       const eta = open ? (etas.get(s.id) ?? s.eta ?? null) : null;
       const reattempt = tracked.stops.find((r) => r.recoveryOfStopId === s.id && r.recoveryKind === 'reattempt');
       return {
@@ -61,7 +78,7 @@ export function toTrackingView(facts: TrackingFacts) {
       };
     }),
     driver:
-      tourActive && facts.driverName
+      active && facts.driverName
         ? {
             first_name: firstName(facts.driverName),
             position: headingHere && facts.position ? { lat: facts.position.lat, lng: facts.position.lng, recorded_at: iso(facts.position.recordedAt) } : null,

@@ -1,16 +1,17 @@
 // What the public tracking read (the tracking module) reads of dispatch through a link's token: the booking's status,
 // its stops, and the tour its next open stop is on with that tour's open stops in order — nothing of other bookings
 // but their stops' places in the tour's order (to count them).
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../../deps.ts';
-import type { Queryable } from '../../../db/client.ts';
+import { combinedRead, decodeCombined, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
+import { rawStatement, runRaw } from '../../../db/prepared.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { AppError, conflict, notFound } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { bookingEventData } from '../settle.ts';
 import type { StopRow } from '../stops/repository.ts';
 import * as stopsRepo from '../stops/repository.ts';
-import type { TourStatus } from '../tables.ts';
-import * as toursRepo from '../tours/repository.ts';
+import { stops as stopsTable, type TourStatus } from '../tables.ts';
 import { isFinalStop } from './booking-status.ts';
 import * as bookingsRepo from './repository.ts';
 import { expiresAt, hashTrackingToken } from './tracking-links.ts';
@@ -27,38 +28,93 @@ export interface TrackedBooking {
   tour: { id: string; status: TourStatus; driverId: string | null } | null;
   /** That tour's open stops in tour order: only which booking each belongs to. */
   tourOpenStops: { id: string; bookingId: string | null }[];
+  /** When the booking's last stop became final (null while one is open): the link's time to live runs from here. */
+  finishedAt: Date | null;
+}
+
+interface TrackedJson {
+  tenant_id: string;
+  booking_id: string;
+  booking_status: string;
+  feedback: [number, string | null] | null;
+  stops: Record<string, unknown>[];
+  tour: [string, TourStatus, string | null] | null;
+  tour_open_stops: [string, string | null][];
+}
+
+/** What finishedAtOfBookings says of one booking, from its stops: the latest final time once every stop is final. */
+function finishedAtOf(stops: readonly StopRow[]): Date | null {
+  if (!stops.length || !stops.every((s) => isFinalStop(s.status))) return null;
+  return new Date(Math.max(...stops.map((s) => (s.completedAt ?? s.failedAt ?? s.cancelledAt ?? s.updatedAt).getTime())));
+}
+
+function decodeTracked(json: unknown): TrackedBooking | null {
+  if (!json) return null;
+  const row = json as TrackedJson;
+  const ordered = row.stops.map((s) => rowFromJson(stopsTable, s));
+  return {
+    tenantId: row.tenant_id,
+    bookingId: row.booking_id,
+    bookingStatus: row.booking_status,
+    stops: ordered,
+    feedback: row.feedback ? { rating: row.feedback[0], comment: row.feedback[1] } : null,
+    tour: row.tour ? { id: row.tour[0], status: row.tour[1], driverId: row.tour[2] } : null,
+    tourOpenStops: row.tour_open_stops.map(([id, bookingId]) => ({ id, bookingId })),
+    finishedAt: finishedAtOf(ordered),
+  };
 }
 
 /**
- * The booking a token tracks: null for a token no link has (404), `expired` past its time to live (410). The token is
- * hashed first and looked up by its hash, so the lookup compares no secret and costs the same for any token.
+ * The public read's part of dispatch, for one statement with other modules' parts (db/json-read.ts): `from` is the
+ * derived table (alias `tb`) of the booking a token tracks, `tracked` decodes it (null: no link has the token), the
+ * keys are what other parts read by (the tenant, the tour, its driver, the booking's open stops as uuid[]), and
+ * `params(token)` the statement's parameters: the token's hash, never the token (decision 1100).
  */
-export async function findTrackedBooking(q: Queryable, deps: Pick<Deps, 'config' | 'clock'>, token: string): Promise<TrackedBooking | 'expired' | null> {
-  const link = await repo.findLinkByTokenHash(q, hashTrackingToken(token));
-  if (!link) return null;
-  const { tenantId, bookingId } = link;
-  const [booking, stops] = await Promise.all([bookingsRepo.findBooking(q, tenantId, bookingId), stopsRepo.findStopsOfBookings(q, tenantId, [bookingId])]);
-  if (!booking) return null;
-  const finished = await repo.finishedAtOfBookings(q, tenantId, [bookingId]);
-  const expires = expiresAt(deps.config, finished.get(bookingId));
-  if (expires && deps.clock.now() >= expires) return 'expired';
-  const ordered = [...stops].sort((a, b) => a.position - b.position);
-  const next = ordered.find((s) => !isFinalStop(s.status) && s.tourId);
-  const tourId = next?.tourId ?? [...ordered].reverse().find((s) => s.tourId)?.tourId ?? null;
-  const tour = tourId ? await toursRepo.findTour(q, tenantId, tourId) : null;
-  const tourStops = tour ? await stopsRepo.findStopsOfTours(q, tenantId, [tour.id]) : [];
+export function trackedBookingRead() {
   return {
-    tenantId,
-    bookingId,
-    bookingStatus: booking.status,
-    stops: ordered,
-    feedback: link.feedbackAt && link.feedbackRating !== null ? { rating: link.feedbackRating, comment: link.feedbackComment } : null,
-    tour: tour ? { id: tour.id, status: tour.status, driverId: tour.driverId } : null,
-    tourOpenStops: tourStops
-      .filter((s) => !isFinalStop(s.status))
-      .sort((a, b) => (a.tourPosition ?? 0) - (b.tourPosition ?? 0))
-      .map((s) => ({ id: s.id, bookingId: s.bookingId })),
+    from: sql`${repo.trackedBookingSource(sql.placeholder('tokenHash'))} AS tb`,
+    params: (token: string) => ({ tokenHash: hashTrackingToken(token) }),
+    tracked: { sql: sql`tb.tracked`, decode: decodeTracked } satisfies JsonPart<TrackedBooking | null>,
+    tenantId: sql`tb.tenant_id`,
+    tourId: sql`tb.tour_id`,
+    driverId: sql`tb.driver_id`,
+    openStopIds: sql`tb.open_stop_ids`,
   };
+}
+
+/**
+ * Which of `tokens` still have their link, as one part of a combined read (`tokenHashes`: a text[] expression of
+ * `tokenHashes(tokens)`): a stream of a rotated link ends at its next change, a position included (decision 1102).
+ */
+export function liveTokensRead(tenantId: SQL | Placeholder, hashes: SQL) {
+  return {
+    sql: repo.existingTokenHashesSql(tenantId, hashes),
+    decode: (json: unknown) => new Set(json as string[]),
+  } satisfies JsonPart<Set<string>>;
+}
+
+/** The hashes liveTokensRead compares and answers with, in the order of `tokens`. */
+export const tokenHashes = (tokens: readonly string[]): string[] => tokens.map(hashTrackingToken);
+
+/** 404 for a token no link has, 410 past the link's time to live (decision 1100). */
+export function trackedOrExpired(deps: Pick<Deps, 'config' | 'clock'>, tracked: TrackedBooking | null): TrackedBooking | 'expired' | null {
+  if (!tracked) return null;
+  const expires = expiresAt(deps.config, tracked.finishedAt);
+  return expires && deps.clock.now() >= expires ? 'expired' : tracked;
+}
+
+const source = trackedBookingRead();
+const PARTS = { tracked: source.tracked };
+const READ = rawStatement('tracked_booking', sql`${combinedRead(PARTS)} FROM ${source.from}`);
+
+/**
+ * The booking a token tracks: null for a token no link has (404), `expired` past its time to live (410). The token is
+ * hashed first and looked up by its hash, so the lookup compares no secret and costs the same for any token. One
+ * prepared statement (the proof photo's read; the tracking read adds other modules' parts to the same source).
+ */
+export async function findTrackedBooking(deps: Pick<Deps, 'database' | 'config' | 'clock'>, token: string): Promise<TrackedBooking | 'expired' | null> {
+  const [row] = await runRaw<Record<string, unknown>>(deps.database, READ, source.params(token));
+  return trackedOrExpired(deps, decodeCombined(PARTS, row).tracked);
 }
 
 export const messages: Messages = {

@@ -1,5 +1,5 @@
 // Tracking links SQL: a booking's link row, the lookup by token hash, when bookings finished. Handle and tenant id first.
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { FINAL_STOP_STATUSES } from './booking-status.ts';
 import { bookingTrackingLinks, stops } from '../tables.ts';
@@ -57,3 +57,42 @@ export async function finishedAtOfBookings(q: Queryable, tenantId: string, booki
   for (const row of rows) if (row.bookingId && row.open === 0 && row.finishedAt) finished.set(row.bookingId, new Date(row.finishedAt));
   return finished;
 }
+
+const FINAL = sql.raw(FINAL_STOP_STATUSES.map((status) => `'${status}'`).join(', '));
+
+/**
+ * The booking a token hash tracks, as a derived table of one row (none for a hash no link has): what the public read
+ * shows of dispatch as JSON in `tracked`, and beside it the keys other modules' parts of the same statement read by
+ * (`tenant_id`, `tour_id`, `driver_id`, `open_stop_ids`). The tour is the one of the booking's next open stop, else of
+ * its last stop on a tour (decision 1101). `OFFSET 0` keeps the inner query from being pulled up: it is computed once,
+ * and the tour is then found by its key (a subquery in a join condition is no index condition).
+ */
+export const trackedBookingSource = (tokenHash: Placeholder): SQL => sql`(
+  SELECT x.tenant_id, x.tour_id, tr.driver_id, x.open_stop_ids,
+         json_build_object(
+           'tenant_id', x.tenant_id, 'booking_id', x.booking_id, 'booking_status', x.booking_status,
+           'feedback', x.feedback, 'stops', x.stops,
+           'tour', CASE WHEN tr.id IS NULL THEN NULL ELSE json_build_array(tr.id, tr.status, tr.driver_id) END,
+           'tour_open_stops', (SELECT coalesce(json_agg(json_build_array(s.id, s.booking_id) ORDER BY s.tour_position, s.id), '[]'::json)
+                                 FROM stops s WHERE s.tenant_id = x.tenant_id AND s.tour_id = tr.id AND s.status NOT IN (${FINAL}))
+         ) AS tracked
+    FROM (SELECT l.tenant_id, l.booking_id, b.status AS booking_status,
+                 CASE WHEN l.feedback_at IS NOT NULL AND l.feedback_rating IS NOT NULL THEN json_build_array(l.feedback_rating, l.feedback_comment) END AS feedback,
+                 (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json) FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id) AS stops,
+                 ARRAY(SELECT s.id FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id AND s.status NOT IN (${FINAL})) AS open_stop_ids,
+                 coalesce(
+                   (SELECT s.tour_id FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id AND s.tour_id IS NOT NULL
+                       AND s.status NOT IN (${FINAL}) ORDER BY s.position LIMIT 1),
+                   (SELECT s.tour_id FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id AND s.tour_id IS NOT NULL
+                     ORDER BY s.position DESC LIMIT 1)) AS tour_id
+            FROM booking_tracking_links l JOIN bookings b ON b.tenant_id = l.tenant_id AND b.id = l.booking_id
+           WHERE l.token_hash = ${tokenHash}
+          OFFSET 0) x
+    LEFT JOIN tours tr ON tr.tenant_id = x.tenant_id AND tr.id = x.tour_id)`;
+
+/**
+ * Which of `tokenHashes` (a text[] expression) still belong to a link of the tenant, as JSON: an open stream of a
+ * rotated link learns it at the next change it hears (decision 1102), positions included.
+ */
+export const existingTokenHashesSql = (tenantId: SQL | Placeholder, tokenHashes: SQL): SQL =>
+  sql`(SELECT coalesce(json_agg(l.token_hash), '[]'::json) FROM booking_tracking_links l WHERE l.tenant_id = ${tenantId} AND l.token_hash = ANY (${tokenHashes}))`;
