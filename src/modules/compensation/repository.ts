@@ -168,7 +168,7 @@ export async function findTipOutcomes(q: Queryable, tenantId: string, bookingIds
 
 /**
  * A booking's outcome as a part of another module's read (the booking read's placeholders): the database function
- * tip_outcome_of (migration 0015), whose plan is kept per server connection (decision 1452).
+ * tip_outcome_of (migration 0012), whose plan is kept per server connection (decision 1452).
  */
 export const tipOutcomeRead = (tenantId: Placeholder, bookingId: Placeholder): JsonPart<TipOutcomeRow | null> => ({
   sql: sql`tip_outcome_of(p_tenant_id => ${tenantId}, p_booking_id => ${bookingId})`,

@@ -46,7 +46,7 @@ export async function insertNewBooking(q: Queryable, created: NewBooking, events
     events,
     rowsOf(jobs, created.jobs ?? []),
   ];
-  // Through the database function insert_new_booking (migration 0015), which takes the parts in this order.
+  // Through the database function insert_new_booking (migration 0012), which takes the parts in this order.
   if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts, 'insert_new_booking');
   else await insertAllBatched(q, 'insert_new_booking', parts, 'insert_new_booking');
 }
@@ -129,7 +129,7 @@ function partOf<T>(part: (tenantId: Placeholder, id: Placeholder) => JsonPart<T>
 /**
  * The booking with its children and, when another module adds one, its part (e.g. compensation's tip outcome), in one
  * statement. `part` must be the same for every call of a process: it is prepared once. The read itself is the database
- * function booking_with_children (migration 0015): its plans are kept per server connection, so the statement costs
+ * function booking_with_children (migration 0012): its plans are kept per server connection, so the statement costs
  * little to parse and plan even where every statement goes unnamed (through a transaction pooler, decision 1452).
  */
 export async function findBookingWithChildren<T = never>(
