@@ -248,8 +248,9 @@ const FPS = `(seconds) => new Promise((resolve) => {
 
 /**
  * Records every map draw (the newest fix drawn, when) and every fix's arrival on a stream of the page's own, into
- * typed arrays allocated once: an array per record (100 fixes/s) grew the page's JavaScript heap by about 0.5 MiB a
- * minute, which the memory figure then counted as the page's. Records past the capacity are counted, not kept.
+ * typed arrays allocated once: a small array per record (some 50 bytes, 100 fixes a second at 500 drivers) grows the
+ * page's JavaScript heap by about 0.3 MiB a minute (an estimate, not measured), which the memory figure would count as
+ * the page's. Records past the capacity are counted, not kept.
  */
 const MAP_WATCH = `async (fixCapacity, drawCapacity) => {
   const bench = (window.__map = { draws: new Float64Array(drawCapacity * 2), drawCount: 0, fixes: new Float64Array(fixCapacity * 3), fixCount: 0, dropped: 0, drivers: 0 });
