@@ -38,7 +38,8 @@
 // issue's figure is 600), BENCH_CONSOLE_BOOKINGS (10000), BENCH_CONSOLE_PAGES (5), BENCH_SIM_DRIVERS (500),
 // BENCH_SIM_BOOKINGS_PER_MINUTE (600: 500 drivers hold tours of two bookings within about 100 s),
 // BENCH_CONSOLE_RAMP_SECONDS (240), BENCH_SIM_LOG (a file for the simulator's output), BENCH_CONSOLE_PROFILE (a file for
-// a CPU profile of the map page's window), CHROMIUM_PATH.
+// a CPU profile of the map page's window), BENCH_CONSOLE_HEAP_SNAPSHOTS (a folder for heap snapshots of the map page
+// at the window's start and end; each pauses the page, so read the frame rate of such a run with care), CHROMIUM_PATH.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -245,16 +246,24 @@ const FPS = `(seconds) => new Promise((resolve) => {
   requestAnimationFrame(tick);
 })`;
 
-/** Records every map draw (the newest fix drawn, when) and every fix's arrival on a stream of the page's own. */
-const MAP_WATCH = `async () => {
-  const bench = (window.__map = { draws: [], fixes: [], drivers: 0 });
+/**
+ * Records every map draw (the newest fix drawn, when) and every fix's arrival on a stream of the page's own, into
+ * typed arrays allocated once: a small array per record (some 50 bytes, 100 fixes a second at 500 drivers) grows the
+ * page's JavaScript heap by about 0.3 MiB a minute (an estimate, not measured), which the memory figure would count as
+ * the page's. Records past the capacity are counted, not kept.
+ */
+const MAP_WATCH = `async (fixCapacity, drawCapacity) => {
+  const bench = (window.__map = { draws: new Float64Array(drawCapacity * 2), drawCount: 0, fixes: new Float64Array(fixCapacity * 3), fixCount: 0, dropped: 0, drivers: 0 });
   const container = document.querySelector('[data-drawn-at]');
   let last = 0;
   new MutationObserver(() => {
     const latest = Number(container.dataset.latestFix);
     bench.drivers = Number(container.dataset.drivers);
     // Only draws that show a newer fix than the one before: a redraw for another reason would age an old fix.
-    if (latest > last) bench.draws.push([latest, Number(container.dataset.drawnAt)]);
+    if (latest > last) {
+      if (bench.drawCount < drawCapacity) bench.draws.set([latest, Number(container.dataset.drawnAt)], 2 * bench.drawCount++);
+      else bench.dropped += 1;
+    }
     last = Math.max(last, latest);
   }).observe(container, { attributes: true, attributeFilter: ['data-drawn-at'] });
   const { ticket } = await (await fetch('/api/live/tickets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
@@ -262,7 +271,8 @@ const MAP_WATCH = `async () => {
   bench.source = source;
   source.addEventListener('tour.driver_location_updated', (message) => {
     const envelope = JSON.parse(message.data);
-    bench.fixes.push([Date.parse(envelope.data.location.recorded_at), Date.parse(envelope.timestamp), Date.now()]);
+    if (bench.fixCount < fixCapacity) bench.fixes.set([Date.parse(envelope.data.location.recorded_at), Date.parse(envelope.timestamp), Date.now()], 3 * bench.fixCount++);
+    else bench.dropped += 1;
   });
 }`;
 
@@ -299,6 +309,18 @@ async function heapBytes(context: BrowserContext, page: Page): Promise<number> {
   const { metrics } = await cdp.send('Performance.getMetrics');
   await cdp.detach();
   return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
+}
+
+/** A heap snapshot of the page (DevTools' Memory tab opens it), written to `file`. */
+async function heapSnapshot(context: BrowserContext, page: Page, file: string): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const chunks: string[] = [];
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', (event) => chunks.push(event.chunk));
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  await cdp.detach();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, chunks.join(''));
+  console.log(`  heap snapshot: ${file}`);
 }
 
 async function signedInContext(browser: Browser, url: string): Promise<BrowserContext> {
@@ -434,7 +456,7 @@ async function measureMap(browser: Browser, url: string, bareUrl: string) {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     // What the page's own stream receives (CDP sees the EventSource's messages) and how often it asks for a ticket.
-    const pageStream = { messages: 0, positions: 0, tickets: 0, tourLists: 0 };
+    const pageStream = { messages: 0, positions: 0, tickets: 0, tourLists: 0, positionReads: 0 };
     const network = await context.newCDPSession(page);
     await network.send('Network.enable');
     network.on('Network.eventSourceMessageReceived', (event) => {
@@ -445,14 +467,18 @@ async function measureMap(browser: Browser, url: string, bareUrl: string) {
       const { pathname } = new URL(request.url());
       if (pathname === '/api/live/tickets') pageStream.tickets += 1;
       if (pathname === '/api/hailing/tours') pageStream.tourLists += 1;
+      if (/^\/api\/hailing\/tours\/[^/]+\/positions$/.test(pathname)) pageStream.positionReads += 1;
     });
     await page.goto(`${url}/console/map`);
     await page.waitForSelector('[data-drawn-at]', { timeout: 120_000 });
-    await page.evaluate(`(${MAP_WATCH})()`);
+    // Room for twice the fixes 500 drivers send (one per 5 s each) and a draw on every frame at 60 frames/s.
+    await page.evaluate(`(${MAP_WATCH})(${Math.ceil((DURATION + 60) * (DRIVERS / 5) * 2)}, ${(DURATION + 60) * 60})`);
     // Let the page settle (the stored positions, the first fixes) before the window opens.
     await sleep(10_000);
-    await page.evaluate('window.__map.draws.length = 0; window.__map.fixes.length = 0');
-    Object.assign(pageStream, { messages: 0, positions: 0, tickets: 0, tourLists: 0 });
+    await page.evaluate('window.__map.drawCount = 0; window.__map.fixCount = 0; window.__map.dropped = 0');
+    Object.assign(pageStream, { messages: 0, positions: 0, tickets: 0, tourLists: 0, positionReads: 0 });
+    const snapshots = process.env.BENCH_CONSOLE_HEAP_SNAPSHOTS;
+    if (snapshots) await heapSnapshot(context, page, path.join(snapshots, 'map-start.heapsnapshot'));
     const heap = [await heapBytes(context, page)];
     // BENCH_CONSOLE_PROFILE=FILE keeps a CPU profile of the map page's window (open it in Chrome's DevTools).
     const profiler = process.env.BENCH_CONSOLE_PROFILE ? await context.newCDPSession(page) : null;
@@ -466,13 +492,18 @@ async function measureMap(browser: Browser, url: string, bareUrl: string) {
     const fps = await fpsRun;
     if (profiler) fs.writeFileSync(process.env.BENCH_CONSOLE_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
     heap.push(await heapBytes(context, page));
-    const seen = (await page.evaluate('({ draws: window.__map.draws, fixes: window.__map.fixes, drivers: window.__map.drivers })')) as {
-      draws: [number, number][];
-      fixes: [number, number, number][];
-      drivers: number;
+    if (snapshots) await heapSnapshot(context, page, path.join(snapshots, 'map-end.heapsnapshot'));
+    const recorded = (await page.evaluate(
+      '({ draws: Array.from(window.__map.draws.subarray(0, 2 * window.__map.drawCount)), fixes: Array.from(window.__map.fixes.subarray(0, 3 * window.__map.fixCount)), drivers: window.__map.drivers, dropped: window.__map.dropped })',
+    )) as { draws: number[]; fixes: number[]; drivers: number; dropped: number };
+    const seen = {
+      draws: Array.from({ length: recorded.draws.length / 2 }, (_, i) => [recorded.draws[2 * i]!, recorded.draws[2 * i + 1]!] as [number, number]),
+      fixes: Array.from({ length: recorded.fixes.length / 3 }, (_, i) => [recorded.fixes[3 * i]!, recorded.fixes[3 * i + 1]!, recorded.fixes[3 * i + 2]!] as [number, number, number]),
+      drivers: recorded.drivers,
     };
+    if (recorded.dropped) console.log(`  ${recorded.dropped} draws or fixes past the recording's capacity were not kept`);
     await context.close();
-    console.log(`  the map page's own stream in the window: ${pageStream.messages} events (${pageStream.positions} positions), ${pageStream.tickets} tickets; ${pageStream.tourLists} tour list requests`);
+    console.log(`  the map page's own stream in the window: ${pageStream.messages} events (${pageStream.positions} positions), ${pageStream.tickets} tickets; ${pageStream.tourLists} tour list requests, ${pageStream.positionReads} stored-position reads`);
     return { bareFps, fps, heap, rampSeconds, moving, errors, drivers: seen.drivers, draws: seen.draws.length, fixes: seen.fixes.length, ...delays(seen.draws, seen.fixes) };
   } finally {
     if (simulator.exitCode === null) {

@@ -1,8 +1,9 @@
-// The map: MapLibre with an offline style, loaded lazily (its own chunk).
+// The map: MapLibre with an offline style, loaded lazily (its own chunk), and the drivers drawn above it.
 import { lazy } from 'react';
 
 export const MapCanvas = lazy(() => import('./map-canvas.tsx'));
 export { boundsOf, setLayerData, LAYER_IDS, type Feature } from './layers.ts';
 export { MAP_COLORS } from './style.ts';
-export type { MapCanvasProps } from './map-canvas.tsx';
+export type { MapCanvasProps, PickedLayer } from './map-canvas.tsx';
+export type { DriverMarker, DriverSignal, DriversOverlay } from './drivers-overlay.ts';
 export type { Map as MapLibreMap } from 'maplibre-gl';

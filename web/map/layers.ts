@@ -1,5 +1,6 @@
-// The map's layers: service areas, places, tours (lines and stops) and drivers, each a GeoJSON source updated in
-// place with setData (never re-created per frame: 500 drivers moving stay one draw call per layer).
+// The map's layers: service areas, places, tours (lines and stops), each a GeoJSON source updated in place with
+// setData (never re-created per frame). Drivers move too often for a source: they are drawn above the map
+// (drivers-overlay.ts, decision 1021).
 import type * as GeoJSON from 'geojson';
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { MAP_COLORS } from './style.ts';
@@ -7,11 +8,11 @@ import { MAP_COLORS } from './style.ts';
 export type Feature = GeoJSON.Feature<GeoJSON.Geometry, Record<string, string | number | boolean | null>>;
 const collection = (features: Feature[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features });
 
-export const LAYER_IDS = { areas: 'areas', places: 'places', tourLines: 'tour-lines', stops: 'stops', drivers: 'drivers' } as const;
+export const LAYER_IDS = { areas: 'areas', places: 'places', tourLines: 'tour-lines', stops: 'stops' } as const;
 
 /** Adds every source and layer once; their data starts empty. */
 export function addLayers(map: MapLibreMap): void {
-  for (const id of ['areas', 'places', 'tours', 'stops', 'drivers']) map.addSource(id, { type: 'geojson', data: collection([]) });
+  for (const id of ['areas', 'places', 'tours', 'stops']) map.addSource(id, { type: 'geojson', data: collection([]) });
   map.addLayer({ id: 'areas-fill', type: 'fill', source: 'areas', paint: { 'fill-color': MAP_COLORS.area, 'fill-opacity': 0.05 } });
   map.addLayer({ id: LAYER_IDS.areas, type: 'line', source: 'areas', paint: { 'line-color': MAP_COLORS.area, 'line-width': 2, 'line-dasharray': [2, 2] } });
   map.addLayer({
@@ -37,21 +38,22 @@ export function addLayers(map: MapLibreMap): void {
       'circle-stroke-width': 2,
     },
   });
-  map.addLayer({
-    id: LAYER_IDS.drivers,
-    type: 'circle',
-    source: 'drivers',
-    paint: {
-      'circle-radius': ['case', ['boolean', ['get', 'selected'], false], 10, 7],
-      'circle-color': ['match', ['get', 'signal'], 'live', MAP_COLORS.live, 'stale', MAP_COLORS.stale, MAP_COLORS.lost],
-      'circle-stroke-color': ['case', ['boolean', ['get', 'selected'], false], MAP_COLORS.selected, '#ffffff'],
-      'circle-stroke-width': 3,
-    },
-  });
 }
 
-export function setLayerData(map: MapLibreMap, source: 'areas' | 'places' | 'tours' | 'stops' | 'drivers', features: Feature[]): void {
-  (map.getSource(source) as GeoJSONSource | undefined)?.setData(collection(features));
+// What each map's sources last received, as JSON: a refetch that changes nothing drawn must not make MapLibre re-tile
+// and repaint the whole map (software-rendered in the browser tests and the bench; decision 1021).
+const lastData = new WeakMap<MapLibreMap, Map<string, string>>();
+
+/** Replaces a source's features, unless they are the ones it already holds. */
+export function setLayerData(map: MapLibreMap, source: 'areas' | 'places' | 'tours' | 'stops', features: Feature[]): void {
+  const json = JSON.stringify(features);
+  let last = lastData.get(map);
+  if (!last) lastData.set(map, (last = new Map()));
+  if (last.get(source) === json) return;
+  const target = map.getSource(source) as GeoJSONSource | undefined;
+  if (!target) return;
+  target.setData(collection(features));
+  last.set(source, json);
 }
 
 /** The bounds of every point and line given, to fit the view on first load. */

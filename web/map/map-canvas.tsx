@@ -1,19 +1,25 @@
 // The MapLibre canvas, in its own lazily loaded chunk (MapLibre is most of a page's JavaScript): created once, its
-// layers added once; the page hands it the map when ready and updates sources itself.
+// layers and the drivers' overlay added once; the page hands it the map when ready and updates sources itself.
 import 'maplibre-gl/dist/maplibre-gl.css';
 import * as maplibregl from 'maplibre-gl/dist/maplibre-gl-csp.js';
 import { useEffect, useRef } from 'react';
 import { useLatest } from '../ui/use-latest.ts';
+import { addDriversOverlay, type DriversOverlay } from './drivers-overlay.ts';
 import { addLayers, LAYER_IDS } from './layers.ts';
 import { mapStyle } from './style.ts';
 
 maplibregl.setWorkerUrl(__MAPLIBRE_WORKER_URL__);
 
+/** The layers a click picks from, topmost first: the drivers (on their overlay), then the map's own. */
+export type PickedLayer = 'drivers' | typeof LAYER_IDS.tourLines | typeof LAYER_IDS.stops;
+const MAP_LAYERS = [LAYER_IDS.stops, LAYER_IDS.tourLines];
+
 export interface MapCanvasProps {
   label: string;
-  onReady: (map: maplibregl.Map) => void;
-  /** A click on a driver, a tour line or a stop: the feature's properties. */
-  onPick?: (layer: string, properties: Record<string, unknown>) => void;
+  /** The map once its style loaded, and the overlay the page draws drivers on (decision 1021). */
+  onReady: (map: maplibregl.Map, drivers: DriversOverlay) => void;
+  /** A click on a driver, a tour line or a stop: the topmost one's properties (a driver's: driver_id, tour_id). */
+  onPick?: (layer: PickedLayer, properties: Record<string, unknown>) => void;
   center?: [number, number];
 }
 
@@ -33,19 +39,35 @@ export default function MapCanvas({ label, onReady, onPick, center }: MapCanvasP
     });
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.getCanvas().setAttribute('aria-label', label);
+    let drivers: DriversOverlay | null = null;
     map.on('load', () => {
       addLayers(map);
-      for (const layer of [LAYER_IDS.drivers, LAYER_IDS.tourLines, LAYER_IDS.stops]) {
-        map.on('click', layer, (event) => {
-          const feature = event.features?.[0];
-          if (feature) handlers.current.onPick?.(layer, feature.properties ?? {});
-        });
-        map.on('mouseenter', layer, () => (map.getCanvas().style.cursor = 'pointer'));
-        map.on('mouseleave', layer, () => (map.getCanvas().style.cursor = ''));
-      }
-      handlers.current.onReady(map);
+      drivers = addDriversOverlay(map);
+      const overlay = drivers;
+      // The topmost thing under a point: the drivers are drawn above every layer of the map.
+      const picked = (point: maplibregl.Point): { layer: PickedLayer; properties: Record<string, unknown> } | null => {
+        const driver = overlay.pick(point.x, point.y);
+        if (driver) return { layer: 'drivers', properties: { driver_id: driver.driverId, tour_id: driver.tourId } };
+        const feature = map.queryRenderedFeatures(point, { layers: MAP_LAYERS })[0];
+        return feature ? { layer: feature.layer.id as PickedLayer, properties: feature.properties ?? {} } : null;
+      };
+      map.on('click', (event) => {
+        const hit = picked(event.point);
+        if (hit) handlers.current.onPick?.(hit.layer, hit.properties);
+      });
+      let pointer = false;
+      map.on('mousemove', (event) => {
+        const over = picked(event.point) !== null;
+        if (over === pointer) return;
+        pointer = over;
+        map.getCanvas().style.cursor = over ? 'pointer' : '';
+      });
+      handlers.current.onReady(map, overlay);
     });
-    return () => map.remove();
+    return () => {
+      drivers?.remove();
+      map.remove();
+    };
     // The map is created once per mount; label and center are read at creation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -4,20 +4,20 @@
 import type { Polygon } from 'geojson';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type User } from '../../../api/index.ts';
+import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type LiveState, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
+import { boundsOf, MapCanvas, setLayerData, type DriverMarker, type DriverSignal, type DriversOverlay, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge, useLatest } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
-type Signal = 'live' | 'stale' | 'lost' | 'none';
+type Signal = DriverSignal | 'none';
 const STALE_MS = 30_000;
 /**
- * Drivers are redrawn at most five times a second: each redraw hands every driver to MapLibre, which lays them out
- * again; redrawn on every frame a fix arrived in (about every frame at 500 drivers), the browser's main thread was
- * busy 84 % of the time (docs/performance.md, the console). 200 ms keeps a marker well within the 500 ms goal.
+ * Drivers are redrawn at most five times a second, on their own canvas above the map (decision 1021): a draw
+ * projects every driver, so with 500 of them, one every frame a fix arrived in (about every frame) would keep the
+ * main thread busy for nothing a dispatcher sees. 200 ms keeps a marker well within the 500 ms goal.
  */
 const DRAW_INTERVAL_MS = 200;
 const LOST_MS = 120_000;
@@ -28,8 +28,11 @@ const LOST_MS = 120_000;
  */
 const TOURS_REFETCH_MS = 2_000;
 
-export const signalOf = (fix: Fix | undefined, now: number): Signal =>
-  !fix ? 'none' : now - fix.recordedAt < STALE_MS ? 'live' : now - fix.recordedAt < LOST_MS ? 'stale' : 'lost';
+const fixSignal = (fix: Fix, now: number): DriverSignal => (now - fix.recordedAt < STALE_MS ? 'live' : now - fix.recordedAt < LOST_MS ? 'stale' : 'lost');
+export const signalOf = (fix: Fix | undefined, now: number): Signal => (fix ? fixSignal(fix, now) : 'none');
+
+/** A stop's status as the map colours it: a refetch that only moved a stop to `arrived` then leaves the map alone. */
+const shownStatus = (status: string): string => (status === 'completed' || status === 'failed' ? status : 'open');
 
 function tourFeatures(tours: Tour[], selectedTour: string | null): { lines: Feature[]; stops: Feature[] } {
   const lines: Feature[] = [];
@@ -39,7 +42,7 @@ function tourFeatures(tours: Tour[], selectedTour: string | null): { lines: Feat
     const coordinates = ordered.map((stop) => [stop.location.lng, stop.location.lat]);
     if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tour.id, selected: tour.id === selectedTour } });
     for (const stop of ordered) {
-      stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: stop.status } });
+      stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: shownStatus(stop.status) } });
     }
   }
   return { lines, stops };
@@ -52,10 +55,11 @@ export function MapPage({ user }: { user: User }) {
   const tours = useDrivenTours();
   const drivers = useDrivers();
   const areas = useServiceAreas();
-  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const [ready, setReady] = useState<{ map: MapLibreMap; overlay: DriversOverlay } | null>(null);
+  const map = ready?.map ?? null;
   const [selected, setSelected] = useState<string | null>(null); // a tour id
   const [now, setNow] = useState(() => Date.now());
-  // What the list shows: a copy of the fixes taken every few seconds (the map itself redraws per frame).
+  // What the list shows: a copy of the fixes taken every few seconds (the map redraws its drivers up to 5 times a second).
   const [shown, setShown] = useState<Map<string, Fix>>(() => new Map());
   const fixes = useRef(new Map<string, Fix>()); // by driver id
   const dirty = useRef(false);
@@ -102,10 +106,18 @@ export function MapPage({ user }: { user: User }) {
   const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
 
   // The stored positions first; the stream's newer ones win. Read again once the stream is open: a fix recorded
-  // between the first read and the stream's opening reaches the page through neither otherwise.
+  // between the first read and the stream's opening reaches the page through neither otherwise. A refetched tour list
+  // adds reads only for the tours not read since the stream (re)opened: reading all of them again on every refetch
+  // (every 2 s with 500 drivers) queued hundreds of requests the stream made pointless (decision 1021).
+  const read = useRef<{ stream: LiveState; tourIds: Set<string> }>({ stream: 'connecting', tourIds: new Set() });
   useEffect(() => {
+    if (read.current.stream !== stream) read.current = { stream, tourIds: new Set() };
     if (stream === 'reconnecting') return;
-    const withDriver = tourList.filter((tour) => tour.driver_id);
+    const listed = new Set(tourList.map((tour) => tour.id));
+    for (const id of read.current.tourIds) if (!listed.has(id)) read.current.tourIds.delete(id);
+    const withDriver = tourList.filter((tour) => tour.driver_id && !read.current.tourIds.has(tour.id));
+    if (!withDriver.length) return;
+    for (const tour of withDriver) read.current.tourIds.add(tour.id);
     void latestFixes(withDriver.map((tour) => tour.id)).then((found) => {
       for (const tour of withDriver) {
         const fix = found.get(tour.id);
@@ -118,7 +130,9 @@ export function MapPage({ user }: { user: User }) {
 
   // Drivers are drawn at most every DRAW_INTERVAL_MS, however many fixes arrived meanwhile.
   useEffect(() => {
-    if (!map) return;
+    if (!ready) return;
+    const { overlay } = ready;
+    const container = ready.map.getContainer();
     let frame = 0;
     let lastDraw = 0;
     const draw = () => {
@@ -127,22 +141,21 @@ export function MapPage({ user }: { user: User }) {
       if (!dirty.current || at - lastDraw < DRAW_INTERVAL_MS) return;
       dirty.current = false;
       lastDraw = at;
-      const features: Feature[] = [];
+      const markers: DriverMarker[] = [];
       let latest = 0;
       for (const [driverId, fix] of fixes.current) {
         latest = Math.max(latest, fix.recordedAt);
-        features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [fix.lng, fix.lat] }, properties: { driver_id: driverId, tour_id: fix.tourId, signal: signalOf(fix, at), selected: fix.tourId === selected } });
+        markers.push({ driverId, tourId: fix.tourId, lng: fix.lng, lat: fix.lat, signal: fixSignal(fix, at), selected: fix.tourId === selected });
       }
-      setLayerData(map, 'drivers', features);
+      overlay.draw(markers);
       // What was drawn, for the browser tests and the stream-to-marker benchmark (bench/console.ts).
-      const container = map.getContainer();
-      container.dataset.drivers = String(features.length);
+      container.dataset.drivers = String(markers.length);
       container.dataset.latestFix = String(latest);
       container.dataset.drawnAt = String(at);
     };
     frame = requestAnimationFrame(draw);
     return () => cancelAnimationFrame(frame);
-  }, [map, selected]);
+  }, [ready, selected]);
 
   // Signals age without new fixes: the list and the markers are re-evaluated every few seconds.
   useEffect(() => {
@@ -217,7 +230,7 @@ export function MapPage({ user }: { user: User }) {
       </div>
       <div className="map-layout">
         <Suspense fallback={<Loading label={tc('loading')} />}>
-          <MapCanvas label={t('map_label')} onReady={setMap} onPick={onPick} />
+          <MapCanvas label={t('map_label')} onReady={(created, overlay) => setReady({ map: created, overlay })} onPick={onPick} />
         </Suspense>
         <aside className="map-side card" aria-labelledby="drivers-title">
           <h2 id="drivers-title">{t('drivers')}</h2>
