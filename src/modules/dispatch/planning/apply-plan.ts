@@ -76,6 +76,5 @@ export async function settleAppliedPlan(tx: Tx, deps: Pick<Deps, 'hooks'>, actor
     bookingIds: selection.bookings.map((b) => b.id),
     tourIds: [...tourIds],
     event: 'dispatch',
-    stopsChanged: tourIds.map((tourId) => ({ tourId, reason: 'stops_inserted' as const })),
   });
 }
