@@ -21,6 +21,12 @@ import { recordPositionFast } from './record-position-fast.ts';
 const MAX_FUTURE_MS = 5 * 60 * 1000;
 const TRACKED_STATUSES = ['en_route', 'claimed'];
 
+/** The field error of a fix taken more than 5 minutes after `now`, or null; `pointer` names its recorded_at. */
+export function fixInTheFuture(fix: Fix, now: Date, pointer: string) {
+  if (fix.recordedAt.getTime() <= now.getTime() + MAX_FUTURE_MS) return null;
+  return { pointer, code: 'in_the_future', detail: 'recorded_at is more than 5 minutes ahead of the server clock.' };
+}
+
 defineMessages({
   'live.tour_not_tracked': { en: 'Positions are taken only while the tour is claimed or en route.', de: 'Positionen werden nur für übernommene oder laufende Touren angenommen.' },
 });
@@ -30,19 +36,15 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
   const now = deps.clock.now();
   const input = body.location;
   const fix: Fix = { lat: input.lat, lng: input.lng, recordedAt: new Date(input.recorded_at) };
-  if (fix.recordedAt.getTime() > now.getTime() + MAX_FUTURE_MS) {
-    throw invalidFields([{ pointer: '/location/recorded_at', code: 'in_the_future', detail: 'recorded_at is more than 5 minutes ahead of the server clock.' }]);
-  }
+  const future = fixInTheFuture(fix, now, '/location/recorded_at');
+  if (future) throw invalidFields([future]);
   return (await recordPositionFast(deps, actor, tourId, input, fix, now)) ?? recordInTransaction(deps, actor, tourId, input, fix, now);
 }
 
 /** The locking path: a tour's first position, a stop gone or without an ETA row (see the fast path). */
 async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
   return deps.db.transaction(async (tx) => {
-    const tour = await visibleTourSummary(tx, actor, tourId);
-    if (tour.driverId !== actor.userId) throw forbidden();
-    if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
-    const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
+    const { tour, tracking } = await lockTrackedTour(tx, actor, tourId, now);
     const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
     const row = positionRow({ tenantId: actor.tenantId, tourId: tour.id, driverId: actor.userId, now }, input, fix, tracking, duplicate, deps.config.live.maxSpeedKmh);
     await repo.insertPosition(tx, row);
@@ -51,8 +53,17 @@ async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, inp
   });
 }
 
+/** The tour a position is for, checked (404 unseen, 403 not its driver, 409 not tracked), and its tracking row locked. */
+export async function lockTrackedTour(tx: Tx, actor: Actor, tourId: string, now: Date): Promise<{ tour: TourSummary; tracking: repo.TrackingRow }> {
+  const tour = await visibleTourSummary(tx, actor, tourId);
+  if (tour.driverId !== actor.userId) throw forbidden();
+  if (!TRACKED_STATUSES.includes(tour.status)) throw conflict('tour_not_tracked', { key: 'live.tour_not_tracked' }, { status: tour.status });
+  const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
+  return { tour, tracking };
+}
+
 /** The new current position: tracking row, ETAs, the coalesced webhook and the live stream's notice. */
-async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
+export async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
   const patch = currentPositionFields(actor, row);
   // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
   await recomputeEtas(deps, tx, actor.tenantId, actor, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
