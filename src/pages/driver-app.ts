@@ -11,11 +11,23 @@ import { contentSecurityPolicy } from './security-headers.ts';
 
 const escapeAttr = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The manifest link and the home-screen icon for the page's <head>. */
-export function driverHead(assets: WebAssets): string {
+/** A tour opened by its link (or from the home screen): its id. */
+const TOUR_PAGE = /^\/driver\/tours\/([0-9a-f-]{36})(?:[/?#]|$)/;
+
+/**
+ * The page's <head> additions: the manifest link, the home-screen icon, the chunks, and the reads the app starts
+ * with — the session and an opened tour — asked for by the HTML, so on a phone's network they arrive while the
+ * scripts load instead of after them (decision 1209). The app's own requests for them take these answers: the same
+ * URL, mode and credentials, and no header of their own.
+ */
+export function driverHead(assets: WebAssets, url: string): string {
   const touch = assets.publicUrl('driver-icon-192.png');
   const preload = (assets.page('driver')?.preload ?? []).map((href) => `<link rel="modulepreload" href="${escapeAttr(href)}">`).join('');
-  return `<link rel="manifest" href="/driver/manifest.webmanifest">${touch ? `<link rel="apple-touch-icon" href="${escapeAttr(touch)}">` : ''}${preload}`;
+  const tour = TOUR_PAGE.exec(url)?.[1];
+  const reads = ['/api/user', ...(tour ? [`/api/hailing/tours/${tour}`] : [])]
+    .map((href) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeAttr(href)}">`)
+    .join('');
+  return `<link rel="manifest" href="/driver/manifest.webmanifest">${touch ? `<link rel="apple-touch-icon" href="${escapeAttr(touch)}">` : ''}${reads}${preload}`;
 }
 
 export function driverManifest(assets: WebAssets, lang: 'en' | 'de'): Record<string, unknown> {

@@ -59,14 +59,14 @@ function singlePageApp(
   app: FastifyInstance,
   assets: WebAssets,
   name: 'console' | 'driver',
-  options: { title: string; permissions: string; tiles: { csp: string; head: string }; head?: (assets: WebAssets) => string; themeColor?: string },
+  options: { title: string; permissions: string; tiles: { csp: string; head: string }; head?: (assets: WebAssets, url: string) => string; themeColor?: string },
 ) {
   const { csp } = options.tiles;
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const files = assets.page(name);
     if (!files) return missingBuild(request, reply);
     const lang = pickLang(request.headers['accept-language']);
-    const head = options.tiles.head + (options.head?.(assets) ?? '');
+    const head = options.tiles.head + (options.head?.(assets, request.url) ?? '');
     const html = renderShell({ title: options.title, lang, ...files, icon: assets.publicUrl('icon.svg'), head, ...(options.themeColor ? { themeColor: options.themeColor } : {}) });
     void reply.headers({ ...pageHeaders({ csp, permissions: options.permissions }), 'cache-control': 'no-cache' });
     return reply.type('text/html; charset=utf-8').send(html);

@@ -44,9 +44,20 @@ async function trackedFetch(request: Request): Promise<Response> {
   return response;
 }
 
+/** The language the browser's own Accept-Language gets from the service: its first English or German tag, else English. */
+function browserLanguage(): string {
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'de' || base === 'en') return base;
+  }
+  return 'en';
+}
+
 const language_: Middleware = {
   onRequest({ request }) {
-    request.headers.set('accept-language', language);
+    // Only a language the browser would not ask for is set: a request with no header of its own is one the driver
+    // app's page can ask for ahead in its HTML and hand over here (decision 1209).
+    if (language !== browserLanguage()) request.headers.set('accept-language', language);
     return request;
   },
 };

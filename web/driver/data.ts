@@ -5,6 +5,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { api, call, useSession, type Schemas, type User } from '../api/index.ts';
 import { ConnectionError } from '../api/problem.ts';
 import { useLang } from '../i18n/index.tsx';
+import { outboxIdle } from './queue/index.ts';
 
 export type Tour = Schemas['Tour'];
 export type Stop = Schemas['Stop'];
@@ -39,11 +40,21 @@ export function forgetCachedData(): void {
   }
 }
 
-/** A query whose last answer is kept on the device and shown first (refetched at once when the app opens). */
-function persisted<T>(key: string, fetcher: () => Promise<T>) {
+/**
+ * A query whose last answer is kept on the device and shown first (refetched at once when the app opens). While the
+ * outbox sends, the read waits — the actions' requests go first, and a read made before they are through would show
+ * the state they change (decision 1208) — when an answer is on screen or the read is `extra` (packages, failure
+ * options: the tour's screen works without them).
+ */
+function persisted<T>(key: string, fetcher: () => Promise<T>, extra = false) {
   return {
     queryKey: ['driver', ...key.split('/')],
-    queryFn: async () => {
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
+      if (extra || load<T>(key) !== undefined) {
+        await outboxIdle();
+        // The refetch after the queue may have replaced this one meanwhile.
+        signal.throwIfAborted();
+      }
       const value = await fetcher();
       save(key, value);
       return value;
@@ -106,7 +117,7 @@ export function useTourBookings(tour: Tour | undefined) {
           if (error instanceof ConnectionError) throw error;
           return null;
         }
-      }),
+      }, true),
       staleTime: 30_000,
     })),
   });
@@ -127,7 +138,7 @@ export function useStopDetails(stopIds: string[]) {
   const { lang } = useLang();
   const results = useQueries({
     queries: stopIds.slice(0, STOPS_FETCHED_AHEAD).map((id) => ({
-      ...persisted(`stop/${id}/${lang}`, async () => (await call(api.GET('/api/stops/{id}', { params: { path: { id } } }))).stop),
+      ...persisted(`stop/${id}/${lang}`, async () => (await call(api.GET('/api/stops/{id}', { params: { path: { id } } }))).stop, true),
       staleTime: 30_000,
     })),
   });

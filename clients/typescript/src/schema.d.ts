@@ -807,6 +807,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/tours/{id}/driver_locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The tour's driver reports the positions it kept while offline, in one request */
+        post: operations["recordDriverLocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/tours/{id}/force_assign": {
         parameters: {
             query?: never;
@@ -12805,6 +12822,124 @@ export interface operations {
                             recorded_at: string;
                             speed: number | null;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordDriverLocations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locations": [
+                 *         {
+                 *           "lat": 52.5302,
+                 *           "lng": 13.3441,
+                 *           "heading": 90,
+                 *           "speed": 7.9,
+                 *           "accuracy": 8,
+                 *           "recorded_at": "2026-11-22T13:11:54.000Z"
+                 *         },
+                 *         {
+                 *           "lat": 52.5311,
+                 *           "lng": 13.3467,
+                 *           "heading": 92.5,
+                 *           "speed": 8.3,
+                 *           "accuracy": 6,
+                 *           "recorded_at": "2026-11-22T13:12:04.000Z"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Fixes in any order; each is judged like one sent alone, and only the newest that qualifies becomes current. */
+                    locations: {
+                        accuracy?: number | null;
+                        heading?: number | null;
+                        lat: number;
+                        lng: number;
+                        /**
+                         * Format: date-time
+                         * @description When the device took the fix; at most 5 minutes in the future.
+                         */
+                        recorded_at: string;
+                        speed?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "locations": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-00000000001a",
+                     *           "lat": 52.5311,
+                     *           "lng": 13.3467,
+                     *           "heading": 92.5,
+                     *           "speed": 8.3,
+                     *           "accuracy": 6,
+                     *           "recorded_at": "2026-11-22T13:12:04.000Z",
+                     *           "received_at": "2026-11-22T13:12:04.311Z",
+                     *           "filtered": null,
+                     *           "current": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        locations: {
+                            accuracy: number | null;
+                            current: boolean;
+                            filtered: ("zero" | "duplicate" | "jump") | null;
+                            heading: number | null;
+                            /** Format: uuid */
+                            id: string;
+                            lat: number;
+                            lng: number;
+                            /** Format: date-time */
+                            received_at: string;
+                            /** Format: date-time */
+                            recorded_at: string;
+                            speed: number | null;
+                        }[];
                     };
                 };
             };

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createBooking, createService, createUser, expectOk, tourEnRoute } from '../../../test/factories.ts';
-import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
+import { waitUntilSettledOrWaitingForALock, waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on PostgreSQL', () => {
   let t: TestApp;
@@ -20,7 +20,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
     const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
     const at = (s: number) => new Date(t.clock.now().getTime() + s * 1000).toISOString();
     const post = (lat: number, recordedAt: string) => driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat, lng: 13.4, recorded_at: recordedAt } });
-    return { tenant, tour, at, post };
+    return { tenant, tour, driver, at, post };
   }
 
   // The second upload of a tour reads before it writes; later ones start from what the previous one wrote.
@@ -47,6 +47,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent positions on Postgre
     } finally {
       other.release();
     }
+    const { rows } = await pool.query('SELECT lat FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
+    expect(rows[0].lat).toBe(52.501);
+  });
+
+  it('judges a batch against the position committed while it waited for the tour\'s tracking row', async () => {
+    const { tenant, tour, driver, at, post } = await driverOnTour();
+    await expectOk(post(52.5, at(-20)));
+    const batch = (locations: { lat: number; recorded_at: string }[]) =>
+      expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_locations`, { locations: locations.map((l) => ({ ...l, lng: 13.4 })) }));
+
+    // Another upload holds the tracking row and moves the position to a fix at -10 s once the batch waits for the row.
+    // The batch reads the row only once it holds it (decision 1207): its fixes, older, are history. Read without the
+    // lock, it would classify against the fix at -20 s and then overwrite the newer position.
+    const pool = t.deps.database.pool!;
+    const other = await pool.connect();
+    let answer: { locations: { current: boolean }[] };
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT tour_id FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2 FOR UPDATE', [tenant.tenantId, tour.id]);
+      const ours = batch([{ lat: 52.5003, recorded_at: at(-16) }, { lat: 52.5005, recorded_at: at(-15) }]);
+      await waitUntilSettledOrWaitingForALock(pool, ours);
+      await other.query('UPDATE tour_tracking SET lat = 52.501, recorded_at = $3 WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id, at(-10)]);
+      await other.query('COMMIT');
+      answer = await ours;
+    } finally {
+      other.release();
+    }
+    expect(answer.locations.map((l) => l.current)).toEqual([false, false]);
     const { rows } = await pool.query('SELECT lat FROM tour_tracking WHERE tenant_id = $1 AND tour_id = $2', [tenant.tenantId, tour.id]);
     expect(rows[0].lat).toBe(52.501);
   });

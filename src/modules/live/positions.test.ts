@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
+import { buildTestApp, type Client, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, eventsOf, expectOk, tourEnRoute } from '../../../test/factories.ts';
 import { createWorker, type Worker } from '../../worker/loop.ts';
 import { DETOUR_FACTOR } from './routing.ts';
@@ -138,6 +138,119 @@ describe('POST /api/hailing/tours/{id}/driver_location', () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe('POST /api/hailing/tours/{id}/driver_locations', () => {
+  const batch = async (tour: { id: string }, locations: Record<string, unknown>[], client: Client) =>
+    client.post(`/api/hailing/tours/${tour.id}/driver_locations`, { locations });
+  const history = async (tenant: TestTenant, tour: { id: string }) =>
+    (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}/positions?limit=100`))).positions as { id: string; lat: number; current: boolean; filtered: string | null }[];
+
+  it('stores every fix, sent in any order, and makes only the newest current: ETAs and the webhook once per batch', async () => {
+    const { tour, tenant, driver, places } = await tracked();
+    // A dead zone's track, sent shuffled: answers in the order sent.
+    const track = [0, 1, 2, 3, 4].map((i) => ({ lat: 52.48 + i * 0.001, lng: 13.4, recorded_at: at(-50 + i * 10) }));
+    const sent = [track[3], track[0], track[4], track[2], track[1]] as typeof track;
+    const res = await batch(tour, sent, driver.client);
+    expect(res.status).toBe(200);
+    expect(res.body.locations.map((l: { lat: number; current: boolean; filtered: string | null }) => [l.lat, l.current, l.filtered])).toEqual(sent.map((f) => [f.lat, f === track[4], null]));
+    expect((await history(tenant, tour)).map((p) => p.id).sort()).toEqual(res.body.locations.map((l: { id: string }) => l.id).sort());
+    // The ETAs start from the newest fix, computed and told once.
+    const told = await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated');
+    expect(told).toHaveLength(1);
+    const firstStop = places.find((p) => p.id === tour.stops[0].place_id).location;
+    const expected = t.clock.now().getTime() + legSeconds(track[4]!, firstStop) * 1000;
+    expect(Math.abs(new Date(told[0].data.unfinished_stops_info[0].eta).getTime() - expected)).toBeLessThan(2);
+    t.clock.advanceSeconds(10);
+    await worker.drain();
+    const updated = await eventsOf(tenant.admin, tour.id, 'tour.driver_location_updated');
+    expect(updated).toHaveLength(1);
+    expect(updated[0].data.location).toMatchObject({ lat: track[4]!.lat, recorded_at: track[4]!.recorded_at });
+  });
+
+  it('keeps a batch older than the current position as history only, moving nothing', async () => {
+    const { post, tour, tenant, driver } = await tracked();
+    const current = await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-10) }));
+    const res = await expectOk(batch(tour, [{ lat: 52.489, lng: 13.4, recorded_at: at(-30) }, { lat: 52.4895, lng: 13.4, recorded_at: at(-20) }], driver.client));
+    expect(res.locations.map((l: { current: boolean; filtered: string | null }) => [l.current, l.filtered])).toEqual([[false, null], [false, null]]);
+    const after = (await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}/positions?limit=1`))).positions;
+    expect(after[0].id).toBe(res.locations[1].id);
+    expect(await eventsOf(tenant.admin, tour.id, 'tour.etas_recalculated')).toHaveLength(1);
+    // A single fix between the two still compares against the current one: the batch did not move it.
+    const later = await expectOk(post({ lat: 52.4901, lng: 13.4, recorded_at: at(-15) }));
+    expect(later.location.current).toBe(false);
+    expect(current.location.current).toBe(true);
+  });
+
+  it('flags (0, 0), fixes stored already or repeated in the batch, and jumps from the fix before them', async () => {
+    const { post, tour, driver } = await tracked();
+    await expectOk(post({ lat: 52.49, lng: 13.4, recorded_at: at(-100) }));
+    const res = await expectOk(
+      batch(
+        tour,
+        [
+          { lat: 52.49, lng: 13.4, recorded_at: at(-100) }, // stored already: a retried upload
+          { lat: 0, lng: 0, recorded_at: at(-90) },
+          { lat: 52.491, lng: 13.4, recorded_at: at(-80) },
+          { lat: 52.491, lng: 13.4, recorded_at: at(-80) }, // twice in the batch
+          { lat: 52.55, lng: 13.4, recorded_at: at(-70) }, // 6.5 km in 10 s from the fix before
+          { lat: 52.492, lng: 13.4, recorded_at: at(-60) },
+        ],
+        driver.client,
+      ),
+    );
+    expect(res.locations.map((l: { current: boolean; filtered: string | null }) => [l.filtered, l.current])).toEqual([
+      ['duplicate', false],
+      ['zero', false],
+      [null, false],
+      ['duplicate', false],
+      ['jump', false],
+      [null, true],
+    ]);
+  });
+
+  it('judges each fix against the fix before it in time, not against the position before the batch', async () => {
+    const { post, tour, driver } = await tracked();
+    await expectOk(post({ lat: 52.4, lng: 13.4, recorded_at: at(-3600) }));
+    // 11 km in 58 minutes, then back 10 km in 100 s (360 km/h): a jump from the fix before it, though only 1.1 km
+    // from where the hour began.
+    const res = await expectOk(batch(tour, [{ lat: 52.41, lng: 13.4, recorded_at: at() }, { lat: 52.5, lng: 13.4, recorded_at: at(-100) }], driver.client));
+    expect(res.locations.map((l: { current: boolean; filtered: string | null }) => [l.filtered, l.current])).toEqual([
+      ['jump', false],
+      [null, true],
+    ]);
+  });
+
+  it.each([
+    ['a latitude beyond 90 in the fourth fix', (ok: Record<string, unknown>[]) => ok.map((f, i) => (i === 3 ? { ...f, lat: 90.5 } : f)), '/locations/3/lat'],
+    ['an unknown field in the second fix', (ok: Record<string, unknown>[]) => ok.map((f, i) => (i === 1 ? { ...f, altitude: 3 } : f)), '/locations/1/altitude'],
+    ['a recorded_at more than 5 minutes ahead in the third fix', (ok: Record<string, unknown>[]) => ok.map((f, i) => (i === 2 ? { ...f, recorded_at: at(301) } : f)), '/locations/2/recorded_at'],
+    ['no fix', () => [], '/locations'],
+    ['more than 720 fixes', (ok: Record<string, unknown>[]) => Array.from({ length: 721 }, () => ok[0]!), '/locations'],
+  ])('refuses %s with 422 and the pointer, storing nothing', async (_name, make, pointer) => {
+    const { tour, tenant, driver } = await tracked();
+    const ok = [0, 1, 2, 3].map((i) => ({ lat: 52.49, lng: 13.4 + i * 0.0001, recorded_at: at(-40 + i * 10) }));
+    const res = await batch(tour, make(ok), driver.client);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { pointer: string }) => e.pointer)).toContain(pointer);
+    expect(await history(tenant, tour)).toEqual([]);
+  });
+
+  it('answers 404 to a driver who does not see the tour, 403 to anyone else who does, 409 once it is cancelled', async () => {
+    const { tour, tenant, customer, driver } = await tracked();
+    const locations = [{ lat: 52.5, lng: 13.4, recorded_at: at() }];
+    const stranger = await createUser(tenant.admin, { role: 'driver' });
+    expect((await batch(tour, locations, stranger.client)).status).toBe(404);
+    const other = await t.createTenant();
+    expect((await batch(tour, locations, (await createUser(other.admin, { role: 'driver' })).client)).status).toBe(404);
+    expect((await batch(tour, locations, tenant.admin)).status).toBe(403);
+    expect((await batch(tour, locations, customer.client)).status).toBe(403);
+    await expectOk(tenant.admin.post(`/api/hailing/tours/${tour.id}/cancel`, {}));
+    const res = await batch(tour, locations, driver.client);
+    expect(res.status).toBe(409);
+    expect(res.body.error_code).toBe('tour_not_tracked');
+    expect(await history(tenant, tour)).toEqual([]);
   });
 });
 

@@ -63,6 +63,30 @@ export async function fixContext(q: Queryable, tenantId: string, tourId: string,
   return { duplicate: row?.duplicate === true, told };
 }
 
+/**
+ * For a batch of fixes, in one round trip after the lock: the indexes (into `fixes`) of those stored already, and the
+ * ETAs last told. The comparison is the single route's (fixContext), made in SQL so the numbers compare as float8.
+ */
+export async function batchContext(q: Queryable, tenantId: string, tourId: string, fixes: readonly { lat: number; lng: number; recordedAt: Date }[]) {
+  const items = JSON.stringify(fixes.map((fix, i) => ({ i, recorded_at: fix.recordedAt.toISOString(), lat: fix.lat, lng: fix.lng })));
+  const [row] = await queryRows<{ stored: number[] | null; notified: [string, string | null][] | null }>(
+    q,
+    sql`SELECT (SELECT json_agg(x.i) FROM json_to_recordset(${items}::json) AS x(i int, recorded_at timestamptz, lat float8, lng float8)
+                 WHERE EXISTS (SELECT 1 FROM driver_positions
+                                WHERE tenant_id = ${tenantId} AND tour_id = ${tourId} AND recorded_at = x.recorded_at
+                                  AND lat = x.lat AND lng = x.lng)) AS stored,
+               (SELECT json_agg(json_build_array(stop_id, notified_eta)) FROM stop_etas
+                 WHERE tenant_id = ${tenantId} AND tour_id = ${tourId}) AS notified`,
+  );
+  const told = new Map<string, Date | null>((row?.notified ?? []).map(([id, at]) => [id, at === null ? null : new Date(at)]));
+  return { stored: new Set(row?.stored ?? []), told };
+}
+
+/** Several positions in one statement (a batch stays far under the 65,535 parameters: 720 rows × 13). */
+export async function insertPositions(q: Queryable, rows: readonly PositionRow[]): Promise<void> {
+  if (rows.length) await q.insert(driverPositions).values([...rows]);
+}
+
 export async function findTracking(q: Queryable, tenantId: string, tourId: string): Promise<TrackingRow | null> {
   const [row] = await q.select().from(tourTracking).where(and(eq(tourTracking.tenantId, tenantId), eq(tourTracking.tourId, tourId)));
   return row ?? null;

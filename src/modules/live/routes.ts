@@ -10,8 +10,9 @@ import { liveHubOf } from './hub.ts';
 import { openLiveStream } from './operations/open-stream.ts';
 import { listTourPositions } from './operations/positions.ts';
 import { recordDriverLocation } from './operations/record-driver-location.ts';
+import { recordDriverLocations } from './operations/record-driver-locations.ts';
 import { createLiveTicket } from './operations/tickets.ts';
-import { DriverLocationBody, LiveQuery, LocationEnvelope, PositionList, PositionListQuery, TicketEnvelope } from './schemas.ts';
+import { DriverLocationBody, DriverLocationsBody, LiveQuery, LocationEnvelope, LocationsEnvelope, PositionList, PositionListQuery, TicketEnvelope } from './schemas.ts';
 
 const tags = ['live'];
 
@@ -26,6 +27,11 @@ export const liveRoutes =
       '/api/hailing/tours/:id/driver_location',
       { schema: { tags, operationId: 'recordDriverLocation', summary: "The tour's driver reports its position", params: IdParams, body: DriverLocationBody, response: { 200: LocationEnvelope } } },
       async (request) => recordDriverLocation(deps, actorOf(request), request.params.id, request.body),
+    );
+    app.post(
+      '/api/hailing/tours/:id/driver_locations',
+      { schema: { tags, operationId: 'recordDriverLocations', summary: "The tour's driver reports the positions it kept while offline, in one request", params: IdParams, body: DriverLocationsBody, response: { 200: LocationsEnvelope } } },
+      async (request) => recordDriverLocations(deps, actorOf(request), request.params.id, request.body),
     );
     app.get(
       '/api/hailing/tours/:id/positions',

@@ -21,6 +21,28 @@ export const DriverLocationBody = withExample(Type.Object({ location: LocationIn
 });
 export type DriverLocationBodyT = Static<typeof DriverLocationBody>;
 
+/** Most fixes one batch takes: two hours at one per 10 s, what the driver app keeps while offline (decision 1207). */
+export const MAX_LOCATIONS_PER_BATCH = 720;
+export const DriverLocationsBody = withExample(
+  Type.Object(
+    {
+      locations: Type.Array(LocationInput, {
+        minItems: 1,
+        maxItems: MAX_LOCATIONS_PER_BATCH,
+        description: 'Fixes in any order; each is judged like one sent alone, and only the newest that qualifies becomes current.',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    locations: [
+      { lat: 52.5302, lng: 13.3441, heading: 90, speed: 7.9, accuracy: 8, recorded_at: '2026-11-22T13:11:54.000Z' },
+      { lat: 52.5311, lng: 13.3467, heading: 92.5, speed: 8.3, accuracy: 6, recorded_at: '2026-11-22T13:12:04.000Z' },
+    ],
+  },
+);
+export type DriverLocationsBodyT = Static<typeof DriverLocationsBody>;
+
 export const Location = withExample(Type.Object({
   id: Uuid,
   lat: Type.Number(),
@@ -46,6 +68,8 @@ export const Location = withExample(Type.Object({
   current: true,
 });
 export const LocationEnvelope = Type.Object({ location: Location });
+/** The batch's fixes as stored, in the order sent. */
+export const LocationsEnvelope = Type.Object({ locations: Type.Array(Location) });
 export const PositionList = ListOf('positions', Location);
 export const PositionListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
 export type PositionListQueryT = Static<typeof PositionListQuery>;

@@ -3,7 +3,7 @@ import { useEffect, useMemo } from 'react';
 import { apiLanguage } from '../../api/client.ts';
 import { useOpenTours } from '../data.ts';
 import { projectTour, useOutbox } from '../queue/index.ts';
-import { PositionBuffer, type Fix } from './positions.ts';
+import { badFixes, PositionBuffer, type Fix, type SendOutcome } from './positions.ts';
 
 const STORAGE_KEY = 'tourbook.driver.positions';
 
@@ -23,25 +23,30 @@ const buffer = new PositionBuffer((fixes) => {
   }
 }, loadFixes());
 
-async function sendFix(fix: Fix): Promise<'sent' | 'dropped' | 'retry'> {
-  const { tourId, ...location } = fix;
+/** One fix through the single route (the API's fast path), several through the batch route (decision 1207). */
+async function sendFixes(tourId: string, fixes: Fix[]): Promise<SendOutcome> {
+  const locations = fixes.map(({ tourId: _tour, ...location }) => location);
+  const batch = locations.length > 1;
   let response: Response;
   try {
-    response = await fetch(`/api/hailing/tours/${tourId}/driver_location`, {
+    response = await fetch(`/api/hailing/tours/${tourId}/${batch ? 'driver_locations' : 'driver_location'}`, {
       method: 'POST',
       credentials: 'same-origin',
       cache: 'no-store',
       headers: { 'content-type': 'application/json', 'accept-language': apiLanguage() },
-      body: JSON.stringify({ location }),
+      body: JSON.stringify(batch ? { locations } : { location: locations[0] }),
     });
   } catch {
-    return 'retry';
+    return { kind: 'retry' };
   }
-  if (response.ok) return 'sent';
-  return response.status >= 500 || response.status === 429 || response.status === 401 ? 'retry' : 'dropped';
+  if (response.ok) return { kind: 'sent' };
+  if (response.status >= 500 || response.status === 429 || response.status === 401) return { kind: 'retry' };
+  // A batch refused for some of its fixes (a clock far ahead): those go, the others are sent again.
+  const problem: unknown = batch && response.status === 422 ? await response.json().catch(() => null) : null;
+  return { kind: 'dropped', bad: badFixes(problem) };
 }
 
-const flush = () => void buffer.flush(sendFix);
+const flush = () => void buffer.flush(sendFixes);
 
 export function PositionReporter({ driverId }: { driverId: string }) {
   const tours = useOpenTours();

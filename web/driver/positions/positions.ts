@@ -1,6 +1,7 @@
-// Positions while a tour is en route (docs/driver-app.md "Positions"): one fix kept per interval, sent oldest first to
-// POST /api/hailing/tours/{id}/driver_location. Without a connection the fixes wait (capped) and go out in order when
-// it returns; the API keeps a late fix in the history without moving the current position (api-guide "Positions").
+// Positions while a tour is en route (docs/driver-app.md "Positions"): one fix kept per interval, sent oldest first.
+// Without a connection the fixes wait (capped) and go out in order when it returns, batched: up to 720 of one tour in
+// one request (POST /api/hailing/tours/{id}/driver_locations, decision 1207); the API keeps late fixes in the history
+// and moves the current position once, to the newest (api-guide "Positions").
 // A refused fix (the tour ended meanwhile) is dropped: a position is not a driver's action.
 
 /** One fix per 10 s: webhooks coalesce positions to one per tour per 10 s (decision 1203), more is not seen. */
@@ -18,7 +19,14 @@ export interface Fix {
   recorded_at: string;
 }
 
-export type FixSender = (fix: Fix) => Promise<'sent' | 'dropped' | 'retry'>;
+/**
+ * What the API said to fixes of one tour: stored; to be tried again later; or refused — `bad` names the fixes it
+ * refused by their index in the batch (the others may go again), none named means all of them.
+ */
+export type SendOutcome = { kind: 'sent' } | { kind: 'retry' } | { kind: 'dropped'; bad?: number[] };
+
+/** Sends fixes of one tour, oldest first (one, or a batch of up to MAX_WAITING). */
+export type FixSender = (tourId: string, fixes: Fix[]) => Promise<SendOutcome>;
 
 export class PositionBuffer {
   private fixes: Fix[];
@@ -47,14 +55,22 @@ export class PositionBuffer {
     return true;
   }
 
-  /** Sends the waiting fixes in order; stops at the first that must wait for the connection. */
+  /**
+   * Sends the waiting fixes in order, as many of one tour at a time as there are; stops at the first batch that must
+   * wait for the connection. Fixes recorded meanwhile wait for the next round.
+   */
   flush(send: FixSender): Promise<void> {
     this.sending ??= (async () => {
       while (this.fixes.length) {
-        const fix = this.fixes[0]!;
-        const outcome = await send(fix).catch(() => 'retry' as const);
-        if (outcome === 'retry') return;
-        this.fixes = this.fixes.slice(1);
+        const tourId = this.fixes[0]!.tourId;
+        const end = this.fixes.findIndex((fix) => fix.tourId !== tourId);
+        const batch = this.fixes.slice(0, end === -1 ? this.fixes.length : end);
+        const outcome = await send(tourId, batch).catch((): SendOutcome => ({ kind: 'retry' }));
+        if (outcome.kind === 'retry') return;
+        // The fixes named as bad go; when some were named, the others are sent again (each round removes one or more).
+        const named = outcome.kind === 'dropped' ? (outcome.bad ?? []).flatMap((i) => batch[i] ?? []) : [];
+        const gone = new Set(named.length ? named : batch);
+        this.fixes = this.fixes.filter((fix) => !gone.has(fix));
         this.save(this.fixes);
       }
     })().finally(() => {
@@ -62,4 +78,12 @@ export class PositionBuffer {
     });
     return this.sending;
   }
+}
+
+/** The indexes of the fixes a batch's 422 names (`/locations/3/lat` → 3). */
+export function badFixes(problem: unknown): number[] {
+  const errors = problem && typeof problem === 'object' ? (problem as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(errors)) return [];
+  const indexes = errors.map((error) => /^\/locations\/(\d+)(\/|$)/.exec(String((error as { pointer?: unknown })?.pointer ?? ''))?.[1]).filter((i): i is string => i !== undefined);
+  return [...new Set(indexes.map(Number))];
 }

@@ -114,6 +114,50 @@ describe('the outbox', () => {
     expect(h.sent).toHaveLength(1);
   });
 
+  it('sends the next action while the previous one is being removed from the store, and ends the flush after every removal', async () => {
+    const store = memoryStore();
+    const pending: (() => void)[] = [];
+    const slow: OutboxStore = {
+      ...store,
+      delete: (key) =>
+        new Promise<void>((resolve) => {
+          pending.push(() => {
+            store.rows.delete(key);
+            resolve();
+          });
+        }),
+    };
+    const h = harness(() => done, slow);
+    await take(h.outbox, '/a');
+    await take(h.outbox, '/b');
+    let ended = false;
+    const flushed = h.outbox.flush().then((result) => {
+      ended = true;
+      return result;
+    });
+    await expect.poll(() => h.sent.length).toBe(2);
+    expect(store.rows.size).toBe(2);
+    expect(h.outbox.snapshot()).toEqual([]);
+    expect(ended).toBe(false);
+    for (const resolve of pending) resolve();
+    expect(await flushed).toEqual({ sent: 2, refused: 0, retryAt: null });
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('sends an action again with its key when the app closed before its removal was stored', async () => {
+    const factory = new IDBFactory();
+    const first = harness(() => done, idbStore(openDatabase('outbox-unremoved', factory)));
+    const a = await take(first.outbox, '/a');
+    // The removal never reached the store: as if the app closed right after the answer.
+    const lost = harness(() => done, { ...idbStore(openDatabase('outbox-unremoved', factory)), delete: () => new Promise<void>(() => undefined) });
+    await lost.outbox.load();
+    void lost.outbox.flush(true);
+    await expect.poll(() => lost.sent.length).toBe(1);
+    const again = harness(() => done, idbStore(openDatabase('outbox-unremoved', factory)));
+    await again.outbox.flush(true);
+    expect(again.sent).toEqual([{ key: a.key, path: '/a' }]);
+  });
+
   it('keeps actions and their keys in IndexedDB across a restart', async () => {
     const factory = new IDBFactory();
     const first = harness(() => ({ kind: 'retry' }), idbStore(openDatabase('outbox-test', factory)));

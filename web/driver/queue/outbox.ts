@@ -85,6 +85,15 @@ export class Outbox {
     return this.loaded;
   }
 
+  /**
+   * Resolves once the actions stored at start are loaded and the flush under way, if any, is over (sent, refused or
+   * waiting for a retry); never rejects.
+   */
+  async idle(): Promise<void> {
+    await this.load().catch(() => undefined);
+    await this.flushing?.catch(() => undefined);
+  }
+
   snapshot(): readonly QueuedAction[] {
     return this.actions;
   }
@@ -127,11 +136,20 @@ export class Outbox {
 
   private async run(force: boolean): Promise<FlushResult> {
     await this.load();
+    // A sent action's removal from the store runs beside the next request instead of before it: should the app close
+    // before the removal commits, the action goes again with its key and the server replays its answer (decision
+    // 0100), so it still takes effect once (decision 1208). The flush ends when every removal has.
+    const removals: Promise<unknown>[] = [];
+    const removed = async (result: FlushResult): Promise<FlushResult> => {
+      const failed = (await Promise.allSettled(removals)).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return result;
+    };
     let sent = 0;
     let refused = 0;
     for (const action of [...this.actions]) {
       if (action.state !== 'waiting') continue;
-      if (!force && action.notBefore > this.options.now()) return { sent, refused, retryAt: action.notBefore };
+      if (!force && action.notBefore > this.options.now()) return removed({ sent, refused, retryAt: action.notBefore });
       let result: SendResult;
       try {
         result = await this.send(action);
@@ -139,7 +157,9 @@ export class Outbox {
         result = { kind: 'retry' };
       }
       if (result.kind === 'done') {
-        await this.store.delete(action.key);
+        const removal = this.store.delete(action.key);
+        removal.catch(() => undefined); // reported when the flush ends, not as an unhandled rejection meanwhile
+        removals.push(removal);
         this.actions = this.actions.filter((a) => a.key !== action.key);
         sent += 1;
         this.onDone(action, result.body);
@@ -156,9 +176,9 @@ export class Outbox {
       const delay = Math.max(result.retryAfterMs ?? 0, backoffDelay(attempts, this.baseDelayMs, this.maxDelayMs));
       const next = { ...action, attempts, notBefore: this.options.now() + delay };
       await this.replace(next);
-      return { sent, refused, retryAt: next.notBefore };
+      return removed({ sent, refused, retryAt: next.notBefore });
     }
-    return { sent, refused, retryAt: null };
+    return removed({ sent, refused, retryAt: null });
   }
 
   private async replace(action: QueuedAction): Promise<void> {

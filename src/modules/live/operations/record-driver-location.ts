@@ -34,9 +34,7 @@ export async function recordDriverLocation(deps: Deps, actor: Actor, tourId: str
 /** The locking path: a tour's first position, a stop gone or without an ETA row (see the fast path). */
 export async function recordInTransaction(deps: Deps, actor: Actor, tourId: string, input: DriverLocationBodyT['location'], fix: Fix, now: Date) {
   return deps.db.transaction(async (tx) => {
-    const tour = await visibleTourSummary(tx, actor, tourId);
-    checkPositionTour(actor, tour);
-    const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
+    const { tour, tracking } = await lockTrackedTour(tx, actor, tourId, now);
     const { duplicate, told } = await repo.fixContext(tx, actor.tenantId, tour.id, fix);
     const row = positionRow({ tenantId: actor.tenantId, tourId: tour.id, driverId: actor.userId, now }, input, fix, tracking, duplicate, deps.config.live.maxSpeedKmh);
     await repo.insertPosition(tx, row);
@@ -45,8 +43,16 @@ export async function recordInTransaction(deps: Deps, actor: Actor, tourId: stri
   });
 }
 
+/** The tour a position is for, checked (404 unseen, 403 not its driver, 409 not tracked), and its tracking row locked. */
+export async function lockTrackedTour(tx: Tx, actor: Actor, tourId: string, now: Date): Promise<{ tour: TourSummary; tracking: repo.TrackingRow }> {
+  const tour = await visibleTourSummary(tx, actor, tourId);
+  checkPositionTour(actor, tour);
+  const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
+  return { tour, tracking };
+}
+
 /** The new current position: tracking row, ETAs, the coalesced webhook and the live stream's notice. */
-async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
+export async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
   const patch = currentPositionFields(actor, row);
   // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
   await recomputeEtas(deps, tx, actor.tenantId, actor, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
