@@ -162,7 +162,8 @@ async function writer(body: unknown, running: () => boolean): Promise<void> {
         acks.push({ id: String(field(answer.body, 'booking').id), key, at: Date.now(), sentAt });
         break;
       }
-      if (answer && answer.status < 500 && answer.status !== 409) {
+      // 409: the key's first request is still running; 429: the API key's rate limit. Both are retried with the same key.
+      if (answer && answer.status < 500 && answer.status !== 409 && answer.status !== 429) {
         say(`booking create answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
         break;
       }
@@ -369,6 +370,8 @@ async function main(): Promise<number> {
   const failures = [crashed.length > 0 && `Tourbook processes crashed (${crashed.join(', ')})`, lost.length > 0 && 'acknowledged writes were lost', bad5xx.length > 0 && 'requests were answered 5xx other than 503', missingWebhooks.length > 0 && 'webhook events were lost', changedIds > 0 && 'a webhook repeat changed its webhook-id'].filter(Boolean);
   if (failures.length) {
     console.log(`\nFAILED: ${failures.join('; ')}`);
+    // The logs go with the topology: what the processes said last is printed here.
+    spawnSync('bash', ['-c', `tail -n 40 ${BASE}/logs/*.log`], { stdio: 'inherit' });
     return 1;
   }
   console.log('\nOK: no acknowledged write lost, no 5xx but 503, no webhook event lost');
