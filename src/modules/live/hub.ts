@@ -150,20 +150,26 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     let client: PoolClient | null = null;
     const connect = async (): Promise<void> => {
       if (stopped) return;
-      try {
-        const c = await pool.connect();
-        c.on('notification', (msg) => msg.channel === LIVE_CHANNEL && onPosition(msg.payload));
-        c.on('error', (err) => {
-          deps.log.warn({ err }, 'live: LISTEN connection lost');
-          c.release(err);
-          client = null;
-          setTimeout(() => void connect(), 1_000).unref();
-        });
-        await c.query(`LISTEN ${LIVE_CHANNEL}`);
-        client = c;
-      } catch (err) {
-        deps.log.warn({ err }, 'live: LISTEN failed, retrying');
+      let c: PoolClient | null = null;
+      // A connection is given up once, whichever notices first (its 'error' event, or a failed LISTEN): releasing a
+      // client twice throws inside the event handler, and two retries would leave two listeners.
+      let lost = false;
+      const retry = (err: unknown, message: string) => {
+        if (lost) return;
+        lost = true;
+        deps.log.warn({ err }, message);
+        if (c) c.release(err instanceof Error ? err : true);
+        if (client === c) client = null;
         setTimeout(() => void connect(), 1_000).unref();
+      };
+      try {
+        c = await pool.connect();
+        c.on('notification', (msg) => msg.channel === LIVE_CHANNEL && onPosition(msg.payload));
+        c.on('error', (err) => retry(err, 'live: LISTEN connection lost'));
+        await c.query(`LISTEN ${LIVE_CHANNEL}`);
+        if (!lost) client = c;
+      } catch (err) {
+        retry(err, 'live: LISTEN failed, retrying');
       }
     };
     await connect();

@@ -91,4 +91,39 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the live stream across two API 
     const remoteId = ((await res.json()) as { location: { id: string } }).location.id;
     await local.waitFor((f) => f.some((x) => x.id === remoteId), 1_000);
   });
+
+  it('replaces a LISTEN connection the server killed: positions from the other process arrive again, each once', async () => {
+    const tenant = await t.createTenant();
+    const service = await createService(tenant.admin);
+    const booking = await createBooking(tenant.admin, { service_id: service.id });
+    const driver = await createUser(tenant.admin, { role: 'driver' });
+    const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
+    const local = await openSse(here, '/api/live', { authorization: `Bearer ${tenant.adminToken}` });
+    streams.push(local);
+    const killed = await t.deps.database.pool!.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pg_terminate_backend(pid)",
+    );
+    expect(killed.rowCount).toBeGreaterThanOrEqual(1);
+    // Each process notices, and listens again a second later.
+    const send = async (offsetMs: number) => {
+      const res = await fetch(`${there}/api/hailing/tours/${tour.id}/driver_location`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${driver.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ location: { lat: 52.49, lng: 13.4, recorded_at: new Date(t.clock.now().getTime() + offsetMs).toISOString() } }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { location: { id: string } }).location.id;
+    };
+    let arrived: string | null = null;
+    for (let attempt = 1; attempt <= 20 && !arrived; attempt++) {
+      const id = await send(attempt * 1_000);
+      arrived = await local.waitFor((f) => f.some((x) => x.id === id), 500).then(() => id, () => null);
+    }
+    expect(arrived).not.toBeNull();
+    const later = await send(60_000);
+    await local.waitFor((f) => f.some((x) => x.id === later), 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(local.frames.filter((x) => x.id === later)).toHaveLength(1);
+    expect(child.exitCode).toBeNull();
+  });
 });
