@@ -53,7 +53,7 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
   'booking.recipient_notification_due': Type.Object({
     ...booking,
     stop_id: Id,
-    moment: Type.Union([Type.Literal('on_its_way'), Type.Literal('delivered'), Type.Literal('failed')]),
+    moment: Type.Union([Type.Literal('dispatched'), Type.Literal('on_its_way'), Type.Literal('approaching'), Type.Literal('delivered'), Type.Literal('failed')]),
     locale: Type.Union([Type.Literal('en'), Type.Literal('de')]),
     recipient: Type.Object({ name: Nullable(Type.String()), email: Nullable(Type.String()), phone_number: Nullable(Type.String()) }),
     subject: Type.String(),

@@ -38,6 +38,12 @@ defineTranslations({
   'No {resource} with this id is visible to you.': { de: 'Kein Objekt ({resource}) mit dieser ID ist für Sie sichtbar.' },
   'Unknown query parameter {name}.': { de: 'Unbekannter Query-Parameter {name}.' },
   'Query parameter {name} {detail}.': { de: 'Query-Parameter {name}: {detail}.' },
+
+  // Recipient templates (modules/tracking/recipient-mail.ts, decision 1109).
+  'Unknown placeholder {placeholder}: this moment offers {offered}.': { de: 'Unbekannter Platzhalter {placeholder}: dieser Moment bietet {offered}.' },
+  'A brace pair is left open; placeholders are written in double braces.': { de: 'Ein Klammerpaar ist offen; Platzhalter stehen in doppelten geschweiften Klammern.' },
+  'The subject is one line.': { de: 'Der Betreff ist eine Zeile.' },
+  'The body must carry the tracking link (the tracking_url placeholder).': { de: 'Der Text muss den Tracking-Link enthalten (den Platzhalter tracking_url).' },
   'The cursor is not one this API issued.': { de: 'Dieser Cursor stammt nicht von dieser API.' },
   'The Idempotency-Key header must be 1–{max} characters.': { de: 'Der Header Idempotency-Key muss 1–{max} Zeichen lang sein.' },
   'filters[on_active_hailing_booking] contradicts filters[on_active_tour].': {

@@ -315,7 +315,7 @@ describe('the console\'s reports and settings in a browser', () => {
     await signIn(page, app.url, people.manager.email, PASSWORD);
     await page.getByRole('link', { name: 'Settings' }).click();
     const sections = page.getByRole('navigation', { name: 'Settings sections' });
-    await expect.poll(() => sections.getByRole('link').allTextContents()).toEqual(['Users', 'Organizations', 'Services', 'Places']);
+    await expect.poll(() => sections.getByRole('link').allTextContents()).toEqual(['Users', 'Organizations', 'Services', 'Places', 'Recipient e-mails']);
     await expect.poll(() => page.getByRole('table', { name: 'Users' }).getByText(people.manager.email).count()).toBe(1);
     expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Deactivate/ }).count()).toBe(0);
@@ -327,6 +327,11 @@ describe('the console\'s reports and settings in a browser', () => {
     expect(await page.getByRole('button', { name: /^Edit/ }).count()).toBe(0);
     await sections.getByRole('link', { name: 'Places' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'New place' }).count()).toBe(1);
+    // Recipient e-mails: read and previewed, never saved or reset.
+    await sections.getByRole('link', { name: 'Recipient e-mails' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Preview' }).locator('[data-preview="subject"]').count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^(Save|Reset to default)$/ }).count()).toBe(0);
+    expect(await page.getByLabel('Subject', { exact: true }).getAttribute('readonly')).not.toBeNull();
     // What a manager may not use is not reachable by its address either.
     await page.goto(`${app.url}/console/settings/webhooks`);
     await expect.poll(() => page.getByRole('heading', { name: 'Users' }).count()).toBe(1);
@@ -368,6 +373,7 @@ describe('the console\'s reports and settings in a browser', () => {
       ['settings-services', '/console/settings/services'],
       ['settings-places', '/console/settings/places'],
       ['settings-service-areas', '/console/settings/service-areas'],
+      ['settings-recipient-emails', '/console/settings/recipient-emails'],
     ];
     for (const [locale, viewport] of [
       ['en-GB', LAPTOP],

@@ -162,6 +162,59 @@ export type paths = {
         patch: operations["updatePackageFailureReason"];
         trace?: never;
     };
+    "/api/admin/recipient_templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recipient e-mails' templates: every moment in en and de, the tenant's own or the default */
+        get: operations["listRecipientTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/recipient_templates/{moment}/{locale}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One moment's template in one language */
+        get: operations["getRecipientTemplate"];
+        /** Save the tenant's own subject and body for a moment and language */
+        put: operations["putRecipientTemplate"];
+        post?: never;
+        /** Back to Tourbook's default text (answers the default) */
+        delete: operations["resetRecipientTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/recipient_templates/{moment}/{locale}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render the saved template, or a draft, with sample facts (no e-mail is sent) */
+        post: operations["previewRecipientTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/service_areas": {
         parameters: {
             query?: never;
@@ -2843,7 +2896,7 @@ export type components = {
                 email_sent: boolean;
                 external_id: string | null;
                 locale: "en" | "de";
-                moment: "on_its_way" | "delivered" | "failed";
+                moment: "dispatched" | "on_its_way" | "approaching" | "delivered" | "failed";
                 recipient: {
                     email: string | null;
                     name: string | null;
@@ -3758,6 +3811,36 @@ export type components = {
                 triggers_reattempt: boolean;
             };
         };
+        /**
+         * @example {
+         *       "moment": "approaching",
+         *       "locale": "de",
+         *       "subject": "Gleich bei Ihnen: Ihre Lieferung",
+         *       "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}",
+         *       "placeholders": [
+         *         "name",
+         *         "tracking_url",
+         *         "eta",
+         *         "window"
+         *       ],
+         *       "customized": true,
+         *       "updated_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
+        RecipientTemplate: {
+            /** @description Placeholders in double braces; the unsubscribe footer is appended by Tourbook. */
+            body: string;
+            /** @description The tenant's own text (false: Tourbook's default). */
+            customized: boolean;
+            /** @enum {string} */
+            locale: "en" | "de";
+            /** @enum {string} */
+            moment: "dispatched" | "on_its_way" | "approaching" | "delivered" | "failed";
+            /** @description The placeholders this moment offers. */
+            placeholders: string[];
+            subject: string;
+            updated_at: string | null;
+        };
         /** @enum {string} */
         RecoveryKind: "return" | "reattempt";
         /** @enum {string} */
@@ -3894,10 +3977,12 @@ export type components = {
          *       },
          *       "created_at": "2026-11-22T13:05:00.000Z",
          *       "recipient_notifications": [
-         *         "on_its_way",
+         *         "dispatched",
+         *         "approaching",
          *         "delivered",
          *         "failed"
-         *       ]
+         *       ],
+         *       "recipient_approaching_minutes": 10
          *     }
          */
         ServiceArea: {
@@ -3917,7 +4002,8 @@ export type components = {
             /** Format: uuid */
             id: string;
             name: string;
-            recipient_notifications: ("on_its_way" | "delivered" | "failed")[];
+            recipient_approaching_minutes: number;
+            recipient_notifications: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
             scheduling_config_id: string | null;
             time_zone: string;
         };
@@ -6531,6 +6617,384 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRecipientTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipient_templates": [
+                     *         {
+                     *           "moment": "approaching",
+                     *           "locale": "de",
+                     *           "subject": "Gleich bei Ihnen: Ihre Lieferung",
+                     *           "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}",
+                     *           "placeholders": [
+                     *             "name",
+                     *             "tracking_url",
+                     *             "eta",
+                     *             "window"
+                     *           ],
+                     *           "customized": true,
+                     *           "updated_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        meta: components["schemas"]["PageMeta"];
+                        recipient_templates: components["schemas"]["RecipientTemplate"][];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getRecipientTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description en or de */
+                locale: string;
+                /** @description dispatched, on_its_way, approaching, delivered or failed */
+                moment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipient_template": {
+                     *         "moment": "approaching",
+                     *         "locale": "de",
+                     *         "subject": "Gleich bei Ihnen: Ihre Lieferung",
+                     *         "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}",
+                     *         "placeholders": [
+                     *           "name",
+                     *           "tracking_url",
+                     *           "eta",
+                     *           "window"
+                     *         ],
+                     *         "customized": true,
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        recipient_template: components["schemas"]["RecipientTemplate"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putRecipientTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description en or de */
+                locale: string;
+                /** @description dispatched, on_its_way, approaching, delivered or failed */
+                moment: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "recipient_template": {
+                 *         "subject": "Gleich bei Ihnen: Ihre Lieferung",
+                 *         "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    recipient_template: {
+                        body: string;
+                        subject: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipient_template": {
+                     *         "moment": "approaching",
+                     *         "locale": "de",
+                     *         "subject": "Gleich bei Ihnen: Ihre Lieferung",
+                     *         "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}",
+                     *         "placeholders": [
+                     *           "name",
+                     *           "tracking_url",
+                     *           "eta",
+                     *           "window"
+                     *         ],
+                     *         "customized": true,
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        recipient_template: components["schemas"]["RecipientTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resetRecipientTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description en or de */
+                locale: string;
+                /** @description dispatched, on_its_way, approaching, delivered or failed */
+                moment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipient_template": {
+                     *         "moment": "approaching",
+                     *         "locale": "de",
+                     *         "subject": "Gleich bei Ihnen: Ihre Lieferung",
+                     *         "body": "Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}",
+                     *         "placeholders": [
+                     *           "name",
+                     *           "tracking_url",
+                     *           "eta",
+                     *           "window"
+                     *         ],
+                     *         "customized": true,
+                     *         "updated_at": "2026-11-22T13:05:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        recipient_template: components["schemas"]["RecipientTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    previewRecipientTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description en or de */
+                locale: string;
+                /** @description dispatched, on_its_way, approaching, delivered or failed */
+                moment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "recipient_template": {
+                 *         "subject": "Ihre Lieferung ist unterwegs",
+                 *         "body": "Hallo {{name}}, gleich da: {{eta}}. {{tracking_url}}"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    recipient_template?: {
+                        body: string;
+                        subject: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "preview": {
+                     *         "subject": "Ihre Lieferung ist unterwegs",
+                     *         "text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample",
+                     *         "email_text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        preview: {
+                            /** @description The e-mail: the message and the unsubscribe footer Tourbook appends. */
+                            email_text: string;
+                            subject: string;
+                            /** @description The message as `booking.recipient_notification_due` carries it. */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listServiceAreas: {
         parameters: {
             query?: {
@@ -6607,10 +7071,12 @@ export interface operations {
                      *           },
                      *           "created_at": "2026-11-22T13:05:00.000Z",
                      *           "recipient_notifications": [
-                     *             "on_its_way",
+                     *             "dispatched",
+                     *             "approaching",
                      *             "delivered",
                      *             "failed"
-                     *           ]
+                     *           ],
+                     *           "recipient_approaching_minutes": 10
                      *         }
                      *       ],
                      *       "meta": {
@@ -6710,7 +7176,9 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency: string;
                         name: string;
-                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
+                        /** @description The `approaching` moment: the ETA is at most this many minutes away (decision 1108). */
+                        recipient_approaching_minutes?: number;
+                        recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone: string;
@@ -6771,10 +7239,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z",
                      *         "recipient_notifications": [
-                     *           "on_its_way",
+                     *           "dispatched",
+                     *           "approaching",
                      *           "delivered",
                      *           "failed"
-                     *         ]
+                     *         ],
+                     *         "recipient_approaching_minutes": 10
                      *       }
                      *     }
                      */
@@ -6866,10 +7336,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z",
                      *         "recipient_notifications": [
-                     *           "on_its_way",
+                     *           "dispatched",
+                     *           "approaching",
                      *           "delivered",
                      *           "failed"
-                     *         ]
+                     *         ],
+                     *         "recipient_approaching_minutes": 10
                      *       }
                      *     }
                      */
@@ -6940,7 +7412,9 @@ export interface operations {
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency?: string;
                         name?: string;
-                        recipient_notifications?: ("on_its_way" | "delivered" | "failed")[];
+                        /** @description The `approaching` moment: the ETA is at most this many minutes away (decision 1108). */
+                        recipient_approaching_minutes?: number;
+                        recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone?: string;
@@ -7001,10 +7475,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-22T13:05:00.000Z",
                      *         "recipient_notifications": [
-                     *           "on_its_way",
+                     *           "dispatched",
+                     *           "approaching",
                      *           "delivered",
                      *           "failed"
-                     *         ]
+                     *         ],
+                     *         "recipient_approaching_minutes": 10
                      *       }
                      *     }
                      */

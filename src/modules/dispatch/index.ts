@@ -33,6 +33,8 @@ export * from './tracking-reads.ts';
 export { canSeeBooking, canSeeTour } from './visibility.ts';
 // Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
 export { isHeldByDriver } from './tours/tour-machine.ts';
+// Whether a stop takes no more steps (decision 0215: the one list of final statuses), for tracking's read.
+export { isFinalStop } from './bookings/booking-status.ts';
 // Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
 export { seenTour, visibleTour } from './tours/get-tours.ts';
 export { tourRead, type TourRow } from './tours/repository.ts';
@@ -59,7 +61,7 @@ export { trackingProofPhotoUrl } from './bookings/tracking-links.ts';
 export { deleteExpiredProofFiles, readProofImage, proofImageHeaders, rewrapProofKeys, type ProofImage } from './proof-files/operations.ts';
 export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 // Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
-export { recipientStopsAtAMoment, type RecipientStop } from './recipient-stops.ts';
+export { recipientStopsAtAMoment, type RecipientArea, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';

@@ -34,6 +34,7 @@ describe('service areas', () => {
       auto_dispatch: { enabled: false, budget_ms: 200 },
       created_at: t.clock.now().toISOString(),
       recipient_notifications: [],
+      recipient_approaching_minutes: 10,
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });

@@ -317,9 +317,17 @@ export async function findServiceArea(q: Queryable, tenantId: string, id: string
 }
 
 /** Every service area, of any tenant, whose recipients are e-mailed at some moment (the notification sweep's start). */
-export async function serviceAreasNotifyingRecipients(q: Queryable): Promise<Pick<ServiceAreaRow, 'tenantId' | 'id' | 'timeZone' | 'recipientNotifications'>[]> {
+export async function serviceAreasNotifyingRecipients(
+  q: Queryable,
+): Promise<Pick<ServiceAreaRow, 'tenantId' | 'id' | 'timeZone' | 'recipientNotifications' | 'recipientApproachingMinutes'>[]> {
   return q
-    .select({ tenantId: serviceAreas.tenantId, id: serviceAreas.id, timeZone: serviceAreas.timeZone, recipientNotifications: serviceAreas.recipientNotifications })
+    .select({
+      tenantId: serviceAreas.tenantId,
+      id: serviceAreas.id,
+      timeZone: serviceAreas.timeZone,
+      recipientNotifications: serviceAreas.recipientNotifications,
+      recipientApproachingMinutes: serviceAreas.recipientApproachingMinutes,
+    })
     .from(serviceAreas)
     .where(sql`cardinality(${serviceAreas.recipientNotifications}) > 0`);
 }

@@ -219,8 +219,14 @@ export const Polygon = Type.Object(
 );
 export type PolygonInput = Static<typeof Polygon>;
 
-/** When a booking's recipient is e-mailed (docs/tracking.md): the driver heading to the drop-off, delivered, failed. */
-const RecipientMoment = StringEnum(['on_its_way', 'delivered', 'failed']);
+/**
+ * When a booking's recipient is e-mailed (docs/tracking.md): on a tour, the driver heading to the drop-off next, its
+ * ETA within `recipient_approaching_minutes`, delivered, failed (decisions 1104, 1108).
+ */
+const RECIPIENT_MOMENTS = ['dispatched', 'on_its_way', 'approaching', 'delivered', 'failed'] as const;
+const RecipientMoment = StringEnum(RECIPIENT_MOMENTS);
+/** Bounds of `recipient_approaching_minutes` (decision 1108). */
+export const RECIPIENT_APPROACHING_MINUTES = { min: 1, max: 120, default: 10 } as const;
 
 const BERLIN: PolygonInput = { type: 'Polygon', coordinates: [[[13.08, 52.33], [13.76, 52.33], [13.76, 52.68], [13.08, 52.68], [13.08, 52.33]]] };
 export const ServiceArea = component('ServiceArea', withExample(Type.Object({
@@ -235,6 +241,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   auto_dispatch: Type.Object({ enabled: Type.Boolean(), budget_ms: Type.Integer() }),
   created_at: Timestamp,
   recipient_notifications: Type.Array(RecipientMoment),
+  recipient_approaching_minutes: Type.Integer(),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -245,7 +252,8 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   average_speed_kmh: 25,
   auto_dispatch: { enabled: false, budget_ms: 200 },
   created_at: EXAMPLE_AT,
-  recipient_notifications: ['on_its_way', 'delivered', 'failed'],
+  recipient_notifications: ['dispatched', 'approaching', 'delivered', 'failed'],
+  recipient_approaching_minutes: 10,
 }));
 /** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
 export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
@@ -263,7 +271,12 @@ const serviceAreaFields = {
     },
     strict,
   ),
-  recipient_notifications: Type.Array(RecipientMoment, { uniqueItems: true, maxItems: 3 }),
+  recipient_notifications: Type.Array(RecipientMoment, { uniqueItems: true, maxItems: RECIPIENT_MOMENTS.length }),
+  recipient_approaching_minutes: Type.Integer({
+    minimum: RECIPIENT_APPROACHING_MINUTES.min,
+    maximum: RECIPIENT_APPROACHING_MINUTES.max,
+    description: 'The `approaching` moment: the ETA is at most this many minutes away (decision 1108).',
+  }),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

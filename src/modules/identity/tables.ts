@@ -4,8 +4,8 @@ import { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** A moment a service area's recipients are e-mailed at (decision 1104). */
-export type RecipientMomentSetting = 'on_its_way' | 'delivered' | 'failed';
+/** A moment a service area's recipients are e-mailed at (decisions 1104, 1108). */
+export type RecipientMomentSetting = 'dispatched' | 'on_its_way' | 'approaching' | 'delivered' | 'failed';
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey(),
@@ -81,6 +81,8 @@ export const serviceAreas = pgTable(
     autoDispatchBudgetMs: integer('auto_dispatch_budget_ms').notNull().default(200),
     /** Which moments e-mail the recipients of the area's bookings (decision 1104); none by default. */
     recipientNotifications: text('recipient_notifications').array().$type<RecipientMomentSetting[]>().notNull().default([]),
+    /** `approaching`: the drop-off's ETA is at most this many minutes away (decision 1108). */
+    recipientApproachingMinutes: integer('recipient_approaching_minutes').notNull().default(10),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

@@ -58,6 +58,7 @@ export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
   auto_dispatch: { enabled: row.autoDispatchEnabled, budget_ms: row.autoDispatchBudgetMs },
   created_at: iso(row.createdAt),
   recipient_notifications: row.recipientNotifications,
+  recipient_approaching_minutes: row.recipientApproachingMinutes,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

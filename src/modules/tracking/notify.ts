@@ -1,6 +1,7 @@
-// Recipient notifications (decision 1104): a periodic sweep finds drop-offs at a moment worth telling — the driver
-// heading there, delivered, failed — and tells each moment once: an e-mail (en/de, tracking link, RFC 8058 one-click
-// unsubscribe) through the mail jobs, and `booking.recipient_notification_due` for integrators' other channels.
+// Recipient notifications (decisions 1104, 1108, 1109): a periodic sweep finds drop-offs at a moment worth telling —
+// on a tour, the driver heading there, close by, delivered, failed — and tells each moment once: an e-mail (the
+// tenant's template or Tourbook's, en/de, tracking link, RFC 8058 one-click unsubscribe) through the mail jobs, and
+// `booking.recipient_notification_due` for integrators' other channels.
 import { createHash, createHmac } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
@@ -13,9 +14,9 @@ import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
 import { bookingEventDataOf, recipientStopsAtAMoment, trackingLinksOf, type RecipientStop } from '../dispatch/index.ts';
 import { serviceAreasNotifyingRecipients } from '../identity/index.ts';
-import { momentOf, recipientMailText, recipientMessage, unsubscribeHeaders } from './recipient-mail.ts';
+import { DEFAULT_TEMPLATES, momentToTell, recipientMailText, recipientMessage, unsubscribeHeaders, type RecipientTemplate } from './recipient-mail.ts';
 import * as repo from './recipient-repository.ts';
-import type { RecipientMoment } from './tables.ts';
+import type { RecipientLocale, RecipientMoment } from './tables.ts';
 
 export const NOTIFY_RECIPIENTS_JOB: JobKind = 'tracking.notify_recipients';
 /** How often the sweep looks: a moment reaches the recipient at most this late (plus the mail job's pick-up). */
@@ -38,46 +39,95 @@ export const notifyRecipientsJob: JobHandler = async (deps) => {
 };
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
-const baseUrl = (config: Deps['config']): string => (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
+/** Where recipients reach the service (`PUBLIC_URL`, else the listening address). */
+export const baseUrl = (config: Deps['config']): string => (config.publicUrl ?? `http://${config.host}:${config.port}`).replace(/\/+$/, '');
 export const unsubscribeUrl = (config: Deps['config'], token: string): string => `${baseUrl(config)}/unsubscribe/${token}`;
 
 /** One sweep: every due moment of every tenant, each tenant in its own transaction. Answers how many were told. */
 export async function notifyRecipients(deps: Deps): Promise<number> {
   const now = deps.clock.now();
-  // Only the areas that chose some moment are looked at (decision 1104).
+  // Only the areas that chose some moment are looked at (decision 1104); only those that chose `dispatched` or
+  // `approaching` cost a look at their other open drop-offs (decision 1108).
   const areas = new Map((await serviceAreasNotifyingRecipients(deps.db)).map((a) => [a.id, a]));
-  const stops = await recipientStopsAtAMoment(deps.db, [...areas.values()], new Date(now.getTime() - NOTIFY_LOOKBACK_SECONDS * 1000));
-  const told = await repo.toldMoments(deps.db, stops);
-  const due = new Map<string, { stop: RecipientStop; moment: RecipientMoment; timeZone: string }[]>();
+  const stops = await recipientStopsAtAMoment(
+    deps.db,
+    [...areas.values()].map((a) => ({
+      tenantId: a.tenantId,
+      id: a.id,
+      openStops: a.recipientNotifications.includes('dispatched'),
+      enRouteStops: a.recipientNotifications.includes('approaching'),
+    })),
+    new Date(now.getTime() - NOTIFY_LOOKBACK_SECONDS * 1000),
+  );
+  const [told, etas] = await Promise.all([repo.toldMoments(deps.db, stops), liveEtas(deps, stops)]);
+  const due = new Map<string, DueMoment[]>();
   for (const stop of stops) {
-    const moment = momentOf(stop);
     const area = areas.get(stop.serviceAreaId);
-    if (!moment || !area?.recipientNotifications.includes(moment) || told.has(`${stop.stopId}|${moment}`)) continue;
-    (due.get(stop.tenantId) ?? due.set(stop.tenantId, []).get(stop.tenantId))?.push({ stop, moment, timeZone: area.timeZone });
+    if (!area) continue;
+    const eta = etas.get(stop.stopId) ?? stop.eta;
+    const moment = momentToTell(
+      { ...stop, eta },
+      { moments: area.recipientNotifications, approachingMinutes: area.recipientApproachingMinutes },
+      told.get(stop.stopId) ?? new Set(),
+      now,
+    );
+    if (!moment) continue;
+    (due.get(stop.tenantId) ?? due.set(stop.tenantId, []).get(stop.tenantId))?.push({ stop: { ...stop, eta }, moment, timeZone: area.timeZone });
   }
   let count = 0;
   for (const [tenantId, items] of due) {
     count += await deps.db.transaction(async (tx) => {
+      const templates = await tenantTemplates(tx, tenantId);
       let n = 0;
-      for (const item of items) if (await tell(tx, deps, tenantId, item, now)) n += 1;
+      for (const item of items) if (await tell(tx, deps, tenantId, item, templates, now)) n += 1;
       return n;
     });
   }
   return count;
 }
 
-async function tell(tx: Tx, deps: Deps, tenantId: string, item: { stop: RecipientStop; moment: RecipientMoment; timeZone: string }, now: Date): Promise<boolean> {
+interface DueMoment {
+  stop: RecipientStop;
+  moment: RecipientMoment;
+  timeZone: string;
+}
+
+/** The ETAs live tracking keeps for the open drop-offs of en-route tours (the ones still on that tour). */
+async function liveEtas(deps: Deps, stops: readonly RecipientStop[]): Promise<Map<string, Date>> {
+  const byTenant = new Map<string, RecipientStop[]>();
+  for (const s of stops) if (s.status === 'open' && s.enRoute) (byTenant.get(s.tenantId) ?? byTenant.set(s.tenantId, []).get(s.tenantId))?.push(s);
+  const etas = new Map<string, Date>();
+  for (const [tenantId, open] of byTenant) {
+    const known = await deps.hooks.dispatch.stopEtas(deps.db, tenantId, open.map((s) => s.stopId));
+    for (const s of open) {
+      const eta = known.get(s.stopId);
+      if (eta && eta.tourId === s.tourId) etas.set(s.stopId, eta.eta);
+    }
+  }
+  return etas;
+}
+
+/** The template a moment is written with: the tenant's own for that language, else Tourbook's (decision 1109). */
+export type TemplateOf = (moment: RecipientMoment, locale: RecipientLocale) => RecipientTemplate;
+
+export async function tenantTemplates(q: Parameters<typeof repo.templatesOf>[0], tenantId: string): Promise<TemplateOf> {
+  const own = new Map((await repo.templatesOf(q, tenantId)).map((r) => [`${r.moment}|${r.locale}`, { subject: r.subject, body: r.body }]));
+  return (moment, locale) => own.get(`${moment}|${locale}`) ?? DEFAULT_TEMPLATES[locale][moment];
+}
+
+async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templateOf: TemplateOf, now: Date): Promise<boolean> {
   const { stop, moment } = item;
   if (!(await repo.claimMoment(tx, { tenantId, stopId: stop.stopId, moment, bookingId: stop.bookingId, createdAt: now }))) return false;
   const [links, eventData] = await Promise.all([trackingLinksOf(tx, deps, tenantId, [stop.bookingId]), bookingEventDataOf(tx, tenantId, [stop.bookingId])]);
   const trackingUrl = links.get(stop.bookingId)?.url ?? null;
   const lang = stop.contact?.locale === 'de' ? 'de' : 'en';
-  const message = recipientMessage({
-    moment,
+  const message = recipientMessage(templateOf(moment, lang), {
     lang,
     name: stop.contact?.name ?? null,
     eta: stop.eta,
+    timeWindow: stop.timeWindow,
     nextAttempt: stop.nextAttempt,
+    proof: stop.proof,
     timeZone: item.timeZone,
     trackingUrl,
   });

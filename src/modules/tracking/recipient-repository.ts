@@ -1,18 +1,21 @@
-// Recipient notifications SQL: claiming a moment (once per stop and moment), recipient addresses and their opt-out.
+// Recipient notifications SQL: claiming a moment (once per stop and moment), recipient addresses and their opt-out,
+// and a tenant's own templates.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { recipientAddresses, recipientNotifications, type RecipientMoment } from './tables.ts';
+import { recipientAddresses, recipientNotifications, recipientTemplates, type RecipientLocale, type RecipientMoment } from './tables.ts';
 
 export type NotificationRow = typeof recipientNotifications.$inferSelect;
 
-/** The moments already told of these stops, as `stopId|moment`. */
-export async function toldMoments(q: Queryable, stops: readonly { tenantId: string; stopId: string }[]): Promise<Set<string>> {
-  if (!stops.length) return new Set();
+/** The moments already told of these stops, by stop. */
+export async function toldMoments(q: Queryable, stops: readonly { tenantId: string; stopId: string }[]): Promise<Map<string, Set<RecipientMoment>>> {
+  const told = new Map<string, Set<RecipientMoment>>();
+  if (!stops.length) return told;
   const rows = await q
     .select({ stopId: recipientNotifications.stopId, moment: recipientNotifications.moment })
     .from(recipientNotifications)
     .where(and(inArray(recipientNotifications.tenantId, [...new Set(stops.map((s) => s.tenantId))]), inArray(recipientNotifications.stopId, stops.map((s) => s.stopId))));
-  return new Set(rows.map((r) => `${r.stopId}|${r.moment}`));
+  for (const r of rows) (told.get(r.stopId) ?? told.set(r.stopId, new Set()).get(r.stopId))?.add(r.moment);
+  return told;
 }
 
 /**
@@ -59,3 +62,35 @@ export async function addressExists(q: Queryable, tokenHash: string): Promise<bo
   return rows.length > 0;
 }
 
+
+export type TemplateRow = typeof recipientTemplates.$inferSelect;
+
+/** The tenant's own templates (the defaults are not stored). */
+export async function templatesOf(q: Queryable, tenantId: string): Promise<TemplateRow[]> {
+  return q.select().from(recipientTemplates).where(eq(recipientTemplates.tenantId, tenantId));
+}
+
+export async function findTemplate(q: Queryable, tenantId: string, moment: RecipientMoment, locale: RecipientLocale): Promise<TemplateRow | null> {
+  const [row] = await q
+    .select()
+    .from(recipientTemplates)
+    .where(and(eq(recipientTemplates.tenantId, tenantId), eq(recipientTemplates.moment, moment), eq(recipientTemplates.locale, locale)));
+  return row ?? null;
+}
+
+/** One statement: two admins saving at once leave the later text, never an error. */
+export async function upsertTemplate(q: Queryable, row: TemplateRow): Promise<void> {
+  await q
+    .insert(recipientTemplates)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [recipientTemplates.tenantId, recipientTemplates.moment, recipientTemplates.locale],
+      set: { subject: row.subject, body: row.body, updatedAt: row.updatedAt },
+    });
+}
+
+export async function deleteTemplate(q: Queryable, tenantId: string, moment: RecipientMoment, locale: RecipientLocale): Promise<void> {
+  await q
+    .delete(recipientTemplates)
+    .where(and(eq(recipientTemplates.tenantId, tenantId), eq(recipientTemplates.moment, moment), eq(recipientTemplates.locale, locale)));
+}

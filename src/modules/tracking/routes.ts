@@ -1,5 +1,5 @@
 // Public tracking routes (docs/tracking.md): no credential, open to every origin for GET (a shop embeds the read),
-// never cached, limited per client address.
+// never cached, limited per client address. The recipient templates' admin routes are registered alongside.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -9,6 +9,7 @@ import { addressRateLimit } from './rate-limit.ts';
 import { giveFeedback, readTracking, readTrackingProofPhoto } from './operations.ts';
 import { proofImageHeaders } from '../dispatch/index.ts';
 import { openTrackingStream } from './stream.ts';
+import { templateRoutes } from './template-routes.ts';
 import { unsubscribeRoutes } from './unsubscribe-routes.ts';
 import { FeedbackBody, ProofPhotoParams, TokenParams, TrackingEnvelope } from './schemas.ts';
 
@@ -31,6 +32,8 @@ export const trackingRoutes =
     const limited = addressRateLimit(deps);
     // The recipient e-mails' one-click unsubscribe, in a scope of its own for its form-body parser (decision 1104).
     await app.register(unsubscribeRoutes(deps));
+    // The admin's recipient templates (decision 1109): authenticated, unlike everything else here.
+    await app.register(templateRoutes(deps));
     app.get(
       '/api/tracking/:token',
       {

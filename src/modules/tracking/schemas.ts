@@ -1,7 +1,11 @@
-// The public tracking read's wire shape (docs/tracking.md): exactly what a recipient needs, nothing else.
-import { Type } from '@sinclair/typebox';
-import { component, withExample } from '../../http/openapi-components.ts';
-import { Nullable, Timestamp } from '../../http/schemas.ts';
+// The public tracking read's wire shape (docs/tracking.md): exactly what a recipient needs, nothing else; and the
+// admin's recipient templates.
+import { Type, type Static } from '@sinclair/typebox';
+import { component, StringEnum, withExample } from '../../http/openapi-components.ts';
+import { EXAMPLE_AT } from '../../http/openapi-examples.ts';
+import { ListOf, Nullable, Timestamp } from '../../http/schemas.ts';
+import { TEMPLATE_LIMITS } from './recipient-mail.ts';
+import { RECIPIENT_LOCALES, RECIPIENT_MOMENTS } from './tables.ts';
 
 const TimeWindow = Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp }));
 
@@ -77,3 +81,73 @@ export const FeedbackBody = withExample(
 
 /** A tracked stop by its index in the tracking object's `stops` (decision 1250). */
 export const ProofPhotoParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), index: Type.Integer({ minimum: 0, maximum: 999 }) });
+
+// ── Recipient templates (docs/tracking.md "Templates", decision 1109) ───────────────────────────────────────────────
+
+const MOMENT_DESCRIPTION = 'dispatched, on_its_way, approaching, delivered or failed';
+
+/** A moment and a language: unknown ones answer 404 (decision 0151), as any malformed id does. */
+export const TemplateParams = Type.Object({
+  moment: Type.String({ maxLength: 40, description: MOMENT_DESCRIPTION }),
+  locale: Type.String({ maxLength: 10, description: 'en or de' }),
+});
+
+export const RecipientTemplate = component('RecipientTemplate', withExample(Type.Object({
+  moment: StringEnum(RECIPIENT_MOMENTS),
+  locale: StringEnum(RECIPIENT_LOCALES),
+  subject: Type.String(),
+  body: Type.String({ description: 'Placeholders in double braces; the unsubscribe footer is appended by Tourbook.' }),
+  placeholders: Type.Array(Type.String(), { description: 'The placeholders this moment offers.' }),
+  customized: Type.Boolean({ description: "The tenant's own text (false: Tourbook's default)." }),
+  updated_at: Nullable(Timestamp),
+}), {
+  moment: 'approaching',
+  locale: 'de',
+  subject: 'Gleich bei Ihnen: Ihre Lieferung',
+  body: 'Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}',
+  placeholders: ['name', 'tracking_url', 'eta', 'window'],
+  customized: true,
+  updated_at: EXAMPLE_AT,
+}));
+
+export const RecipientTemplateEnvelope = Type.Object({ recipient_template: RecipientTemplate });
+export const RecipientTemplateList = ListOf('recipient_templates', RecipientTemplate);
+
+const TemplateFields = Type.Object(
+  {
+    subject: Type.String({ minLength: 1, maxLength: TEMPLATE_LIMITS.subject }),
+    body: Type.String({ minLength: 1, maxLength: TEMPLATE_LIMITS.body }),
+  },
+  { additionalProperties: false },
+);
+
+export const TemplateBody = withExample(Type.Object({ recipient_template: TemplateFields }, { additionalProperties: false }), {
+  recipient_template: {
+    subject: 'Gleich bei Ihnen: Ihre Lieferung',
+    body: 'Hallo {{name}},\n\nIhre Lieferung ist in wenigen Minuten da.\nVoraussichtlich gegen {{eta}}.\n\nLive verfolgen: {{tracking_url}}',
+  },
+});
+export type TemplateInput = Static<typeof TemplateFields>;
+
+/** A draft to render instead of the saved template; without one, the saved (or default) template is rendered. */
+export const PreviewBody = withExample(Type.Object({ recipient_template: Type.Optional(TemplateFields) }, { additionalProperties: false }), {
+  recipient_template: { subject: 'Ihre Lieferung ist unterwegs', body: 'Hallo {{name}}, gleich da: {{eta}}. {{tracking_url}}' },
+});
+
+export const PreviewEnvelope = withExample(
+  Type.Object({
+    preview: Type.Object({
+      subject: Type.String(),
+      text: Type.String({ description: 'The message as `booking.recipient_notification_due` carries it.' }),
+      email_text: Type.String({ description: 'The e-mail: the message and the unsubscribe footer Tourbook appends.' }),
+    }),
+  }),
+  {
+    preview: {
+      subject: 'Ihre Lieferung ist unterwegs',
+      text: 'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample',
+      email_text:
+        'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n',
+    },
+  },
+);

@@ -1,10 +1,15 @@
-// Tracking's own tables (decision 1104): which recipient moments were told, and each recipient address's one-click
-// unsubscribe token and opt-out.
+// Tracking's own tables (decisions 1104, 1108, 1109): which recipient moments were told, each recipient address's one-click
+// unsubscribe token and opt-out, and a tenant's own texts for the recipient's messages.
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export type RecipientMoment = 'on_its_way' | 'delivered' | 'failed';
+/** The moments a drop-off's recipient may be told, in the order they happen (docs/tracking.md; decision 1108). */
+export const RECIPIENT_MOMENTS = ['dispatched', 'on_its_way', 'approaching', 'delivered', 'failed'] as const;
+export type RecipientMoment = (typeof RECIPIENT_MOMENTS)[number];
+/** The languages a recipient's message is written in. */
+export const RECIPIENT_LOCALES = ['en', 'de'] as const;
+export type RecipientLocale = (typeof RECIPIENT_LOCALES)[number];
 
 /** One row per stop and moment told: the key that makes a moment notify once, however many workers look. */
 export const recipientNotifications = pgTable(
@@ -34,4 +39,21 @@ export const recipientAddresses = pgTable(
   },
   // The unsubscribe request knows no tenant before the token (as tracking links, decision 1100).
   (t) => [primaryKey({ columns: [t.tenantId, t.email] }), uniqueIndex('recipient_addresses_token_hash_key').on(t.tokenHash)],
+);
+
+/**
+ * A tenant's own subject and body for one moment in one language (decision 1109); without a row the default text of
+ * recipient-mail.ts applies. The unsubscribe footer is never part of it.
+ */
+export const recipientTemplates = pgTable(
+  'recipient_templates',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    moment: text('moment').$type<RecipientMoment>().notNull(),
+    locale: text('locale').$type<RecipientLocale>().notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.moment, t.locale] })],
 );

@@ -2,7 +2,7 @@
 import type { Lang } from '../../http/i18n.ts';
 
 import { iso, isoOrNull } from '../../shared/time.ts';
-import type { TrackedBooking } from '../dispatch/index.ts';
+import { isFinalStop, isHeldByDriver, type TrackedBooking } from '../dispatch/index.ts';
 
 /** What the tracking object is rendered from: the same for every language and every stream of one link. */
 export interface TrackingFacts {
@@ -35,9 +35,11 @@ const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
 type TrackedStop = TrackedBooking['stops'][number];
 
-export const isOpenStop = (s: Pick<TrackedStop, 'status'>): boolean => s.status !== 'completed' && s.status !== 'failed' && s.status !== 'cancelled';
+/** A stop that takes more steps: dispatch's one list of final statuses decides (decision 0215). */
+export const isOpenStop = (s: Pick<TrackedStop, 'status'>): boolean => !isFinalStop(s.status);
 
-const tourActive = (tracked: TrackedBooking): boolean => tracked.tour?.status === 'claimed' || tracked.tour?.status === 'en_route';
+/** A driver holds the tour: the tour machine's statuses (decision 0215). */
+const tourActive = (tracked: TrackedBooking): boolean => tracked.tour !== null && isHeldByDriver(tracked.tour.status);
 
 /** Whether the read shows the driver's position: the tour is en route and its next open stop is this booking's. */
 function headsHere(tracked: TrackedBooking): boolean {

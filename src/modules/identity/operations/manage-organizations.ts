@@ -9,7 +9,7 @@ import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { canonicalTimeZone, DEFAULT_AVERAGE_SPEED_KMH, isCurrency, polygonErrors } from '../rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
-import { AUTO_DISPATCH_BUDGET_MS } from '../schemas.ts';
+import { AUTO_DISPATCH_BUDGET_MS, RECIPIENT_APPROACHING_MINUTES } from '../schemas.ts';
 import { toOrganizationView, toServiceAreaView, type OrganizationView, type ServiceAreaView } from '../views.ts';
 
 const cursorId = (cursor: string | undefined): string | null => {
@@ -112,6 +112,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     autoDispatchEnabled: input.auto_dispatch?.enabled ?? false,
     autoDispatchBudgetMs: input.auto_dispatch?.budget_ms ?? AUTO_DISPATCH_BUDGET_MS.default,
     recipientNotifications: input.recipient_notifications ?? [],
+    recipientApproachingMinutes: input.recipient_approaching_minutes ?? RECIPIENT_APPROACHING_MINUTES.default,
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -137,6 +138,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.auto_dispatch?.enabled !== undefined ? { autoDispatchEnabled: input.auto_dispatch.enabled } : {}),
       ...(input.auto_dispatch?.budget_ms !== undefined ? { autoDispatchBudgetMs: input.auto_dispatch.budget_ms } : {}),
       ...(input.recipient_notifications !== undefined ? { recipientNotifications: input.recipient_notifications } : {}),
+      ...(input.recipient_approaching_minutes !== undefined ? { recipientApproachingMinutes: input.recipient_approaching_minutes } : {}),
     };
     await repo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });

@@ -197,3 +197,41 @@ export function useSaveArea() {
     onSuccess: () => refresh(),
   });
 }
+
+// Recipient e-mails (docs/tracking.md "Templates")
+
+export type RecipientTemplate = Schemas['RecipientTemplate'];
+export type TemplateDraft = { subject: string; body: string };
+type TemplateKey = { moment: RecipientTemplate['moment']; locale: RecipientTemplate['locale'] };
+
+export function useRecipientTemplates() {
+  return useQuery({ queryKey: ['recipient_templates', 'list'], queryFn: async () => (await call(api.GET('/api/admin/recipient_templates'))).recipient_templates });
+}
+
+export function useSaveTemplate() {
+  const refresh = useRefresh('recipient_templates');
+  return useMutation({
+    mutationFn: ({ moment, locale, template }: TemplateKey & { template: TemplateDraft }) =>
+      call(api.PUT('/api/admin/recipient_templates/{moment}/{locale}', { params: { path: { moment, locale } }, body: { recipient_template: template } })),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useResetTemplate() {
+  const refresh = useRefresh('recipient_templates');
+  return useMutation({
+    mutationFn: ({ moment, locale }: TemplateKey) => call(api.DELETE('/api/admin/recipient_templates/{moment}/{locale}', { params: { path: { moment, locale } } })),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** The API renders the draft with sample facts; a draft it refuses answers its field errors instead (no retries). */
+export function usePreview({ moment, locale }: TemplateKey, draft: TemplateDraft) {
+  return useQuery({
+    queryKey: ['recipient_templates', 'preview', moment, locale, draft.subject, draft.body],
+    placeholderData: keepPreviousData,
+    retry: false,
+    queryFn: async () =>
+      (await call(api.POST('/api/admin/recipient_templates/{moment}/{locale}/preview', { params: { path: { moment, locale } }, body: { recipient_template: draft } }))).preview,
+  });
+}

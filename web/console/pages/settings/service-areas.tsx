@@ -1,12 +1,16 @@
-// Service areas (admins): the list, and a form for name, currency, time zone, average speed and auto-dispatch
-// (api-guide "Organizations and service areas", "Auto-dispatch").
+// Service areas (admins): the list, and a form for name, currency, time zone, average speed, auto-dispatch and the
+// moments that e-mail recipients (api-guide "Organizations and service areas", "Auto-dispatch"; docs/tracking.md).
 import { useState, type FormEvent } from 'react';
 import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
+import { Checkboxes } from './parts.tsx';
 import { useSaveArea } from './queries.ts';
+import { MOMENTS } from './recipient-emails.tsx';
+
+type Moment = ServiceArea['recipient_notifications'][number];
 
 /** The browser's IANA zones (UTC is not always among them). */
 const zones = (current: string): string[] => {
@@ -24,10 +28,24 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const [speed, setSpeed] = useState(String(area?.average_speed_kmh ?? 25));
   const [autoDispatch, setAutoDispatch] = useState(area?.auto_dispatch.enabled ?? false);
   const [budget, setBudget] = useState(String(area?.auto_dispatch.budget_ms ?? 200));
+  const [moments, setMoments] = useState<Moment[]>(area?.recipient_notifications ?? []);
+  const [minutes, setMinutes] = useState(String(area?.recipient_approaching_minutes ?? 10));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate(
-      { ...(area ? { id: area.id } : {}), area: { name: name.trim(), currency: currency.trim().toUpperCase(), time_zone: timeZone, average_speed_kmh: Number(speed), auto_dispatch: { enabled: autoDispatch, budget_ms: Number(budget) } } },
+      {
+        ...(area ? { id: area.id } : {}),
+        area: {
+          name: name.trim(),
+          currency: currency.trim().toUpperCase(),
+          time_zone: timeZone,
+          average_speed_kmh: Number(speed),
+          auto_dispatch: { enabled: autoDispatch, budget_ms: Number(budget) },
+          // In the order they happen, whatever order they were ticked in.
+          recipient_notifications: MOMENTS.filter((m) => moments.includes(m)),
+          recipient_approaching_minutes: Number(minutes),
+        },
+      },
       { onSuccess: onClose },
     );
   };
@@ -35,7 +53,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   return (
     <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
       <form className="stack" onSubmit={submit}>
-        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms']} />
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes']} />
         <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
         <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
         <SelectField label={t('time_zone')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} errors={at('time_zone')}>
@@ -59,6 +77,25 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           value={budget}
           onChange={(e) => setBudget(e.target.value)}
           errors={at('auto_dispatch/budget_ms')}
+        />
+        <Checkboxes
+          legend={t('recipient_moments')}
+          hint={t('recipient_moments_hint')}
+          options={MOMENTS.map((m) => ({ value: m, label: t(`moment_${m}`) }))}
+          value={moments}
+          onChange={setMoments}
+          errors={at('recipient_notifications')}
+        />
+        <TextField
+          label={t('approaching_minutes')}
+          hint={t('approaching_minutes_hint')}
+          type="number"
+          min={1}
+          max={120}
+          required
+          value={minutes}
+          onChange={(e) => setMinutes(e.target.value)}
+          errors={at('recipient_approaching_minutes')}
         />
         <div className="row">
           <Button type="submit" variant="primary" busy={save.isPending}>
@@ -99,6 +136,7 @@ export function ServiceAreasSection() {
                 <th scope="col">{t('time_zone')}</th>
                 <th scope="col" className="hide-narrow">{t('speed')}</th>
                 <th scope="col">{t('auto_dispatch_col')}</th>
+                <th scope="col" className="hide-narrow">{t('recipient_moments')}</th>
                 <th scope="col">{t('col_actions')}</th>
               </tr>
             </thead>
@@ -110,6 +148,7 @@ export function ServiceAreasSection() {
                   <td className="break">{area.time_zone}</td>
                   <td className="hide-narrow">{area.average_speed_kmh}</td>
                   <td>{area.auto_dispatch.enabled ? t('auto_dispatch_on', { ms: area.auto_dispatch.budget_ms }) : t('auto_dispatch_off')}</td>
+                  <td className="hide-narrow">{area.recipient_notifications.length ? area.recipient_notifications.map((m) => t(`moment_${m}`)).join(', ') : t('recipient_none')}</td>
                   <td>
                     <Button small aria-label={t('edit_named', { name: area.name })} onClick={() => setEditing(area)}>
                       {t('edit')}

@@ -1,6 +1,6 @@
 // Settings: a sub-navigation of sections, each a route below /console/settings. Admins get every section; a manager
-// gets only what it may read or do — users, organizations and services read-only, places to create and edit — and
-// never a link to what it may not (decision 1010).
+// gets only what it may read or do — users, organizations, services and recipient e-mails read-only, places to create
+// and edit — and never a link to what it may not (decision 1010).
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import type { User } from '../../../api/index.ts';
 import { useT } from '../../../i18n/index.tsx';
@@ -9,16 +9,17 @@ import { ApiKeysSection } from './api-keys.tsx';
 import { messages } from './messages.ts';
 import { OrganizationsSection } from './organizations.tsx';
 import { PlacesSection } from './places.tsx';
+import { RecipientEmailsSection } from './recipient-emails.tsx';
 import { ServiceAreasSection } from './service-areas.tsx';
 import { ServicesSection } from './services.tsx';
 import { UsersSection } from './users.tsx';
 import { WebhookPage } from './webhook-page.tsx';
 import { WebhooksSection } from './webhooks.tsx';
 
-type Section = 'webhooks' | 'users' | 'organizations' | 'api_keys' | 'services' | 'places' | 'service_areas';
+type Section = 'webhooks' | 'users' | 'organizations' | 'api_keys' | 'services' | 'places' | 'service_areas' | 'recipient_emails';
 
-const ADMIN: Section[] = ['webhooks', 'users', 'organizations', 'api_keys', 'services', 'places', 'service_areas'];
-const MANAGER: Section[] = ['users', 'organizations', 'services', 'places'];
+const ADMIN: Section[] = ['webhooks', 'users', 'organizations', 'api_keys', 'services', 'places', 'service_areas', 'recipient_emails'];
+const MANAGER: Section[] = ['users', 'organizations', 'services', 'places', 'recipient_emails'];
 
 export const sectionsFor = (user: User): Section[] => (user.role === 'admin' ? ADMIN : MANAGER);
 const hrefOf = (section: Section) => `/${section.replace('_', '-')}`;
@@ -59,6 +60,7 @@ export function SettingsPage({ user }: { user: User }) {
         <Route path="/services">{() => <ServicesSection user={user} />}</Route>
         <Route path="/places">{() => <PlacesSection user={user} />}</Route>
         {has('service_areas') ? <Route path="/service-areas">{() => <ServiceAreasSection />}</Route> : null}
+        <Route path="/recipient-emails">{() => <RecipientEmailsSection user={user} />}</Route>
         <Route>{() => <Redirect to={hrefOf(sections[0] ?? 'users')} replace />}</Route>
       </Switch>
     </section>
