@@ -12,7 +12,8 @@
 // - Usable: a fresh context signed in with POST /api/session (cookie), throttled through CDP, navigates to
 //   /driver/tours/{id}; the time is performance.now() when the "Approach" button is first visible (polled by the bench
 //   every 20 ms, so ≤ 20 ms late). Repeat: the same context navigates again (service worker and localStorage warm).
-//   BENCH_DRIVER_RUNS runs (3), the median is printed.
+//   BENCH_DRIVER_RUNS runs (3), the median is printed. BENCH_DRIVER_TRACE=1 adds one traced first visit, not counted:
+//   its network waterfall and CPU time per script. BENCH_DRIVER_PARTS=js,usable,replay chooses the figures taken.
 // - Replay: a tour of 50 stops en route; with the context offline the bench writes 100 actions (arrive, complete per
 //   stop) into the outbox's IndexedDB store through the page, as the app would, then goes online and reloads; the
 //   time is from the reload until the server shows every stop completed. Baseline: the same 100 requests sent one
@@ -27,6 +28,8 @@ import { machineDescription, median, printTable, scratchDatabase, startServer } 
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_DRIVER_RUNS ?? 3);
+/** BENCH_DRIVER_PARTS: which of js, usable, replay run (all by default). */
+const PARTS = new Set((process.env.BENCH_DRIVER_PARTS ?? 'js,usable,replay').split(','));
 const PASSWORD = 'correct horse battery staple';
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6 * 1024 * 1024 * 0.9) / 8, uploadThroughput: (750 * 1024 * 0.9) / 8 };
 
@@ -61,7 +64,7 @@ const GOALS = { js: 150, first: 3000, repeat: 1000, replay: 10_000 };
 
 try {
   // (1) JavaScript of the first load.
-  {
+  if (PARTS.has('js')) {
     const { email } = await driverWithTour(1);
     const context = await browser.newContext();
     await context.request.post(`${url}/api/session`, { data: { user: { email, password: PASSWORD } }, headers: { origin: url } });
@@ -80,7 +83,7 @@ try {
   }
 
   // (2) Tour screen usable, first and repeat visit, phone emulation.
-  {
+  if (PARTS.has('usable')) {
     const first: number[] = [];
     const repeat: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -108,8 +111,50 @@ try {
     rows.push({ figure: 'tour screen usable, repeat visit (4× CPU, Fast 3G)', value: `${Math.round(median(repeat))} ms`, goal: `≤ ${GOALS.repeat} ms`, ratio: (median(repeat) / GOALS.repeat).toFixed(2) });
   }
 
+  // (2b) BENCH_DRIVER_TRACE=1: one more first visit, not counted (the profiler slows it), printed as its network
+  // waterfall (ms after the page's request: sent, first byte, done; bytes as transferred) and the CPU profile's time
+  // per script (self time, throttled), up to the tour screen being usable: where a first visit's time goes.
+  if (process.env.BENCH_DRIVER_TRACE) {
+    const { email, tour } = await driverWithTour(5);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await context.request.post(`${url}/api/session`, { data: { user: { email, password: PASSWORD } }, headers: { origin: url } });
+    const page = await context.newPage();
+    // A page of the origin first, so the profiled navigation stays in this renderer process (not a driver page: no
+    // asset is cached by it).
+    await page.goto(`${url}/healthz`);
+    const cdp = await context.newCDPSession(page);
+    const requests = new Map<string, { url: string; sent: number; firstByte?: number; done?: number; bytes?: number }>();
+    cdp.on('Network.requestWillBeSent', (e) => void requests.set(e.requestId, { url: e.request.url, sent: e.timestamp }));
+    cdp.on('Network.responseReceived', (e) => void Object.assign(requests.get(e.requestId) ?? {}, { firstByte: e.timestamp }));
+    cdp.on('Network.loadingFinished', (e) => void Object.assign(requests.get(e.requestId) ?? {}, { done: e.timestamp, bytes: e.encodedDataLength }));
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', FAST_3G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
+    await cdp.send('Profiler.start');
+    await page.goto(`${url}/driver/tours/${tour.id}`, { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Approach', exact: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const usableAt = (await page.evaluate('performance.now()')) as number;
+    const { profile } = await cdp.send('Profiler.stop');
+    await context.close();
+    const all = [...requests.values()].sort((a, b) => a.sent - b.sent);
+    const origin = all.find((r) => r.url.includes('/driver/tours/'))?.sent ?? all[0]!.sent;
+    const ms = (t: number | undefined) => (t === undefined ? '—' : String(Math.round((t - origin) * 1000)));
+    console.log(`first visit traced: usable at ${Math.round(usableAt)} ms (profiler on)`);
+    for (const r of all.filter((r) => r.sent >= origin)) console.log(`  ${ms(r.sent).padStart(6)} ${ms(r.firstByte).padStart(6)} ${ms(r.done).padStart(6)} ${String(r.bytes ?? '—').padStart(7)}  ${r.url.replace(url, '')}`);
+    const byScript = new Map<string, number>();
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node] as const));
+    profile.samples?.forEach((id, i) => {
+      const node = nodes.get(id)!;
+      const key = node.callFrame.url ? node.callFrame.url.replace(url, '') : `(${node.callFrame.functionName || 'native'})`;
+      byScript.set(key, (byScript.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+    });
+    for (const [script, time] of [...byScript].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${String(Math.round(time)).padStart(6)} ms  ${script}`);
+  }
+
   // (3) Replay of 100 queued actions.
-  {
+  if (PARTS.has('replay')) {
     const { email, tour } = await driverWithTour(25);
     const stops = [...(tour.stops as { id: string; tour_position: number }[])].sort((a, b) => a.tour_position - b.tour_position);
     const context = await browser.newContext();

@@ -42,9 +42,22 @@ function precompress(dir) {
   }
 }
 
-function options(out, mapWorkerUrl) {
+/**
+ * The driver app is bundled on its own, with React's API served by preact/compat (decision 1210): on a mid-range phone
+ * react-dom's ~200 KB took most of a first visit's script time. The console and the tracking page stay one build on
+ * React (they share chunks); the driver app shares none with them, so its first screen is one script.
+ */
+const BUILDS = [
+  { entries: ['console', 'track'], alias: {} },
+  { entries: ['driver'], alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } },
+];
+
+function options(out, mapWorkerUrl, { entries, alias }) {
   return {
-    entryPoints: WEB_ENTRIES.map((name) => ({ in: path.join(root, 'web', name, 'main.tsx'), out: name })),
+    entryPoints: entries.map((name) => ({ in: path.join(root, 'web', name, 'main.tsx'), out: name })),
+    alias,
+    // The metafile's paths (and so pages.json) are relative to the project, and an alias resolves from here.
+    absWorkingDir: root,
     outdir: path.join(out, 'assets'),
     bundle: true,
     splitting: true,
@@ -77,6 +90,11 @@ function copyPublic(assets) {
     copied[name] = `/assets/${hashed}`;
   }
   return copied;
+}
+
+/** One metafile for the builds (dist/web/meta.json, pages.json): their outputs never share a name but by equal content. */
+function mergeMetafiles(metafiles) {
+  return { inputs: Object.assign({}, ...metafiles.map((m) => m.inputs)), outputs: Object.assign({}, ...metafiles.map((m) => m.outputs)) };
 }
 
 /** pages.json: for each page, the entry script and the style sheets esbuild emitted for it, as served URLs. */
@@ -193,16 +211,17 @@ export async function buildWeb({ out = path.join(root, 'dist', 'web') } = {}) {
   fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
   const mapWorkerUrl = copyMapWorker(path.join(out, 'assets'));
   const publicFiles = { ...copyPublic(path.join(out, 'assets')), ...writeDriverIcons(path.join(out, 'assets')) };
-  const result = await esbuild.build(options(out, mapWorkerUrl));
-  const manifest = pagesOf(result.metafile, out, publicFiles);
+  const results = await Promise.all(BUILDS.map((build) => esbuild.build(options(out, mapWorkerUrl, build))));
+  const metafile = mergeMetafiles(results.map((result) => result.metafile));
+  const manifest = pagesOf(metafile, out, publicFiles);
   // The driver app's chunks named in its HTML (modulepreload): on a phone's slow network they load in parallel with
   // the entry instead of after it.
-  if (manifest.pages.driver) manifest.pages.driver.preload = shellOf(result.metafile, out, 'driver').filter((url) => url.endsWith('.js') && url !== manifest.pages.driver.script);
+  if (manifest.pages.driver) manifest.pages.driver.preload = shellOf(metafile, out, 'driver').filter((url) => url.endsWith('.js') && url !== manifest.pages.driver.script);
   fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(manifest, null, 2) + '\n');
-  await buildDriverWorker(result.metafile, out, publicFiles);
-  fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify(result.metafile));
+  await buildDriverWorker(metafile, out, publicFiles);
+  fs.writeFileSync(path.join(out, 'meta.json'), JSON.stringify(metafile));
   precompress(path.join(out, 'assets'));
-  return result;
+  return { metafile };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -211,25 +230,33 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
     const mapWorkerUrl = copyMapWorker(path.join(out, 'assets'));
     const publicFiles = { ...copyPublic(path.join(out, 'assets')), ...writeDriverIcons(path.join(out, 'assets')) };
-    const context = await esbuild.context({
-      ...options(out, mapWorkerUrl),
-      minify: false,
-      plugins: [
-        {
-          name: 'pages',
-          setup(build) {
-            build.onEnd((result) => {
-              if (result.metafile) {
-                fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(result.metafile, out, publicFiles), null, 2) + '\n');
-                void buildDriverWorker(result.metafile, out, publicFiles);
-              }
-              console.log(`web: rebuilt (${result.errors.length} errors)`);
-            });
-          },
-        },
-      ],
-    });
-    await context.watch();
+    // One context per build; pages.json and the worker are written from the latest metafile of each.
+    const latest = BUILDS.map(() => null);
+    const contexts = await Promise.all(
+      BUILDS.map((build, index) =>
+        esbuild.context({
+          ...options(out, mapWorkerUrl, build),
+          minify: false,
+          plugins: [
+            {
+              name: 'pages',
+              setup(setup) {
+                setup.onEnd((result) => {
+                  if (result.metafile) latest[index] = result.metafile;
+                  if (latest.every(Boolean)) {
+                    const metafile = mergeMetafiles(latest);
+                    fs.writeFileSync(path.join(out, 'pages.json'), JSON.stringify(pagesOf(metafile, out, publicFiles), null, 2) + '\n');
+                    void buildDriverWorker(metafile, out, publicFiles);
+                  }
+                  console.log(`web: rebuilt ${build.entries.join(', ')} (${result.errors.length} errors)`);
+                });
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    await Promise.all(contexts.map((context) => context.watch()));
   } else {
     const started = performance.now();
     await buildWeb();
