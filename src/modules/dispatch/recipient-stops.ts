@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { PlaceContact } from '../places/index.ts';
-import { FINAL_STOP_STATUSES } from './bookings/booking-status.ts';
+import { FINAL_STOP_STATUSES } from './bookings/index.ts';
 
 export interface RecipientStop {
   tenantId: string;
