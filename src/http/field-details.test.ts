@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTourbookMessages } from '../messages.ts';
-import { fieldDetails } from './field-details.ts';
+import { fieldDetails as table } from './field-details.ts';
 import { fieldDetailProblems, translate } from './i18n.ts';
 
 const SRC = path.resolve(import.meta.dirname, '..');
@@ -62,7 +62,7 @@ describe('field details in German', () => {
   });
 
   it('refuses, at start-up, a German text left empty or taking other placeholders than its English', () => {
-    expect(fieldDetailProblems(fieldDetails)).toEqual([]);
+    expect(fieldDetailProblems(table)).toEqual([]);
     expect(fieldDetailProblems({ 'must be <= {limit}': { de: 'muss ≤ {max} sein' }, 'is invalid': { de: ' ' } })).toEqual([
       '"must be <= {limit}" takes "{limit}" in en but "{max}" in de',
       '"is invalid" has no de text',

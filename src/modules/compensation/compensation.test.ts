@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestTenant } from '../../../test/app.ts';
 import { compensationWorld, eur, managedTour, type CompensationWorld } from '../../../test/compensation.ts';
-import { createBooking, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
+import { createBooking, createService, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
 import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 
 let t: TestApp;
