@@ -1,7 +1,7 @@
 // Bench harness: scratch databases (PGlite or PostgreSQL), a server in a child process, autocannon from this one.
 // A benchmark is bench/<name>.ts; it starts servers with startServer(script, database) and loads them with load().
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -283,6 +283,44 @@ export function onSseBlocks(res: IncomingMessage, onBlock: (block: string, arriv
       onBlock(block, now);
     }
   });
+}
+
+/** A stream a receiver opens: its path (and headers), and what it does with each SSE block. */
+export interface SseStream {
+  path: string;
+  headers?: Record<string, string>;
+  onBlock: (block: string, arrivedAt: number) => void;
+}
+
+/**
+ * In a receiver: opens `streams` on the server at `url`, one kept-alive connection each. Tells the parent
+ * `{ ready: true }` once every stream sent its `: ready` comment, and `{ error }` for a stream refused or failed;
+ * counts the streams the server ends in `received.closed`. With `batch`, opens that many at a time, each batch once
+ * the previous one answered (thousands of simultaneous connects overflow the listen backlog: connection resets);
+ * without, all at once.
+ */
+export async function openSseStreams(url: string, streams: readonly SseStream[], received: { closed: number }, batch?: number): Promise<void> {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: streams.length + 10 });
+  let ready = 0;
+  const openOne = (stream: SseStream) =>
+    new Promise<void>((opened) => {
+      const req = http.get({ host: target.hostname, port: target.port, path: stream.path, agent, ...(stream.headers ? { headers: stream.headers } : {}) }, (res) => {
+        if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
+        res.on('end', () => received.closed++);
+        onSseBlocks(res, (block, now) => {
+          if (block.startsWith(': ready') && ++ready === streams.length) process.send?.({ ready: true });
+          stream.onBlock(block, now);
+        });
+      });
+      req.on('response', () => opened());
+      req.on('error', (err) => process.send?.({ error: String(err) }));
+    });
+  if (batch === undefined) {
+    for (const stream of streams) void openOne(stream);
+    return;
+  }
+  for (let i = 0; i < streams.length; i += batch) await Promise.all(streams.slice(i, i + batch).map(openOne));
 }
 
 // --- In-process apps: benchmarks that time one operation at a time (no load generator) run the app in their own

@@ -5,7 +5,6 @@
 //     latency ≤ 250 ms, server RSS growth ≤ 200 MiB. The tour.etas_recalculated events the fixes cause reach the
 //     streams through the outbox poller: the two delivery paths (LISTEN/NOTIFY vs the shared poller, decision 0902)
 //     are measured side by side.
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Request } from 'autocannon';
@@ -16,7 +15,7 @@ import {
   loadAverage,
   machineDescription,
   median,
-  onSseBlocks,
+  openSseStreams,
   quantile,
   receiverInput,
   scratchDatabase,
@@ -39,24 +38,14 @@ interface Received {
 async function runReceiver(): Promise<never> {
   const received: Received = { positions: [], etas: [], closed: 0 };
   const { url, tokens } = await receiverInput<{ url: string; tokens: string[] }>();
-  const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
-  let ready = 0;
-  for (const token of tokens) {
-    const req = http.get({ host: target.hostname, port: target.port, path: '/api/live', agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
-      res.on('end', () => received.closed++);
-      onSseBlocks(res, (block, now) => {
-        if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
-        const data = block.indexOf('\ndata: ');
-        if (data < 0) return;
-        const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
-        if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
-        else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
-      });
-    });
-    req.on('error', (err) => process.send?.({ error: String(err) }));
-  }
+  const onBlock = (block: string, now: number) => {
+    const data = block.indexOf('\ndata: ');
+    if (data < 0) return;
+    const envelope = JSON.parse(block.slice(data + 7)) as { type: string; data: { tour_id: string; location?: { recorded_at: string } } };
+    if (envelope.type === 'tour.driver_location_updated' && envelope.data.location) received.positions.push([`${envelope.data.tour_id}@${envelope.data.location.recorded_at}`, now]);
+    else if (envelope.type === 'tour.etas_recalculated') received.etas.push([envelope.data.tour_id, now]);
+  };
+  await openSseStreams(url, tokens.map((token) => ({ path: '/api/live', headers: { authorization: `Bearer ${token}` }, onBlock })), received);
   return answerOnStop(received);
 }
 if (process.env.BENCH_LIVE_RECEIVER) await runReceiver();

@@ -7,7 +7,6 @@
 // (3) the page's first load in Chromium: the gzipped JavaScript it fetches before the load event ≤ 80 KiB.
 // BENCH_TRACKING_PARTS=read,streams,page picks parts; BENCH_DATABASES=pglite,postgres picks databases.
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -18,7 +17,7 @@ import {
   loadAverage,
   machineDescription,
   median,
-  onSseBlocks,
+  openSseStreams,
   quantile,
   receiverInput,
   scratchDatabase,
@@ -42,32 +41,21 @@ interface Received {
 async function runReceiver(): Promise<never> {
   const received: Received = { positions: [], frames: 0, closed: 0 };
   const { url, tokens } = await receiverInput<{ url: string; tokens: string[] }>();
-  const target = new URL(url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: tokens.length + 10 });
-  let ready = 0;
-  const openOne = (token: string) =>
-    new Promise<void>((opened) => {
-      const req = http.get({ host: target.hostname, port: target.port, path: `/api/tracking/${token}/live`, agent }, (res) => {
-        if (res.statusCode !== 200) process.send?.({ error: `stream answered ${res.statusCode}` });
-        res.on('end', () => received.closed++);
-        let last = '';
-        onSseBlocks(res, (block, now) => {
-          if (block.startsWith(': ready') && ++ready === tokens.length) process.send?.({ ready: true });
-          const data = block.indexOf('data: ');
-          if (!block.includes('event: tracking') || data < 0) return;
-          received.frames++;
-          const view = (JSON.parse(block.slice(data + 6)) as { tracking: { driver: { position: { recorded_at: string } | null } | null } }).tracking;
-          const at = view.driver?.position?.recorded_at;
-          if (at && at !== last) received.positions.push([`${token}@${at}`, now]);
-          if (at) last = at;
-        });
-      });
-      req.on('response', () => opened());
-      req.on('error', (err) => process.send?.({ error: String(err) }));
-    });
-  // Opened in batches: thousands of simultaneous connects overflow the listen backlog (connection resets).
-  const BATCH = 100;
-  for (let i = 0; i < tokens.length; i += BATCH) await Promise.all(tokens.slice(i, i + BATCH).map((token) => openOne(token)));
+  const streamOf = (token: string) => {
+    let last = '';
+    const onBlock = (block: string, now: number) => {
+      const data = block.indexOf('data: ');
+      if (!block.includes('event: tracking') || data < 0) return;
+      received.frames++;
+      const view = (JSON.parse(block.slice(data + 6)) as { tracking: { driver: { position: { recorded_at: string } | null } | null } }).tracking;
+      const at = view.driver?.position?.recorded_at;
+      if (at && at !== last) received.positions.push([`${token}@${at}`, now]);
+      if (at) last = at;
+    };
+    return { path: `/api/tracking/${token}/live`, onBlock };
+  };
+  // Opened 100 at a time: thousands of simultaneous connects overflow the listen backlog (connection resets).
+  await openSseStreams(url, tokens.map(streamOf), received, 100);
   return answerOnStop(received);
 }
 if (process.env.BENCH_TRACKING_RECEIVER) await runReceiver();

@@ -1,7 +1,7 @@
 // The module rules of docs/architecture.md, checked on the source: modules meet only at index.ts, no import loops,
 // no module's SQL names another module's tables, Deps and the layers that take it name no domain module, the pure rule
-// files import types only.
-import { readdirSync, readFileSync } from 'node:fs';
+// files import types only, dispatch's sub-folders meet at their doors.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -126,6 +126,59 @@ function cyclesOf(edges: Map<string, Set<string>>): string[][] {
   for (const node of edges.keys()) if (!indices.has(node)) visit(node);
   return components;
 }
+
+const DISPATCH = path.join(MODULES, 'dispatch');
+
+/**
+ * Dispatch's operations that another sub-folder calls, imported from their own file rather than through their
+ * sub-folder's door (decision 0230): each reaches back into its callers' sub-folders, so a door that exported it would
+ * load the caller's door while that door loads — a runtime import loop. The test below fails on an entry a door
+ * could carry without a loop, and on one nobody imports past its door.
+ */
+const SIDEWAYS_OPERATIONS = [
+  'bookings/create-booking.ts',
+  'bookings/operations.ts',
+  'packages/operations.ts',
+  'packages/package-failures.ts',
+  'stops/operations.ts',
+  'stops/read-stop.ts',
+  'tours/get-tours.ts',
+  'tours/merge-and-insert.ts',
+  'tours/operations.ts',
+];
+
+/** The sub-folder of a file of `root` (`tours` for root/tours/x.ts), or null for a file at root's top level. */
+function subFolderOf(root: string, file: string): string | null {
+  const parts = path.relative(root, file).split(path.sep);
+  return parts.length > 1 && parts[0] !== '..' ? parts[0]! : null;
+}
+
+/**
+ * The imports that pass a sub-folder's door (decision 0230): a file of `root` importing a file of another sub-folder
+ * that is not that sub-folder's `index.ts`. The module's own doors (`index.ts`, `routes.ts` at its top level) gather
+ * from every sub-folder; the top-level files are the shared base every sub-folder imports directly. A value import of
+ * a sideways operation passes (type imports of it go through the door), and so does a rule file's value import of
+ * another rule file (they import values only from one another: decision 0216). Paths in `allowed` are relative to
+ * `root`.
+ */
+function pastSubFolderDoors(root: string, found: readonly Import[], allowed: { sideways: ReadonlySet<string>; rules: ReadonlySet<string> }): string[] {
+  const within = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  return found
+    .filter((i) => {
+      if (within(i.from).startsWith('..') || within(i.to).startsWith('..')) return false;
+      const target = subFolderOf(root, i.to);
+      if (target === null || target === subFolderOf(root, i.from)) return false;
+      if (within(i.from) === 'index.ts' || within(i.from) === 'routes.ts') return false;
+      if (within(i.to) === `${target}/index.ts`) return false;
+      if (!i.typeOnly && allowed.sideways.has(within(i.to))) return false;
+      return i.typeOnly || !(allowed.rules.has(within(i.from)) && allowed.rules.has(within(i.to)));
+    })
+    .map((i) => `${within(i.from)} imports ${within(i.to)}${i.typeOnly ? ' (types)' : ''}`);
+}
+
+const dispatchRules = new Set(
+  RULE_FILES.filter((file) => file.startsWith('modules/dispatch/')).map((file) => file.slice('modules/dispatch/'.length)),
+);
 
 describe('module boundaries', () => {
   it('sees the modules and their imports (the checks below are not vacuous)', () => {
@@ -258,5 +311,58 @@ describe('module boundaries', () => {
         .flatMap((line, index) => (outside.test(line) ? [`${path.relative(root, file)}:${index + 1}`] : [])),
     );
     expect(violations).toEqual([]);
+  });
+
+  it('lets dispatch’s sub-folders meet at their doors: a cross-sub-folder import names the target’s index.ts (decision 0230)', () => {
+    expect(existsSync(path.join(DISPATCH, 'tours', 'index.ts'))).toBe(true);
+    expect(imports.some((i) => i.from === path.join(DISPATCH, 'settle.ts') && i.to === path.join(DISPATCH, 'tours', 'index.ts'))).toBe(true);
+    const allowed = { sideways: new Set(SIDEWAYS_OPERATIONS), rules: dispatchRules };
+    expect(pastSubFolderDoors(DISPATCH, imports, allowed)).toEqual([]);
+  });
+
+  it('finds the imports past a sub-folder’s door in a made-up module (the rule above can fail)', () => {
+    const m = (file: string) => path.join('/m', file);
+    const made: Import[] = [
+      { from: m('a/x.ts'), to: m('b/index.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('b/repository.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('a/y.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('shared.ts'), typeOnly: false },
+      { from: m('shared.ts'), to: m('b/repository.ts'), typeOnly: true },
+      { from: m('shared.ts'), to: m('b/index.ts'), typeOnly: false },
+      { from: m('index.ts'), to: m('b/repository.ts'), typeOnly: false },
+      { from: m('routes.ts'), to: m('b/routes.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('b/operations.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('b/operations.ts'), typeOnly: true },
+      { from: m('a/rule.ts'), to: m('b/rule.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: m('b/rule.ts'), typeOnly: false },
+      { from: m('a/x.ts'), to: '/elsewhere/z.ts', typeOnly: false },
+    ];
+    const allowed = { sideways: new Set(['b/operations.ts']), rules: new Set(['a/rule.ts', 'b/rule.ts']) };
+    expect(pastSubFolderDoors('/m', made, allowed)).toEqual([
+      'a/x.ts imports b/repository.ts',
+      'shared.ts imports b/repository.ts (types)',
+      'a/x.ts imports b/operations.ts (types)',
+      'a/x.ts imports b/rule.ts',
+    ]);
+  });
+
+  it('lists a sideways operation only when its door could not carry it without a runtime loop, and while it is used', () => {
+    for (const operation of SIDEWAYS_OPERATIONS) {
+      const file = path.join(DISPATCH, operation);
+      const door = path.join(DISPATCH, subFolderOf(DISPATCH, file)!, 'index.ts');
+      const outward = new Set(['index.ts', 'routes.ts'].map((name) => path.join(DISPATCH, name)));
+      const callers = imports.filter(
+        (i) => i.to === file && !i.typeOnly && !outward.has(i.from) && subFolderOf(DISPATCH, i.from) !== subFolderOf(DISPATCH, file),
+      );
+      expect(callers.map((i) => rel(i.from)), operation).not.toEqual([]);
+      // The graph as it would be with the callers going through the door and the door exporting the operation.
+      const edges = new Map<string, Set<string>>([[rel(door), new Set([rel(file)])]]);
+      for (const i of imports) {
+        if (i.typeOnly) continue;
+        const to = callers.includes(i) ? door : i.to;
+        edges.set(rel(i.from), (edges.get(rel(i.from)) ?? new Set()).add(rel(to)));
+      }
+      expect(cyclesOf(edges).some((cycle) => cycle.includes(rel(door))), operation).toBe(true);
+    }
   });
 });

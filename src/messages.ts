@@ -1,10 +1,12 @@
 // Every message catalog of Tourbook, named here: the generic layers' and each module's texts in English and German,
-// installed at start-up by createRuntime and buildApp (decision 0210). No file registers its texts by being imported;
-// src/messages.test.ts checks that every message key the code uses has both texts here.
+// installed at start-up by createRuntime and buildApp (decision 0210), with the HTTP layer's field-detail table
+// (src/http/field-details.ts, decision 0156). No file registers its texts by being imported; src/messages.test.ts
+// checks that every message key the code uses has both texts here, src/http/field-details.test.ts every field detail.
 import { messages as compat } from './compat/http.ts';
 import { messages as errors } from './http/errors.ts';
 import { messages as etags } from './http/etag.ts';
-import { useMessages, type Messages } from './http/i18n.ts';
+import { fieldDetails } from './http/field-details.ts';
+import { useFieldDetails, useMessages, type Messages } from './http/i18n.ts';
 import { messages as idempotency } from './http/idempotency.ts';
 import { messages as rateLimits } from './http/rate-limit.ts';
 import { messages as sessions } from './http/session-cookie.ts';
@@ -34,7 +36,9 @@ export const MESSAGE_CATALOGS: readonly Messages[] = [
   ...webhooks,
 ];
 
-/** The start-up step: every `t()` of this process reads these catalogs from now on. */
+/** The start-up step: from now on every `t()` of this process reads these catalogs, every `translate()` the field
+ * details. */
 export function useTourbookMessages(): void {
   useMessages(MESSAGE_CATALOGS);
+  useFieldDetails(fieldDetails);
 }

@@ -1,5 +1,4 @@
 // AppError and the problem+json (RFC 9457) shape every failure is answered with.
-import './field-details.ts';
 import { hasMessage, t, translate, type Lang, type Messages } from './i18n.ts';
 
 export interface FieldError {

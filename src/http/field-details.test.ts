@@ -2,9 +2,10 @@
 // texts rules put into `errors[]`, so a new rule without its translation fails here instead of answering in English.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import './field-details.ts';
-import { translate } from './i18n.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTourbookMessages } from '../messages.ts';
+import { fieldDetails as table } from './field-details.ts';
+import { fieldDetailProblems, translate } from './i18n.ts';
 
 const SRC = path.resolve(import.meta.dirname, '..');
 
@@ -34,6 +35,9 @@ function fieldDetails(): { where: string; text: string }[] {
 }
 
 describe('field details in German', () => {
+  // The table as a running Tourbook installs it at start-up (decision 0210), not by importing a file.
+  beforeAll(() => useTourbookMessages());
+
   it('finds the field details the sources write (the scan itself works)', () => {
     const texts = fieldDetails().map((d) => d.text);
     expect(texts).toContain('is already used by another user of this tenant');
@@ -55,5 +59,13 @@ describe('field details in German', () => {
     expect(translate('de', 'Query parameter limit must be <= 100.')).toBe('Query-Parameter limit: muss ≤ 100 sein.');
     expect(translate('en', 'is required')).toBe('is required');
     expect(translate('de', 'a text no rule writes')).toBe('a text no rule writes');
+  });
+
+  it('refuses, at start-up, a German text left empty or taking other placeholders than its English', () => {
+    expect(fieldDetailProblems(table)).toEqual([]);
+    expect(fieldDetailProblems({ 'must be <= {limit}': { de: 'muss ≤ {max} sein' }, 'is invalid': { de: ' ' } })).toEqual([
+      '"must be <= {limit}" takes "{limit}" in en but "{max}" in de',
+      '"is invalid" has no de text',
+    ]);
   });
 });

@@ -1,8 +1,10 @@
 // German for every field-level detail the service writes in English (decision 0156): schema validation (Ajv's messages
-// and ours), body checks, and the domain rules' `errors[]`. field-details.test.ts fails on a detail without an entry.
-import { defineTranslations } from './i18n.ts';
+// and ours), body checks, and the domain rules' `errors[]`. A table, read at start-up with the message catalogs
+// (src/messages.ts, decision 0210): nothing is registered by importing this file. field-details.test.ts fails on a
+// detail without an entry.
+import type { FieldDetails } from './i18n.ts';
 
-defineTranslations({
+export const fieldDetails: FieldDetails = {
   // Schema validation (validation.ts): our texts, then Ajv's own messages as it words them.
   'is required': { de: 'ist erforderlich' },
   'is required (or send {alternatives} instead)': { de: 'ist erforderlich (oder senden Sie stattdessen {alternatives})' },
@@ -136,10 +138,9 @@ defineTranslations({
   // Proof of delivery.
   'is not base64': { de: 'ist kein Base64' },
   'is not a JPEG, PNG or WebP image': { de: 'ist kein JPEG-, PNG- oder WebP-Bild' },
-});
 
-// Ajv's `must be {type}` for the JSON types, then catch-alls, defined last so every more specific text above wins.
-defineTranslations({
+  // Ajv's `must be {type}` for the JSON types, then catch-alls, last so every more specific text above wins (texts with
+  // a `{value}` are tried in the order of this table).
   'must be string': { de: 'muss eine Zeichenkette sein' },
   'must be integer': { de: 'muss eine ganze Zahl sein' },
   'must be number': { de: 'muss eine Zahl sein' },
@@ -148,4 +149,4 @@ defineTranslations({
   'must be array': { de: 'muss ein Array sein' },
   'must be null': { de: 'muss null sein' },
   'must be {expected}': { de: 'muss {expected} sein' },
-});
+};

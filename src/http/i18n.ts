@@ -73,13 +73,33 @@ export function hasMessage(key: string): boolean {
 /**
  * Plain-text messages translated by their English text, gettext style (decision 0156): field-level details are written
  * in English where the rule is (`detail: 'is not a known field'`) and translated when the response is written. A
- * `{name}` in the English text stands for any value and is carried into the translation.
+ * `{name}` in the English text stands for any value and is carried into the translation. The table is
+ * `src/http/field-details.ts`, installed at start-up beside the message catalogs (src/messages.ts, decision 0210).
  */
-const exact = new Map<string, Record<Exclude<Lang, 'en'>, string>>();
-const patterns: { pattern: RegExp; names: string[]; text: Record<Exclude<Lang, 'en'>, string> }[] = [];
+export type FieldDetails = Record<string, { de: string }>;
 
-export function defineTranslations(entries: Record<string, { de: string }>): void {
-  for (const [english, text] of Object.entries(entries)) {
+let exact: Map<string, Record<Exclude<Lang, 'en'>, string>> | null = null;
+let patterns: { pattern: RegExp; names: string[]; text: Record<Exclude<Lang, 'en'>, string> }[] = [];
+
+/** The problems of a field-detail table: a German text left empty, or taking other `{placeholders}` than its English. */
+export function fieldDetailProblems(table: FieldDetails): string[] {
+  return Object.entries(table).flatMap(([english, text]) => {
+    if (!text.de.trim()) return [`"${english}" has no de text`];
+    return placeholdersOf(english) === placeholdersOf(text.de) ? [] : [`"${english}" takes "${placeholdersOf(english)}" in en but "${placeholdersOf(text.de)}" in de`];
+  });
+}
+
+/**
+ * Installs the field-detail table `translate` reads: called at start-up with the message catalogs, never by a file
+ * being imported. A text with `{values}` is tried in the table's order, so the catch-alls come last. Refuses a table
+ * with problems.
+ */
+export function useFieldDetails(table: FieldDetails): void {
+  const problems = fieldDetailProblems(table);
+  if (problems.length) throw new Error(`field details: ${problems.join('; ')}`);
+  exact = new Map();
+  patterns = [];
+  for (const [english, text] of Object.entries(table)) {
     const names = [...english.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
     if (!names.length) {
       exact.set(english, text);
@@ -93,6 +113,8 @@ export function defineTranslations(entries: Record<string, { de: string }>): voi
 /** `english` in `lang`; a text without a translation comes back unchanged. */
 export function translate(lang: Lang, english: string): string {
   if (lang === 'en') return english;
+  // Loud, like t(): a process that reached here skipped its start-up.
+  if (!exact) throw new Error(`no field-detail table to translate "${english}": useFieldDetails runs at start-up (src/messages.ts)`);
   const found = exact.get(english);
   if (found) return found[lang];
   for (const { pattern, names, text } of patterns) {

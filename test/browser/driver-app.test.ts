@@ -75,6 +75,25 @@ describe('the driver app in a browser', () => {
     return watched;
   }
 
+  /** A tour of `bookingIds` en route with driver `key`, opened in the app on a phone with its stops shown, then the network off. */
+  async function openTourOffline(key: string, bookingIds: string[]) {
+    const tour = await tourEnRoute(admin, bookingIds, drivers[key]!.id);
+    const watched = await openDriver(key);
+    const { page, context } = watched;
+    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2 * bookingIds.length);
+    await context.setOffline(true);
+    return { tour, watched, page, context };
+  }
+
+  /** Once back online: the queue empties, nothing was refused, and the page saw nothing it should not; then it closes. */
+  async function expectAllSentAndClose(watched: WatchedPage) {
+    await expect.poll(() => watched.page.getByText(/waiting to send/).count()).toBe(0);
+    expect(await watched.page.getByText('Not accepted by Tourbook').count()).toBe(0);
+    watched.expectClean();
+    await watched.context.close();
+  }
+
   beforeAll(async () => {
     app = await startBrowserApp();
     // The phone stamps positions with its own clock; the API refuses fixes more than 5 minutes ahead of its clock.
@@ -166,12 +185,7 @@ describe('the driver app in a browser', () => {
 
   it('queues three steps taken offline and sends each exactly once, in order, when the connection returns', async () => {
     const bookings = await twoBookings();
-    const tour = await tourEnRoute(admin, bookings.map((b) => b.id), drivers.offline!.id);
-    const watched = await openDriver('offline');
-    const { page, context } = watched;
-    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
-    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(4);
-    await context.setOffline(true);
+    const { tour, watched, page, context } = await openTourOffline('offline', bookings.map((b) => b.id));
     await press(page, 0, 'Arrive');
     await press(page, 0, 'Complete');
     await page.getByRole('dialog', { name: 'Complete stop 1' }).getByRole('button', { name: 'Confirm completion' }).click();
@@ -192,7 +206,6 @@ describe('the driver app in a browser', () => {
 
     await context.setOffline(false);
     await expect.poll(async () => (await stopsOf(tour.id)).map((s) => s.status), { timeout: 20_000 }).toEqual(['completed', 'completed', 'failed', 'scheduled']);
-    await expect.poll(() => page.getByText(/waiting to send/).count()).toBe(0);
     const stops = await stopsOf(tour.id);
     // In the order taken.
     expect(Date.parse(stops[0]!.completed_at!)).toBeLessThanOrEqual(Date.parse(stops[1]!.completed_at!));
@@ -208,18 +221,11 @@ describe('the driver app in a browser', () => {
         for (const [event, count] of counts) expect(count, `${event} in a package's history`).toBe(1);
       }
     }
-    expect(await page.getByText('Not accepted by Tourbook').count()).toBe(0);
-    watched.expectClean();
-    await watched.context.close();
+    await expectAllSentAndClose(watched);
   }, 120_000);
 
   it('shows a queued step the server refused because the dispatcher took the tour away, until the driver dismisses it', async () => {
-    const tour = await tourEnRoute(admin, [(await booking()).id], drivers.refused!.id);
-    const watched = await openDriver('refused');
-    const { page, context } = watched;
-    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
-    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2);
-    await context.setOffline(true);
+    const { tour, watched, page, context } = await openTourOffline('refused', [(await booking()).id]);
     await press(page, 0, 'Approach');
     await expect.poll(() => page.getByText('1 waiting to send').count()).toBe(1);
     await expectOk(admin.post(`/api/hailing/tours/${tour.id}/force_unassign`));
@@ -255,12 +261,7 @@ describe('the driver app in a browser', () => {
   }, 120_000);
 
   it('completes a stop offline with a photo and a signature, and the server holds the photo resized on the phone and one completion', async () => {
-    const tour = await tourEnRoute(admin, [(await booking()).id], drivers.photo!.id);
-    const watched = await openDriver('photo');
-    const { page, context } = watched;
-    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
-    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2);
-    await context.setOffline(true);
+    const { tour, watched, page, context } = await openTourOffline('photo', [(await booking()).id]);
     await press(page, 0, 'Arrive');
     await press(page, 0, 'Complete');
     const dialog = page.getByRole('dialog', { name: 'Complete stop 1' });
@@ -281,7 +282,6 @@ describe('the driver app in a browser', () => {
 
     await context.setOffline(false);
     await expect.poll(async () => (await stopsOf(tour.id))[0]!.status, { timeout: 20_000 }).toBe('completed');
-    await expect.poll(() => page.getByText(/waiting to send/).count()).toBe(0);
     const stop = (await stopsOf(tour.id))[0]!;
     expect(stop.proof).toMatchObject({ photo: expect.stringMatching(/^sha256:/), signature: expect.stringMatching(/^sha256:/) });
     const photo = await fetch(`${app.url}${stop.proof!.photo_url}`, { headers: { authorization: `Bearer ${adminToken}` } });
@@ -297,9 +297,7 @@ describe('the driver app in a browser', () => {
     const packages = body.booking.packages as { history: { event: string; stop_id: string | null }[] }[];
     expect(packages).toHaveLength(1);
     expect(packages[0]!.history.filter((entry) => entry.stop_id === stop.id).map((entry) => entry.event)).toEqual(['picked_up']);
-    expect(await page.getByText('Not accepted by Tourbook').count()).toBe(0);
-    watched.expectClean();
-    await watched.context.close();
+    await expectAllSentAndClose(watched);
   }, 120_000);
 
   it("moves the driver's marker on a dispatcher's console map as the phone's positions are sent while en route", async () => {

@@ -15,7 +15,14 @@ export function SignInForm({ title }: { title: string }) {
   const [password, setPassword] = useState('');
   const [tenantId, setTenantId] = useState('');
   const error = signIn.error;
-  const tenantIds = isApiError(error) && error.code === 'tenant_required' && Array.isArray(error.problem.tenant_ids) ? (error.problem.tenant_ids as string[]) : [];
+  const wrongCredentials = isApiError(error) && error.status === 401;
+  const tenantRequired = isApiError(error) && error.code === 'tenant_required';
+  const tenantIds = tenantRequired && Array.isArray(error.problem.tenant_ids) ? (error.problem.tenant_ids as string[]) : [];
+  /** The two credentials: alike but for their type and what the browser fills in; each names its field's pointer. */
+  const credentials = [
+    { name: 'email', type: 'email', autoComplete: 'username', inputMode: 'email', value: email, set: setEmail },
+    { name: 'password', type: 'password', autoComplete: 'current-password', value: password, set: setPassword },
+  ] as const;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,31 +35,11 @@ export function SignInForm({ title }: { title: string }) {
         <img src={icon} alt="" width="36" height="36" />
         <h1>{title}</h1>
       </div>
-      {isApiError(error) && error.status === 401 ? <Banner tone="error">{t('wrong')}</Banner> : null}
-      {error && !(isApiError(error) && (error.status === 401 || error.code === 'tenant_required')) ? (
-        <ErrorBanner error={error} shownPointers={['/user/email', '/user/password']} />
-      ) : null}
-      <TextField
-        label={t('email')}
-        type="email"
-        name="email"
-        autoComplete="username"
-        inputMode="email"
-        required
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        errors={errorsAt(error, '/user/email')}
-      />
-      <TextField
-        label={t('password')}
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        errors={errorsAt(error, '/user/password')}
-      />
+      {wrongCredentials ? <Banner tone="error">{t('wrong')}</Banner> : null}
+      {error && !wrongCredentials && !tenantRequired ? <ErrorBanner error={error} shownPointers={credentials.map((field) => `/user/${field.name}`)} /> : null}
+      {credentials.map(({ name, set, ...field }) => (
+        <TextField key={name} label={t(name)} name={name} required {...field} onChange={(e) => set(e.target.value)} errors={errorsAt(error, `/user/${name}`)} />
+      ))}
       {tenantIds.length ? (
         <SelectField label={t('tenant')} hint={t('tenant_hint')} value={tenantId} onChange={(e) => setTenantId(e.target.value)}>
           <option value="" />

@@ -1,7 +1,8 @@
 // The compensation endpoints through the HTTP API (docs/api-guide.md "Tour compensation, tips and legacy earnings"): reads, writes, limits, who may, history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
+import type { TestApp, TestTenant } from '../../../test/app.ts';
+import { compensationWorld, eur, managedTour, type CompensationWorld } from '../../../test/compensation.ts';
+import { createBooking, createService, createUser, expectOk, mergeIntoTour, tourEnRoute, type CreatedUser } from '../../../test/factories.ts';
 import { waitUntilSomeoneWaitsForALock } from '../../../test/locks.ts';
 
 let t: TestApp;
@@ -10,22 +11,16 @@ let orgId: string;
 let serviceId: string;
 let manager: CreatedUser;
 let driver: CreatedUser;
+let world: CompensationWorld;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  tenant = await t.createTenant();
-  orgId = (await createOrganization(tenant.admin)).id;
-  serviceId = (await createService(tenant.admin)).id;
-  manager = await createUser(tenant.admin, { role: 'manager', organization_ids: [orgId] });
-  driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
+  world = await compensationWorld();
+  ({ t, tenant, orgId, serviceId, manager, driver } = world);
 });
 afterAll(async () => t.close());
 
 /** A tour of one booking managed by `orgId` (so its manager sees it). */
-async function newTour() {
-  const booking = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
-  return mergeIntoTour(tenant.admin, [booking.id]);
-}
+const newTour = () => managedTour(world);
 
 /**
  * Runs `requests` while every read of the compensation table waits: a PostgreSQL session holding the table, or an
@@ -57,7 +52,6 @@ async function whileHeld<T>(requests: () => Promise<T>, waiting: number): Promis
 }
 
 const url = (tourId: string, rest = '') => `/api/tours/${tourId}/compensation${rest}`;
-const eur = (amount: number, label?: string) => ({ amount, currency: 'EUR', ...(label !== undefined ? { label } : {}) });
 
 describe('tour compensation', () => {
   it('renders an untouched tour as zeros in its service area currency', async () => {

@@ -2,8 +2,9 @@
 // lock; both authorize and decide with the same functions (write-component.ts, decision 0218). Each case is run once
 // through each path, on two tours set up alike, and the two answers must be the same — and the one the case expects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, expectOk, mergeIntoTour, type CreatedUser } from '../../../test/factories.ts';
+import type { TestApp, TestTenant } from '../../../test/app.ts';
+import { compensationWorld, eur, managedTour, type CompensationWorld } from '../../../test/compensation.ts';
+import { createUser, expectOk, type CreatedUser } from '../../../test/factories.ts';
 import type { Actor } from '../../http/actor.ts';
 import { AppError } from '../../http/errors.ts';
 import { newId } from '../../shared/ids.ts';
@@ -12,20 +13,15 @@ import { writeComponent, writeLocked, type ComponentWrite } from './write-compon
 
 let t: TestApp;
 let tenant: TestTenant;
-let orgId: string;
-let serviceId: string;
 let manager: CreatedUser;
 let stranger: CreatedUser;
 let driver: CreatedUser;
+let world: CompensationWorld;
 
 beforeAll(async () => {
-  t = await buildTestApp();
-  tenant = await t.createTenant();
-  orgId = (await createOrganization(tenant.admin)).id;
-  serviceId = (await createService(tenant.admin)).id;
-  manager = await createUser(tenant.admin, { role: 'manager', organization_ids: [orgId] });
+  world = await compensationWorld();
+  ({ t, tenant, manager, driver } = world);
   stranger = await createUser(tenant.admin, { role: 'manager' });
-  driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [orgId] });
 });
 afterAll(async () => t.close());
 
@@ -43,12 +39,9 @@ const actorOf = (user: { id: string; role: Actor['role']; organizationIds: strin
 const admin = () => actorOf({ id: tenant.adminUserId, role: 'admin', organizationIds: [] });
 const userActor = (u: CreatedUser) => actorOf({ id: u.id, role: u.user.role, organizationIds: u.user.organization_ids });
 
-const eur = (amount: number, label?: string) => ({ amount, currency: 'EUR', ...(label !== undefined ? { label } : {}) });
-
-/** A tour managed by `orgId`, its compensation row made by a first write (base 1000 EUR, one bonus). */
+/** A tour managed by the world's organization, its compensation row made by a first write (base 1000 EUR, one bonus). */
 async function scene(): Promise<string> {
-  const booking = await createBooking(tenant.admin, { service_id: serviceId, managing_organization_ids: [orgId] });
-  const tour = await mergeIntoTour(tenant.admin, [booking.id]);
+  const tour = await managedTour(world);
   await expectOk(tenant.admin.put(`/api/tours/${tour.id}/compensation/base`, eur(1000, 'Day rate')));
   await expectOk(tenant.admin.put(`/api/tours/${tour.id}/compensation/bonus/rain`, eur(200)));
   return tour.id;

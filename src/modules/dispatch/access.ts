@@ -2,11 +2,11 @@
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
-import { findTours } from './tours/repository.ts';
+import { findTours } from './tours/index.ts';
 import { canSeeBooking, seesBookingWithoutTours } from './visibility.ts';
 import { dispatchPermissions } from './permissions.ts';
-import * as repo from './bookings/repository.ts';
-import * as stopsRepo from './stops/repository.ts';
+import { bookingsRepository as repo } from './bookings/index.ts';
+import { stopsRepository as stopsRepo } from './stops/index.ts';
 import { tourFacts } from './settle.ts';
 
 /** `stops`, when the caller already holds all of the booking's stops, spares reading which tours they are on. */

@@ -8,10 +8,10 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Clock } from '../../shared/clock.ts';
 import { canSee } from './access.ts';
-import * as bookingsRepo from './bookings/repository.ts';
+import { bookingsRepository as bookingsRepo } from './bookings/index.ts';
 import { tourFacts } from './settle.ts';
 import type { Money } from './tables.ts';
-import * as toursRepo from './tours/repository.ts';
+import { toursRepository as toursRepo } from './tours/index.ts';
 import { canSeeTour } from './visibility.ts';
 
 /** preHandler for routes that render bookings or tours: the field's deprecation headers while it is rendered. */

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
 import type { PlaceContact } from '../places/index.ts';
-import { FINAL_STOP_STATUSES } from './bookings/booking-status.ts';
-import { OPEN_TOUR_STATUSES } from './tours/tour-machine.ts';
+import { FINAL_STOP_STATUSES } from './bookings/index.ts';
+import { OPEN_TOUR_STATUSES } from './tours/index.ts';
 
 export interface RecipientStop {
   tenantId: string;

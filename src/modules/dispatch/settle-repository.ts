@@ -6,9 +6,9 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { firstRow, rowFromJson } from '../../db/json-read.ts';
 import { bookings, bookingVisibility, stops, tours, tourVisibility } from './tables.ts';
-import type { BookingRow } from './bookings/repository.ts';
-import type { StopRow } from './stops/repository.ts';
-import type { TourRow } from './tours/repository.ts';
+import type { BookingRow } from './bookings/index.ts';
+import type { StopRow } from './stops/index.ts';
+import type { TourRow } from './tours/index.ts';
 
 export interface SettleRows {
   tours: TourRow[];

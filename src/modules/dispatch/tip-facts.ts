@@ -1,8 +1,8 @@
 // Read helpers for tip distribution (the compensation module): what the rule decides on, as plain facts.
 import type { Queryable } from '../../db/client.ts';
-import * as bookingsRepo from './bookings/repository.ts';
-import * as stopsRepo from './stops/repository.ts';
-import * as toursRepo from './tours/repository.ts';
+import { bookingsRepository as bookingsRepo } from './bookings/index.ts';
+import { stopsRepository as stopsRepo } from './stops/index.ts';
+import { toursRepository as toursRepo } from './tours/index.ts';
 
 export interface TipBookingFacts {
   id: string;

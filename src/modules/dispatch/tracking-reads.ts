@@ -5,13 +5,13 @@ import type { Queryable } from '../../db/client.ts';
 import { oneRow, rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
-import * as bookingsRepository from './bookings/repository.ts';
-import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/booking-status.ts';
+import { bookingsRepository } from './bookings/index.ts';
+import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/index.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
 import { bookings, stops, tours } from './tables.ts';
-import * as stopsRepository from './stops/repository.ts';
+import { stopsRepository } from './stops/index.ts';
 import { visibleTour } from './tours/get-tours.ts';
-import * as toursRepository from './tours/repository.ts';
+import { toursRepository } from './tours/index.ts';
 import { canSeeTour, type canSeeBooking } from './visibility.ts';
 
 export interface TourSummary {

@@ -1,7 +1,7 @@
 // Properties of visibility (fast-check): admins see everything, customers no tour, drivers only their own or takeable tours.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TOUR_STATUSES } from './tours/tour-machine.ts';
+import { TOUR_STATUSES } from './tours/index.ts';
 import { bookingOrganizations, canSeeBooking, canSeeTour, tourOrganizations, type BookingFacts, type TourFacts } from './visibility.ts';
 
 type UserRole = 'admin' | 'manager' | 'driver' | 'customer';

@@ -15,11 +15,11 @@ import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts
 import { canSee } from '../access.ts';
 import { defaultManagingOrganizationIds, dispatchPermissions, ownBookingsOnly } from '../permissions.ts';
 import { externalLabelErrors, preparePackages } from '../packages/operations.ts';
-import type * as packagesRepo from '../packages/repository.ts';
-import { newShortcode } from '../packages/shortcodes.ts';
+import type { packagesRepository as packagesRepo } from '../packages/index.ts';
+import { newShortcode } from '../packages/index.ts';
 import { bookingEventData, settle } from '../settle.ts';
-import * as stopsRepo from '../stops/repository.ts';
-import { buildStops, checkBookingStopLimit, placeIdsOf } from '../stops/stop-input.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
+import { buildStops, checkBookingStopLimit, placeIdsOf } from '../stops/index.ts';
 import { bookings as bookingsTable, packageHistory, packages as packagesTable, stops as stopsTable } from '../tables.ts';
 import { createTour } from '../tours/merge-and-insert.ts';
 import { getBooking } from './operations.ts';

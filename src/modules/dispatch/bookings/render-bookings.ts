@@ -2,10 +2,10 @@
 import type { Deps } from '../../../deps.ts';
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import type { PackageHistoryRow } from '../packages/repository.ts';
-import { toPackageView } from '../packages/views.ts';
-import { loadStopContext, type RenderDeps } from '../stops/render-stops.ts';
-import { toStopView } from '../stops/views.ts';
+import type { PackageHistoryRow } from '../packages/index.ts';
+import { toPackageView } from '../packages/index.ts';
+import { loadStopContext, type RenderDeps } from '../stops/index.ts';
+import { toStopView } from '../stops/index.ts';
 import { earningsField } from '../legacy-earnings-field.ts';
 import type { BookingTipDistribution, TipDistributionSource } from '../hooks.ts';
 import * as repo from './repository.ts';

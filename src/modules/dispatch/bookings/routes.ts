@@ -7,7 +7,7 @@ import { bulkItemRateLimit } from '../../../http/rate-limit.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { subRequests } from '../../../http/sub-requests.ts';
 import { earningsDeprecation } from '../legacy-earnings-field.ts';
-import { stopPayloadDeprecation } from '../stops/deprecations.ts';
+import { stopPayloadDeprecation } from '../stops/index.ts';
 import * as stopOps from '../stops/operations.ts';
 import { createBooking } from './create-booking.ts';
 import { createBookingsInBulk } from './create-bookings-in-bulk.ts';

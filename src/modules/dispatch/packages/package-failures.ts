@@ -7,11 +7,11 @@ import { invalidFields, type FieldError } from '../../../http/errors.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
-import * as bookingsRepo from '../bookings/repository.ts';
+import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import type { FailureRules } from '../hooks.ts';
 import { bookingEventData } from '../settle.ts';
-import * as stopsRepo from '../stops/repository.ts';
-import { stopLimitReached } from '../stops/stop-input.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
+import { stopLimitReached } from '../stops/index.ts';
 import * as packagesRepo from './repository.ts';
 
 export interface ReportedPackageResult {

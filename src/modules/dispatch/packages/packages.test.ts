@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/ap
 import { AppError } from '../../../http/errors.ts';
 import { newId } from '../../../shared/ids.ts';
 import { writeNewBooking } from '../bookings/create-booking.ts';
-import { findBookingWithChildren, type NewBooking } from '../bookings/repository.ts';
+import { findBookingWithChildren, type NewBooking } from '../bookings/index.ts';
 import type { PackageRow } from './repository.ts';
 import { createBooking, createOrganization, createService, createUser, eventsOf, expectOk, mergeIntoTour, type CreatedUser } from '../../../../test/factories.ts';
 import { pngImage } from '../../../../test/proof-images.ts';

@@ -3,10 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody, PROOF_BODY_LIMIT } from '../bookings/schemas.ts';
+import { ForceDeliveryBody, LookedUpPackageEnvelope, PackageEnvelope, PackageLookupBody, PackageTransitionBody, PROOF_BODY_LIMIT } from '../bookings/index.ts';
 import { forceDelivery, getPackageProofImage, lookupPackage, removePackageFromTour, transitionPackage } from './operations.ts';
-import { proofImageHeaders } from '../proof-files/operations.ts';
-import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/schemas.ts';
+import { proofImageHeaders } from '../proof-files/index.ts';
+import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/index.ts';
 
 export const packageRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>

@@ -1,7 +1,7 @@
 // A package with its history as the wire shows it: no queries here (render-packages.ts reads).
 import { iso } from '../../../shared/time.ts';
 import type * as packagesRepo from './repository.ts';
-import { proofView } from '../proof-files/operations.ts';
+import { proofView } from '../proof-files/index.ts';
 
 export function toPackageView(row: packagesRepo.PackageRow, history: packagesRepo.PackageHistoryRow[]) {
   return {

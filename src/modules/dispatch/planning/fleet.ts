@@ -4,7 +4,7 @@
 // booking alone against each shift (`diagnose`).
 import type { Problem, Request, Solution } from '../../../optimizer/index.ts';
 import { LATE_EPSILON_SECONDS, modelOf, OPEN_END_SECONDS, type PlanStop } from './problem.ts';
-import type { PackageLink } from '../stops/tour-order.ts';
+import type { PackageLink } from '../stops/index.ts';
 import type { Point } from './travel.ts';
 
 export interface FleetShift {

@@ -1,28 +1,15 @@
 // What happens while a plan searches: the solver runs in a worker thread (decision 0961), so the API answers other
 // requests meanwhile, and other writes may take the planned stops (apply then refuses: plan_outdated).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
+import type { TestApp, TestTenant } from '../../../../test/app.ts';
 import { createBooking, createService, expectOk } from '../../../../test/factories.ts';
-import { wireHooks } from '../../../hooks.ts';
+import { buildTestAppHeldAfterRouting } from '../../../../test/planning.ts';
 
 let t: TestApp;
 /** Run once a plan has its travel matrix, before it returns to the plan: its search starts right after. */
 let routed: () => Promise<void> = async () => undefined;
-/** The travel times the app uses (live tracking's, through the composition root: dispatch does not import live). */
-const travelTimes = wireHooks().travel;
 beforeAll(async () => {
-  t = await buildTestApp({}, {
-    hooks: {
-      travel: {
-        ...travelTimes,
-        matrixSeconds: async (...args) => {
-          const matrix = await travelTimes.matrixSeconds(...args);
-          await routed();
-          return matrix;
-        },
-      },
-    },
-  });
+  t = await buildTestAppHeldAfterRouting(() => routed());
 });
 afterAll(async () => t?.close());
 

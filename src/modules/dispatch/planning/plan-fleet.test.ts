@@ -1,7 +1,8 @@
 // Planning with drivers' shifts through the HTTP API (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 1301, 1302).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, createWebhook, eventsOf, expectOk, type CreatedUser } from '../../../../test/factories.ts';
+import { buildTestApp, type TestApp } from '../../../../test/app.ts';
+import { createBooking, createUser, createWebhook, eventsOf, expectOk, type CreatedUser } from '../../../../test/factories.ts';
+import { at, DEPOT, planningWorld, shift, type World } from '../../../../test/planning.ts';
 import { startWebhookReceiver, verifyWebhook } from '../../../../test/webhook-receiver.ts';
 import { createWorker } from '../../../worker/loop.ts';
 
@@ -11,31 +12,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-interface World {
-  tenant: TestTenant;
-  serviceId: string;
-  org: string;
-  manager: CreatedUser;
-  drivers: CreatedUser[];
-}
-
-async function world(drivers = 2): Promise<World> {
-  const tenant = await t.createTenant();
-  const org = (await createOrganization(tenant.admin)).id;
-  const list: CreatedUser[] = [];
-  for (let i = 0; i < drivers; i++) list.push(await createUser(tenant.admin, { role: 'driver', organization_ids: [org] }));
-  return { tenant, serviceId: (await createService(tenant.admin)).id, org, manager: await createUser(tenant.admin, { role: 'manager', organization_ids: [org] }), drivers: list };
-}
-
-// The test clock starts at 2026-06-01T08:00Z.
-const at = (hhmm: string) => `2026-06-01T${hhmm}:00.000Z`;
-const DEPOT = { lat: 52.5, lng: 13.4 };
+const world = (drivers: number) => planningWorld(t, drivers);
 const place = (lng: number) => ({ location: { lat: 52.5, lng }, address: { street: 'Torstraße', number: String(Math.round(lng * 1000)), city: 'Berlin' } });
-
-async function shift(w: World, driver: CreatedUser, from: string, to: string, vehicle?: Record<string, unknown>) {
-  const body = { shift: { starts_at: at(from), ends_at: at(to), start_location: DEPOT, end_location: DEPOT, ...(vehicle ? { vehicle } : {}) } };
-  return (await expectOk(w.manager.client.post(`/api/drivers/${driver.id}/shifts`, body), 201)).shift;
-}
 
 /** A pickup at the depot and a drop-off at `lng`, with `packages` packages (1 kg each) and the drop-off's extras. */
 async function booking(w: World, lng: number, options: { packages?: number; dropoff?: Record<string, unknown> } = {}) {

@@ -12,13 +12,13 @@ import { recordEvents } from '../../../events/outbox.ts';
 import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea, findUser, membershipsOf } from '../../identity/index.ts';
 import { getService } from '../../services/index.ts';
 import { shiftsByIds, shiftsOfDrivers, type ShiftView } from '../../shifts/index.ts';
-import * as bookingsRepo from '../bookings/repository.ts';
-import * as packagesRepo from '../packages/repository.ts';
+import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
+import { packagesRepository as packagesRepo } from '../packages/index.ts';
 import { bookingEventData, tourEventData, tourFacts } from '../settle.ts';
-import * as stopsRepo from '../stops/repository.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { layOutTour } from '../tours/merge-and-insert.ts';
-import { HELD_BY_DRIVER_STATUSES } from '../tours/tour-machine.ts';
-import * as toursRepo from '../tours/repository.ts';
+import { HELD_BY_DRIVER_STATUSES } from '../tours/index.ts';
+import { toursRepository as toursRepo } from '../tours/index.ts';
 import { canSeeTour } from '../visibility.ts';
 import { createPlannedTours, selectAgain, settleAppliedPlan, type SelectStops, type Selection } from './apply-plan.ts';
 import {

@@ -2,7 +2,7 @@
 // order is kept wherever it may be.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dropoffsBeforePickups } from '../stops/tour-order.ts';
+import { dropoffsBeforePickups } from '../stops/index.ts';
 import { inFreePositions } from './positions.ts';
 import type { PlanStop } from './problem.ts';
 

@@ -2,7 +2,7 @@
 // arrived stops stay where they are; decision 0955). Pure: the open stops fill the positions they held, in the
 // solver's order as far as precedence with the fixed stops allows (a drop-off after its served pickup's position).
 import { predecessors, type PlanStop } from './problem.ts';
-import type { PackageLink } from '../stops/tour-order.ts';
+import type { PackageLink } from '../stops/index.ts';
 
 /**
  * The tour's stops (current order) with every fixed stop at its position and the open stops, `open` (in the wanted

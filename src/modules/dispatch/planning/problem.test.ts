@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { solve } from '../../../optimizer/index.ts';
-import { dropoffsBeforePickups } from '../stops/tour-order.ts';
+import { dropoffsBeforePickups } from '../stops/index.ts';
 import { modelOf, placeAll, predecessors, problemOf, scheduleOf, startOf, withTravel, type PlanStop, type Start } from './problem.ts';
 import type { Point } from './travel.ts';
 

@@ -2,8 +2,8 @@
 // starts, precedence (a pickup before its drop-off), time windows; the stops the solver could not serve placed where
 // they cost least, and the schedule that before/after figures and `unplaced` are read from (decision 0955).
 import type { Problem, Request, Solution } from '../../../optimizer/index.ts';
-import type { StopRow } from '../stops/repository.ts';
-import type { PackageLink } from '../stops/tour-order.ts';
+import type { StopRow } from '../stops/index.ts';
+import type { PackageLink } from '../stops/index.ts';
 import type { Point } from './travel.ts';
 
 export type PlanStop = Pick<StopRow, 'id' | 'bookingId' | 'type' | 'status' | 'lat' | 'lng' | 'timeWindowStartsAt' | 'timeWindowEndsAt' | 'serviceDurationSeconds'>;

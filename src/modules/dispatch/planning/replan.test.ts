@@ -2,55 +2,20 @@
 // 1303): a driver's tour under way keeps its stops done and under way where they are, starts where the driver is, and
 // takes new bookings when they fit; apply inserts them into it under its lock, or refuses when it changed meanwhile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createBooking, createOrganization, createService, createUser, driveStop, expectOk, tourEnRoute, type CreatedUser } from '../../../../test/factories.ts';
-import { wireHooks } from '../../../hooks.ts';
+import type { TestApp } from '../../../../test/app.ts';
+import { createBooking, driveStop, expectOk, tourEnRoute, type CreatedUser } from '../../../../test/factories.ts';
+import { at, buildTestAppHeldAfterRouting, DEPOT, planningWorld, shift, type World } from '../../../../test/planning.ts';
 
 let t: TestApp;
 /** Run once a plan has its travel matrix (the solver's search comes next): a test's change "meanwhile". */
 let routed: () => Promise<void> = async () => undefined;
-const travelTimes = wireHooks().travel;
 beforeAll(async () => {
-  t = await buildTestApp({}, {
-    hooks: {
-      travel: {
-        ...travelTimes,
-        matrixSeconds: async (...args) => {
-          const matrix = await travelTimes.matrixSeconds(...args);
-          await routed();
-          return matrix;
-        },
-      },
-    },
-  });
+  t = await buildTestAppHeldAfterRouting(() => routed());
 });
 afterAll(async () => t?.close());
 
-// The test clock starts at 2026-06-01T08:00Z.
-const at = (hhmm: string) => `2026-06-01T${hhmm}:00.000Z`;
-const DEPOT = { lat: 52.5, lng: 13.4 };
 const address = (lng: number) => ({ street: 'Torstraße', number: String(Math.round(lng * 1000)), city: 'Berlin' });
-
-interface World {
-  tenant: TestTenant;
-  serviceId: string;
-  org: string;
-  manager: CreatedUser;
-  drivers: CreatedUser[];
-}
-
-async function world(drivers = 1): Promise<World> {
-  const tenant = await t.createTenant();
-  const org = (await createOrganization(tenant.admin)).id;
-  const list: CreatedUser[] = [];
-  for (let i = 0; i < drivers; i++) list.push(await createUser(tenant.admin, { role: 'driver', organization_ids: [org] }));
-  return { tenant, serviceId: (await createService(tenant.admin)).id, org, manager: await createUser(tenant.admin, { role: 'manager', organization_ids: [org] }), drivers: list };
-}
-
-async function shift(w: World, driver: CreatedUser, from: string, to: string, vehicle?: Record<string, unknown>) {
-  const body = { shift: { starts_at: at(from), ends_at: at(to), start_location: DEPOT, end_location: DEPOT, ...(vehicle ? { vehicle } : {}) } };
-  return (await expectOk(w.manager.client.post(`/api/drivers/${driver.id}/shifts`, body), 201)).shift;
-}
+const world = (drivers: number) => planningWorld(t, drivers);
 
 /** A pickup at `from` (the depot by default) and a drop-off at `to`, one package. */
 async function booking(w: World, to: number, from = DEPOT.lng) {

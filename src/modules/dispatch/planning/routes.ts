@@ -4,7 +4,7 @@ import type { Deps } from '../../../deps.ts';
 import { actorOf } from '../../../http/actor.ts';
 import { bodyOptional, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../legacy-earnings-field.ts';
-import { stopPayloadDeprecation } from '../stops/deprecations.ts';
+import { stopPayloadDeprecation } from '../stops/index.ts';
 import { optimizeTour } from './optimize-tour.ts';
 import { getPlanJob } from './plan-job.ts';
 import { planDispatch } from './plan-tours.ts';

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { component, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { Tour } from '../tours/schemas.ts';
+import { Tour } from '../tours/index.ts';
 
 /** Search budgets: bounded so no request holds a core for long (decision 0956). */
 const TimeLimitMs = (defaultMs: number) =>

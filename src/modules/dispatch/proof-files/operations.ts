@@ -6,7 +6,7 @@ import { AppError, invalidFields, notFound, type FieldError } from '../../../htt
 import { CorruptBlobError } from '../../../crypto/chunked-gcm.ts';
 import { masterKeyFor, masterKeyRingFor } from '../../../crypto/master-key.ts';
 import { newId } from '../../../shared/ids.ts';
-import type { DeliveryProofInput } from '../bookings/schemas.ts';
+import type { DeliveryProofInput } from '../bookings/index.ts';
 import type { ProofFileKind, StoredProof } from '../tables.ts';
 import { decodeProofImage, type ProofImageType } from './image-type.ts';
 import * as repo from './repository.ts';

@@ -3,13 +3,13 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { notFound } from '../../../http/errors.ts';
 import { canSee } from '../access.ts';
-import * as bookingsRepo from '../bookings/repository.ts';
+import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { tourFacts } from '../settle.ts';
-import * as toursRepo from '../tours/repository.ts';
+import { toursRepository as toursRepo } from '../tours/index.ts';
 import { canSeeTour } from '../visibility.ts';
 import * as stopsRepo from './repository.ts';
 import { renderStop } from './render-stops.ts';
-import { readProofImage } from '../proof-files/operations.ts';
+import { readProofImage } from '../proof-files/index.ts';
 import type { ProofFileKind } from '../tables.ts';
 
 /** GET /api/stops/{id}: visible through its booking, or through its tour for a tour-only stop. */

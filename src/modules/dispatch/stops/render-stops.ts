@@ -3,9 +3,9 @@ import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
-import { isFinalStop } from '../bookings/booking-status.ts';
-import { findTours, type TourRow } from '../tours/repository.ts';
-import * as packagesRepo from '../packages/repository.ts';
+import { isFinalStop } from '../bookings/index.ts';
+import { findTours, type TourRow } from '../tours/index.ts';
+import { packagesRepository as packagesRepo } from '../packages/index.ts';
 import * as stopsRepo from './repository.ts';
 import { isUnderWay, toStopView, type StopContext } from './views.ts';
 

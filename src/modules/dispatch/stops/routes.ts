@@ -3,13 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
-import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/schemas.ts';
+import { PROOF_BODY_LIMIT, StopCompleteBody, StopEnvelope, StopPropertiesBody } from '../bookings/index.ts';
 import { stopPayloadDeprecation } from './deprecations.ts';
 import { advanceStop } from './driver-flow.ts';
 import { updateStopProperties } from './operations.ts';
 import { getStop, getStopProofImage } from './read-stop.ts';
-import { proofImageHeaders } from '../proof-files/operations.ts';
-import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/schemas.ts';
+import { proofImageHeaders } from '../proof-files/index.ts';
+import { ProofImageParams, PROOF_IMAGE_RESPONSE } from '../proof-files/index.ts';
 
 export const stopRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>

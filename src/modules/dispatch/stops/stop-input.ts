@@ -6,7 +6,7 @@ import { newId } from '../../../shared/ids.ts';
 import { getPlaces, type PlaceRow } from '../../places/index.ts';
 import type { ServiceConfig } from '../../services/index.ts';
 import { groupForNewStop } from './grouping.ts';
-import type { StopInputT } from '../bookings/schemas.ts';
+import type { StopInputT } from '../bookings/index.ts';
 import type { stops } from '../tables.ts';
 
 export type NewStopRow = typeof stops.$inferInsert;

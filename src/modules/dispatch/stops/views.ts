@@ -4,13 +4,13 @@ import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { ServiceConfig } from '../../services/index.ts';
-import { isFinalStop } from '../bookings/booking-status.ts';
+import { isFinalStop } from '../bookings/index.ts';
 import { tourFacts } from '../settle.ts';
-import type { TourRow } from '../tours/repository.ts';
+import type { TourRow } from '../tours/index.ts';
 import { canSeeTour } from '../visibility.ts';
 import type { FailureRules } from '../hooks.ts';
 import type * as stopsRepo from './repository.ts';
-import { proofView } from '../proof-files/operations.ts';
+import { proofView } from '../proof-files/index.ts';
 
 export const isUnderWay = (stop: stopsRepo.StopRow): boolean => stop.tourId !== null && (stop.status === 'approaching' || stop.status === 'arrived');
 

@@ -7,11 +7,11 @@ import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { canSee, requireDispatcher } from '../access.ts';
-import * as bookingsRepo from '../bookings/repository.ts';
-import * as stopsRepo from '../stops/repository.ts';
-import * as packagesRepo from '../packages/repository.ts';
-import { stopLimitReached } from '../stops/stop-input.ts';
-import { dropoffsBeforePickups } from '../stops/tour-order.ts';
+import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
+import { packagesRepository as packagesRepo } from '../packages/index.ts';
+import { stopLimitReached } from '../stops/index.ts';
+import { dropoffsBeforePickups } from '../stops/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 import * as repo from './repository.ts';
@@ -21,7 +21,7 @@ import { isOpenTour } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
 import { getTour } from './get-tours.ts';
-import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/order.ts';
+import { MERGE_OPTIMIZE_TIME_LIMIT_MS, optimizedOrder, type Optimization } from '../planning/index.ts';
 import { INLINE_SOLVER } from '../../../optimizer/index.ts';
 
 export const messages: Messages = {

@@ -11,11 +11,11 @@ import { getSchedulingConfig, getService, SCHEDULING_CONFIG_DEFAULTS } from '../
 import type { JobKind } from '../../../worker/job-kinds.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
 import { checkPreferredDrivers } from '../bookings/operations.ts';
-import { isFinalStop } from '../bookings/booking-status.ts';
-import * as bookingsRepo from '../bookings/repository.ts';
-import * as stopsRepo from '../stops/repository.ts';
-import { buildStops, stopLimitReached } from '../stops/stop-input.ts';
-import type { CustomStopInput } from '../bookings/schemas.ts';
+import { isFinalStop } from '../bookings/index.ts';
+import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
+import { buildStops, stopLimitReached } from '../stops/index.ts';
+import type { CustomStopInput } from '../bookings/index.ts';
 import { openTourForUpdate } from './merge-and-insert.ts';
 import { getStop } from '../stops/read-stop.ts';
 import { renderTour, visibleTour } from './get-tours.ts';

@@ -5,14 +5,14 @@ import type { Deps } from '../../../deps.ts';
 import { setNextLink } from '../../../http/pagination.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../legacy-earnings-field.ts';
-import { stopPayloadDeprecation } from '../stops/deprecations.ts';
-import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/schemas.ts';
+import { stopPayloadDeprecation } from '../stops/index.ts';
+import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/index.ts';
 import { dispatchIntoNewTour, insertStopsIntoTour } from './merge-and-insert.ts';
 import { addTourStop, explainTourVisibility, setTourPreferredDrivers, transitionTour } from './operations.ts';
 import { getTour, listTours } from './get-tours.ts';
 import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
-import { MergeResponse } from '../planning/schemas.ts';
+import { MergeResponse } from '../planning/index.ts';
 
 const tags = ['tours'];
 const SIMPLE_ACTIONS: TourAction[] = ['schedule', 'ready_to_pick', 'hold', 'claim', 'unclaim', 'start', 'pick', 'ditch', 'force_unassign', 'cancel'];

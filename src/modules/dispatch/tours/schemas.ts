@@ -5,7 +5,7 @@ import { deprecatedItem } from '../../../http/openapi.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
-import { DROPOFF_EXAMPLE, Stop, STOP_EXAMPLE, View } from '../bookings/schemas.ts';
+import { DROPOFF_EXAMPLE, Stop, STOP_EXAMPLE, View } from '../bookings/index.ts';
 
 export const TourStatus = component('TourStatus', StringEnum(['to_be_dispatched', 'scheduled', 'pickable', 'claimed', 'en_route', 'completed', 'cancelled']));
 

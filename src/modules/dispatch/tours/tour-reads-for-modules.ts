@@ -4,7 +4,7 @@ import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { notFound } from '../../../http/errors.ts';
 import { tourFacts } from '../settle.ts';
-import * as stopsRepo from '../stops/repository.ts';
+import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import type { StopStatus, TourStatus } from '../tables.ts';
 import { canSeeTour } from '../visibility.ts';
 import * as repo from './repository.ts';

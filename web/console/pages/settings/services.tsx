@@ -2,15 +2,14 @@
 // distribution, stop limits, required delivery proof and each role's failure outcomes (api-guide "Tour services and
 // scheduling configs"). Stop types stay with the API: changing them mid-day reshapes bookings being made.
 import { useState, type FormEvent } from 'react';
-import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import { byId, FAILURE_OUTCOMES as OUTCOMES, useServiceAreas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, SelectField, TextField, errorsAt } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { Checkboxes } from './parts.tsx';
-import { useServices, useUpdateService, type FailureOutcome, type ProofKind, type Service } from './queries.ts';
+import { useServices, useUpdateService, type ProofKind, type Service } from './queries.ts';
 
-const OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
 const PROOFS: ProofKind[] = ['signature', 'photo', 'recipient_name', 'note'];
 const ROLES = ['admin', 'manager', 'driver'] as const;
 

@@ -1,12 +1,11 @@
 // The fail-stop dialog, built from the stop's failure_options: every outcome listed, those not allowed disabled with
 // the API's localized reason; the reasons from the catalogue; a note where the reason needs one.
 import { useState, type FormEvent } from 'react';
+import { FAILURE_OUTCOMES as OUTCOMES } from '../../../api/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, SelectField, TextArea, errorsAt } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useFailStop, useStopFailureReasons, type FailureOutcome, type Stop } from './queries.ts';
-
-const OUTCOMES: FailureOutcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
 
 export function FailDialog({ tourId, stop, position, onClose }: { tourId: string; stop: Stop; position: number; onClose: () => void }) {
   const t = useT(messages);

@@ -1,7 +1,7 @@
 // Failing a stop, built from the stop's failure_options: the outcomes this driver may choose (the others shown with
 // the API's localized reason why not), the stop failure reasons for its type, and a note. Sent through the outbox.
 import { useState, type FormEvent } from 'react';
-import type { Schemas } from '../../../api/index.ts';
+import { FAILURE_OUTCOMES as OUTCOMES, type Schemas } from '../../../api/index.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, SelectField, TextArea } from '../../../ui/index.ts';
 import { useStopFailureReasons } from '../../data.ts';
@@ -10,7 +10,6 @@ import type { ProjectedStop } from '../../queue/project.ts';
 import { messages } from './messages.ts';
 
 type Outcome = Schemas['FailureOutcome'];
-const OUTCOMES: Outcome[] = ['skip_recovery', 'reattempt_later', 'reattempt_now', 'return_later', 'return_now'];
 /**
  * The checks an action still waiting on the phone will have passed once it is sent (the stop under way, the tour en
  * route, the tour the driver's): the server computed the options before, so those answers are stale here. The
