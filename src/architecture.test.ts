@@ -1,6 +1,6 @@
 // The module rules of docs/architecture.md, checked on the source: modules meet only at index.ts, no import loops,
 // no module's SQL names another module's tables, Deps and the layers that take it name no domain module, the pure rule
-// files import types only, dispatch's sub-folders meet at their doors.
+// files import types only, dispatch's sub-folders meet at their doors, access is decided in each module's doors (access.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -280,6 +280,34 @@ describe('module boundaries', () => {
     const all = RULE_FILES.flatMap((file) => specifiersOf(path.join(SRC, file)).map((i) => ({ file, ...i })));
     expect(all.some((i) => i.file === 'modules/live/ingestion.ts' && !i.typeOnly && i.spec === './geo.ts')).toBe(true);
     expect(all.some((i) => i.file === 'modules/dispatch/visibility.ts' && i.typeOnly && i.spec === '../../http/actor.ts')).toBe(true);
+  });
+
+  it('decides access in the doors: no module file but access.ts, permissions.ts and the rule files compares the caller’s role (decision 0219)', () => {
+    // The caller is `actor`, `viewer` or `caller`; a referenced user's role (`customer.role !== 'customer'`) is a
+    // reference check, not access, and is not matched.
+    const comparesRole = /\b(?:actor|viewer|caller)\.role\s*[!=]==|[!=]==\s*(?:actor|viewer|caller)\.role\b|switch\s*\(\s*(?:actor|viewer|caller)\.role\s*\)|(?<![.\w])role\s*[!=]==\s*'(?:admin|manager|driver|customer)'/;
+    const allowed = (file: string) => ['access.ts', 'permissions.ts'].includes(path.basename(file)) || RULE_FILES.includes(rel(file));
+    const moduleFiles = files.filter((f) => moduleOf(f) !== null && !f.endsWith('.test.ts'));
+    const lines = (file: string) => readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (comparesRole.test(line) ? [`${rel(file)}:${i + 1}`] : []));
+    expect(moduleFiles.filter((f) => !allowed(f)).flatMap(lines)).toEqual([]);
+    // Not vacuous: the doors do compare roles.
+    expect(lines(path.join(MODULES, 'live', 'access.ts')).length).toBeGreaterThan(0);
+  });
+
+  it('names one door per resource: the old access predicates are gone, the visibility rule is called only by the doors (decision 0219)', () => {
+    const old = /\b(?:canSee|visibleBooking|visibleTour|seenTour|authorizedTour|visibleTourSummary|visibleSummaryOf|findVisibleTour|visibleStop|visiblePackage|visibleOr404|manageableOr404|writableShift)\b/;
+    const source = files.filter((f) => !f.endsWith('.test.ts'));
+    const mentions = (pattern: RegExp) => (file: string) =>
+      readFileSync(file, 'utf8').split('\n').flatMap((line, i) => (pattern.test(line) ? [`${rel(file)}:${i + 1}`] : []));
+    expect(source.flatMap(mentions(old))).toEqual([]);
+    // canSeeTour and canSeeBooking are the rule (visibility.ts); the doors apply it, dispatch's index hands it to live's.
+    const rule = /\bcanSee(?:Tour|Booking)\b/;
+    const passing = new Set(['modules/dispatch/visibility.ts', 'modules/dispatch/index.ts', 'modules/live/dispatch-port.ts']);
+    const callers = source.filter((f) => path.basename(f) !== 'access.ts' && !passing.has(rel(f))).flatMap(mentions(rule));
+    expect(callers).toEqual([]);
+    const doors = files.filter((f) => path.basename(f) === 'access.ts' && moduleOf(f) !== null);
+    expect(doors.filter((f) => !/export (?:async )?function require[A-Z]\w*/.test(readFileSync(f, 'utf8'))).map(rel)).toEqual([]);
+    expect(doors.map(rel)).toContain('modules/dispatch/access.ts');
   });
 
   it('spells the domain’s closed lists once, in src/shared/domain-constants.ts', () => {

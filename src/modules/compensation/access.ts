@@ -1,24 +1,25 @@
-// Who may act on a tour's compensation: the tour's visibility first (404), then the permission table (403).
+// The compensation's door (decision 0219): who may act on a tour's compensation. The tour's visibility first (404,
+// through dispatch's tour door), then the permission table (403).
 import type { Queryable } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { findServiceArea } from '../identity/index.ts';
-import { seenTour, visibleTour, type TourRow } from '../dispatch/index.ts';
+import { requireLoadedTour, requireTour, type TourRow } from '../dispatch/index.ts';
 import { mayOnCompensation, ownToursOnly, type CompensationAction } from './permissions.ts';
 
 /**
  * The tour whose compensation the caller may act on. What the caller may not see is 404 before anything else; a
  * role that sees the tour but may not do this (a driver writing its own pay) is 403 (decision 0600).
  */
-export async function authorizedTour(q: Queryable, actor: Actor, tourId: string, action: CompensationAction): Promise<TourRow> {
+export async function requireCompensation(q: Queryable, actor: Actor, tourId: string, action: CompensationAction): Promise<TourRow> {
   if (!mayOnCompensation(actor, 'show')) throw notFound('tour');
-  return authorize(actor, await visibleTour(q, actor, tourId), action);
+  return requireLoadedCompensation(actor, await requireTour(q, actor, tourId), action);
 }
 
-/** authorizedTour's decision on a tour already read (null: there is none). */
-export function authorize(actor: Actor, found: TourRow | null, action: CompensationAction): TourRow {
+/** requireCompensation's decision on a tour already read (null: there is none), at once: the write's fast path. */
+export function requireLoadedCompensation(actor: Actor, found: TourRow | null, action: CompensationAction): TourRow {
   if (!mayOnCompensation(actor, 'show')) throw notFound('tour');
-  const tour = seenTour(actor, found);
+  const tour = requireLoadedTour(actor, found);
   if (ownToursOnly(actor) && tour.driverId !== actor.userId) throw notFound('tour');
   if (!mayOnCompensation(actor, action)) throw forbidden();
   return tour;

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidFields } from '../../http/errors.ts';
 import { iso } from '../../shared/time.ts';
-import { areaCurrency, authorize, authorizedTour } from './access.ts';
+import { areaCurrency, requireCompensation, requireLoadedCompensation } from './access.ts';
 import * as rules from './compensation-total.ts';
 import * as repo from './repository.ts';
 import type { ComponentInput } from './schemas.ts';
@@ -14,7 +14,7 @@ import { writeComponent, type ComponentWrite } from './write-component.ts';
 export async function getCompensation(deps: Deps, actor: Actor, tourId: string): Promise<CompensationView> {
   // One prepared statement for the tour and the row, as the writes read them (write-component.ts).
   const found = await repo.findTourAndCompensation(deps.db, actor.tenantId, tourId);
-  const tour = authorize(actor, found.tour, 'show');
+  const tour = requireLoadedCompensation(actor, found.tour, 'show');
   const row = found.row;
   return toCompensationView(tourId, row?.currency ?? (await areaCurrency(deps.db, actor.tenantId, tour.serviceAreaId)), row);
 }
@@ -48,7 +48,7 @@ export const deleteBonus = (deps: Deps, actor: Actor, tourId: string, key: strin
 
 /** GET /api/tours/{id}/compensation/history: oldest first, the system's tip changes included. */
 export async function getCompensationHistory(deps: Deps, actor: Actor, tourId: string) {
-  await authorizedTour(deps.db, actor, tourId, 'history');
+  await requireCompensation(deps.db, actor, tourId, 'history');
   const rows = await repo.listHistory(deps.db, actor.tenantId, tourId);
   return rows.map((h) => ({ at: iso(h.at), actor_id: h.actorId, component: h.component, key: h.key, from: h.from, to: h.to }));
 }

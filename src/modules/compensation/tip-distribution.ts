@@ -9,7 +9,7 @@ import { adminEmails, enqueueMail } from '../../mail/index.ts';
 import { findServiceArea } from '../identity/index.ts';
 import { setTips } from './compensation-total.ts';
 import { bookingIdsOfTours, tipBookings, tipTours } from './tip-inputs.ts';
-import { authorizedTour } from './access.ts';
+import { requireCompensation } from './access.ts';
 import * as repo from './repository.ts';
 import { componentsOf, recordLockedWrite, toCompensationView, type CompensationView } from './store.ts';
 import { tipOutcome, tourTips, type TipTour } from './tip-eligibility.ts';
@@ -108,7 +108,7 @@ async function mailPause(tx: Tx, deps: Pick<Deps, 'config'>, tenantId: string, a
 export async function resumeTips(deps: Deps, actor: Actor, tourId: string): Promise<CompensationView> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    await authorizedTour(tx, actor, tourId, 'resume_tips');
+    await requireCompensation(tx, actor, tourId, 'resume_tips');
     await distributeTips(tx, deps, actor.tenantId, at, { bookingIds: [], tourIds: [tourId] });
     const row = await repo.findCompensation(tx, actor.tenantId, tourId);
     return toCompensationView(tourId, row!.currency, row);

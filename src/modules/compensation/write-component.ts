@@ -15,7 +15,7 @@ import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound, unprocessable } from '../../http/errors.ts';
 import type { Messages } from '../../http/i18n.ts';
-import { areaCurrency, authorize, authorizedTour } from './access.ts';
+import { areaCurrency, requireCompensation, requireLoadedCompensation } from './access.ts';
 import * as rules from './compensation-total.ts';
 import * as repo from './repository.ts';
 import { componentsOf, recordLockedWrite, recordWrite, toCompensationView, type CompensationView } from './store.ts';
@@ -55,7 +55,7 @@ function decide(row: repo.CompensationRow, write: ComponentWrite): Extract<rules
 export async function writeComponent(deps: Deps, actor: Actor, tourId: string, write: ComponentWrite): Promise<CompensationView> {
   const at = deps.clock.now();
   const { tour, row } = await repo.findTourAndCompensation(deps.db, actor.tenantId, tourId);
-  authorize(actor, tour, 'write');
+  requireLoadedCompensation(actor, tour, 'write');
   if (row) {
     const result = decide(row, write);
     const fresh = await recordWrite(deps.db, row, result, actor.userId, at);
@@ -65,12 +65,12 @@ export async function writeComponent(deps: Deps, actor: Actor, tourId: string, w
 }
 
 /**
- * The write under the row lock, in a transaction: authorize again, lock (making the row on the first write), apply.
- * The same `authorize` and `decide` as the fast path above: the rules are written once (decision 0218).
+ * The write under the row lock, in a transaction: the door again, lock (making the row on the first write), apply.
+ * The same door (`requireLoadedCompensation`) and `decide` as the fast path above: the rules are written once (decision 0218).
  */
 export function writeLocked(deps: Deps, actor: Actor, tourId: string, write: ComponentWrite, at: Date): Promise<CompensationView> {
   return deps.db.transaction(async (tx) => {
-    const tour = await authorizedTour(tx, actor, tourId, 'write');
+    const tour = await requireCompensation(tx, actor, tourId, 'write');
     const row =
       (await repo.findCompensationForUpdate(tx, actor.tenantId, tourId)) ??
       (await repo.lockCompensations(tx, actor.tenantId, [{ tourId, serviceAreaId: tour.serviceAreaId, currency: await areaCurrency(tx, actor.tenantId, tour.serviceAreaId), now: at }]))[0]!;

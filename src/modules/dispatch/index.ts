@@ -1,7 +1,7 @@
 // What other modules may use of dispatch (bookings, stops, packages, tours): named operations, read helpers and a few
 // repository reads other modules' hot paths share (each named below), never a table or a write.
-// Reading tours (compensation, live tracking, the optimiser): facts behind the caller's visibility, stops in order.
-export { findTourById, findVisibleTour, listTourStops, type TourStopView, type TourView } from './tours/tour-reads-for-modules.ts';
+// Reading tours (compensation, live tracking, the optimiser): facts and stops in order; a caller's read passes requireTour (below).
+export { findTourById, listTourStops, type TourStopView, type TourView } from './tours/tour-reads-for-modules.ts';
 export type { BookingStatus, StopStatus, TourStatus } from './tables.ts';
 
 export { automaticGroup } from './stops/grouping.ts';
@@ -30,13 +30,14 @@ export {
 
 // Live tracking (ETAs, the live stream) reads tours and stops through these.
 export * from './tracking-reads.ts';
+// The visibility rule over facts (the live stream decides per event in live/access.ts), and the tour's door.
 export { canSeeBooking, canSeeTour } from './visibility.ts';
+export { requireLoadedTour, requireTour } from './access.ts';
 // Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
 export { isHeldByDriver } from './tours/tour-machine.ts';
 // Whether a stop takes no more steps (decision 0215: the one list of final statuses), for tracking's read.
 export { isFinalStop } from './bookings/booking-status.ts';
-// Compensation: a tour the caller sees (404 otherwise), and the facts tip distribution decides on.
-export { seenTour, visibleTour } from './tours/get-tours.ts';
+// Compensation: the tour's door above (404 for a tour the caller does not see), and the facts tip distribution decides on.
 export { tourRead, type TourRow } from './tours/repository.ts';
 export { bookingIdsOfTours, tipBookingFacts, tipTourFacts, type TipBookingFacts, type TipTourFacts } from './tip-facts.ts';
 export { setLegacyEarnings, type EarningsTarget } from './legacy-earnings-field.ts';

@@ -7,12 +7,10 @@ import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Clock } from '../../shared/clock.ts';
-import { canSee } from './access.ts';
+import { requireBooking, requireTour } from './access.ts';
 import { bookingsRepository as bookingsRepo } from './bookings/index.ts';
-import { tourFacts } from './settle.ts';
 import type { Money } from './tables.ts';
 import { toursRepository as toursRepo } from './tours/index.ts';
-import { canSeeTour } from './visibility.ts';
 
 /** preHandler for routes that render bookings or tours: the field's deprecation headers while it is rendered. */
 export const earningsDeprecation =
@@ -34,12 +32,11 @@ export type EarningsTarget = { kind: 'booking'; id: string } | { kind: 'tour'; i
 export async function setLegacyEarnings(tx: Tx, actor: Actor, id: string, earnings: Money, at: Date): Promise<EarningsTarget> {
   const booking = await bookingsRepo.findBooking(tx, actor.tenantId, id);
   if (booking) {
-    if (!(await canSee(tx, actor, booking))) throw notFound('booking');
+    await requireBooking(tx, actor, { loaded: booking });
     await bookingsRepo.updateBooking(tx, actor.tenantId, id, { earnings, updatedAt: at });
     return { kind: 'booking', id };
   }
-  const tour = await toursRepo.findTour(tx, actor.tenantId, id);
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('booking');
+  const tour = await requireTour(tx, actor, id, { otherwise: () => notFound('booking') });
   await toursRepo.updateTour(tx, actor.tenantId, id, { earnings, updatedAt: at });
   return { kind: 'tour', id, serviceAreaId: tour.serviceAreaId };
 }

@@ -22,6 +22,10 @@ export const ownBookingsOnly = (actor: Pick<Actor, 'role'>): boolean => actor.ro
 export const defaultManagingOrganizationIds = (actor: Pick<Actor, 'role' | 'organizationIds'>): string[] =>
   actor.role === 'manager' ? actor.organizationIds : [];
 
+/** A manager cannot hand a booking away from itself (decision 0205): the managing organizations it sets include one of its own. */
+export const keepsOwnManagement = (actor: Pick<Actor, 'role' | 'organizationIds'>, organizationIds: readonly string[]): boolean =>
+  actor.role !== 'manager' || organizationIds.some((id) => actor.organizationIds.includes(id));
+
 /** The visibility predicate as a list filter (the stored visibility of decision 0300): which bookings a role lists. */
 export function bookingListScope(actor: Pick<Actor, 'role' | 'userId' | 'organizationIds'>):
   | { visibleToOrganizationIds: string[] }

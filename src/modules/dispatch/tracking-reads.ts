@@ -1,18 +1,15 @@
-// Read helpers for live tracking: a tour with the caller's visibility check, its open stops in order, the facts the
+// Read helpers for live tracking: a tour's summary (behind requireTour, access.ts), its open stops in order, the facts the
 // visibility rule needs for the live stream, and booking event data — what live reads of dispatch, in one place.
 import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { oneRow, rowFromJson, type JsonPart } from '../../db/json-read.ts';
-import type { Actor } from '../../http/actor.ts';
-import { notFound } from '../../http/errors.ts';
 import { bookingsRepository } from './bookings/index.ts';
 import { FINAL_STOP_STATUSES, isFinalStop } from './bookings/index.ts';
 import { bookingEventData, tourFacts } from './settle.ts';
 import { bookings, stops, tours } from './tables.ts';
 import { stopsRepository } from './stops/index.ts';
-import { visibleTour } from './tours/get-tours.ts';
 import { toursRepository } from './tours/index.ts';
-import { canSeeTour, type canSeeBooking } from './visibility.ts';
+import type { BookingFacts, TourFacts } from './visibility.ts';
 
 export interface TourSummary {
   id: string;
@@ -36,10 +33,10 @@ export interface OpenStop {
   serviceDurationSeconds: number;
 }
 
-export type TourFacts = Parameters<typeof canSeeTour>[1];
-export type BookingFacts = Parameters<typeof canSeeBooking>[1];
+export type { BookingFacts, TourFacts };
 
-const summary = (t: { id: string; status: string; driverId: string | null; executingOrganizationId: string | null; serviceAreaId: string }): TourSummary => ({
+/** What live keeps of a tour it passed through dispatch's door (requireTour, access.ts). */
+export const tourSummaryOf = (t: { id: string; status: string; driverId: string | null; executingOrganizationId: string | null; serviceAreaId: string }): TourSummary => ({
   id: t.id,
   status: t.status,
   driverId: t.driverId,
@@ -47,14 +44,9 @@ const summary = (t: { id: string; status: string; driverId: string | null; execu
   serviceAreaId: t.serviceAreaId,
 });
 
-/** The tour if the caller sees it (404 otherwise, before any state check). */
-export async function visibleTourSummary(q: Queryable, actor: Actor, tourId: string): Promise<TourSummary> {
-  return summary(await visibleTour(q, actor, tourId));
-}
-
 export async function findTourSummary(q: Queryable, tenantId: string, tourId: string): Promise<TourSummary | null> {
   const tour = await toursRepository.findTour(q, tenantId, tourId);
-  return tour ? summary(tour) : null;
+  return tour ? tourSummaryOf(tour) : null;
 }
 
 /** The tour's stops that still lie ahead (not completed, failed or cancelled), in tour order. */
@@ -77,14 +69,9 @@ export async function openStopsOfTour(q: Queryable, tenantId: string, tourId: st
 
 /**
  * The tour as one part of a combined read (db/json-read.ts): a driver's position reads it with its own rows in one
- * round trip. `visibleSummaryOf` then applies the caller's visibility, as visibleTourSummary does.
+ * round trip. The tour's door on the row read (requireLoadedTour, access.ts) then applies the caller's visibility.
  */
 export const tourRead = (tenantId: Placeholder, tourId: Placeholder) => oneRow(tours, and(eq(tours.tenantId, tenantId), eq(tours.id, tourId)));
-
-export function visibleSummaryOf(actor: Actor, tour: toursRepository.TourRow | null): TourSummary {
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
-  return summary(tour);
-}
 
 /** openStopsOfTour as one part of a combined read: only the columns an ETA needs, in tour order. */
 export function openStopsRead(tenantId: Placeholder, tourId: Placeholder): JsonPart<OpenStop[]> {

@@ -7,12 +7,14 @@ export {
   findTourSummary,
   isHeldByDriver,
   openStopsOfTour,
+  requireLoadedTour,
+  requireTour,
   tourFactsOf,
-  visibleTourSummary,
+  tourSummaryOf,
   type BookingFacts,
   type OpenStop,
   type TourFacts,
   type TourSummary,
 } from '../dispatch/index.ts';
 // The driver position's fast path reads the tour and its open stops in its own single statement (json-read parts).
-export { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf } from '../dispatch/index.ts';
+export { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql } from '../dispatch/index.ts';

@@ -6,7 +6,8 @@ import type { Deps } from '../../deps.ts';
 import { toEnvelope, type Envelope } from '../../events/outbox.ts';
 import { events } from '../../events/tables.ts';
 import { findActiveCredential } from '../identity/index.ts';
-import { passesFilters, seesEvent, seesPosition, type ResourceFacts, type StreamFilters, type Viewer } from './audience.ts';
+import { passesFilters, type ResourceFacts, type StreamFilters, type Viewer } from './audience.ts';
+import { sameSightKey, seesEvent, seesPosition } from './access.ts';
 import { bookingFactsOf, tourFactsOf } from './dispatch-port.ts';
 import { LIVE_CHANNEL, type PositionNotice } from './views.ts';
 
@@ -84,10 +85,8 @@ const audiences = new WeakMap<Subscriber, string>();
 export function audienceOf(sub: Subscriber): string {
   let key = audiences.get(sub);
   if (key === undefined) {
-    const { role, userId, organizationIds } = sub.viewer;
-    const who = role === 'admin' ? '' : role === 'manager' ? [...organizationIds].sort().join(',') : `${userId}|${[...organizationIds].sort().join(',')}`;
     const types = sub.filters.types ? [...sub.filters.types].sort().join(',') : '*';
-    key = `${sub.tenantId}|${role}|${who}|${sub.filters.tourId ?? '*'}|${types}`;
+    key = `${sub.tenantId}|${sub.viewer.role}|${sameSightKey(sub.viewer)}|${sub.filters.tourId ?? '*'}|${types}`;
     audiences.set(sub, key);
   }
   return key;

@@ -2,12 +2,13 @@
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
-import { forbidden, notFound, unknownReference } from '../../http/errors.ts';
+import { unknownReference } from '../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
-import { mayOnPlaces, ownPlacesOnly, type PlaceAction } from './permissions.ts';
+import { placeScopeOf, requirePlace, requirePlaceAction } from './access.ts';
+import { ownPlacesOnly } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { PlaceCreateInput, PlaceListFilters, PlaceUpdateInput } from './schemas.ts';
 import type { PlaceAddress, PlaceContact } from './tables.ts';
@@ -27,13 +28,6 @@ export function toPlaceView(row: repo.PlaceRow) {
   };
 }
 export type PlaceView = ReturnType<typeof toPlaceView>;
-
-function authorize(actor: Actor, action: PlaceAction): void {
-  if (!mayOnPlaces(actor, action)) throw forbidden();
-}
-
-/** The customer whose places the caller is limited to, or null for roles that see every place. */
-const scopeOf = (actor: Actor): string | null => (ownPlacesOnly(actor) ? actor.userId : null);
 
 const toAddress = (input: PlaceCreateInput['address']): PlaceAddress => ({
   street: input.street,
@@ -67,11 +61,11 @@ export async function listPlaces(
   actor: Actor,
   query: { filters?: PlaceListFilters; limit?: number; cursor?: string },
 ): Promise<Page<PlaceView>> {
-  authorize(actor, 'index');
+  requirePlaceAction(actor, 'index');
   const filters = query.filters ?? {};
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
-  const scope = scopeOf(actor);
+  const scope = placeScopeOf(actor);
   if (scope && filters.customer_id && filters.customer_id !== scope) return { items: [], meta: { next_cursor: null, has_more: false } };
   const rows = await repo.listPlaces(deps.db, actor.tenantId, {
     customerId: scope ?? filters.customer_id,
@@ -86,15 +80,13 @@ export async function listPlaces(
 
 /** The benchmark route: one primary-key SELECT after authentication. */
 export async function getPlace(deps: Deps, actor: Actor, id: string): Promise<PlaceView> {
-  authorize(actor, 'show');
-  const row = await repo.findPlace(deps.db, actor.tenantId, id, scopeOf(actor));
-  if (!row) throw notFound('place');
+  const row = await requirePlace(deps.db, actor, id, { action: 'show' });
   return toPlaceView(row);
 }
 
 export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateInput): Promise<PlaceView> {
-  authorize(actor, 'create');
-  if (input.metadata !== undefined) authorize(actor, 'metadata');
+  requirePlaceAction(actor, 'create');
+  if (input.metadata !== undefined) requirePlaceAction(actor, 'metadata');
   const id = newId();
   return deps.db.transaction(async (tx) => {
     await checkReferences(tx, actor, input);
@@ -109,7 +101,7 @@ export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateIn
       contact: toContact(input.contact),
       serviceAreaId: input.service_area_id ?? null,
       // A customer's places are always its own.
-      customerId: scopeOf(actor) ?? input.customer_id ?? null,
+      customerId: placeScopeOf(actor) ?? input.customer_id ?? null,
       metadata: input.metadata ?? {},
       createdAt: deps.clock.now(),
     });
@@ -118,11 +110,10 @@ export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateIn
 }
 
 export async function updatePlace(deps: Deps, actor: Actor, id: string, input: PlaceUpdateInput): Promise<PlaceView> {
-  authorize(actor, 'update');
-  if (input.metadata !== undefined) authorize(actor, 'metadata');
+  requirePlaceAction(actor, 'update');
+  if (input.metadata !== undefined) requirePlaceAction(actor, 'metadata');
   return deps.db.transaction(async (tx) => {
-    const row = await repo.findPlaceForUpdate(tx, actor.tenantId, id, scopeOf(actor));
-    if (!row) throw notFound('place');
+    await requirePlace(tx, actor, id, { forUpdate: true });
     await checkReferences(tx, actor, input);
     const patch: Parameters<typeof repo.updatePlace>[3] = {};
     if (input.name !== undefined) patch.name = input.name;
@@ -131,7 +122,7 @@ export async function updatePlace(deps: Deps, actor: Actor, id: string, input: P
     if (input.address) patch.address = toAddress(input.address);
     if (input.contact) patch.contact = toContact(input.contact);
     if (input.service_area_id !== undefined) patch.serviceAreaId = input.service_area_id;
-    if (input.customer_id !== undefined && !scopeOf(actor)) patch.customerId = input.customer_id;
+    if (input.customer_id !== undefined && !placeScopeOf(actor)) patch.customerId = input.customer_id;
     if (input.metadata !== undefined) patch.metadata = input.metadata;
     await repo.updatePlace(tx, actor.tenantId, id, patch);
     return toPlaceView(await loadPlace(tx, actor.tenantId, id));
@@ -139,10 +130,9 @@ export async function updatePlace(deps: Deps, actor: Actor, id: string, input: P
 }
 
 export async function replacePlaceMetadata(deps: Deps, actor: Actor, id: string, metadata: Record<string, unknown>): Promise<PlaceView> {
-  authorize(actor, 'metadata');
+  requirePlaceAction(actor, 'metadata');
   return deps.db.transaction(async (tx) => {
-    const row = await repo.findPlaceForUpdate(tx, actor.tenantId, id, scopeOf(actor));
-    if (!row) throw notFound('place');
+    const row = await requirePlace(tx, actor, id, { forUpdate: true });
     await repo.updatePlace(tx, actor.tenantId, id, { metadata });
     return toPlaceView({ ...row, metadata });
   });
@@ -150,10 +140,9 @@ export async function replacePlaceMetadata(deps: Deps, actor: Actor, id: string,
 
 /** A new place with the same fields; stops built from the original keep pointing at it. */
 export async function forkPlace(deps: Deps, actor: Actor, id: string): Promise<PlaceView> {
-  authorize(actor, 'fork');
+  requirePlaceAction(actor, 'fork');
   return deps.db.transaction(async (tx) => {
-    const source = await repo.findPlace(tx, actor.tenantId, id, scopeOf(actor));
-    if (!source) throw notFound('place');
+    const source = await requirePlace(tx, actor, id);
     const copy = { ...source, id: newId(), createdAt: deps.clock.now() };
     await repo.insertPlace(tx, copy);
     return toPlaceView(copy);
@@ -162,10 +151,9 @@ export async function forkPlace(deps: Deps, actor: Actor, id: string): Promise<P
 
 /** Stops copy a place's location, address and contact, so deleting a place never changes a stop. */
 export async function deletePlace(deps: Deps, actor: Actor, id: string): Promise<void> {
-  authorize(actor, 'destroy');
+  requirePlaceAction(actor, 'destroy');
   await deps.db.transaction(async (tx) => {
-    const row = await repo.findPlaceForUpdate(tx, actor.tenantId, id, scopeOf(actor));
-    if (!row) throw notFound('place');
+    await requirePlace(tx, actor, id, { forUpdate: true });
     await repo.deletePlace(tx, actor.tenantId, id);
   });
 }

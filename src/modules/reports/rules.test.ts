@@ -1,7 +1,7 @@
 // The pure reports rules, table by table: grant matching, what a creator may grant, the state machine, file names.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canSee, grantErrors, grantMatches, grantProbes, mayManage } from './access.ts';
+import { seesReport, grantErrors, grantMatches, grantProbes, mayManage } from './access.ts';
 import { contentDisposition } from './content-disposition.ts';
 import { effectiveStatus, nextStatus } from './report-machine.ts';
 import type { Grant, ReportStatus } from './tables.ts';
@@ -28,7 +28,7 @@ describe('grant matching', () => {
     for (const [name, actor] of Object.entries(actors)) expect(grantMatches(actor, grant)).toBe(who.includes(name as Who));
   });
 
-  it('property: canSee equals "some grant matches", and the SQL probes contain exactly the matching grants', () => {
+  it('property: seesReport equals "some grant matches", and the SQL probes contain exactly the matching grants', () => {
     const grant = fc.oneof(
       fc.constant<Grant>({ type: 'all_admins' }),
       fc.constantFrom(ORG_A, ORG_B).map((id): Grant => ({ type: 'organization_managers', organization_id: id })),
@@ -38,8 +38,8 @@ describe('grant matching', () => {
       fc.property(fc.array(grant, { maxLength: 5 }), fc.constantFrom(...(Object.keys(actors) as Who[])), (grants, who) => {
         const actor = actors[who];
         const probes = grantProbes(actor).map((p) => JSON.stringify(p));
-        expect(canSee(actor, grants)).toBe(grants.some((g) => probes.includes(JSON.stringify(g))));
-        expect(canSee(actor, grants)).toBe(grants.some((g) => grantMatches(actor, g)));
+        expect(seesReport(actor, grants)).toBe(grants.some((g) => probes.includes(JSON.stringify(g))));
+        expect(seesReport(actor, grants)).toBe(grants.some((g) => grantMatches(actor, g)));
       }),
     );
   });

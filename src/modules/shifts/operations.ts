@@ -3,14 +3,13 @@
 import type { Queryable, Tx } from '../../db/client.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
-import { forbidden, invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../http/errors.ts';
+import { forbidden, invalidFields, unknownReference, unprocessable, type FieldError } from '../../http/errors.ts';
 import type { Messages } from '../../http/i18n.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
-import { findUser, membershipsOf } from '../identity/index.ts';
 import { getPlaces } from '../places/index.ts';
-import { mayEverSeeShifts, shiftAccess, type ShiftAccess } from './access.ts';
+import { requireDriverShifts, requireShift } from './access.ts';
 import * as repo from './repository.ts';
 import type { ShiftCreateInput, ShiftListFilters, ShiftUpdateInput } from './schemas.ts';
 import type { ShiftVehicle } from './tables.ts';
@@ -35,26 +34,6 @@ export function toShiftView(row: repo.ShiftRow) {
   };
 }
 export type ShiftView = ReturnType<typeof toShiftView>;
-
-/** What the caller may do with the shifts of `driverId`; 404 when the driver is absent or the caller may not see them. */
-async function accessTo(q: Queryable, actor: Actor, driverId: string): Promise<Exclude<ShiftAccess, 'none'>> {
-  if (!mayEverSeeShifts(actor)) throw forbidden();
-  const driver = await findUser(q, actor.tenantId, driverId);
-  if (!driver || driver.role !== 'driver') throw notFound('driver');
-  const access = shiftAccess(actor, driverId, (await membershipsOf(q, actor.tenantId, [driverId])).get(driverId) ?? []);
-  if (access === 'none') throw notFound('driver');
-  return access;
-}
-
-async function writableShift(tx: Tx, actor: Actor, id: string): Promise<repo.ShiftRow> {
-  if (!mayEverSeeShifts(actor)) throw forbidden();
-  const row = await repo.findShift(tx, actor.tenantId, id);
-  if (!row) throw notFound('shift');
-  const access = shiftAccess(actor, row.driverId, (await membershipsOf(tx, actor.tenantId, [row.driverId])).get(row.driverId) ?? []);
-  if (access === 'none') throw notFound('shift');
-  if (access !== 'write') throw forbidden();
-  return row;
-}
 
 type Where = { placeId: string | null; lat: number; lng: number };
 
@@ -88,7 +67,7 @@ export async function createShift(deps: Deps, actor: Actor, driverId: string, in
   const startsAt = new Date(input.starts_at);
   const endsAt = new Date(input.ends_at);
   return deps.db.transaction(async (tx) => {
-    if ((await accessTo(tx, actor, driverId)) !== 'write') throw forbidden();
+    if ((await requireDriverShifts(tx, actor, driverId)) !== 'write') throw forbidden();
     checkTimes(startsAt, endsAt);
     const start = await whereOf(tx, actor.tenantId, input.start_place_id, input.start_location, 'start');
     if (!start) throw invalidFields([{ pointer: '/shift/start_location', code: 'required', detail: 'give start_place_id or start_location' }]);
@@ -117,7 +96,7 @@ export async function createShift(deps: Deps, actor: Actor, driverId: string, in
 }
 
 export async function listShifts(deps: Deps, actor: Actor, driverId: string, query: { filters?: ShiftListFilters; limit?: number; cursor?: string }): Promise<Page<ShiftView>> {
-  await accessTo(deps.db, actor, driverId);
+  await requireDriverShifts(deps.db, actor, driverId);
   const limit = query.limit ?? 25;
   const after = decodeCursor(query.cursor, 2);
   const rows = await repo.listShifts(deps.db, actor.tenantId, {
@@ -132,17 +111,12 @@ export async function listShifts(deps: Deps, actor: Actor, driverId: string, que
 }
 
 export async function getShift(deps: Deps, actor: Actor, id: string): Promise<ShiftView> {
-  if (!mayEverSeeShifts(actor)) throw forbidden();
-  const row = await repo.findShift(deps.db, actor.tenantId, id);
-  if (!row) throw notFound('shift');
-  const orgs = (await membershipsOf(deps.db, actor.tenantId, [row.driverId])).get(row.driverId) ?? [];
-  if (shiftAccess(actor, row.driverId, orgs) === 'none') throw notFound('shift');
-  return toShiftView(row);
+  return toShiftView(await requireShift(deps.db, actor, id));
 }
 
 export async function updateShift(deps: Deps, actor: Actor, id: string, input: ShiftUpdateInput): Promise<ShiftView> {
   return deps.db.transaction(async (tx) => {
-    const found = await writableShift(tx, actor, id);
+    const found = await requireShift(tx, actor, id, { write: true });
     // Lock first, then read again: a concurrent write of the same driver's shifts has committed or waits.
     await repo.lockDriverShifts(tx, actor.tenantId, found.driverId);
     const row = (await repo.findShift(tx, actor.tenantId, id)) ?? found;
@@ -166,7 +140,7 @@ export async function updateShift(deps: Deps, actor: Actor, id: string, input: S
 
 export async function deleteShift(deps: Deps, actor: Actor, id: string): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    await writableShift(tx, actor, id);
+    await requireShift(tx, actor, id, { write: true });
     await repo.deleteShift(tx, actor.tenantId, id);
   });
 }

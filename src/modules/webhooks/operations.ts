@@ -9,6 +9,7 @@ import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso, isoOrNull } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
+import { requireWebhookEndpoint } from './access.ts';
 import { webhookPermissions } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { DeliveryListInput, WebhookCreateInput, WebhookUpdateInput } from './schemas.ts';
@@ -109,23 +110,16 @@ export async function listWebhooks(deps: Deps, actor: Actor, query: { limit?: nu
   return { webhooks: page.items.map(toWebhookView), meta: page.meta };
 }
 
-async function loadSubscription(deps: Deps, actor: Actor, id: string) {
-  const row = await repo.findSubscription(deps.db, actor.tenantId, id);
-  if (!row) throw notFound('webhook');
-  return row;
-}
-
 export async function getWebhook(deps: Deps, actor: Actor, id: string) {
   webhookPermissions.require(actor, 'manage');
-  return toWebhookView(await loadSubscription(deps, actor, id));
+  return toWebhookView(await requireWebhookEndpoint(deps.db, actor, id));
 }
 
 export async function updateWebhook(deps: Deps, actor: Actor, id: string, input: WebhookUpdateInput) {
   webhookPermissions.require(actor, 'manage');
   await validateSubscription(deps, actor, input);
   return deps.db.transaction(async (tx) => {
-    const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
-    if (!row) throw notFound('webhook');
+    const row = await requireWebhookEndpoint(tx, actor, id, { forUpdate: true });
     const now = deps.clock.now();
     const patch: Partial<repo.SubscriptionRow> = { updatedAt: now };
     if (input.url !== undefined) patch.url = input.url;
@@ -145,11 +139,11 @@ export async function updateWebhook(deps: Deps, actor: Actor, id: string, input:
 export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
   webhookPermissions.require(actor, 'manage');
   await deps.db.transaction(async (tx) => {
-    if (!(await repo.findSubscription(tx, actor.tenantId, id))) throw notFound('webhook');
+    await requireWebhookEndpoint(tx, actor, id);
     // The worker locks deliveries before their subscription (recording a batch clears its failure clock): so does this,
     // or the two would deadlock.
     await repo.lockDeliveriesOfSubscription(tx, actor.tenantId, id);
-    if (!(await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true }))) throw notFound('webhook');
+    await requireWebhookEndpoint(tx, actor, id, { forUpdate: true });
     await repo.deleteSubscription(tx, actor.tenantId, id);
   });
 }
@@ -157,8 +151,7 @@ export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promi
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
   webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
-    const row = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
-    if (!row) throw notFound('webhook');
+    const row = await requireWebhookEndpoint(tx, actor, id, { forUpdate: true });
     const now = deps.clock.now();
     const secret = generateSecret();
     const patch = {
@@ -192,7 +185,7 @@ async function withAttempts(deps: Deps, tenantId: string, rows: repo.DeliveryRow
 
 export async function listDeliveries(deps: Deps, actor: Actor, id: string, query: DeliveryListInput) {
   webhookPermissions.require(actor, 'manage');
-  await loadSubscription(deps, actor, id);
+  await requireWebhookEndpoint(deps.db, actor, id);
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listDeliveries(deps.db, actor.tenantId, id, {
@@ -224,8 +217,7 @@ export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId
 export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, since: string) {
   webhookPermissions.require(actor, 'manage');
   return deps.db.transaction(async (tx) => {
-    const subscription = await repo.findSubscription(tx, actor.tenantId, id, { forUpdate: true });
-    if (!subscription) throw notFound('webhook');
+    await requireWebhookEndpoint(tx, actor, id, { forUpdate: true });
     const requeued = await repo.requeueFailedSince(tx, actor.tenantId, id, new Date(since), deps.clock.now());
     return { since: iso(new Date(since)), requeued };
   });
@@ -235,8 +227,7 @@ export async function recoverDeliveries(deps: Deps, actor: Actor, id: string, si
 export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
   webhookPermissions.require(actor, 'manage');
   const delivery = await deps.db.transaction(async (tx) => {
-    const subscription = await repo.findSubscription(tx, actor.tenantId, id);
-    if (!subscription) throw notFound('webhook');
+    await requireWebhookEndpoint(tx, actor, id);
     const now = deps.clock.now();
     const eventId = await recordEvent(tx, {
       tenantId: actor.tenantId,

@@ -6,13 +6,13 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
+import { invalidFields, unknownReference } from '../../../http/errors.ts';
 import { eventRows, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { jobRow } from '../../../worker/jobs.ts';
 import { findUser } from '../../identity/index.ts';
 import { getSchedulingConfig, type ServiceConfig } from '../../services/index.ts';
-import { canSee } from '../access.ts';
+import { requireBooking } from '../access.ts';
 import { defaultManagingOrganizationIds, dispatchPermissions, ownBookingsOnly } from '../permissions.ts';
 import { externalLabelErrors, preparePackages } from '../packages/operations.ts';
 import type { packagesRepository as packagesRepo } from '../packages/index.ts';
@@ -161,7 +161,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
     return getBooking(deps, actor, id);
   }
   await writeNewBooking(db, created, events, packageInputs);
-  if (!(await canSee(db, actor, booking, stops))) throw notFound('booking');
+  await requireBooking(db, actor, { loaded: booking, stops });
   // Just created: no tip outcome can exist yet, so none is read.
   const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]), { fresh: true });
   return rendered!;

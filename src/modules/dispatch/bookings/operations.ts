@@ -2,12 +2,12 @@
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { badParameter, invalidFields, invalidTransition, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { isUuid, newId } from '../../../shared/ids.ts';
 import { findUser, membershipsOf } from '../../identity/index.ts';
-import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
+import { requireBooking, requireDispatcher } from '../access.ts';
 import { bookingListScope, dispatchPermissions } from '../permissions.ts';
 import { packagesRepository as packagesRepo } from '../packages/index.ts';
 import { bookingEventData, recordBookingModified, settle, tourEventData } from '../settle.ts';
@@ -33,7 +33,7 @@ async function withBookingAndToursLocked<T>(deps: Deps, actor: Actor, id: string
     deps.db.transaction(async (tx) => {
       const locked = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
       await toursRepo.findToursForUpdate(tx, actor.tenantId, locked);
-      const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
+      const booking = await requireBooking(tx, actor, id, { forUpdate: true });
       const tourIds = await stopsRepo.tourIdsOfBookings(tx, actor.tenantId, [id]);
       if (tourIds.some((tourId) => !locked.includes(tourId))) throw new ToursChangedMeanwhile();
       return fn(tx, booking, tourIds);
@@ -43,14 +43,14 @@ async function withBookingAndToursLocked<T>(deps: Deps, actor: Actor, id: string
 
 export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
   if (view === 'compact') {
-    const booking = await visibleBooking(deps.db, actor, id);
+    const booking = await requireBooking(deps.db, actor, id);
     return (await renderBookings(deps.db, deps, actor, [booking], view))[0]!;
   }
   // One statement for the booking, its children and its tip outcome; visibility is decided from the stops it brought.
   const found = await repo.findBookingWithChildren(deps.db, actor.tenantId, id, deps.hooks.dispatch.tipOutcomeRead);
-  if (!found || !(await canSee(deps.db, actor, found.booking, found.children.stops))) throw notFound('booking');
-  const tips = deps.hooks.dispatch.tipOutcomeRead ? { evaluated: new Map([[id, found.part ?? null]]) } : { fresh: false };
-  const [rendered] = await renderBookings(deps.db, deps, actor, [found.booking], view, new Map([[id, found.children]]), tips);
+  const booking = await requireBooking(deps.db, actor, { loaded: found?.booking, stops: found?.children.stops });
+  const tips = deps.hooks.dispatch.tipOutcomeRead ? { evaluated: new Map([[id, found!.part ?? null]]) } : { fresh: false };
+  const [rendered] = await renderBookings(deps.db, deps, actor, [booking], view, new Map([[id, found!.children]]), tips);
   return rendered!;
 }
 
@@ -128,7 +128,7 @@ export async function setTip(deps: Deps, actor: Actor, id: string, tip: { amount
   dispatchPermissions.require(actor, 'tip');
   const at = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const booking = await visibleBooking(tx, actor, id, { forUpdate: true });
+    const booking = await requireBooking(tx, actor, id, { forUpdate: true });
     await repo.updateBooking(tx, actor.tenantId, id, { tip, updatedAt: at });
     await recordBookingModified(tx, actor.tenantId, actor, at, booking);
     await deps.hooks.dispatch.tipFactsChanged(tx, { tenantId: actor.tenantId, at, completedTourIds: [], bookingIds: [id] });
@@ -170,7 +170,7 @@ export async function setBookingPreferredDrivers(deps: Deps, actor: Actor, booki
   requireDispatcher(actor);
   const at = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
+    const booking = await requireBooking(tx, actor, bookingId, { forUpdate: true });
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, booking.managingOrganizationIds);
     await repo.updateBooking(tx, actor.tenantId, bookingId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordBookingModified(tx, actor.tenantId, actor, at, booking);

@@ -4,6 +4,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { unknownReference, unprocessable } from '../../../http/errors.ts';
 import { findOrganizations } from '../../identity/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
+import { keepsOwnManagement } from '../permissions.ts';
 
 export async function serviceOrReject(tx: Queryable, tenantId: string, id: string, pointer: string): Promise<ServiceConfig> {
   const service = await getService(tx, tenantId, id);
@@ -31,7 +32,7 @@ export async function checkManagingOrganizations(
   pointer: string,
 ): Promise<void> {
   await checkOrganizations(tx, actor.tenantId, ids, pointer);
-  if (actor.role !== 'manager' || ids.some((id) => actor.organizationIds.includes(id))) return;
+  if (keepsOwnManagement(actor, ids)) return;
   const detail = 'must include one of your own organizations: a manager cannot hand a booking away from itself';
   throw unprocessable('must_include_own_organization', `managing_organization_ids ${detail}.`, [{ pointer, code: 'must_include_own_organization', detail }]);
 }

@@ -7,7 +7,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { masterKeyRingFor } from '../../../crypto/master-key.ts';
 import type { MasterKey } from '../../../crypto/key-wrap.ts';
 import { iso } from '../../../shared/time.ts';
-import { visibleBooking } from '../access.ts';
+import { requireBooking } from '../access.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import * as repo from './tracking-repository.ts';
 
@@ -106,7 +106,7 @@ export const showsTrackingLink = (actor: Pick<Actor, 'role'>): boolean => dispat
 export async function rotateTrackingLink(deps: Deps, actor: Actor, id: string): Promise<void> {
   dispatchPermissions.require(actor, 'tracking_link');
   await deps.db.transaction(async (tx) => {
-    await visibleBooking(tx, actor, id, { forUpdate: true });
+    await requireBooking(tx, actor, id, { forUpdate: true });
     const [current] = masterKeyRingFor(deps.config);
     if (!current) return;
     const fresh = newLink(current, actor.tenantId, id);

@@ -2,19 +2,18 @@
 import type { Queryable, Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, invalidFields, invalidTransition, notFound, unprocessable, type FieldError } from '../../../http/errors.ts';
+import { conflict, invalidFields, invalidTransition, unprocessable, type FieldError } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
 import { compactTour } from '../tours/merge-and-insert.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
-import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import type { FailureRules } from '../hooks.ts';
 import { appendPackageReattempts, checkPackageFailures } from './package-failures.ts';
 import { isOpenTour } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
-import { canSee, requireDispatcher } from '../access.ts';
+import { requireDispatcher, requirePackage, seesTour } from '../access.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import { bookingsRepository as repo } from '../bookings/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
@@ -105,13 +104,6 @@ export async function externalLabelErrors(q: Queryable, tenantId: string, inputs
   });
 }
 
-/** The package if the caller sees its booking; 404 otherwise. */
-async function visiblePackage(tx: Queryable, actor: Actor, pkg: packagesRepo.PackageRow | null): Promise<{ pkg: packagesRepo.PackageRow; booking: repo.BookingRow }> {
-  const booking = pkg ? await repo.findBooking(tx, actor.tenantId, pkg.bookingId) : null;
-  if (!pkg || !booking || !(await canSee(tx, actor, booking))) throw notFound('package');
-  return { pkg, booking };
-}
-
 /** The package's stops that sit on open tours, with those tours. */
 async function openTourStops(tx: Tx, tenantId: string, pkg: packagesRepo.PackageRow) {
   const stops = (await stopsRepo.findStops(tx, tenantId, [pkg.pickupStopId, pkg.dropoffStopId])).filter((s) => s.tourId !== null);
@@ -124,7 +116,7 @@ async function isRemovable(tx: Tx, actor: Actor, pkg: packagesRepo.PackageRow): 
   if (!dispatchPermissions.may(actor, 'dispatch')) return false;
   if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) return false;
   const { stops, tours } = await openTourStops(tx, actor.tenantId, pkg);
-  return stops.length > 0 && tours.every((t) => canSeeTour(actor, tourFacts(t))) && stops.every((s) => s.status === 'scheduled');
+  return stops.length > 0 && tours.every((t) => seesTour(actor, t)) && stops.every((s) => s.status === 'scheduled');
 }
 
 export async function lookupPackage(deps: Deps, actor: Actor, code: { shortcode?: string; external_label?: string }) {
@@ -134,7 +126,7 @@ export async function lookupPackage(deps: Deps, actor: Actor, code: { shortcode?
       actor.tenantId,
       code.shortcode !== undefined ? { shortcode: normalizeShortcode(code.shortcode) } : { externalLabel: code.external_label ?? '' },
     );
-    const { pkg } = await visiblePackage(tx, actor, found);
+    const { pkg } = await requirePackage(tx, actor, { loaded: found });
     const [view] = await renderPackages(tx, actor.tenantId, [pkg]);
     return { ...view!, permissions: { removable: await isRemovable(tx, actor, pkg) } };
   });
@@ -151,7 +143,7 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
   requireDispatcher(actor);
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const preview = await visiblePackage(tx, actor, await packagesRepo.findPackage(tx, actor.tenantId, packageId));
+    const preview = await requirePackage(tx, actor, { loaded: await packagesRepo.findPackage(tx, actor.tenantId, packageId) });
     const { tours } = await openTourStops(tx, actor.tenantId, preview.pkg);
     await toursRepo.findToursForUpdate(tx, actor.tenantId, tours.map((t) => t.id));
     await repo.findBookingsForUpdate(tx, actor.tenantId, [preview.booking.id]);
@@ -185,7 +177,7 @@ export async function removePackageFromTour(deps: Deps, actor: Actor, packageId:
  * package's booking (decision 1250); 404 otherwise and when there is no such image (any more).
  */
 export async function getPackageProofImage(deps: Deps, actor: Actor, packageId: string, kind: ProofFileKind) {
-  await visiblePackage(deps.db, actor, await packagesRepo.findPackage(deps.db, actor.tenantId, packageId));
+  await requirePackage(deps.db, actor, { loaded: await packagesRepo.findPackage(deps.db, actor.tenantId, packageId) });
   return readProofImage(deps, actor.tenantId, { ownerKind: 'package', ownerId: packageId }, kind);
 }
 
@@ -195,7 +187,7 @@ export async function forceDelivery(deps: Deps, actor: Actor, packageId: string,
   const at = deps.clock.now();
   // The images are checked and sealed first, and their blobs removed again if the delivery is refused (decision 1250).
   return withPreparedProof(deps, actor.tenantId, input.proof, (prepared) => deps.db.transaction(async (tx) => {
-    const { booking } = await visiblePackage(tx, actor, await packagesRepo.findPackage(tx, actor.tenantId, packageId));
+    const { booking } = await requirePackage(tx, actor, { loaded: await packagesRepo.findPackage(tx, actor.tenantId, packageId) });
     await repo.findBookingsForUpdate(tx, actor.tenantId, [booking.id]);
     const pkg = (await packagesRepo.findPackageForUpdate(tx, actor.tenantId, packageId))!;
     if (!OPEN_PACKAGE_STATUSES.includes(pkg.status)) throw invalidTransition('package', pkg.status, 'delivered');
@@ -230,7 +222,7 @@ export async function transitionPackage(deps: Deps, actor: Actor, packageId: str
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     // Visibility first: a package the caller cannot see is a 404 whatever the event names.
-    const { booking } = await visiblePackage(tx, actor, await packagesRepo.findPackage(tx, actor.tenantId, packageId));
+    const { booking } = await requirePackage(tx, actor, { loaded: await packagesRepo.findPackage(tx, actor.tenantId, packageId) });
     if (event === 'force_delivery') {
       throw unprocessable('transition_removed', { key: 'package.transition_removed' }, [{ pointer: '/event', code: 'transition_removed', detail: 'use the force_delivery route' }], {
         successor: `/api/hailing/packages/${packageId}/force_delivery`,

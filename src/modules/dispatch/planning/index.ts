@@ -5,3 +5,5 @@ export type { Optimization } from './order.ts';
 export { startOf } from './problem.ts';
 export { MergeResponse } from './schemas.ts';
 export type { Point } from './travel.ts';
+export * as planningRepository from './repository.ts';
+export type { PlanRow } from './repository.ts';

@@ -3,17 +3,16 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, notFound } from '../../../http/errors.ts';
+import { conflict } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { recordEvents, type EventActor } from '../../../events/outbox.ts';
-import { requireDispatcher } from '../access.ts';
+import { requireDispatcher, requireLoadedTour } from '../access.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
-import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import { getTour } from '../tours/get-tours.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
 import { isOpenTour } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
 import { optimizedOrder, type Optimization } from './order.ts';
 import type { OptimizeTourInput } from './schemas.ts';
 
@@ -33,10 +32,10 @@ const fingerprint = (tour: toursRepo.TourRow, stops: readonly stopsRepo.StopRow[
 
 /** The tour if the caller may optimise it: 404 unless seen, then 403 for a role that never may, then 409 if closed. */
 function checkTour(actor: Actor, tour: toursRepo.TourRow | null): toursRepo.TourRow {
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+  const seen = requireLoadedTour(actor, tour);
   requireDispatcher(actor);
-  if (!isOpenTour(tour.status)) throw conflict('invalid_transition', { key: 'planning.tour_closed', params: { status: tour.status } }, { from: tour.status });
-  return tour;
+  if (!isOpenTour(seen.status)) throw conflict('invalid_transition', { key: 'planning.tour_closed', params: { status: seen.status } }, { from: seen.status });
+  return seen;
 }
 
 /**

@@ -14,12 +14,12 @@ import { getService } from '../../services/index.ts';
 import { shiftsByIds, shiftsOfDrivers, type ShiftView } from '../../shifts/index.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { packagesRepository as packagesRepo } from '../packages/index.ts';
-import { bookingEventData, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, tourEventData } from '../settle.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { layOutTour } from '../tours/merge-and-insert.ts';
 import { HELD_BY_DRIVER_STATUSES } from '../tours/index.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
+import { maySendDriver, seesTour } from '../access.ts';
 import { createPlannedTours, selectAgain, settleAppliedPlan, type SelectStops, type Selection } from './apply-plan.ts';
 import {
   acceptRoutes,
@@ -57,7 +57,7 @@ async function dispatchableDrivers(q: Queryable, actor: Actor, driverIds: readon
   for (const [i, id] of driverIds.entries()) {
     const user = await findUser(q, actor.tenantId, id);
     const orgs = organizations.get(id) ?? [];
-    const visible = actor.role === 'admin' || orgs.some((o) => actor.organizationIds.includes(o));
+    const visible = maySendDriver(actor, orgs);
     if (!user || user.role !== 'driver' || user.deactivatedAt || !visible) throw unknownReference(pointerOf(i), resource);
     result.set(id, orgs[0] ?? null);
   }
@@ -128,7 +128,7 @@ async function runningTours(q: Queryable, actor: Actor, shifts: readonly ShiftVi
   }
   const busy = new Set<string>();
   const kept = [...chosen].filter(([shiftId, tour]) => {
-    const fits = tour.serviceId === serviceId && canSeeTour(actor, tourFacts(tour));
+    const fits = tour.serviceId === serviceId && seesTour(actor, tour);
     if (!fits) busy.add(shiftId);
     return fits;
   });

@@ -3,11 +3,11 @@
 // `dispatch.plan_ready`. GET /api/hailing/dispatch/plans/{id} shows it to whoever asked for it, and to admins.
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { AppError, notFound, toProblem } from '../../../http/errors.ts';
+import { AppError, toProblem } from '../../../http/errors.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { JobHandler } from '../../../worker/registry.ts';
-import { requireDispatcher } from '../access.ts';
+import { requirePlan } from '../access.ts';
 import { planNow } from './plan-tours.ts';
 import * as repo from './repository.ts';
 import type { PlanInput } from './schemas.ts';
@@ -24,10 +24,7 @@ export function toPlanJobView(row: repo.PlanRow) {
 }
 
 export async function getPlanJob(deps: Deps, actor: Actor, id: string) {
-  requireDispatcher(actor);
-  const row = await repo.findPlan(deps.db, actor.tenantId, id);
-  if (!row || (actor.role !== 'admin' && row.actor.userId !== actor.userId)) throw notFound('plan');
-  return toPlanJobView(row);
+  return toPlanJobView(await requirePlan(deps.db, actor, id));
 }
 
 export const runPlanJob: JobHandler = async (deps, job) => {

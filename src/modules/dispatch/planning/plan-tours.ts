@@ -5,7 +5,7 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, unknownReference } from '../../../http/errors.ts';
 import { getService } from '../../services/index.ts';
-import { canSee, requireDispatcher } from '../access.ts';
+import { requireBooking, requireDispatcher } from '../access.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { loadDispatchableStops } from '../tours/merge-and-insert.ts';
@@ -28,8 +28,7 @@ export async function selectStops(tx: Tx, actor: Actor, input: PlanInput) {
   if ('stop_ids' in input) return loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, false);
   const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
   for (const [i, id] of input.booking_ids.entries()) {
-    const booking = bookings.find((b) => b.id === id);
-    if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
+    await requireBooking(tx, actor, { loaded: bookings.find((b) => b.id === id) }, { otherwise: () => unknownReference(`/booking_ids/${i}`, 'booking') });
   }
   const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
   const waiting = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id && s.status === 'to_be_dispatched'));

@@ -14,9 +14,9 @@ import * as stopsRepo from './repository.ts';
 import type { StopStatus } from '../tables.ts';
 import { renderStop } from './render-stops.ts';
 import { toursRepository as repo } from '../tours/index.ts';
-import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import { dispatchPermissions } from '../permissions.ts';
-import { canSeeTour } from '../visibility.ts';
+import { requireTour } from '../access.ts';
 
 export const messages: Messages = {
   'stop.another_in_progress': {
@@ -40,8 +40,7 @@ const STOP_STEPS: Record<'approach' | 'arrive' | 'complete', { from: readonly St
  * the dispatcher.
  */
 async function lockStopOnDriversTour(tx: Tx, actor: Actor, stopId: string) {
-  const tour = await repo.findTourOfStopForUpdate(tx, actor.tenantId, stopId);
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('stop');
+  const tour = await requireTour(tx, actor, { loaded: await repo.findTourOfStopForUpdate(tx, actor.tenantId, stopId) }, { otherwise: () => notFound('stop') });
   // Admins and managers never run a driver's stops (403). A driver that sees the tour without holding it sees a tour
   // waiting for a driver — after force_unassign, its former driver: that state is visible to it, so it is told so
   // (409), not that its role may not do this (decision 1204).

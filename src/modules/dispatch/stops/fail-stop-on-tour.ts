@@ -6,13 +6,12 @@ import { conflict, notFound } from '../../../http/errors.ts';
 import { recordEvents, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { getService } from '../../services/index.ts';
-import { canSee } from '../access.ts';
+import { requireStop, seesTour } from '../access.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import type { DispatchHooks, RecoveryStopCopy, StopFailureFacts } from '../hooks.ts';
 import { moveFailedStopPackages } from '../packages/package-failures.ts';
-import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
+import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
 import * as stopsRepo from './repository.ts';
 import { loadStopContext } from './render-stops.ts';
 import { toStopView } from './views.ts';
@@ -50,10 +49,7 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
   if (!peek) throw notFound('stop');
   const tour = peek.tourId ? await toursRepo.findTourForUpdate(tx, tenantId, peek.tourId) : null;
   const [booking] = peek.bookingId ? await bookingsRepo.findBookingsForUpdate(tx, tenantId, [peek.bookingId]) : [];
-  const stop = await stopsRepo.findStop(tx, tenantId, stopId);
-  if (!stop) throw notFound('stop');
-  const seesTour = tour !== null && canSeeTour(actor, tourFacts(tour));
-  if (!seesTour && !(booking !== undefined && (await canSee(tx, actor, booking)))) throw notFound('stop');
+  const stop = await requireStop(tx, actor, { loaded: { stop: await stopsRepo.findStop(tx, tenantId, stopId), booking, tour } }, { through: 'tour_or_booking' });
   // The stop moved to another tour between the first read and the lock: the caller retries against the new state.
   if (stop.tourId !== peek.tourId) throw conflict('stop_moved', 'The stop moved to another tour meanwhile; retry.');
   const serviceId = tour?.serviceId ?? booking?.serviceId;
@@ -62,7 +58,7 @@ export async function lockStopForFailure(tx: Tx, actor: Actor, stopId: string): 
   const bookingStops = booking ? await stopsRepo.findStopsOfBookings(tx, tenantId, [booking.id]) : null;
   const tourStops = tour ? (await stopsRepo.findStopsOfTours(tx, tenantId, [tour.id])).filter((s) => s.tourId === tour.id) : [];
   const tourStopCount = tourStops.filter((s) => s.status !== 'cancelled').length;
-  return { stop, tour, booking: booking ?? null, service, bookingStops, tourStops, tourStopCount, seesTour };
+  return { stop, tour, booking: booking ?? null, service, bookingStops, tourStops, tourStopCount, seesTour: tour !== null && seesTour(actor, tour) };
 }
 
 /**

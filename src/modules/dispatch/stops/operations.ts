@@ -3,15 +3,14 @@ import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, invalidTransition, notFound, unknownReference, type FieldError } from '../../../http/errors.ts';
 import { recordEvent } from '../../../events/outbox.ts';
-import { canSee, requireDispatcher, visibleBooking } from '../access.ts';
+import { requireBooking, requireDispatcher, requireStop } from '../access.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { isFinalStop, isOpenBooking } from '../bookings/index.ts';
 import { getBooking } from '../bookings/operations.ts';
 import { serviceOrReject } from '../bookings/index.ts';
 import type { CustomStopInput, GroupsInput, StopPropertiesInput } from '../bookings/index.ts';
-import { recordBookingModified, settle, tourEventData, tourFacts } from '../settle.ts';
+import { recordBookingModified, settle, tourEventData } from '../settle.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
 import { getStop } from './read-stop.ts';
 import { automaticGroup, checkExplicitGroup, groupAfterTypeChange } from './grouping.ts';
 import * as stopsRepo from './repository.ts';
@@ -23,7 +22,7 @@ export async function addBookingStop(deps: Deps, actor: Actor, bookingId: string
   const at = deps.clock.now();
   const stopId = await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
-    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
+    const booking = await requireBooking(tx, actor, bookingId, { forUpdate: true });
     if (!isOpenBooking(booking)) throw invalidTransition('booking', booking.status, 'modified');
     const service = await serviceOrReject(tx, tenantId, booking.serviceId, '/stop');
     const existing = await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId]);
@@ -45,7 +44,7 @@ export async function updateStopGroups(deps: Deps, actor: Actor, bookingId: stri
   const at = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
-    const booking = await visibleBooking(tx, actor, bookingId, { forUpdate: true });
+    const booking = await requireBooking(tx, actor, bookingId, { forUpdate: true });
     const stops = new Map((await stopsRepo.findStopsOfBookings(tx, tenantId, [bookingId])).map((s) => [s.id, s]));
     const errors: FieldError[] = [];
     input.stops.forEach((entry, i) => {
@@ -78,8 +77,7 @@ export async function updateStopProperties(deps: Deps, actor: Actor, stopId: str
     const tour = preview.tourId ? await toursRepo.findTourForUpdate(tx, tenantId, preview.tourId) : null;
     const [booking] = preview.bookingId ? await bookingsRepo.findBookingsForUpdate(tx, tenantId, [preview.bookingId]) : [null];
     // A booking stop is seen through its booking, a tour-only stop through its tour.
-    const visible = booking ? await canSee(tx, actor, booking) : tour !== null && canSeeTour(actor, tourFacts(tour));
-    if (!visible) throw notFound('stop');
+    await requireStop(tx, actor, { loaded: { stop: preview, booking, tour } });
     const stop = (await stopsRepo.findStop(tx, tenantId, stopId))!;
     if (isFinalStop(stop.status)) throw invalidTransition('stop', stop.status, 'modified');
     const service = await serviceOrReject(tx, tenantId, booking?.serviceId ?? tour?.serviceId ?? '', '/stop');

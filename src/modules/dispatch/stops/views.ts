@@ -5,9 +5,8 @@ import type { Deps } from '../../../deps.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/index.ts';
-import { tourFacts } from '../settle.ts';
 import type { TourRow } from '../tours/index.ts';
-import { canSeeTour } from '../visibility.ts';
+import { seesTour } from '../access.ts';
 import type { FailureRules } from '../hooks.ts';
 import type * as stopsRepo from './repository.ts';
 import { proofView } from '../proof-files/index.ts';
@@ -42,7 +41,7 @@ function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: Stop
     bookingStops: stop.bookingId ? context.bookingStops.get(stop.bookingId) ?? [] : null,
     tourStopCount: context.tourStopCounts.get(tour.id) ?? 0,
     service,
-    seesTour: canSeeTour(actor, tourFacts(tour)),
+    seesTour: seesTour(actor, tour),
   });
 }
 

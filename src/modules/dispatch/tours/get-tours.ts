@@ -3,16 +3,15 @@ import { earningsField } from '../legacy-earnings-field.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, notFound } from '../../../http/errors.ts';
+import { badParameter } from '../../../http/errors.ts';
 import { dispatchPermissions, tourListScope } from '../permissions.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { isUuid } from '../../../shared/ids.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
-import { tourFacts } from '../settle.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { loadStopContext, type RenderDeps } from '../stops/index.ts';
 import { toStopView } from '../stops/index.ts';
-import { canSeeTour } from '../visibility.ts';
+import { requireTour } from '../access.ts';
 import * as repo from './repository.ts';
 import type { TourListQueryT } from './schemas.ts';
 
@@ -40,16 +39,6 @@ export async function renderTour(q: Tx | Deps['db'], render: RenderDeps, actor: 
   return { ...fields, stops: stops.map((s) => toStopView(actor, s, context)) };
 }
 
-export async function visibleTour(q: Tx | Deps['db'], actor: Actor, id: string): Promise<repo.TourRow> {
-  return seenTour(actor, await repo.findTour(q, actor.tenantId, id));
-}
-
-/** The tour if the caller sees it; 404 when it does not exist or the caller may not see it (one answer for both). */
-export function seenTour(actor: Actor, tour: repo.TourRow | null): repo.TourRow {
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
-  return tour;
-}
-
 /** GET /api/hailing/tours: the caller's visible tours, newest first, history included (docs/api-guide.md "Who sees what"). */
 export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT) {
   dispatchPermissions.require(actor, 'list_tours');
@@ -72,5 +61,5 @@ export async function listTours(deps: Deps, actor: Actor, query: TourListQueryT)
 }
 
 export async function getTour(deps: Deps, actor: Actor, id: string, view: 'standard' | 'compact' = 'standard') {
-  return renderTour(deps.db, deps, actor, await visibleTour(deps.db, actor, id), view);
+  return renderTour(deps.db, deps, actor, await requireTour(deps.db, actor, id), view);
 }

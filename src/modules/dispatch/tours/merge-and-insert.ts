@@ -2,11 +2,11 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, notFound, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
+import { invalidFields, unknownReference, unprocessable, type FieldError } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
-import { canSee, requireDispatcher } from '../access.ts';
+import { requireBooking, requireDispatcher, requireTour } from '../access.ts';
 import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { packagesRepository as packagesRepo } from '../packages/index.ts';
@@ -15,8 +15,7 @@ import { dropoffsBeforePickups } from '../stops/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
 import * as repo from './repository.ts';
-import { bookingEventData, settle, tourEventData, tourFacts } from '../settle.ts';
-import { canSeeTour } from '../visibility.ts';
+import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import { isOpenTour } from './tour-machine.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
@@ -51,8 +50,8 @@ export async function loadDispatchableStops(tx: Tx, actor: Actor, stopIds: strin
   const byId = new Map(stops.map((s) => [s.id, s]));
   for (const [i, id] of stopIds.entries()) {
     const stop = byId.get(id);
-    const booking = stop?.bookingId ? bookings.get(stop.bookingId) : undefined;
-    if (!stop || !booking || !(await canSee(tx, actor, booking))) throw unknownReference(pointerOf(i), 'stop');
+    if (!stop) throw unknownReference(pointerOf(i), 'stop');
+    await requireBooking(tx, actor, { loaded: stop.bookingId ? bookings.get(stop.bookingId) : undefined }, { otherwise: () => unknownReference(pointerOf(i), 'stop') });
   }
   const ordered = stopIds.map((id) => byId.get(id)!);
   const failed = ordered.filter((s) => s.status === 'failed').map((s) => s.id);
@@ -157,8 +156,7 @@ async function selectForMerge(tx: Tx, actor: Actor, input: MergeInput) {
     // Locked before their stops are read, so ten concurrent merges of one booking dispatch it once.
     const bookings = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, input.booking_ids);
     for (const [i, id] of input.booking_ids.entries()) {
-      const booking = bookings.find((b) => b.id === id);
-      if (!booking || !(await canSee(tx, actor, booking))) throw unknownReference(`/booking_ids/${i}`, 'booking');
+      await requireBooking(tx, actor, { loaded: bookings.find((b) => b.id === id) }, { otherwise: () => unknownReference(`/booking_ids/${i}`, 'booking') });
     }
     const all = await stopsRepo.findStopsOfBookings(tx, actor.tenantId, input.booking_ids);
     const ordered = input.booking_ids.flatMap((id) => all.filter((s) => s.bookingId === id));
@@ -226,8 +224,7 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
 
 /** Locks the tour (404 unless the caller sees it) and checks it can take stops. */
 export async function openTourForUpdate(tx: Tx, actor: Actor, tourId: string): Promise<repo.TourRow> {
-  const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+  const tour = await requireTour(tx, actor, tourId, { forUpdate: true });
   if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
   return tour;
 }
@@ -247,8 +244,7 @@ export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: stri
     const preview = await stopsRepo.findStops(tx, actor.tenantId, input.stop_ids);
     const sourceTourIds = [...new Set(preview.map((s) => s.tourId).filter((id): id is string => !!id && id !== tourId))];
     const tourLocks = await repo.findToursForUpdate(tx, actor.tenantId, [...new Set([tourId, ...sourceTourIds])]);
-    const tour = tourLocks.find((t) => t.id === tourId);
-    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+    const tour = await requireTour(tx, actor, { loaded: tourLocks.find((t) => t.id === tourId) });
     if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
     const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
     // A stop dispatched into another tour after the preview sits on a tour this transaction does not hold.

@@ -2,7 +2,7 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, forbidden, invalidFields, invalidTransition, notFound, unknownReference } from '../../../http/errors.ts';
+import { conflict, forbidden, invalidFields, invalidTransition, unknownReference } from '../../../http/errors.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { recordEvent, type EventActor } from '../../../events/outbox.ts';
@@ -17,12 +17,13 @@ import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { buildStops, stopLimitReached } from '../stops/index.ts';
 import type { CustomStopInput } from '../bookings/index.ts';
 import { openTourForUpdate } from './merge-and-insert.ts';
+import { requireTour, seesTour } from '../access.ts';
 import { getStop } from '../stops/read-stop.ts';
-import { renderTour, visibleTour } from './get-tours.ts';
+import { renderTour } from './get-tours.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
-import { canSeeTour, tourOrganizations } from '../visibility.ts';
+import { tourOrganizations } from '../visibility.ts';
 
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 
@@ -141,10 +142,9 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const tenantId = actor.tenantId;
-    const tour = await repo.findTourForUpdate(tx, tenantId, tourId);
     // Visibility before role and state, for every caller (decision 0206): a tour another driver took is 404 to the
     // driver who lost the race too, or its 409 would tell drivers of other organizations what they may not see.
-    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+    const tour = await requireTour(tx, actor, tourId, { forUpdate: true });
     const by = actorKind(actor, tour, action);
     let assignee: { driverId: string; organizationId: string | null } | null = null;
     if (action === 'claim' || action === 'pick') assignee = { driverId: actor.userId, organizationId: actor.organizationIds[0] ?? null };
@@ -165,7 +165,7 @@ export async function transitionTour(deps: Deps, actor: Actor, tourId: string, a
     await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds, tourIds: [tourId], event: action });
     const fresh = (await repo.findTour(tx, tenantId, tourId))!;
     // The caller may no longer see the tour (a manager force-assigning to another organization's driver).
-    return canSeeTour(actor, tourFacts(fresh)) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
+    return seesTour(actor, fresh) ? renderTour(tx, deps, actor, fresh) : renderTour(tx, deps, actor, fresh, 'compact');
   });
 }
 
@@ -194,8 +194,7 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
   dispatchPermissions.require(actor, 'dispatch');
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const tour = await repo.findTourForUpdate(tx, actor.tenantId, tourId);
-    if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
+    const tour = await requireTour(tx, actor, tourId, { forUpdate: true });
     await checkPreferredDrivers(tx, actor.tenantId, driverIds, tour.managingOrganizationIds);
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
@@ -227,8 +226,7 @@ export async function addTourStop(deps: Deps, actor: Actor, tourId: string, inpu
 
 /** GET /api/hailing/tours/{id}/visibility (admins): which organizations see the tour and why. */
 export async function explainTourVisibility(deps: Deps, actor: Actor, tourId: string) {
-  dispatchPermissions.require(actor, 'explain_visibility');
-  const tour = await visibleTour(deps.db, actor, tourId);
+  const tour = await requireTour(deps.db, actor, tourId, { action: 'explain_visibility' });
   const { organizationIds, reason } = tourOrganizations(tourFacts(tour));
   return {
     tour_id: tour.id,

@@ -1,12 +1,8 @@
-// What other modules read of a tour (compensation, live tracking, the optimiser): its facts behind the caller's
-// visibility check, and its stops in tour order with what routing needs.
+// What other modules read of a tour (compensation, live tracking, the optimiser): its facts for the worker and hooks,
+// and its stops in tour order with what routing needs. A caller's read goes through the door, requireTour (access.ts).
 import type { Queryable } from '../../../db/client.ts';
-import type { Actor } from '../../../http/actor.ts';
-import { notFound } from '../../../http/errors.ts';
-import { tourFacts } from '../settle.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import type { StopStatus, TourStatus } from '../tables.ts';
-import { canSeeTour } from '../visibility.ts';
 import * as repo from './repository.ts';
 
 /** A tour as other modules see it. */
@@ -51,13 +47,6 @@ const toTourView = (t: repo.TourRow): TourView => ({
   startedAt: t.startedAt,
   completedAt: t.completedAt,
 });
-
-/** The tour if the caller sees it (docs/api-guide.md "Who sees what"); 404 `not_found` otherwise, before any state check. */
-export async function findVisibleTour(q: Queryable, actor: Actor, tourId: string): Promise<TourView> {
-  const tour = await repo.findTour(q, actor.tenantId, tourId);
-  if (!tour || !canSeeTour(actor, tourFacts(tour))) throw notFound('tour');
-  return toTourView(tour);
-}
 
 /** The tour without a visibility check, for the worker and for hooks (which get ids from dispatch itself); null if absent. */
 export async function findTourById(q: Queryable, tenantId: string, tourId: string): Promise<TourView | null> {

@@ -5,6 +5,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
+import { requireOrganization } from '../access.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { canonicalTimeZone, DEFAULT_AVERAGE_SPEED_KMH, isCurrency, polygonErrors } from '../rules.ts';
@@ -32,10 +33,7 @@ export async function listOrganizations(deps: Deps, actor: Actor, query: { limit
 }
 
 export async function getOrganization(deps: Deps, actor: Actor, id: string): Promise<OrganizationView> {
-  const within = readScope(actor, 'read_organizations');
-  const row = await repo.findOrganization(deps.db, actor.tenantId, id);
-  if (!row || (within && !within.includes(id))) throw notFound('organization');
-  return toOrganizationView(row);
+  return toOrganizationView(await requireOrganization(deps.db, actor, id));
 }
 
 export async function createOrganization(deps: Deps, actor: Actor, input: OrganizationCreateInput): Promise<OrganizationView> {

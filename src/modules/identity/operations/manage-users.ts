@@ -11,6 +11,7 @@ import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword } from '../../../shared/secrets.ts';
 import { toUserView, type UserView } from '../views.ts';
+import { requireUser } from '../access.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
 import { membershipErrors } from '../rules.ts';
@@ -79,12 +80,8 @@ export async function listUsers(deps: Deps, actor: Actor, query: UserListQueryIn
 }
 
 export async function getUser(deps: Deps, actor: Actor, id: string): Promise<UserView> {
-  const within = readScope(actor, 'read_users');
-  const row = await repo.findUser(deps.db, actor.tenantId, id);
-  if (!row) throw notFound('user');
-  const memberships = (await repo.membershipsOf(deps.db, actor.tenantId, [id])).get(id) ?? [];
-  if (within && !memberships.some((orgId) => within.includes(orgId))) throw notFound('user');
-  return toUserView(row, memberships);
+  const { user, organizationIds } = await requireUser(deps.db, actor, id);
+  return toUserView(user, organizationIds);
 }
 
 export async function createUser(deps: Deps, actor: Actor, input: UserCreateInput): Promise<UserView> {

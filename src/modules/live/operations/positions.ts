@@ -2,20 +2,17 @@
 import type { Deps } from '../../../deps.ts';
 import { readDb } from '../../../db/replicas.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { badParameter, forbidden } from '../../../http/errors.ts';
+import { badParameter } from '../../../http/errors.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
 import { isUuid } from '../../../shared/ids.ts';
-import { visibleTourSummary } from '../dispatch-port.ts';
-import { mayOnLive } from '../permissions.ts';
+import { requireTourPositions } from '../access.ts';
 import * as repo from '../repository.ts';
 import type { PositionListQueryT } from '../schemas.ts';
 import { renderPosition } from '../views.ts';
 
 export async function listTourPositions(deps: Deps, actor: Actor, tourId: string, query: PositionListQueryT) {
-  if (!mayOnLive(actor, 'list_positions')) throw forbidden();
-  const tour = await visibleTourSummary(deps.db, actor, tourId);
   // A driver's movements are its own organization's business (docs/api-guide.md "Who sees what"): other managers who see the tour do not.
-  if (actor.role === 'manager' && !(tour.executingOrganizationId && actor.organizationIds.includes(tour.executingOrganizationId))) throw forbidden();
+  const tour = await requireTourPositions(deps.db, actor, tourId);
   const limit = query.limit ?? 25;
   const [beforeId] = decodeCursor(query.cursor) ?? [null];
   if (beforeId !== null && (typeof beforeId !== 'string' || !isUuid(beforeId))) {

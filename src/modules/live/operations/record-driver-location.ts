@@ -7,7 +7,7 @@ import { forbidden } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { scheduleCoalescedEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
-import { visibleTourSummary, type TourSummary } from '../dispatch-port.ts';
+import { requireTour, tourSummaryOf, type TourSummary } from '../dispatch-port.ts';
 import type { Fix } from '../ingestion.ts';
 import { currentPositionFields, positionRow } from '../position-row.ts';
 import { mayOnLive } from '../permissions.ts';
@@ -45,7 +45,7 @@ export async function recordInTransaction(deps: Deps, actor: Actor, tourId: stri
 
 /** The tour a position is for, checked (404 unseen, 403 not its driver, 409 not tracked), and its tracking row locked. */
 export async function lockTrackedTour(tx: Tx, actor: Actor, tourId: string, now: Date): Promise<{ tour: TourSummary; tracking: repo.TrackingRow }> {
-  const tour = await visibleTourSummary(tx, actor, tourId);
+  const tour = tourSummaryOf(await requireTour(tx, actor, tourId));
   checkPositionTour(actor, tour);
   const tracking = await repo.lockTracking(tx, actor.tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now });
   return { tour, tracking };

@@ -30,7 +30,7 @@ import { pendingEvent } from '../../../worker/debounce.ts';
 import { LOCATION_WEBHOOK_WINDOW_SECONDS } from '../coalescing.ts';
 import { eventRows, type EventInput } from '../../../events/outbox.ts';
 import { events } from '../../../events/tables.ts';
-import { bookingEventDataRead, openStopsRead, openStopsVersionSql, tourRead, tourVersionSql, visibleSummaryOf, type TourSummary } from '../dispatch-port.ts';
+import { bookingEventDataRead, openStopsRead, openStopsVersionSql, requireLoadedTour, tourRead, tourSummaryOf, tourVersionSql, type TourSummary } from '../dispatch-port.ts';
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { Fix } from '../ingestion.ts';
 import { checkPositionTour } from '../position-checks.ts';
@@ -228,7 +228,7 @@ export async function recordPositionFast(
 /** The tour as the position's checks see it; with `strict` false, null instead of the 404/403/409. */
 function trackedTour(actor: Actor, row: Snapshot['tour'] | null, strict: boolean): TourSummary | null {
   try {
-    const tour = visibleSummaryOf(actor, row);
+    const tour = tourSummaryOf(requireLoadedTour(actor, row));
     checkPositionTour(actor, tour);
     return tour;
   } catch (err) {

@@ -3,14 +3,14 @@ import type { Readable } from 'node:stream';
 import type { Deps } from '../../../deps.ts';
 import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { AppError, forbidden, invalidFields, notFound } from '../../../http/errors.ts';
+import { AppError, forbidden, invalidFields } from '../../../http/errors.ts';
 import { MASTER_KEY_MISSING, masterKeyRingFor } from '../../../crypto/master-key.ts';
 import type { MasterKey } from '../../../crypto/key-wrap.ts';
 import { enqueueMail } from '../../../mail/index.ts';
 import { scheduleJob } from '../../../worker/jobs.ts';
 import type { JobKind } from '../../../worker/job-kinds.ts';
-import { findOrganizations, findUser, grantAudience, membershipsOf } from '../../identity/index.ts';
-import { audienceOf, canSee, grantErrors, mayManage } from '../access.ts';
+import { findOrganizations, findUser, grantAudience } from '../../identity/index.ts';
+import { audienceOf, granteesSeenBy, grantErrors } from '../access.ts';
 import { mayOnReports, type ReportAction } from '../permissions.ts';
 import type { ReportRow } from '../repository.ts';
 import type { Grant } from '../tables.ts';
@@ -25,32 +25,13 @@ export function authorize(deps: Deps, actor: Actor, action: ReportAction): Maste
   return ring;
 }
 
-/** Read access: a report no grant shows the caller is 404, like one that does not exist. */
-export function visibleOr404(actor: Actor, row: ReportRow | null): ReportRow {
-  if (!row || !canSee(actor, row.grants)) throw notFound('report');
-  return row;
-}
-
-/** Management (complete, fail, activity, revoke): the creator, or an admin who sees it; others who see it get 403. */
-export function manageableOr404(actor: Actor, row: ReportRow | null): ReportRow {
-  if (!row) throw notFound('report');
-  if (mayManage(actor, row)) return row;
-  if (canSee(actor, row.grants)) throw forbidden();
-  throw notFound('report');
-}
-
 /** 422 naming the grant's pointer when the caller may not grant it or it names nobody the caller knows. */
 export async function checkGrants(tx: Tx, actor: Actor, grants: readonly Grant[]): Promise<void> {
   const orgIds = [...new Set(grants.flatMap((g) => (g.type === 'organization_managers' ? [g.organization_id] : [])))];
   const userIds = [...new Set(grants.flatMap((g) => (g.type === 'user' ? [g.user_id] : [])))];
   const organizations = new Set((await findOrganizations(tx, actor.tenantId, orgIds)).map((o) => o.id));
   const users = (await Promise.all(userIds.map((id) => findUser(tx, actor.tenantId, id)))).filter((u) => u && !u.deactivatedAt);
-  let visible = users.map((u) => u!.id);
-  if (actor.role !== 'admin') {
-    // A manager sees the users sharing one of its organizations (decision 0202).
-    const memberships = await membershipsOf(tx, actor.tenantId, visible);
-    visible = visible.filter((id) => (memberships.get(id) ?? []).some((org) => actor.organizationIds.includes(org)));
-  }
+  const visible = await granteesSeenBy(tx, actor, users.map((u) => u!.id));
   const errors = grantErrors(actor, grants, { organizationIds: organizations, visibleUserIds: new Set(visible) });
   if (errors.length) {
     const notAllowed = errors.some((e) => e.code === 'not_allowed');

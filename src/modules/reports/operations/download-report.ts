@@ -6,7 +6,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { AppError, conflict, notFound } from '../../../http/errors.ts';
 import { CorruptBlobError } from '../../../crypto/chunked-gcm.ts';
 import { newId } from '../../../shared/ids.ts';
-import { canSee } from '../access.ts';
+import { seesReport } from '../access.ts';
 import { contentDisposition } from '../content-disposition.ts';
 import * as repo from '../repository.ts';
 import { effectiveStatus } from '../report-machine.ts';
@@ -27,7 +27,7 @@ export async function downloadReport(deps: Deps, actor: Actor, id: string): Prom
   const ring = authorize(deps, actor, 'download');
   const row = await repo.findReport(deps.db, actor.tenantId, id);
   if (!row) throw notFound('report');
-  if (!canSee(actor, row.grants)) {
+  if (!seesReport(actor, row.grants)) {
     await record(deps, actor, id, 'not_visible');
     throw notFound('report');
   }

@@ -7,7 +7,8 @@ import { grantProbes } from '../access.ts';
 import * as repo from '../repository.ts';
 import type { ReportListFilters } from '../schemas.ts';
 import { toActivityView, toReportView, type ReportView } from '../views.ts';
-import { authorize, manageableOr404, visibleOr404 } from './common.ts';
+import { requireReport } from '../access.ts';
+import { authorize } from './common.ts';
 
 export async function listReports(deps: Deps, actor: Actor, query: { filters?: ReportListFilters; limit?: number; cursor?: string }): Promise<Page<ReportView>> {
   authorize(deps, actor, 'index');
@@ -26,12 +27,12 @@ export async function listReports(deps: Deps, actor: Actor, query: { filters?: R
 
 export async function getReport(deps: Deps, actor: Actor, id: string): Promise<ReportView> {
   authorize(deps, actor, 'show');
-  return toReportView(visibleOr404(actor, await repo.findReport(deps.db, actor.tenantId, id)), deps.clock.now());
+  return toReportView(requireReport(actor, await repo.findReport(deps.db, actor.tenantId, id)), deps.clock.now());
 }
 
 export async function listReportActivity(deps: Deps, actor: Actor, id: string, query: { limit?: number; cursor?: string }) {
   authorize(deps, actor, 'activity');
-  manageableOr404(actor, await repo.findReport(deps.db, actor.tenantId, id));
+  requireReport(actor, await repo.findReport(deps.db, actor.tenantId, id), { manage: true });
   const limit = query.limit ?? 25;
   const [afterId] = decodeCursor(query.cursor) ?? [null];
   const rows = await repo.listActivity(deps.db, actor.tenantId, id, typeof afterId === 'string' ? afterId : null, limit);

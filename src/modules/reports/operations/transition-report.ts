@@ -7,7 +7,8 @@ import * as repo from '../repository.ts';
 import { effectiveStatus, nextStatus } from '../report-machine.ts';
 import { sealFile } from '../sealed-files.ts';
 import { toReportView, type ReportView } from '../views.ts';
-import { authorize, manageableOr404, notifyReady } from './common.ts';
+import { requireReport } from '../access.ts';
+import { authorize, notifyReady } from './common.ts';
 import type { IncomingFile, Upload } from './common.ts';
 
 /** Refuses early (before an upload) when the report cannot complete; the transaction checks again under its lock. */
@@ -20,13 +21,13 @@ function transitionOr409(row: repo.ReportRow, event: 'complete' | 'fail', now: D
 
 export async function completeReport(deps: Deps, actor: Actor, id: string, upload: Upload<IncomingFile>): Promise<ReportView> {
   const ring = authorize(deps, actor, 'complete');
-  transitionOr409(manageableOr404(actor, await repo.findReport(deps.db, actor.tenantId, id)), 'complete', deps.clock.now());
+  transitionOr409(requireReport(actor, await repo.findReport(deps.db, actor.tenantId, id), { manage: true }), 'complete', deps.clock.now());
   const file = await upload();
   const sealed = await sealFile(deps.config, ring[0]!, actor.tenantId, id, file.stream);
   try {
     return await deps.db.transaction(async (tx) => {
       const now = deps.clock.now();
-      const row = manageableOr404(actor, await repo.findReportForUpdate(tx, actor.tenantId, id));
+      const row = requireReport(actor, await repo.findReportForUpdate(tx, actor.tenantId, id), { manage: true });
       transitionOr409(row, 'complete', now);
       const patch = {
         status: 'ready' as const,
@@ -53,7 +54,7 @@ export async function failReport(deps: Deps, actor: Actor, id: string, reason: s
   authorize(deps, actor, 'fail');
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    const row = manageableOr404(actor, await repo.findReportForUpdate(tx, actor.tenantId, id));
+    const row = requireReport(actor, await repo.findReportForUpdate(tx, actor.tenantId, id), { manage: true });
     transitionOr409(row, 'fail', now);
     await repo.updateReport(tx, actor.tenantId, id, { status: 'failed', failureReason: reason });
     return toReportView({ ...row, status: 'failed', failureReason: reason }, now);
