@@ -10,7 +10,8 @@ import { findTours, toursRepository, type TourRow } from './tours/index.ts';
 import { canSeeBooking, canSeeTour, seesBookingWithoutTours } from './visibility.ts';
 import { dispatchPermissions } from './permissions.ts';
 import { bookingsRepository as repo } from './bookings/index.ts';
-import { stopsRepository as stopsRepo } from './stops/index.ts';
+// Past the stops' door (architecture test, SIDEWAYS_OPERATIONS): that door carries the stop views, which ask seesTour here.
+import * as stopsRepo from './stops/repository.ts';
 import { planningRepository, type PlanRow } from './planning/index.ts';
 import { tourFacts } from './settle.ts';
 

@@ -11,3 +11,4 @@ export type { NewStopRow } from './stop-input.ts';
 export { dropoffsBeforePickups } from './tour-order.ts';
 export type { PackageLink } from './tour-order.ts';
 export { toStopView } from './views.ts';
+export { getStop } from './read-stop.ts';

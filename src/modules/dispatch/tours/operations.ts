@@ -18,7 +18,7 @@ import { buildStops, stopLimitReached } from '../stops/index.ts';
 import type { CustomStopInput } from '../bookings/index.ts';
 import { openTourForUpdate } from './merge-and-insert.ts';
 import { requireTour, seesTour } from '../access.ts';
-import { getStop } from '../stops/read-stop.ts';
+import { getStop } from '../stops/index.ts';
 import { renderTour } from './get-tours.ts';
 import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
