@@ -1,9 +1,13 @@
 // What a transaction pooler costs the bookings benchmark (issue 26), on plain PostgreSQL without the topology: through
 // PgBouncer 1.18 every statement goes unnamed (decision 1450), parsed and planned on every run.
 // (1) Each statement GET booking and create booking send: its planning time (EXPLAIN SUMMARY, median of 30) and its
-//     run time unnamed vs named on one connection (medians of rounds of 100): the difference is parse + plan.
+//     run time unnamed vs named on one connection (medians of rounds of 100): the difference is parse + plan. Also
+//     listed: the create with an Idempotency-Key (as the topology test's writers send it; the load below sends none).
+//     The servers take the environment: REPORTS_MASTER_KEY set, they render tracking links as a deployment does
+//     (decision 0207: a server deployment holds a master key; the benchmark's servers hold none).
 // (2) The bookings benchmark's GET and create, one server with named statements, one with every statement unnamed
 //     (DATABASE_TRANSACTION_POOLER=true, the same URL direct): goal unnamed/named ≥ 0.9. BENCH_LOAD=0 skips it.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,11 +42,17 @@ const requests = {
   'GET booking': (info: BookingsInfo) => ({ url: info.realShowUrl, headers: auth(info.adminToken) }),
   'create booking': (info: BookingsInfo) => ({ url: info.realCreateUrl, method: 'POST' as const, body: info.createBody, headers: auth(info.adminToken) }),
 };
+/** Listed only: each send with a key of its own, so each claims a new key (a repeat would be a replay). */
+const listed = {
+  ...requests,
+  'create booking, Idempotency-Key': (info: BookingsInfo) => ({ ...requests['create booking'](info), headers: { ...auth(info.adminToken), 'idempotency-key': randomUUID() } }),
+};
 
 /** The statements one request sends, after two warm-up requests (first renders write what later ones only read). */
-async function statementsOf(what: keyof typeof requests): Promise<Logged[]> {
-  const { url, ...init } = requests[what](named.info);
+async function statementsOf(what: keyof typeof listed): Promise<Logged[]> {
+  const request = () => listed[what](named.info);
   const send = async () => {
+    const { url, ...init } = request();
     const res = await fetch(url, init);
     if (!res.ok) throw new Error(`${what}: ${res.status} ${await res.text()}`);
   };
@@ -110,7 +120,7 @@ let measured = 0;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, 90);
 let failed = false;
 try {
-  for (const what of Object.keys(requests) as (keyof typeof requests)[]) {
+  for (const what of Object.keys(listed) as (keyof typeof listed)[]) {
     const statements = await statementsOf(what);
     const rows: Record<string, string | number>[] = [];
     let plan = 0;

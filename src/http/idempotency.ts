@@ -90,45 +90,53 @@ export async function peekKey(deps: Pick<Deps, 'db' | 'clock'>, claimKey: Claim,
   return decide(row, hash, deps.clock.now());
 }
 
-/** Claims the key, or decides to replay / refuse, in one transaction holding the key's row lock. */
+/**
+ * Claims the key, or decides to replay / refuse. A new key, the common case, is claimed by one statement, atomic on
+ * its own: no transaction around it, so no BEGIN and COMMIT round trips (decision 1453). A key already stored is read
+ * under its row lock in a transaction, which takes the key over when the request may run again.
+ */
 async function claim(deps: Deps, claimKey: Claim, hash: string): Promise<Decision> {
   const now = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const fresh = {
-      ...claimKey,
-      requestHash: hash,
-      responseStatus: null,
-      responseHeaders: null,
-      responseBody: null,
-      lockedUntil: new Date(now.getTime() + IN_FLIGHT_LEASE_MS),
-      createdAt: now,
-    };
-    const inserted = await tx.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
+  const fresh = {
+    ...claimKey,
+    requestHash: hash,
+    responseStatus: null,
+    responseHeaders: null,
+    responseBody: null,
+    lockedUntil: new Date(now.getTime() + IN_FLIGHT_LEASE_MS),
+    createdAt: now,
+  };
+  const where = whereKey(claimKey);
+  for (;;) {
+    const inserted = await deps.db.insert(idempotencyKeys).values(fresh).onConflictDoNothing().returning({ key: idempotencyKeys.key });
     if (inserted.length) return { kind: 'run' };
-    const where = whereKey(claimKey);
-    const [row] = await tx.select().from(idempotencyKeys).where(where).for('update');
-    const decision = decide(row, hash, now);
-    if (decision.kind === 'run') await tx.update(idempotencyKeys).set(fresh).where(where);
-    return decision;
-  });
+    const decision = await deps.db.transaction(async (tx): Promise<Decision | null> => {
+      const [row] = await tx.select().from(idempotencyKeys).where(where).for('update');
+      // Deleted since the insert met it (its request answered a 5xx, or the purge): claimed by inserting again.
+      if (!row) return null;
+      const decided = decide(row, hash, now);
+      if (decided.kind === 'run') await tx.update(idempotencyKeys).set(fresh).where(where);
+      return decided;
+    });
+    if (decision) return decision;
+  }
 }
 
+/** Stores the outcome, or releases the key after a 5xx: one statement, atomic on its own (no transaction around it). */
 async function settle(deps: Deps, claimKey: Claim, reply: FastifyReply, payload: unknown): Promise<void> {
   const where = whereKey(claimKey);
-  await deps.db.transaction(async (tx) => {
-    // A 5xx is not an outcome: release the key so the client can retry the same request.
-    if (reply.statusCode >= 500) {
-      await tx.delete(idempotencyKeys).where(where);
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const name of REPLAYED_HEADERS) {
-      const value = reply.getHeader(name);
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-    }
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
-    await tx.update(idempotencyKeys).set({ responseStatus: reply.statusCode, responseHeaders: headers, responseBody: body }).where(where);
-  });
+  // A 5xx is not an outcome: release the key so the client can retry the same request.
+  if (reply.statusCode >= 500) {
+    await deps.db.delete(idempotencyKeys).where(where);
+    return;
+  }
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+  await deps.db.update(idempotencyKeys).set({ responseStatus: reply.statusCode, responseHeaders: headers, responseBody: body }).where(where);
 }
 
 /**

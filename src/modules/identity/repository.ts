@@ -302,9 +302,13 @@ export async function updateOrganization(
   await q.update(organizations).set(patch).where(and(eq(organizations.tenantId, tenantId), eq(organizations.id, id)));
 }
 
-/** A service area's auto-dispatch setting as one part of a combined read (db/json-read.ts); null without the area. */
+/**
+ * A service area's auto-dispatch setting as one part of a combined read (db/json-read.ts); null without the area. The
+ * database function auto_dispatch_setting_of (migration 0014) reads it: its plan is kept per server connection
+ * (decision 1453).
+ */
 export const autoDispatchSettingRead = (tenantId: Placeholder, id: SQL): JsonPart<{ enabled: boolean; budgetMs: number } | null> => ({
-  sql: sql`(SELECT json_build_object('enabled', ${serviceAreas.autoDispatchEnabled}, 'budget_ms', ${serviceAreas.autoDispatchBudgetMs}) FROM ${serviceAreas} WHERE ${serviceAreas.tenantId} = ${tenantId} AND ${serviceAreas.id} = ${id})`,
+  sql: sql`auto_dispatch_setting_of(p_tenant_id => ${tenantId}, p_service_area_id => ${id})`,
   decode: (json) => {
     const row = json as { enabled: boolean; budget_ms: number } | null;
     return row ? { enabled: row.enabled, budgetMs: row.budget_ms } : null;

@@ -1,7 +1,7 @@
 // Places SQL. Every function takes the handle and the tenant id first.
 import { and, desc, eq, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { manyRows } from '../../db/json-read.ts';
+import { rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { places } from './tables.ts';
 
@@ -22,9 +22,14 @@ export async function findPlaceForUpdate(q: Queryable, tenantId: string, id: str
   return row ?? null;
 }
 
-/** Places by id as one part of a combined read (see db/json-read.ts); ids of no place of the tenant are left out. */
-export const placesRead = (tenantId: Placeholder, ids: Placeholder) =>
-  manyRows(places, and(eq(places.tenantId, tenantId), sql`${places.id} = ANY(${ids}::uuid[])`));
+/**
+ * Places by id as one part of a combined read (see db/json-read.ts); ids of no place of the tenant are left out. The
+ * database function places_of (migration 0014) reads them: its plan is kept per server connection (decision 1453).
+ */
+export const placesRead = (tenantId: Placeholder, ids: Placeholder): JsonPart<PlaceRow[]> => ({
+  sql: sql`places_of(p_tenant_id => ${tenantId}, p_ids => ${ids}::uuid[])`,
+  decode: (json) => (json as Record<string, unknown>[]).map((row) => rowFromJson(places, row)),
+});
 
 export async function findPlaces(q: Queryable, tenantId: string, ids: string[]): Promise<PlaceRow[]> {
   if (!ids.length) return [];

@@ -1,7 +1,7 @@
 // Tour service and scheduling config SQL. Every function takes the handle and the tenant id first.
 import { and, desc, eq, lt, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { oneRow } from '../../db/json-read.ts';
+import { rowFromJson, type JsonPart } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { schedulingConfigs, services } from './tables.ts';
 
@@ -18,12 +18,18 @@ export async function findService(q: Queryable, tenantId: string, id: string): P
   return row ?? null;
 }
 
-/** The service as one part of a combined read (see db/json-read.ts): null when it does not exist in the tenant. */
-export const serviceRead = (tenantId: Placeholder, id: Placeholder) => oneRow(services, and(eq(services.tenantId, tenantId), eq(services.id, id)));
+/**
+ * The service as one part of a combined read (see db/json-read.ts): null when it does not exist in the tenant. The
+ * database function service_of (migration 0014) reads it, so its plan is kept per server connection even where every
+ * statement goes unnamed (a transaction pooler, decision 1453).
+ */
+export const serviceRead = (tenantId: Placeholder, id: Placeholder): JsonPart<ServiceRow | null> => ({
+  sql: sql`service_of(p_tenant_id => ${tenantId}, p_id => ${id})`,
+  decode: (json) => (json ? rowFromJson(services, json as Record<string, unknown>) : null),
+});
 
-/** The service's service area id as a scalar subquery, for another module's part of a combined read. */
-export const serviceAreaIdOfService = (tenantId: Placeholder, id: Placeholder): SQL =>
-  sql`(SELECT ${services.serviceAreaId} FROM ${services} WHERE ${services.tenantId} = ${tenantId} AND ${services.id} = ${id})`;
+/** The service's service area id as a scalar expression (service_area_id_of_service, migration 0014), for another module's part of a combined read. */
+export const serviceAreaIdOfService = (tenantId: Placeholder, id: Placeholder): SQL => sql`service_area_id_of_service(p_tenant_id => ${tenantId}, p_id => ${id})`;
 
 export async function findServiceForUpdate(q: Queryable, tenantId: string, id: string): Promise<ServiceRow | null> {
   const [row] = await q.select().from(services).where(and(eq(services.tenantId, tenantId), eq(services.id, id))).for('update');

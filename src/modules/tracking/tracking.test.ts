@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
@@ -81,6 +81,28 @@ describe('tracking links on bookings', () => {
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
+  it("is written by the create's own statement, and the create answers the link the booking keeps (decision 1453)", async () => {
+    const tn = await t.createTenant();
+    const service = await createService(tn.admin);
+    // Every statement naming the links table while the create runs, at the driver (PGlite's instance or the pool).
+    const target = (t.deps.database.pglite ?? t.deps.database.pool) as unknown as { query: (...args: unknown[]) => unknown };
+    const original = target.query;
+    const linkStatements: string[] = [];
+    target.query = function (this: unknown, ...args: unknown[]) {
+      const [first] = args;
+      const text = typeof first === 'string' ? first : (first as { text?: string }).text;
+      if (text?.includes('booking_tracking_links')) linkStatements.push(text);
+      return original.apply(this, args);
+    };
+    const created = await createBooking(tn.admin, { service_id: service.id }).finally(() => void (target.query = original));
+    expect(linkStatements).toEqual([]);
+    expect(created.tracking).toEqual({ url: expect.stringMatching(/^https:\/\/track\.example\/track\/[A-Za-z0-9_-]{43}$/), expires_at: null });
+    const rows = await queryRows<{ token_hash: string }>(t.deps.db, sql`SELECT token_hash FROM booking_tracking_links WHERE booking_id = ${created.id}`);
+    expect(rows.map((r) => r.token_hash)).toEqual([createHash('sha256').update(tokenOf(created.tracking.url), 'utf8').digest('hex')]);
+    expect((await expectOk(tn.admin.get(`/api/hailing/bookings/${created.id}`))).booking.tracking).toEqual(created.tracking);
+    expect((await t.anonymous.get(`/api/tracking/${tokenOf(created.tracking.url)}`)).status).toBe(200);
+  });
+
   it('rotation gives a new link and the old one answers 404 at once', async () => {
     const { tn, b1, link } = await scene();
     const old = await link(b1.id);
@@ -140,6 +162,9 @@ describe('GET /api/tracking/{token}', () => {
     for (const stop of booking.stops) await driveStop(driver.client, stop.id, 'completed');
     const tracking = await link(nearId);
     expect(tracking.expires_at).toBe(at(7 * 86_400));
+    // A list page's standard view takes the link and when the booking finished from the rows it read (decision 1453).
+    const listed = (await expectOk(tn.admin.get('/api/hailing/bookings'))).bookings.find((b: { id: string }) => b.id === nearId);
+    expect(listed.tracking).toEqual(tracking);
     const url = `/api/tracking/${tokenOf(tracking.url)}`;
     const done = (await expectOk(t.anonymous.get(url))).tracking;
     expect(done.booking_status).toBe('completed');

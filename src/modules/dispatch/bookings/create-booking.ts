@@ -28,6 +28,7 @@ import { checkManagingOrganizations } from './references.ts';
 import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
+import { newBookingLink } from './tracking-links.ts';
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
 async function autoDispatch(tx: Tx, tenantId: string, actor: EventActor, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
@@ -146,11 +147,14 @@ export async function checkNewBooking(deps: Deps, actor: Actor, input: BookingCr
  * response renders from the rows written, as a read after the commit would.
  */
 export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
-  const { at, service, created, events, packageInputs } = await prepareBooking(deps, actor, input);
+  const { at, service, created: checked, events, packageInputs } = await prepareBooking(deps, actor, input);
   const { db } = deps;
   const { tenantId } = actor;
-  const { booking, stops, packages, history } = created;
+  const { booking, stops, packages, history } = checked;
   const { id } = booking;
+  // The response shows the recipient's link: it is made now and written with the booking, not by the render (decision 1453).
+  const link = newBookingLink(deps, actor, id, at);
+  const created = { ...checked, trackingLinks: link ? [link] : [] };
   if (service.dispatchMode === 'auto') {
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
@@ -162,7 +166,7 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   }
   await writeNewBooking(db, created, events, packageInputs);
   await requireBooking(db, actor, { loaded: booking, stops });
-  // Just created: no tip outcome can exist yet, so none is read.
-  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history }]]), { fresh: true });
+  // Just created: no tip outcome can exist yet, so none is read; its link is the row just written.
+  const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history, trackingLink: link }]]), { fresh: true });
   return rendered!;
 }

@@ -9,7 +9,7 @@ import { toStopView } from '../stops/index.ts';
 import { earningsField } from '../legacy-earnings-field.ts';
 import type { BookingTipDistribution, TipDistributionSource } from '../hooks.ts';
 import * as repo from './repository.ts';
-import { showsTrackingLink, trackingLinksOf, type TrackingLinkView } from './tracking-links.ts';
+import { showsTrackingLink, trackingLinksOf, type HeldForLinks, type TrackingLinkView } from './tracking-links.ts';
 import { bookingFields } from './views.ts';
 
 /**
@@ -27,12 +27,18 @@ export async function renderBookings(
 ) {
   const tips = rows.length ? await render.hooks.dispatch.tipDistribution(q, actor.tenantId, rows, tipSource) : new Map<string, BookingTipDistribution>();
   const earnings = (money: repo.BookingRow['earnings']) => earningsField(render.clock, actor, money);
-  // The recipient's link (decision 1100): not a driver's to see, so the field is absent for drivers.
-  const links = showsTrackingLink(actor) ? await trackingLinksOf(q, render, actor.tenantId, rows.map((b) => b.id)) : null;
-  const tracking = (id: string): { tracking?: TrackingLinkView | null } => (links ? { tracking: links.get(id) ?? null } : {});
-  if (view === 'compact' || !rows.length) return rows.map((row) => ({ ...bookingFields(row, tips, earnings), ...tracking(row.id) }));
-  const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, rows.map((b) => b.id)));
+  const ids = rows.map((b) => b.id);
+  // The recipient's link (decision 1100): not a driver's to see, so the field is absent for drivers. The standard view
+  // holds every stop of each booking (and the link row, when the read brought it): they are not read again (decision 1453).
+  const linksOf = async (held?: ReadonlyMap<string, HeldForLinks>) => (showsTrackingLink(actor) ? await trackingLinksOf(q, render, actor.tenantId, ids, held) : null);
+  const tracking = (links: Map<string, TrackingLinkView> | null, id: string): { tracking?: TrackingLinkView | null } => (links ? { tracking: links.get(id) ?? null } : {});
+  if (view === 'compact' || !rows.length) {
+    const links = await linksOf();
+    return rows.map((row) => ({ ...bookingFields(row, tips, earnings), ...tracking(links, row.id) }));
+  }
+  const children = known ?? (await repo.findChildrenOfBookings(q, actor.tenantId, ids));
   const ofBooking = (id: string): repo.BookingChildren => children.get(id) ?? { stops: [], packages: [], history: [] };
+  const links = await linksOf(children);
   const stops = rows.flatMap((row) => ofBooking(row.id).stops);
   const packages = rows.flatMap((row) => ofBooking(row.id).packages);
   const context = await loadStopContext(q, render, actor.tenantId, stops, { bookingStops: stops, packages });
@@ -40,7 +46,7 @@ export async function renderBookings(
   for (const h of rows.flatMap((row) => ofBooking(row.id).history)) historyByPackage.set(h.packageId, [...(historyByPackage.get(h.packageId) ?? []), h]);
   return rows.map((row) => ({
     ...bookingFields(row, tips, earnings),
-    ...tracking(row.id),
+    ...tracking(links, row.id),
     stops: ofBooking(row.id).stops.map((s) => toStopView(actor, s, context)),
     packages: ofBooking(row.id).packages.map((p) => toPackageView(p, historyByPackage.get(p.id) ?? [])),
   }));

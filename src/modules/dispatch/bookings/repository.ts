@@ -10,7 +10,8 @@ import { serviceAreaIdOfService, serviceRead } from '../../services/index.ts';
 import { autoDispatchSettingRead } from '../../identity/index.ts';
 import type { PackageHistoryRow, PackageRow } from '../packages/index.ts';
 import type { StopRow } from '../stops/index.ts';
-import { bookings, bookingVisibility, packageHistory, packages, stops } from '../tables.ts';
+import { bookings, bookingTrackingLinks, bookingVisibility, packageHistory, packages, stops } from '../tables.ts';
+import type { TrackingLinkRow } from './tracking-repository.ts';
 import { jobs } from '../../../worker/tables.ts';
 import type { JobRow } from '../../../worker/jobs.ts';
 
@@ -28,10 +29,12 @@ export interface NewBooking {
   visibleTo: string[];
   /** Jobs the booking calls for (its auto-dispatch decision, decision 1350), scheduled in the same statement. */
   jobs?: JobRow[];
+  /** The booking's recipient tracking link when the create renders one (decisions 1100, 1453), in the same statement. */
+  trackingLinks?: TrackingLinkRow[];
 }
 
 /**
- * One statement for the booking, its stops, packages, history, visibility and `events` (the outbox's rows): atomic
+ * One statement for the booking, its stops, packages, history, visibility, tracking link and `events` (the outbox's rows): atomic
  * on its own, so a create needs no transaction around it (one round trip instead of eight). Outside a transaction,
  * creates started at the same moment share the statement (db/write-batch.ts).
  */
@@ -45,8 +48,9 @@ export async function insertNewBooking(q: Queryable, created: NewBooking, events
     rowsOf(bookingVisibility, created.visibleTo.map((organizationId) => ({ tenantId, organizationId, bookingId }))),
     events,
     rowsOf(jobs, created.jobs ?? []),
+    rowsOf(bookingTrackingLinks, created.trackingLinks ?? []),
   ];
-  // Through the database function insert_new_booking (migration 0012), which takes the parts in this order.
+  // Through the database function insert_new_booking (migrations 0012, 0014), which takes the parts in this order.
   if (isTransaction(q)) await insertAll(q, 'insert_new_booking', parts, 'insert_new_booking');
   else await insertAllBatched(q, 'insert_new_booking', parts, 'insert_new_booking');
 }
@@ -91,11 +95,15 @@ export async function updateBooking(q: Queryable, tenantId: string, id: string, 
   await q.update(bookings).set(patch).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, id)));
 }
 
-/** What rendering a booking needs: its stops (by position), packages (by id) and their history (by id). */
+/**
+ * What rendering a booking needs: its stops (by position), packages (by id) and their history (by id); its tracking
+ * link row when the read brought it (null: none yet; absent: not read).
+ */
 export interface BookingChildren {
   stops: StopRow[];
   packages: PackageRow[];
   history: PackageHistoryRow[];
+  trackingLink?: TrackingLinkRow | null;
 }
 
 
@@ -110,12 +118,21 @@ const childColumns = {
   history: sql<Record<string, unknown>[]>`(SELECT coalesce(json_agg(h ORDER BY h.id), '[]'::json) FROM package_history h
     WHERE h.tenant_id = "bookings"."tenant_id"
       AND h.package_id IN (SELECT p.id FROM packages p WHERE p.tenant_id = "bookings"."tenant_id" AND p.booking_id = "bookings"."id"))`,
+  // The recipient's link row, so a render that shows it reads nothing more (decision 1453).
+  trackingLink: sql<Record<string, unknown> | null>`(SELECT row_to_json(l) FROM booking_tracking_links l
+    WHERE l.tenant_id = "bookings"."tenant_id" AND l.booking_id = "bookings"."id")`,
 };
 
-const toChildren = (row: { stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[] }): BookingChildren => ({
+const toChildren = (row: {
+  stops: Record<string, unknown>[];
+  packages: Record<string, unknown>[];
+  history: Record<string, unknown>[];
+  trackingLink: Record<string, unknown> | null;
+}): BookingChildren => ({
   stops: row.stops.map((s) => rowFromJson(stops, s)),
   packages: row.packages.map((p) => rowFromJson(packages, p)),
   history: row.history.map((h) => rowFromJson(packageHistory, h)),
+  trackingLink: row.trackingLink ? rowFromJson(bookingTrackingLinks, row.trackingLink) : null,
 });
 
 /** Each part's SQL, built once: the statement is prepared once, and building the fragment cost every read ~10 µs. */
@@ -127,10 +144,11 @@ function partOf<T>(part: (tenantId: Placeholder, id: Placeholder) => JsonPart<T>
 }
 
 /**
- * The booking with its children and, when another module adds one, its part (e.g. compensation's tip outcome), in one
- * statement. `part` must be the same for every call of a process: it is prepared once. The read itself is the database
- * function booking_with_children (migration 0012): its plans are kept per server connection, so the statement costs
- * little to parse and plan even where every statement goes unnamed (through a transaction pooler, decision 1452).
+ * The booking with its children, its tracking link row and, when another module adds one, its part (e.g.
+ * compensation's tip outcome), in one statement. `part` must be the same for every call of a process: it is prepared
+ * once. The read itself is the database function booking_with_children (migrations 0012, 0014): its plans are kept per
+ * server connection, so the statement costs little to parse and plan even where every statement goes unnamed (through
+ * a transaction pooler, decisions 1452, 1453).
  */
 export async function findBookingWithChildren<T = never>(
   q: Queryable,
@@ -147,14 +165,22 @@ export async function findBookingWithChildren<T = never>(
       prepareSql(
         q,
         name,
-        sql`SELECT f.booking_json AS booking, f.stops_json AS stops, f.packages_json AS packages, f.history_json AS history, ${extra ? extra.sql : sql`null`} AS part
+        sql`SELECT f.booking_json AS booking, f.stops_json AS stops, f.packages_json AS packages, f.history_json AS history,
+                   f.tracking_link_json AS tracking_link, ${extra ? extra.sql : sql`null`} AS part
               FROM booking_with_children(p_tenant_id => ${sql.placeholder('tenantId')}, p_id => ${sql.placeholder('id')}) f`,
       ),
     { tenantId, id },
   );
-  const row = firstRow<{ booking: Record<string, unknown>; stops: Record<string, unknown>[]; packages: Record<string, unknown>[]; history: Record<string, unknown>[]; part: unknown }>(result);
+  const row = firstRow<{
+    booking: Record<string, unknown>;
+    stops: Record<string, unknown>[];
+    packages: Record<string, unknown>[];
+    history: Record<string, unknown>[];
+    tracking_link: Record<string, unknown> | null;
+    part: unknown;
+  }>(result);
   if (!row) return null;
-  return { booking: rowFromJson(bookings, row.booking), children: toChildren(row), part: extra?.decode(row.part) };
+  return { booking: rowFromJson(bookings, row.booking), children: toChildren({ ...row, trackingLink: row.tracking_link }), part: extra?.decode(row.part) };
 }
 
 /** The children of several bookings, in one statement. */

@@ -8,6 +8,8 @@ import { masterKeyRingFor } from '../../../crypto/master-key.ts';
 import type { MasterKey } from '../../../crypto/key-wrap.ts';
 import { iso } from '../../../shared/time.ts';
 import { requireBooking } from '../access.ts';
+import type { StopRow } from '../stops/index.ts';
+import { isFinalStop } from './booking-status.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import * as repo from './tracking-repository.ts';
 
@@ -59,17 +61,58 @@ export const trackingProofPhotoUrl = (config: Deps['config'], token: string, ind
 export const expiresAt = (config: Deps['config'], finishedAt: Date | null | undefined): Date | null =>
   finishedAt ? new Date(finishedAt.getTime() + config.trackingLinkTtlSeconds * 1000) : null;
 
+/** What a caller may already hold of each booking: every one of its stops, and its link row when that was read (null: none). */
+export interface HeldForLinks {
+  stops: readonly StopRow[];
+  trackingLink?: repo.TrackingLinkRow | null;
+}
+
 /**
- * Each booking's link, made on first render for bookings that have none (those created before links existed, and
- * every new one: a link costs nothing until someone renders it). Empty when the server holds no master key (a test
- * app on PostgreSQL without one: `serve` refuses to start so, decision 0207).
+ * What finishedAtOfBookings reads, from every stop of each booking held already: when the last stop reached its final
+ * state, for the bookings whose stops are all final.
  */
-export async function trackingLinksOf(q: Queryable, deps: LinkDeps, tenantId: string, bookingIds: readonly string[]): Promise<Map<string, TrackingLinkView>> {
+function finishedAtFromStops(bookingIds: readonly string[], held: ReadonlyMap<string, HeldForLinks>): Map<string, Date> {
+  const finished = new Map<string, Date>();
+  for (const id of bookingIds) {
+    const stops = held.get(id)?.stops ?? [];
+    if (!stops.length || !stops.every((s) => isFinalStop(s.status))) continue;
+    finished.set(id, new Date(Math.max(...stops.map((s) => (s.completedAt ?? s.failedAt ?? s.cancelledAt ?? s.updatedAt).getTime()))));
+  }
+  return finished;
+}
+
+/** The link rows held for every booking, or null when any booking's link was not read with it. */
+function heldLinks(bookingIds: readonly string[], held: ReadonlyMap<string, HeldForLinks>): repo.TrackingLinkRow[] | null {
+  const rows: repo.TrackingLinkRow[] = [];
+  for (const id of bookingIds) {
+    const link = held.get(id)?.trackingLink;
+    if (link === undefined) return null;
+    if (link) rows.push(link);
+  }
+  return rows;
+}
+
+/**
+ * Each booking's link, made on first render for bookings that have none (those created before links existed; a new
+ * booking's create writes its own, decision 1453). Empty when the server holds no master key (a test app on
+ * PostgreSQL without one: `serve` refuses to start so, decision 0207). `held`: what the caller holds of every booking
+ * (all of its stops, maybe its link row), which spares reading them again (decision 1453).
+ */
+export async function trackingLinksOf(
+  q: Queryable,
+  deps: LinkDeps,
+  tenantId: string,
+  bookingIds: readonly string[],
+  held?: ReadonlyMap<string, HeldForLinks>,
+): Promise<Map<string, TrackingLinkView>> {
   const ring = masterKeyRingFor(deps.config);
   const links = new Map<string, TrackingLinkView>();
   if (!ring.length || !bookingIds.length) return links;
   const [current] = ring as [MasterKey];
-  const [stored, finished] = await Promise.all([repo.findLinks(q, tenantId, bookingIds), repo.finishedAtOfBookings(q, tenantId, bookingIds)]);
+  const [stored, finished] = await Promise.all([
+    (held && heldLinks(bookingIds, held)) ?? repo.findLinks(q, tenantId, bookingIds),
+    held ? finishedAtFromStops(bookingIds, held) : repo.finishedAtOfBookings(q, tenantId, bookingIds),
+  ]);
   const tokens = new Map<string, string>();
   for (const link of stored) {
     const token = tokenOf(ring, link);
@@ -101,6 +144,18 @@ export async function trackingLinksOf(q: Queryable, deps: LinkDeps, tenantId: st
 
 /** Whether the caller's booking responses carry `tracking`: admins, managers and customers; never drivers. */
 export const showsTrackingLink = (actor: Pick<Actor, 'role'>): boolean => dispatchPermissions.may(actor, 'tracking_link');
+
+/**
+ * A new booking's link row, made by its create when the creator's response shows links (decision 1453): the create
+ * writes it in its own statement and renders from it. Null without a master key or for a caller who is not shown
+ * links; the link is then made on first render, as for any booking.
+ */
+export function newBookingLink(deps: LinkDeps, actor: Pick<Actor, 'role' | 'tenantId'>, bookingId: string, at: Date): repo.TrackingLinkRow | null {
+  const [current] = masterKeyRingFor(deps.config);
+  if (!current || !showsTrackingLink(actor)) return null;
+  const { nonce, tokenHash } = newLink(current, actor.tenantId, bookingId);
+  return { tenantId: actor.tenantId, bookingId, nonce, tokenHash, createdAt: at, feedbackRating: null, feedbackComment: null, feedbackAt: null };
+}
 
 /** Gives the booking a new link: the old token answers 404 from this commit on (docs/tracking.md). */
 export async function rotateTrackingLink(deps: Deps, actor: Actor, id: string): Promise<void> {
