@@ -77,7 +77,13 @@ export async function serve(values: { role?: string; port?: string; host?: strin
   if (workerModule) {
     const { startWorker } = await workerModule;
     const worker = startWorker(deps, firstAnswer ? { startAfter: firstAnswer } : {});
-    stops.push(() => worker.stop());
+    // The worker's sleeps are unref'd timers: a worker-only process whose database connections all dropped (a
+    // failover) had nothing left in its event loop and exited without a word. This keeps it running until it stops.
+    const running = setInterval(() => undefined, 60_000);
+    stops.push(async () => {
+      await worker.stop();
+      clearInterval(running);
+    });
   }
   // The worker role has no API: its metrics and health have their own port (decision 1403).
   if (config.role === 'worker' && config.workerMetricsPort !== null) {

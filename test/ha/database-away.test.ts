@@ -98,4 +98,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !pgClusterAvailable())('the da
     expect(server.child.exitCode).toBeNull();
     expect(server.stdout()).not.toMatch(/unhandled error/);
   });
+
+  it('keeps a worker-only process running while the database is away, and resumes its work when it returns', { timeout: 180_000 }, async () => {
+    const worker = await spawnServe({ DATABASE_URL: cluster.url('tourbook'), REPORTS_MASTER_KEY: newMasterKey(), BLOB_DIR_SHARED: 'true', DATABASE_CONNECT_TIMEOUT_MS: '2000' }, ['--role', 'worker']);
+    try {
+      await expect.poll(() => worker.stdout(), { timeout: 60_000, interval: 100 }).toMatch(/Ready: worker running/);
+      cluster.stop();
+      await expect.poll(() => worker.stdout(), { timeout: 30_000, interval: 100 }).toMatch(/worker paused/);
+      // Long enough for every lane to sleep out a full backoff (5 s) with no database connection left open: the
+      // moment a process with nothing else in its event loop would exit.
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      expect(worker.child.exitCode, worker.stderr()).toBeNull();
+      cluster.start();
+      await expect.poll(() => worker.stdout(), { timeout: 60_000, interval: 250 }).toMatch(/worker resumed/);
+      expect(worker.child.exitCode).toBeNull();
+    } finally {
+      worker.kill('SIGKILL');
+      await worker.exited;
+    }
+  });
 });
