@@ -154,7 +154,8 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
       // client twice throws inside the event handler, and two retries would leave two listeners.
       let lost = false;
       const retry = (err: unknown, message: string) => {
-        if (lost) return;
+        // After stop, unlisten has released the client: an error it emits later is not ours to handle.
+        if (lost || stopped) return;
         lost = true;
         deps.log.warn({ err }, message);
         if (c) c.release(err instanceof Error ? err : true);
