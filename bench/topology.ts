@@ -113,7 +113,7 @@ try {
     }
     await probe?.end().catch(() => undefined);
     rows.push({ run: `failover: ${leader} killed, first insert through PgBouncer`, seconds: firstWrite === null ? 'none within 60 s' : firstWrite.toFixed(1), goal: '≤ 30 s' });
-    spawnSync('bash', ['-c', `ip netns exec tbha-${leader} setsid runuser -u postgres -- patroni ${BASE}/deploy/patroni/${leader}.yml >>${BASE}/logs/patroni-${leader}.log 2>&1 </dev/null &`]);
+    spawnSync('bash', ['-c', `ip netns exec tbha-${leader} setsid runuser -u postgres -- patroni ${BASE}/deploy/patroni/${leader}.yml >>${BASE}/logs/patroni-${leader}.log 2>&1 </dev/null &`], { cwd: '/' });
   }
 } finally {
   await superuser(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);

@@ -17,7 +17,10 @@
 set -euo pipefail
 
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
-BASE="${TOURBOOK_HA_DIR:-/tmp/tourbook-ha}"
+BASE="$(realpath -m "${TOURBOOK_HA_DIR:-/tmp/tourbook-ha}")"
+# The services run as postgres and inherit the working directory, which Patroni's worker processes enter again: a
+# clone in a directory only root may enter (mktemp -d) would stop them. Every path below is absolute.
+cd /
 PREFIX=tbha
 BRIDGE=tbha-br
 SUBNET=10.231.0

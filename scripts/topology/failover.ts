@@ -134,7 +134,7 @@ function killDatabase(host: DatabaseHost): number {
 }
 
 function startPatroni(host: DatabaseHost): void {
-  spawnSync('bash', ['-c', `ip netns exec tbha-${host} setsid runuser -u postgres -- patroni ${BASE}/deploy/patroni/${host}.yml >>${BASE}/logs/patroni-${host}.log 2>&1 </dev/null &`]);
+  spawnSync('bash', ['-c', `ip netns exec tbha-${host} setsid runuser -u postgres -- patroni ${BASE}/deploy/patroni/${host}.yml >>${BASE}/logs/patroni-${host}.log 2>&1 </dev/null &`], { cwd: '/' });
 }
 
 // ---------------------------------------------------------------- load
