@@ -122,6 +122,8 @@ export interface LoadResult {
   p99Ms: number;
   non2xx: number;
   errors: number;
+  /** CPU time per request (µs) of the processes of each name in `alsoCpuOf`. */
+  otherCpuMicrosPerRequest: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -134,6 +136,35 @@ export interface LoadOptions {
   body?: string;
   /** The server under load, to measure its CPU time per request. */
   server?: ServerHandle<unknown>;
+  /** Process names (e.g. postgres, pgbouncer) whose CPU time per request is measured, whoever runs them. */
+  alsoCpuOf?: string[];
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, µs) the running processes of each name have used so far, read from /proc: the database
+ * side of a request (PostgreSQL's backends, PgBouncer, HAProxy), also in other network namespaces. Linux only.
+ */
+export function processCpuMicros(names: string[]): Record<string, number> {
+  const ticks: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state …: comm may hold spaces and parentheses, so the fields are counted after the last ')'.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (!(comm in ticks)) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, and cutime, cstime: the exited children's, so a backend that ends mid-run still counts (with
+    // its postmaster's) and the sum never falls.
+    ticks[comm]! += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return Object.fromEntries(Object.entries(ticks).map(([name, n]) => [name, (n * 1_000_000) / CLOCK_TICKS_PER_SECOND]));
 }
 
 /** One autocannon run (default 50 connections for 10 s) after a short warm-up. */
@@ -146,12 +177,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   };
   await autocannon({ ...common, connections: 10, duration: 2 });
   const cpuBefore = await options.server?.cpuMicros();
+  const otherBefore = processCpuMicros(options.alsoCpuOf ?? []);
   const result = await autocannon({ ...common, connections: options.connections ?? 50, duration: options.durationSeconds ?? 10 });
+  const otherAfter = processCpuMicros(options.alsoCpuOf ?? []);
   const cpuAfter = await options.server?.cpuMicros();
+  const perRequest = (micros: number) => micros / Math.max(1, result.requests.total);
   return {
     label: options.label,
     requestsPerSecond: result.requests.average,
-    cpuMicrosPerRequest: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, result.requests.total) : null,
+    cpuMicrosPerRequest: cpuBefore !== undefined && cpuAfter !== undefined ? perRequest(cpuAfter - cpuBefore) : null,
+    otherCpuMicrosPerRequest: Object.fromEntries(Object.entries(otherAfter).map(([name, after]) => [name, perRequest(after - (otherBefore[name] ?? 0))])),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
@@ -193,6 +228,7 @@ export function summarize(label: string, runs: LoadResult[]) {
     'p99 ms': median(runs.map((r) => r.p99Ms)),
     'req/s per round': runs.map((r) => Math.round(r.requestsPerSecond)).join(' / '),
     'server CPU µs/req': Math.round(median(runs.map((r) => r.cpuMicrosPerRequest ?? 0))),
+    ...Object.fromEntries(Object.keys(runs[0]?.otherCpuMicrosPerRequest ?? {}).map((name) => [`${name} CPU µs/req`, Math.round(median(runs.map((r) => r.otherCpuMicrosPerRequest[name] ?? 0)))])),
   };
 }
 

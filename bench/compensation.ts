@@ -58,6 +58,7 @@ async function bonusWrites(server: ServerHandle<CompensationInfo>, label: string
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    otherCpuMicrosPerRequest: {},
   };
 }
 

@@ -145,7 +145,7 @@ try {
       const runs: Record<'named' | 'unnamed', LoadResult[]> = { named: [], unnamed: [] };
       for (let round = 0; round < ROUNDS; round++) {
         for (const [label, server] of [['named', named], ['unnamed', unnamed]] as const) {
-          runs[label].push(await load({ ...requests[what](server.info), durationSeconds: DURATION, server, label: `${label} ${what}` }));
+          runs[label].push(await load({ ...requests[what](server.info), durationSeconds: DURATION, server, label: `${label} ${what}`, alsoCpuOf: ['postgres'] }));
         }
       }
       if ([...runs.named, ...runs.unnamed].some((r) => r.non2xx || r.errors)) failed = true;

@@ -1,7 +1,9 @@
 // The reference topology (issue 26; docs/operations.md), on its database tier (deploy/topology.sh database, started
 // here when PgBouncer does not answer, and removed again at the end):
-// (1) the bookings benchmark's create and GET through PgBouncer (transaction pooling, unnamed statements) vs straight
-//     to the primary through HAProxy — goal: each within 10 % (ratio ≥ 0.9);
+// (1) the bookings benchmark's create and GET, each with its bare route, through PgBouncer (transaction pooling,
+//     unnamed statements) vs straight to the primary through HAProxy — goal: the benchmark's ratios (real/bare)
+//     through PgBouncer within 10 % of the direct connection's; also printed, the stricter req/s of the route itself
+//     against direct, and the CPU per request of PostgreSQL, PgBouncer and HAProxy;
 // (2) failover: a client inserting a row every 100 ms through PgBouncer, the primary's Patroni and PostgreSQL
 //     SIGKILLed — seconds to the first successful insert (goal ≤ 30 s); the member is brought back afterwards.
 //     BENCH_FAILOVER=0 skips it (e.g. on a database tier someone else started and still uses).
@@ -60,23 +62,41 @@ try {
   const auth = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   try {
     for (const what of ['GET booking', 'create booking'] as const) {
-      const runs: Record<'direct' | 'unnamed' | 'pooled', LoadResult[]> = { direct: [], unnamed: [], pooled: [] };
+      const labels = ['direct', 'unnamed', 'pooled'] as const;
+      const runs = Object.fromEntries(labels.flatMap((label) => [[label, []], [`${label} bare`, []]])) as Record<string, LoadResult[]>;
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [label, server] of [['direct', direct], ['unnamed', unnamed], ['pooled', pooled]] as const) {
+        // Each round in another order, so that none of the three always runs first (or after the same one).
+        const servers = [['direct', direct], ['unnamed', unnamed], ['pooled', pooled]] as const;
+        for (const [label, server] of [...servers.slice(round % 3), ...servers.slice(0, round % 3)]) {
           const { info } = server;
-          const target =
+          // The bookings benchmark's pair: its bare route (one statement through the same connection) and the real one.
+          const [bare, real] =
             what === 'GET booking'
-              ? { url: info.realShowUrl, headers: auth(info.adminToken) }
-              : { url: info.realCreateUrl, method: 'POST' as const, body: info.createBody, headers: auth(info.adminToken) };
-          runs[label].push(await load({ ...target, durationSeconds: DURATION, server, label: `${label} ${what}` }));
+              ? [{ url: info.bareSelectUrl }, { url: info.realShowUrl, headers: auth(info.adminToken) }]
+              : [{ url: info.bareInsertUrl, method: 'POST' as const }, { url: info.realCreateUrl, method: 'POST' as const, body: info.createBody, headers: auth(info.adminToken) }];
+          const common = { durationSeconds: DURATION, server, alsoCpuOf: ['postgres', 'pgbouncer', 'haproxy'] };
+          runs[`${label} bare`]!.push(await load({ ...bare, ...common, label: `${label} bare, ${what}` }));
+          runs[label]!.push(await load({ ...real, ...common, label: `${label} ${what}` }));
         }
       }
-      if ([...runs.direct, ...runs.unnamed, ...runs.pooled].some((r) => r.non2xx || r.errors)) failed = true;
-      const directRow = summarize(`direct (HAProxy) ${what}`, runs.direct);
-      const unnamedRow = summarize(`direct, statements unnamed ${what}`, runs.unnamed);
-      const pooledRow = summarize(`PgBouncer ${what}`, runs.pooled);
-      const ratio = (row: { 'req/s': number }) => (row['req/s'] / directRow['req/s']).toFixed(2);
-      rows.push(directRow, { ...unnamedRow, 'PgBouncer/direct': ratio(unnamedRow) }, { ...pooledRow, 'PgBouncer/direct': ratio(pooledRow) });
+      if (Object.values(runs).flat().some((r) => r.non2xx || r.errors)) failed = true;
+      const names = { direct: 'direct (HAProxy)', unnamed: 'direct, statements unnamed', pooled: 'PgBouncer' };
+      const bareName = what === 'GET booking' ? 'bare SELECT' : 'bare INSERT';
+      const directRow = summarize(`${names.direct} ${what}`, runs.direct!);
+      const directBare = summarize(`${names.direct} ${bareName}`, runs['direct bare']!);
+      for (const label of labels) {
+        const bareRow = label === 'direct' ? directBare : summarize(`${names[label]} ${bareName}`, runs[`${label} bare`]!);
+        const row = label === 'direct' ? directRow : summarize(`${names[label]} ${what}`, runs[label]!);
+        const benchRatio = row['req/s'] / bareRow['req/s'];
+        rows.push(bareRow, {
+          ...row,
+          'real/bare': benchRatio.toFixed(2),
+          // Goal: the bookings benchmark's ratio through PgBouncer within 10 % of the direct connection's.
+          'ratio / direct ratio': (benchRatio / (directRow['req/s'] / directBare['req/s'])).toFixed(2),
+          // Stricter: the route's own req/s against the same route straight to the primary.
+          'req/s / direct': (row['req/s'] / directRow['req/s']).toFixed(2),
+        });
+      }
     }
   } finally {
     await direct.stop();
