@@ -140,6 +140,7 @@ export interface LoadOptions {
   alsoCpuOf?: string[];
 }
 
+/** /proc counts CPU time in USER_HZ ticks, 100 a second on Linux whatever the kernel's own tick rate. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
