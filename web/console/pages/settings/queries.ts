@@ -15,6 +15,7 @@ export type EventType = Schemas['EventType'];
 export type FailureOutcome = Schemas['FailureOutcome'];
 export type ProofKind = Schemas['DeliveryProofKind'];
 export type UserInput = paths['/api/users']['post']['requestBody']['content']['application/json']['user'];
+export type ServiceCreate = paths['/api/admin/hailing/services']['post']['requestBody']['content']['application/json']['service'];
 export type ServiceUpdate = paths['/api/admin/hailing/services/{id}']['put']['requestBody']['content']['application/json']['service'];
 export type AreaInput = paths['/api/admin/service_areas']['post']['requestBody']['content']['application/json']['service_area'];
 export type OrganizationInput = paths['/api/organizations']['post']['requestBody']['content']['application/json']['organization'];
@@ -163,6 +164,20 @@ export function useUpdateService() {
   return useMutation({
     mutationFn: ({ id, service }: { id: string; service: ServiceUpdate }) => call(api.PUT('/api/admin/hailing/services/{id}', { params: { path: { id } }, body: { service } })),
     onSuccess: () => refresh(),
+  });
+}
+
+export function useCreateService() {
+  const refresh = useRefresh('services');
+  return useMutation({ mutationFn: (service: ServiceCreate) => call(api.POST('/api/admin/hailing/services', { body: { service } })), onSuccess: () => refresh() });
+}
+
+/** Scheduling configs a service may follow (admins; a reference-sized list). */
+export function useSchedulingConfigs(enabled: boolean) {
+  return useQuery({
+    queryKey: ['scheduling_configs'],
+    enabled,
+    queryFn: async () => (await call(api.GET('/api/admin/hailing/scheduling_configs', { params: { query: { limit: 100 } } }))).scheduling_configs,
   });
 }
 
