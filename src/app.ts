@@ -32,6 +32,7 @@ import { eventRoutes } from './events/routes.ts';
 import { tenantRoutes } from './modules/identity/tenant-routes.ts';
 import { newId } from './shared/ids.ts';
 import { identityRoutes } from './modules/identity/routes.ts';
+import { invitationRoutes } from './modules/identity/invitation-routes.ts';
 import { placeRoutes } from './modules/places/routes.ts';
 import { serviceRoutes } from './modules/services/routes.ts';
 import { checkOperator, operatorRoutes } from './modules/identity/operator-routes.ts';
@@ -215,6 +216,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(tenantRoutes(deps));
   await app.register(operatorRoutes(deps));
   await app.register(identityRoutes(deps));
+  await app.register(invitationRoutes(deps));
   await app.register(placeRoutes(deps));
   await app.register(serviceRoutes(deps));
   await app.register(webhookRoutes(deps));

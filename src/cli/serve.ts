@@ -97,10 +97,13 @@ export async function serve(values: { role?: string; port?: string; host?: strin
 
   // Only once the service listens: a token printed by a process that then dies is lost.
   // Exactly one of several processes starting together creates it, and only that one prints its token (decision 1405).
-  const { createBootstrapTenant } = await identity;
+  const { createBootstrapTenant, createBootstrapSignInLink } = await identity;
   const created = await createBootstrapTenant(deps, config.bootstrapAdminToken ? { adminToken: config.bootstrapAdminToken } : {});
   if (created) {
-    log.info(`Created the bootstrap tenant ${created.tenant.id}; its admin token is on standard error`);
+    log.info(`Created the bootstrap tenant ${created.tenant.id}; its admin token is on standard error, with a one-time sign-in link for the console`);
+    // The admin sets a password at this link and signs in to the console: no API call needed (decision 1602).
+    const link = await createBootstrapSignInLink(deps, created.tenant.id, created.admin_user_id, address ? demoUrl(address) : undefined);
+    process.stderr.write(`Sign in to the console (the link works once, until ${link.expires_at}): ${link.url}\n`);
     // The demo finds the service at the default address by itself; anywhere else it needs the URL (issue 28).
     const elsewhere = address && (config.port !== 3000 || config.host !== '127.0.0.1') ? ` --url ${demoUrl(address)}` : '';
     // Never in the log, which is shipped and kept; plain lines on stderr, whatever LOG_LEVEL says (decision 0208).

@@ -296,6 +296,54 @@ describe('first run on the embedded database', () => {
   );
 });
 
+/** The bootstrap admin's one-time console sign-in link from serve's standard error (decision 1602), or undefined. */
+const signInLinkOnStderr = (stderr: string) => /^Sign in to the console \(the link works once, until \S+\): (\S+)$/m.exec(stderr)?.[1];
+
+describe('the bootstrap admin\'s first sign-in', () => {
+  it(
+    'serve prints a one-time link on the first start only; it sets the admin\'s password once, and the admin signs in with it',
+    async () => {
+      const dataDir = tempDir();
+      const first = await serve({ DATA_DIR: dataDir });
+      try {
+        await expect.poll(() => signInLinkOnStderr(first.stderr())).toBeDefined();
+        const link = signInLinkOnStderr(first.stderr())!;
+        expect(link.startsWith(`${first.url}/console/welcome#token=tbl_`)).toBe(true);
+        expect(JSON.stringify(first.lines)).not.toContain(link.split('#token=')[1]);
+        // The page the link opens is the console's.
+        expect((await fetch(link.split('#')[0]!)).status).toBe(200);
+        const token = link.split('#token=')[1]!;
+        const accept = (password: string) =>
+          fetch(`${first.url}/api/invitations/accept`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ invitation: { token, password } }) });
+        const accepted = await accept('the admin\'s own password');
+        expect(accepted.status).toBe(200);
+        const { invitation } = (await accepted.json()) as { invitation: { email: string } };
+        const signIn = (password: string) =>
+          fetch(`${first.url}/api/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: { email: invitation.email, password } }) });
+        const signedIn = await signIn('the admin\'s own password');
+        expect(signedIn.status).toBe(200);
+        const { access_token } = (await signedIn.json()) as { access_token: string };
+        const me = (await (await fetch(`${first.url}/api/user`, { headers: { authorization: `Bearer ${access_token}` } })).json()) as { user: { role: string } };
+        expect(me.user.role).toBe('admin');
+        // Once: the same link again is refused, and the password stays.
+        const again = await accept('someone else\'s password');
+        expect(again.status).toBe(410);
+        expect(((await again.json()) as { error_code: string }).error_code).toBe('invitation_used');
+        expect((await signIn('someone else\'s password')).status).toBe(401);
+      } finally {
+        await first.stop();
+      }
+      const second = await serve({ DATA_DIR: dataDir });
+      try {
+        expect(signInLinkOnStderr(second.stderr())).toBeUndefined();
+      } finally {
+        await second.stop();
+      }
+    },
+    SLOW * 2,
+  );
+});
+
 describe('the bootstrap admin token', () => {
   it(
     'is printed on standard error whatever LOG_LEVEL says, and never logged',

@@ -10,3 +10,4 @@ export { upload, type UploadProgress } from './upload.ts';
 export { useLiveStream, type LiveEvent, type LiveState } from './live.ts';
 export { FAILURE_OUTCOMES } from './closed-lists.ts';
 export { OPEN_TOUR_STATUSES, useInsertBookings, useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from './dispatch.ts';
+export { tourName, type NameableTour, type TourNaming } from './tour-name.ts';

@@ -1,6 +1,6 @@
 // Who may use the console decides what renders: nobody signed in → sign-in; drivers and customers → a pointer to
 // their own app; admins and managers → the shell with the pages (a route per page, each page in pages/<page>/).
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Route, Router, Switch } from 'wouter';
 import { setApiLanguage, useSession } from '../api/index.ts';
 import { useLang } from '../i18n/index.tsx';
@@ -18,8 +18,10 @@ import { NewReportPage } from './pages/reports/new-report-page.tsx';
 import { ReportPage } from './pages/reports/report-page.tsx';
 import { ReportsPage } from './pages/reports/reports-page.tsx';
 import { SettingsPage } from './pages/settings/settings-page.tsx';
+import { ShiftsPage } from './pages/shifts/shifts-page.tsx';
 import { TodayPage } from './pages/today/today-page.tsx';
 import { TourPage } from './pages/tour/tour-page.tsx';
+import { WelcomePage } from './pages/welcome/welcome-page.tsx';
 import { ToursPage } from './pages/tours/tours-page.tsx';
 import { NotFoundPage, Shell } from './shell/shell.tsx';
 
@@ -32,7 +34,19 @@ export function App() {
   setApiLanguage(lang);
   useEffect(() => setApiLanguage(lang), [lang]);
   const session = useSession();
+  // A one-time link's page comes before the session: whoever opens it is about to set a password (decision 1602).
+  const [welcome, setWelcome] = useState(() => window.location.pathname === '/console/welcome');
 
+  if (welcome) {
+    return (
+      <WelcomePage
+        onDone={() => {
+          history.replaceState(null, '', '/console');
+          setWelcome(false);
+        }}
+      />
+    );
+  }
   if (session.isPending) return <Loading label={t('loading')} />;
   if (session.isError) return <ErrorBanner error={session.error} />;
   const user = session.data;
@@ -58,6 +72,7 @@ export function App() {
             )}
           </Route>
           <Route path="/plan">{() => <PlanPage user={user} />}</Route>
+          <Route path="/shifts">{() => <ShiftsPage />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
           <Route path="/reports">{() => <ReportsPage />}</Route>
           <Route path="/reports/new">{() => <NewReportPage user={user} />}</Route>

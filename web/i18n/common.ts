@@ -31,6 +31,7 @@ export const common = defineMessages({
     'status.cancelled': 'Cancelled',
     'stop.pickup': 'Pickup',
     'stop.dropoff': 'Drop-off',
+    'tour.no_driver': 'No driver yet',
   },
   de: {
     loading: 'Wird geladen…',
@@ -61,6 +62,7 @@ export const common = defineMessages({
     'status.cancelled': 'Storniert',
     'stop.pickup': 'Abholung',
     'stop.dropoff': 'Zustellung',
+    'tour.no_driver': 'Noch ohne Fahrer',
   },
 });
 

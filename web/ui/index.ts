@@ -6,3 +6,4 @@ export { useLatest } from './use-latest.ts';
 export { markReactAriaStylesPresent } from './react-aria.ts';
 export { Pager, useCursorPages, type CursorPages } from './pager.tsx';
 export { SignInForm } from './sign-in-form.tsx';
+export { useTourName } from './use-tour-name.ts';

@@ -24,8 +24,10 @@ export { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
 export { countTenants } from './repository.ts';
 export { createTenant, createBootstrapTenant } from './operations/create-tenant.ts';
 export { createAdminKey, type AdminKeyResult } from './operations/manage-tenant.ts';
+export { createBootstrapSignInLink } from './operations/invitations.ts';
 // Identity's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as manageUsers } from './operations/manage-users.ts';
 import { messages as signIn } from './operations/sign-in.ts';
-export const messages: readonly Messages[] = [manageUsers, signIn];
+import { messages as invitations } from './operations/invitations.ts';
+export const messages: readonly Messages[] = [manageUsers, signIn, invitations];

@@ -112,3 +112,24 @@ export const credentials = pgTable(
     index('credentials_user_idx').on(t.tenantId, t.userId),
   ],
 );
+
+/** One-time sign-in links (decision 1602): an invitation by e-mail, or the bootstrap admin's first sign-in. */
+export const signInLinks = pgTable(
+  'sign_in_links',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    userId: uuid('user_id').notNull(),
+    purpose: text('purpose').$type<'invitation' | 'bootstrap'>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    // Accepting looks a token up before the tenant is known, like credential tokens: a global index.
+    uniqueIndex('sign_in_links_token_hash_key').on(t.tokenHash),
+    index('sign_in_links_user_idx').on(t.tenantId, t.userId),
+  ],
+);

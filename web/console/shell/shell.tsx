@@ -8,7 +8,7 @@ import { Banner, Button, ErrorBanner } from '../../ui/index.ts';
 import icon from '../../public/icon.svg';
 import { messages } from './messages.ts';
 
-type NavKey = 'today' | 'bookings' | 'dispatch' | 'tours' | 'plan' | 'map' | 'reports' | 'settings';
+type NavKey = 'today' | 'bookings' | 'dispatch' | 'tours' | 'plan' | 'shifts' | 'map' | 'reports' | 'settings';
 
 /** The pages in the navigation, in order; `href` is below /console. */
 export const NAV: { key: NavKey; href: string }[] = [
@@ -17,6 +17,7 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'dispatch', href: '/dispatch' },
   { key: 'tours', href: '/tours' },
   { key: 'plan', href: '/plan' },
+  { key: 'shifts', href: '/shifts' },
   { key: 'map', href: '/map' },
   { key: 'reports', href: '/reports' },
   { key: 'settings', href: '/settings' },

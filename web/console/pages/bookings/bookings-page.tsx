@@ -74,6 +74,8 @@ export function BookingsPage() {
           </>
         }
       />
+      {/* Times are on the service area's clock, said once (several areas: each row's own, the area column says which). */}
+      {!multipleAreas && areas.data?.[0] ? <p className="muted">{t('zone', { zone: areas.data[0].time_zone })}</p> : null}
       <form className="card row" onSubmit={submit} aria-label={t('filters')} key={search}>
         <SelectField label={t('status')} name="status" defaultValue={filters.status ?? ''}>
           <option value="">{t('any_status')}</option>
@@ -129,14 +131,20 @@ export function BookingsPage() {
                   <th scope="col">{t('col_booking')}</th>
                   <th scope="col">{t('col_status')}</th>
                   {multipleAreas ? <th scope="col">{t('col_area')}</th> : null}
-                  <th scope="col">{t('col_scheduled')}</th>
-                  <th scope="col">{t('col_created')}</th>
+                  <th scope="col">{t('col_recipient')}</th>
+                  <th scope="col" className="hide-narrow">{t('col_address')}</th>
+                  <th scope="col">{t('col_window')}</th>
+                  <th scope="col" className="hide-narrow">{t('col_created')}</th>
                 </tr>
               </thead>
               <tbody>
                 {bookings.data.bookings.map((booking) => {
                   const area = areaById.get(booking.service_area_id);
                   const name = booking.external_id ?? booking.id.slice(-8);
+                  // The recipient's side is the last drop-off (the first stop is the pickup).
+                  const dropoff = [...(booking.stops ?? [])].reverse().find((s) => s.type === 'dropoff') ?? booking.stops?.at(-1);
+                  const address = dropoff ? [[dropoff.address.street, dropoff.address.number].filter(Boolean).join(' '), dropoff.address.city].filter(Boolean).join(', ') : '';
+                  const slot = dropoff?.time_window;
                   return (
                     <tr key={booking.id} aria-selected={selected.has(booking.id) || undefined}>
                       <td className="select-cell">
@@ -152,8 +160,10 @@ export function BookingsPage() {
                         <StatusBadge status={booking.status} />
                       </td>
                       {multipleAreas ? <td>{area?.name ?? '—'}</td> : null}
-                      <td>{format.dateTime(booking.scheduled_at, area?.time_zone)}</td>
-                      <td>{format.dateTime(booking.created_at, area?.time_zone)}</td>
+                      <td className="break">{dropoff?.contact?.name || '—'}</td>
+                      <td className="break hide-narrow">{address || '—'}</td>
+                      <td>{slot ? t('window', { day: format.date(slot.starts_at, area?.time_zone), from: format.time(slot.starts_at, area?.time_zone), to: format.time(slot.ends_at, area?.time_zone) }) : '—'}</td>
+                      <td className="hide-narrow">{format.dateTime(booking.created_at, area?.time_zone)}</td>
                     </tr>
                   );
                 })}

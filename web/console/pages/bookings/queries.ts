@@ -31,7 +31,8 @@ export function useBookingsPage(filters: BookingFilters, cursor: string | undefi
           params: {
             query: {
               limit: 50,
-              view: 'compact',
+              // With stops: the list shows each booking's recipient, address and window (issue 37).
+              view: 'standard',
               ...(cursor ? { cursor } : {}),
               filters: {
                 ...(filters.status ? { status: [filters.status] } : {}),

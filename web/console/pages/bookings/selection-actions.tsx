@@ -5,7 +5,7 @@ import { useLocation } from 'wouter';
 import { useInsertBookings, useMergeBookings, useOpenTours } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
-import { Button, Dialog, ErrorBanner, SelectField, errorsAt } from '../../../ui/index.ts';
+import { Button, Dialog, ErrorBanner, SelectField, errorsAt, useTourName } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 
 export function SelectionActions({ selected, onClear }: { selected: Map<string, string>; onClear: () => void }) {
@@ -53,6 +53,7 @@ function AddToTourForm({ bookingIds, insert, onDone, onCancel, cancelLabel }: { 
   const t = useT(messages);
   const tc = useT(common);
   const tours = useOpenTours();
+  const nameOf = useTourName();
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const tourId = String(new FormData(event.currentTarget).get('tour_id') ?? '');
@@ -67,7 +68,7 @@ function AddToTourForm({ bookingIds, insert, onDone, onCancel, cancelLabel }: { 
         </option>
         {(tours.data ?? []).map((tour) => (
           <option key={tour.id} value={tour.id}>
-            {t('tour_option', { id: tour.id.slice(-8), status: tc(`status.${tour.status}`), stops: (tour.stops ?? []).length })}
+            {t('tour_option', { id: nameOf(tour), status: tc(`status.${tour.status}`), stops: (tour.stops ?? []).length })}
           </option>
         ))}
       </SelectField>

@@ -113,6 +113,11 @@ export function useCreateUser() {
   return useMutation({ mutationFn: (user: UserInput) => call(api.POST('/api/users', { body: { user } })), onSuccess: () => refresh() });
 }
 
+/** E-mails the user a one-time link to set its password (decision 1602). */
+export function useInviteUser() {
+  return useMutation({ mutationFn: (id: string) => call(api.POST('/api/users/{id}/invitation', { params: { path: { id } } })) });
+}
+
 export function useDeactivateUser() {
   const refresh = useRefresh('users');
   return useMutation({ mutationFn: (id: string) => call(api.DELETE('/api/users/{id}', { params: { path: { id } } })), onSuccess: () => refresh() });

@@ -1,20 +1,23 @@
 // Users: the list (a manager reads those sharing one of its organizations, decision 0202); admins create users with
-// role, organizations and password, and deactivate them (decision 0203).
+// role, organizations and a password or an e-mail invitation (a one-time link to set it, decision 1602), invite again,
+// and deactivate them (decision 0203).
 import { useState, type FormEvent } from 'react';
 import { byId, useOrganizations, type Schemas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, SelectField, TextField, useCursorPages } from '../../../ui/index.ts';
+import { Badge, Banner, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, SelectField, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { Checkboxes, Confirm } from './parts.tsx';
-import { useCreateUser, useDeactivateUser, useUsersPage } from './queries.ts';
+import { useCreateUser, useDeactivateUser, useInviteUser, useUsersPage } from './queries.ts';
 
 const ROLES: Schemas['Role'][] = ['admin', 'manager', 'driver', 'customer'];
 
-function NewUser({ onClose }: { onClose: () => void }) {
+function NewUser({ onClose, onInvited }: { onClose: () => void; onInvited: (email: string) => void }) {
   const t = useT(messages);
   const tc = useT(common);
   const create = useCreateUser();
+  const invite = useInviteUser();
+  const [sendInvitation, setSendInvitation] = useState(true);
   const organizations = useOrganizations();
   const [role, setRole] = useState<Schemas['Role']>('driver');
   const [name, setName] = useState('');
@@ -26,7 +29,12 @@ function NewUser({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     create.mutate(
       { role, name: name.trim(), email: email.trim(), ...(phone.trim() ? { phone_number: phone.trim() } : {}), ...(password ? { password } : {}), organization_ids: orgs },
-      { onSuccess: onClose },
+      {
+        onSuccess: ({ user }) => {
+          if (!sendInvitation) return onClose();
+          invite.mutate(user.id, { onSuccess: ({ invitation }) => (onInvited(invitation.email), onClose()) });
+        },
+      },
     );
   };
   const shown = ['/user/role', '/user/name', '/user/email', '/user/phone_number', '/user/password', '/user/organization_ids'];
@@ -53,8 +61,12 @@ function NewUser({ onClose }: { onClose: () => void }) {
         />
         <TextField label={t('password')} hint={t('password_hint')} type="password" autoComplete="new-password" minLength={8} maxLength={256} value={password} onChange={(e) => setPassword(e.target.value)} errors={errorsAt(create.error, '/user/password')} />
         <TextField label={t('phone')} type="tel" value={phone} onChange={(e) => setPhone(e.target.value)} errors={errorsAt(create.error, '/user/phone_number')} />
+        <label className="check">
+          <input type="checkbox" checked={sendInvitation} onChange={(e) => setSendInvitation(e.target.checked)} /> {t('send_invitation')}
+        </label>
+        <ErrorBanner error={invite.error} />
         <div className="row">
-          <Button type="submit" variant="primary" busy={create.isPending}>
+          <Button type="submit" variant="primary" busy={create.isPending || invite.isPending}>
             {t('create')}
           </Button>
           <Button onClick={onClose}>{tc('cancel')}</Button>
@@ -72,6 +84,8 @@ export function UsersSection({ user }: { user: User }) {
   const users = useUsersPage(paging.cursor);
   const organizations = byId(useOrganizations().data);
   const deactivate = useDeactivateUser();
+  const invite = useInviteUser();
+  const [invited, setInvited] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [asking, setAsking] = useState<User | null>(null);
   const admin = user.role === 'admin';
@@ -86,8 +100,9 @@ export function UsersSection({ user }: { user: User }) {
         ) : null}
       </div>
       {!admin ? <p className="muted">{t('read_only')}</p> : null}
-      {creating ? <NewUser onClose={() => setCreating(false)} /> : null}
-      <ErrorBanner error={users.error ?? deactivate.error} />
+      {creating ? <NewUser onClose={() => setCreating(false)} onInvited={setInvited} /> : null}
+      <div role="status">{invited ? <Banner tone="ok">{t('invitation_sent', { email: invited })}</Banner> : null}</div>
+      <ErrorBanner error={users.error ?? deactivate.error ?? invite.error} />
       {users.isPending ? <Loading label={tc('loading')} /> : null}
       {users.data?.users.length ? (
         <div className="table-wrap">
@@ -115,6 +130,11 @@ export function UsersSection({ user }: { user: User }) {
                   <td>{u.deactivated_at ? <Badge tone="neutral">{`${t('deactivated')} ${format.date(u.deactivated_at)}`}</Badge> : <Badge tone="ok">{t('active')}</Badge>}</td>
                   {admin ? (
                     <td>
+                      {!u.deactivated_at && u.id !== user.id ? (
+                        <Button small aria-label={t('invite_named', { name: u.name })} busy={invite.isPending && invite.variables === u.id} onClick={() => invite.mutate(u.id, { onSuccess: ({ invitation }) => setInvited(invitation.email) })}>
+                          {t('invite')}
+                        </Button>
+                      ) : null}{' '}
                       {!u.deactivated_at && u.id !== user.id ? (
                         <Button small variant="danger" aria-label={t('deactivate_named', { name: u.name })} onClick={() => setAsking(u)}>
                           {t('deactivate')}

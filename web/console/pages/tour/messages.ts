@@ -2,7 +2,7 @@ import { defineMessages } from '../../../i18n/index.tsx';
 
 export const messages = defineMessages({
   en: {
-    title: 'Tour {id}',
+    title: '{id}',
     driver: 'Driver',
     no_driver: 'No driver',
     scheduled: 'Scheduled',
@@ -79,7 +79,7 @@ export const messages = defineMessages({
     keep: 'Keep it as it is',
   },
   de: {
-    title: 'Tour {id}',
+    title: '{id}',
     driver: 'Fahrer',
     no_driver: 'Kein Fahrer',
     scheduled: 'Geplant',

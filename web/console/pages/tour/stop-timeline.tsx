@@ -8,7 +8,7 @@ import { Badge, Button, StatusBadge } from '../../../ui/index.ts';
 import { FailDialog } from './fail-dialog.tsx';
 import { StopProof } from './stop-proof.tsx';
 import { messages } from './messages.ts';
-import type { Stop } from './queries.ts';
+import { useStopFailureReasons, type Stop } from './queries.ts';
 
 export const isLate = (stop: Stop): boolean => Boolean(stop.eta && stop.time_window && Date.parse(stop.eta) > Date.parse(stop.time_window.ends_at));
 
@@ -22,6 +22,9 @@ export function StopTimeline({ tourId, stops, timeZone }: { tourId: string; stop
   const tc = useT(common);
   const format = useFormat();
   const [failing, setFailing] = useState<{ stop: Stop; position: number } | null>(null);
+  // A failure reads as the reason's label in the page's language (its key never shows), else as the outcome's words.
+  const reasons = new Map((useStopFailureReasons().data ?? []).map((r) => [r.key, r.label]));
+  const failureText = (failure: NonNullable<Stop['failure']>) => (failure.reason_key ? (reasons.get(failure.reason_key) ?? t(`outcome.${failure.outcome}`)) : t(`outcome.${failure.outcome}`));
   const ordered = [...stops].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
   return (
     <>
@@ -47,7 +50,7 @@ export function StopTimeline({ tourId, stops, timeZone }: { tourId: string; stop
                 {stop.failed_at ? ` · ${t('failed_at', { time: format.time(stop.failed_at, timeZone) })}` : ''}
               </div>
               {stop.recovery_kind ? <div className="muted">{t('recovery_of', { kind: stop.recovery_kind })}</div> : null}
-              {stop.failure ? <div>{t('failure', { reason: stop.failure.reason_key ?? stop.failure.outcome })}{stop.failure.note ? ` — ${stop.failure.note}` : ''}</div> : null}
+              {stop.failure ? <div>{t('failure', { reason: failureText(stop.failure) })}{stop.failure.note ? ` — ${stop.failure.note}` : ''}</div> : null}
               {stop.proof ? <StopProof proof={stop.proof} timeZone={timeZone} /> : null}
               <div className="row">
                 {stop.booking_id ? <Link href={`/bookings/${stop.booking_id}`}>{t('booking')}</Link> : null}

@@ -4,7 +4,7 @@ import { useCallback } from 'react';
 import { byId, useDrivers, useLiveStream, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { ErrorBanner, Loading, PageHead, StatusBadge, useTourName } from '../../../ui/index.ts';
 import { CompensationEditor } from './compensation-editor.tsx';
 import { messages } from './messages.ts';
 import { useTour } from './queries.ts';
@@ -18,6 +18,7 @@ export function TourPage({ id }: { id: string }) {
   const tour = useTour(id);
   const areas = useServiceAreas();
   const drivers = useDrivers();
+  const nameOf = useTourName();
   const refetch = tour.refetch;
   const onEvent = useCallback(() => void refetch(), [refetch]);
   useLiveStream(onEvent, { tourId: id, enabled: tour.isSuccess, onReconnected: onEvent });
@@ -29,7 +30,7 @@ export function TourPage({ id }: { id: string }) {
   const driver = data.driver_id ? byId(drivers.data).get(data.driver_id) : undefined;
   return (
     <section className="stack">
-      <PageHead title={t('title', { id: data.id.slice(-8) })} actions={<StatusBadge status={data.status} />} />
+      <PageHead title={t('title', { id: nameOf(data) })} actions={<StatusBadge status={data.status} />} />
       <dl className="props card">
         <dt>{t('driver')}</dt>
         <dd>{data.driver_id ? (driver?.name ?? data.driver_id) : t('no_driver')}</dd>

@@ -5,7 +5,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api, byId, call, useDrivers, type Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, useCursorPages } from '../../../ui/index.ts';
+import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, useCursorPages, useTourName } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 
 type TourStatus = Schemas['TourStatus'];
@@ -30,6 +30,7 @@ export function ToursPage() {
   const pages = useCursorPages();
   const tours = useToursPage(status, pages.cursor);
   const drivers = byId(useDrivers().data);
+  const nameOf = useTourName();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -80,7 +81,7 @@ export function ToursPage() {
                     <tr key={tour.id}>
                       <td>
                         <Link href={`/tours/${tour.id}`}>
-                          <span className="mono">{tour.id.slice(-8)}</span>
+                          {nameOf(tour)}
                         </Link>
                       </td>
                       <td>
