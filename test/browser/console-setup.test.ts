@@ -32,7 +32,7 @@ describe('the console\'s set-up pages in a browser', () => {
     for (const name of DRIVERS) drivers.push({ id: (await createUser(admin, { role: 'driver', name, organization_ids: [org.id] })).id, name });
     email = `setup-admin-${Date.now()}@example.com`;
     await createUser(admin, { role: 'admin', name: 'Ada Admin', email, password: PASSWORD });
-  });
+  }, 180_000);
   afterAll(async () => {
     await app?.close();
   });

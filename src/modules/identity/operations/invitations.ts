@@ -8,7 +8,7 @@ import type { Actor } from '../../../http/actor.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { AppError, notFound, unprocessable } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
-import { enqueueMail } from '../../../mail/index.ts';
+import { scheduleJob } from '../../../worker/jobs.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword, randomBase62, sha256Hex } from '../../../shared/secrets.ts';
 import { requireUser } from '../access.ts';
@@ -68,7 +68,10 @@ export async function inviteUser(deps: Deps, actor: Actor, id: string, lang: 'en
       lang === 'de'
         ? `Hallo ${user.name},\n\nSie wurden zu Tourbook (${tenant?.name ?? ''}) eingeladen. Öffnen Sie diesen Link, um Ihr Passwort festzulegen (einmal gültig, bis ${until} UTC):\n\n${signInLinkUrl(deps.config, token)}\n\nIhre Anmeldung danach: ${user.email}\n`
         : `Hello ${user.name},\n\nYou have been invited to Tourbook (${tenant?.name ?? ''}). Open this link to set your password (it works once, until ${until} UTC):\n\n${signInLinkUrl(deps.config, token)}\n\nYou sign in with: ${user.email}\n`;
-    await enqueueMail(tx, { tenantId: actor.tenantId, to: [user.email], subject: lang === 'de' ? 'Ihre Einladung zu Tourbook' : 'Your invitation to Tourbook', text, now });
+    // The mail.send job as mail/index.ts's enqueueMail queues it: that module imports identity, so identity cannot
+    // import it back (src/architecture.test.ts, no import loop between files).
+    const subject = lang === 'de' ? 'Ihre Einladung zu Tourbook' : 'Your invitation to Tourbook';
+    await scheduleJob(tx, { tenantId: actor.tenantId, kind: 'mail.send', payload: { to: [user.email], subject, text }, dueAt: now, now, maxAttempts: 8 });
     return { user_id: user.id, email: user.email, expires_at: expiresAt.toISOString() };
   });
 }
