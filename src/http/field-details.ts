@@ -85,6 +85,10 @@ export const fieldDetails: FieldDetails = {
   'needs place_id, or location and address': { de: 'braucht place_id oder location und address' },
   'is required here (only a new booking locates a stop from its address)': { de: 'ist hier erforderlich (nur eine neue Buchung findet einen Stopp über seine Adresse)' },
   'is the external id of another booking that is not cancelled': { de: 'ist die externe ID einer anderen Buchung, die nicht storniert ist' },
+  // Address-only stops (dispatch/bookings/locate-stops.ts, decision 1562).
+  'has no street to find': { de: 'hat keine Straße, die sich finden ließe' },
+  'was not found': { de: 'wurde nicht gefunden' },
+  'was not found; the closest match is {label}': { de: 'wurde nicht gefunden; am nächsten kommt {label}' },
   // Contacts (shared/contact.ts, decision 1561).
   'is not an ISO 3166-1 alpha-2 country code': { de: 'ist kein Ländercode nach ISO 3166-1 alpha-2' },
   'is not an e-mail address': { de: 'ist keine E-Mail-Adresse' },

@@ -16,4 +16,6 @@ export { placeIdsInServiceArea } from './repository.ts';
  * → `{ place: PlaceRow, created: boolean }`.
  */
 export { findOrCreatePlaceByAddress, placeAddressKey, type PlaceByAddressInput } from './address-key.ts';
+/** The place of a normalized address in a customer scope, if any (an address-only stop reuses it, contract §14). */
+export { findPlaceByAddressKey } from './repository.ts';
 export { messages } from './address-key.ts';

@@ -30,6 +30,7 @@ import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
 import { newBookingLink } from './tracking-links.ts';
+import { locateStops, withNewPlaces } from './locate-stops.ts';
 
 export const messages: Messages = {
   'booking.external_id_exists': {
@@ -134,7 +135,9 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
   await checkManagingOrganizations(db, actor, managing, '/booking/managing_organization_ids');
   const id = newId();
-  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, { knownPlaces: references.places })).map((row, i) =>
+  // Address-only stops are located now, before any write (contract §14, decision 1562).
+  const { located, pending } = await locateStops(db, null, tenantId, { customerId, serviceAreaId: service.serviceAreaId }, input.stops, (i) => `/booking/stops/${i}`);
+  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, { knownPlaces: references.places, located })).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
   );
   const managingOrganizationIds = [...managing].sort();
@@ -167,7 +170,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const jobs = decides ? [jobRow({ tenantId, kind: 'bookings.auto_dispatch', payload: { booking_id: id }, dueAt: at, now: at, maxAttempts: 3 })] : [];
   const created = { booking, stops, packages, history, visibleTo: settled.organizationIds, jobs };
   const events: EventInput[] = [{ tenantId, actor, type: 'booking.created', resourceId: id, at, data: { ...bookingEventData(booking), status: booking.status } }];
-  return { at, service, created, events, packageInputs };
+  return { at, service, created, events, packageInputs, pending };
 }
 
 /** Runs every check the create would, writing nothing: a bulk dry run's answer for one item (decision 0320). */
@@ -186,7 +189,7 @@ export async function checkNewBooking(deps: Deps, actor: Actor, input: BookingCr
  * response renders from the rows written, as a read after the commit would.
  */
 export async function createBooking(deps: Deps, actor: Actor, input: BookingCreateInput) {
-  const { at, service, created: checked, events, packageInputs } = await prepareBooking(deps, actor, input);
+  const { at, service, created: checked, events, packageInputs, pending } = await prepareBooking(deps, actor, input);
   const { db } = deps;
   const { tenantId } = actor;
   const { booking, stops, packages, history } = checked;
@@ -197,13 +200,20 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   if (service.dispatchMode === 'auto') {
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
+      await withNewPlaces(tx, created, input.stops, pending);
       await writeNewBooking(tx, created, events, packageInputs, actor);
       await autoDispatch(tx, tenantId, actor, at, service, booking);
       await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds: [], event: 'dispatch' });
     });
     return getBooking(deps, actor, id);
   }
-  await writeNewBooking(db, created, events, packageInputs, actor);
+  if (pending.length) {
+    // The addresses' new places are made with the booking, or neither is (nothing half-written).
+    await db.transaction(async (tx) => {
+      await withNewPlaces(tx, created, input.stops, pending);
+      await writeNewBooking(tx, created, events, packageInputs, actor);
+    });
+  } else await writeNewBooking(db, created, events, packageInputs, actor);
   await requireBooking(db, actor, { loaded: booking, stops });
   // Just created: no tip outcome can exist yet, so none is read; its link is the row just written.
   const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history, trackingLink: link }]]), { fresh: true });

@@ -249,6 +249,77 @@ describe('contacts (contract §14)', () => {
   });
 });
 
+describe('address-only stops (contract §14)', () => {
+  const moulins = { street: 'Boulevard des Moulins', number: '12', zip_code: '98000', city: 'Monaco', country: 'MC' };
+
+  it('reuses the tenant’s place of the same normalized address: its location, place_id and group, geocoding from places', async () => {
+    const w = await world({ country_code: 'MC' });
+    // A place pinned by hand at this address (the import's fix): the next booking finds it however the address is written.
+    const pinned = await createPlace(w.tenant.admin, { location: { lat: 43.7399, lng: 7.4272 }, address: moulins, service_area_id: w.areaId });
+    const created = await expectOk(
+      w.tenant.admin.post('/api/hailing/bookings', {
+        booking: booking(w, {
+          stops: [
+            { type: 'pickup', place_id: w.places[0] },
+            { type: 'dropoff', address: { street: 'bd des moulins', number: '12', zip_code: '98000', city: 'MONACO', country: 'MC' }, contact: { name: 'Léa' } },
+            { type: 'dropoff', address: { street: 'Boulevard des Moulins', city: 'Monaco' }, location: { lat: 43.74, lng: 7.43 } },
+          ],
+        }),
+      }),
+      201,
+    );
+    const [, reused, given] = created.booking.stops;
+    expect(reused).toMatchObject({ place_id: pinned.id, location: { lat: 43.7399, lng: 7.4272 }, geocoding: { precision: 'house', source: 'places' }, group: `A-dropoff-${pinned.id}` });
+    // The stop keeps the address as sent and the contact it gave.
+    expect(reused.address.street).toBe('bd des moulins');
+    expect(reused.contact.name).toBe('Léa');
+    // location + address: stored as given, no place, no geocoding.
+    expect(given).toMatchObject({ place_id: null, location: { lat: 43.74, lng: 7.43 } });
+    expect(given).not.toHaveProperty('geocoding');
+    const read = await expectOk(w.tenant.admin.get(`/api/hailing/bookings/${created.booking.id}`));
+    expect(read.booking.stops[1].geocoding).toEqual({ precision: 'house', source: 'places' });
+  });
+
+  it('answers 422 address_not_found at each address it cannot locate, writing nothing', async () => {
+    const w = await world();
+    const res = await w.tenant.admin.post('/api/hailing/bookings', {
+      booking: booking(w, {
+        external_id: 'NOWHERE-1',
+        stops: [
+          { type: 'pickup', place_id: w.places[0] },
+          { type: 'dropoff', address: { street: 'Rue Inconnue', number: '1', city: 'Monaco' } },
+          { type: 'dropoff', address: { street: '—', city: 'Monaco' } },
+        ],
+      }),
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error_code).toBe('address_not_found');
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ pointer: '/booking/stops/1/address', code: 'address_not_found' }),
+      expect.objectContaining({ pointer: '/booking/stops/2/address', code: 'address_not_found' }),
+    ]);
+    expect(await count(w.tenant.admin)).toBe(0);
+    // A custom stop is not located from its address: it needs its location.
+    const created = await expectOk(w.tenant.admin.post('/api/hailing/bookings', { booking: booking(w) }), 201);
+    const custom = await w.tenant.admin.post(`/api/hailing/bookings/${created.booking.id}/stops`, { stop: { type: 'dropoff', address: moulins } });
+    expect(custom.status).toBe(422);
+    expect(custom.body.errors).toEqual([expect.objectContaining({ pointer: '/stop/location', code: 'required' })]);
+  });
+
+  it('gives a customer’s booking the customer’s own places only', async () => {
+    const w = await world();
+    await createPlace(w.tenant.admin, { address: moulins });
+    const shop = await createUser(w.tenant.admin, { role: 'customer' });
+    const address = { type: 'dropoff', address: moulins };
+    const refused = await shop.client.post('/api/hailing/bookings', { booking: booking(w, { stops: [{ type: 'pickup', place_id: w.places[0] }, address] }) });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].pointer).toBe('/booking/stops/1/address');
+    const own = await createPlace(shop.client, { address: moulins, location: { lat: 43.7398, lng: 7.4271 } });
+    const created = await expectOk(shop.client.post('/api/hailing/bookings', { booking: booking(w, { stops: [{ type: 'pickup', place_id: w.places[0] }, address] }) }), 201);
+    expect(created.booking.stops[1].place_id).toBe(own.id);
+  });
+});
+
 describe('hostile input', () => {
   it('stores addresses and names in every script as given, and answers one 5 MB field with the body limit', async () => {
     const w = await world({ country_code: 'MC' });
