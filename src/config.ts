@@ -26,6 +26,8 @@ export interface Config {
   bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
+  /** The optional geocoding provider after the tenant's places and the regions (contract §14, decision 1507). */
+  geocoder: { kind: 'nominatim' | 'photon'; url: string; requestsPerSecond: number; timeoutMs: number; cacheSize: number } | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
   /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
@@ -103,6 +105,11 @@ const ENV_SCHEMA = {
     S3_ACCESS_KEY_ID: text,
     S3_SECRET_ACCESS_KEY: text,
     OSRM_URL: httpUrl,
+    GEOCODER: { type: 'string', enum: ['nominatim', 'photon'] },
+    GEOCODER_URL: httpUrl,
+    GEOCODER_REQUESTS_PER_SECOND: number(0.01, 1000),
+    GEOCODER_TIMEOUT_MS: integer(100, 60_000),
+    GEOCODER_CACHE_SIZE: integer(1, 1_000_000),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
@@ -169,6 +176,14 @@ function checkedEnv(env: NodeJS.ProcessEnv): Record<string, string | number | un
   return values;
 }
 
+/** GEOCODER and GEOCODER_URL go together; the public Nominatim's policy is at most one request per second (the default). */
+function geocoderConfig(kind: string | null, url: string | null, requestsPerSecond: number, timeoutMs: number, cacheSize: number): Config['geocoder'] {
+  if (kind === null && url === null) return null;
+  if (kind === null) throw new ConfigError('GEOCODER_URL is set but GEOCODER is not: set GEOCODER=nominatim or GEOCODER=photon');
+  if (url === null) throw new ConfigError(`GEOCODER=${kind} needs GEOCODER_URL (the service's base URL, e.g. http://127.0.0.1:8080)`);
+  return { kind: kind as 'nominatim' | 'photon', url: url.replace(/\/+$/, ''), requestsPerSecond, timeoutMs, cacheSize };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const v = checkedEnv(env);
   const str = (name: string): string | null => (v[name] === undefined ? null : String(v[name]));
@@ -200,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         }
       : null,
     osrmUrl: str('OSRM_URL'),
+    geocoder: geocoderConfig(str('GEOCODER'), str('GEOCODER_URL'), num('GEOCODER_REQUESTS_PER_SECOND', 1), num('GEOCODER_TIMEOUT_MS', 3_000), num('GEOCODER_CACHE_SIZE', 10_000)),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],

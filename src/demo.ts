@@ -1,5 +1,6 @@
 // `tourbook demo`: loads a small, realistic data set into a running Tourbook over its HTTP API, so a newcomer sees
-// bookings, a tour in progress and the people behind them at once.
+// bookings, a tour in progress and the people behind them at once. The day is in Monaco, the demo region (contract
+// §14): its places and drop-offs are real addresses of the OpenStreetMap extract (© OpenStreetMap contributors, ODbL).
 
 export interface DemoOptions {
   baseUrl: string;
@@ -32,19 +33,29 @@ function client(baseUrl: string, token: string) {
   };
 }
 
-const BERLIN = [
-  { name: 'Moabit hub', street: 'Beusselstraße', number: '44', zip: '10553', lat: 52.5303, lng: 13.3295, hub: true },
-  { name: 'Café Einstein', street: 'Kurfürstenstraße', number: '58', zip: '10785', lat: 52.5024, lng: 13.3587 },
-  { name: 'Buchhandlung Walther König', street: 'Burgstraße', number: '27', zip: '10178', lat: 52.5209, lng: 13.4006 },
-  { name: 'Markthalle Neun', street: 'Eisenbahnstraße', number: '42', zip: '10997', lat: 52.5021, lng: 13.4313 },
-  { name: 'Prenzlauer Berg flat', street: 'Kastanienallee', number: '12', zip: '10435', lat: 52.5378, lng: 13.4093 },
+/** Addresses of the Monaco extract (regions/monaco.osm.pbf) with their OSM coordinates; the first is the depot. */
+const MONACO = [
+  { name: 'Fontvieille depot', street: 'Rue du Gabian', number: '7', lat: 43.7295, lng: 7.41488, hub: true, phone: '93 50 12 34' },
+  { name: 'Stars n Bars', street: 'Quai Antoine 1er', number: '6', lat: 43.73292, lng: 7.42579, phone: '97 97 12 34' },
+  { name: 'My Sushi', street: 'Rue des Orangers', number: '2', lat: 43.73351, lng: 7.42033, phone: '93 50 56 78' },
+  { name: 'Planet Pasta', street: 'Rue Imberty', number: '6', lat: 43.73369, lng: 7.42031, phone: '97 97 56 78' },
+  { name: 'Monaco Mutualité', street: 'Avenue des Papalins', number: '8', lat: 43.7291, lng: 7.41718, phone: '93 50 90 12' },
 ];
+
+/** Recipients at real addresses of the extract, given as a shop's export gives them: no place, a national phone number. */
+const RECIPIENTS = [
+  { name: 'Léa Rossi', street: 'Avenue Albert II', number: '25', lat: 43.73036, lng: 7.41701, phone: '06 40 12 34 56', email: 'lea.rossi@example.mc' },
+  { name: 'Marco Bellini', street: 'Avenue de Fontvieille', number: '24', lat: 43.72887, lng: 7.41479, phone: '06 40 65 43 21', email: 'marco.bellini@example.mc' },
+];
+
+const monacoAddress = (a: { street: string; number: string }) => ({ street: a.street, number: a.number, zip_code: '98000', city: 'Monaco', country: 'MC' });
 
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const log = options.log ?? (() => undefined);
   const admin = client(options.baseUrl, options.adminToken);
 
-  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: 'Berlin', currency: 'EUR', time_zone: 'Europe/Berlin' } })).service_area;
+  // country_code MC: the contacts' national numbers ("93 50 12 34") are read as Monaco's (contract §14).
+  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: 'Monaco', currency: 'EUR', time_zone: 'Europe/Monaco', country_code: 'MC' } })).service_area;
   const orgs = [];
   for (const name of ['Spree Kurier GmbH', 'Havel Logistik']) {
     orgs.push((await admin('POST', '/api/organizations', { organization: { name, service_area_ids: [area.id] } })).organization);
@@ -70,12 +81,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await person('frida', 'customer', 'Frida Lange', []);
 
   const places = [];
-  for (const p of BERLIN) {
+  for (const p of MONACO) {
     const body = {
       name: p.name,
       is_hub: p.hub ?? false,
       location: { lat: p.lat, lng: p.lng },
-      address: { street: p.street, number: p.number, zip_code: p.zip, city: 'Berlin', country: 'DE' },
+      address: monacoAddress(p),
+      contact: { name: p.name, phone_number: p.phone },
       service_area_id: area.id,
     };
     places.push((await admin('POST', '/api/places', { place: body })).place);
@@ -85,6 +97,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       // Tips go to the tour whose driver completed the booking's drop-offs (docs/api-guide.md "Tip distribution").
       service: { name: 'Same-day parcels', service_area_id: area.id, scheduling_config_id: config.id, tip_distribution_strategy: 'completed_dropoffs_on_tour' },
     })).service;
+
+  // The drivers' shifts today: from an hour ago for eight hours, starting and ending at the depot.
+  const now = Date.now();
+  const shift = { starts_at: new Date(now - 3600_000).toISOString(), ends_at: new Date(now + 8 * 3600_000).toISOString(), start_place_id: places[0].id, end_place_id: places[0].id };
+  for (const key of ['carla', 'deniz', 'emil']) await admin('POST', `/api/drivers/${people[key]!.id}/shifts`, { shift });
 
   const anna = client(options.baseUrl, people.anna!.token);
   const bookingIds: string[] = [];
@@ -108,6 +125,25 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     bookingIds.push(booking.id);
   }
 
+  // Two orders of a shop's export: recipients at street addresses, not places.
+  for (const [i, r] of RECIPIENTS.entries()) {
+    const booking = (
+      await anna('POST', '/api/hailing/bookings', {
+        booking: {
+          service_id: service.id,
+          external_id: `#${1041 + i}`,
+          managing_organization_ids: [orgs[0].id],
+          stops: [
+            { type: 'pickup', place_id: places[0].id },
+            { type: 'dropoff', location: { lat: r.lat, lng: r.lng }, address: monacoAddress(r), contact: { name: r.name, phone_number: r.phone, email: r.email } },
+          ],
+          packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, description: 'Parcel', weight_grams: 600 }],
+        },
+      })
+    ).booking;
+    bookingIds.push(booking.id);
+  }
+
   // A tour in progress: two bookings merged, released, picked by Carla, the hub pickup done.
   const tour = (await anna('POST', '/api/hailing/bookings/merge', { booking_ids: bookingIds.slice(0, 2) })).tour;
   await anna('POST', `/api/hailing/tours/${tour.id}/ready_to_pick`);
@@ -125,7 +161,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   await anna('PUT', `/api/tours/${waiting.id}/compensation/base`, { amount: 2500, currency: 'EUR', label: 'Half day' });
 
   const url = options.baseUrl.replace(/\/$/, '');
-  log(`Loaded the demo into ${options.baseUrl}: service area Berlin, ${orgs.length} organizations, ${places.length} places,`);
+  log(`Loaded the demo into ${options.baseUrl}: service area Monaco, ${orgs.length} organizations, ${places.length} places,`);
   log(`${bookingIds.length} bookings, tour ${tour.id} en route with Carla Weber, tour ${waiting.id} waiting for a claim.`);
   log(`Compensations: GET /api/tours/${tour.id}/compensation (42 € + 5 € bonus, tips on completion), /api/tours/${waiting.id}/compensation.`);
   log('API keys (shown once):');

@@ -1344,6 +1344,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the imported regions (admin) */
+        get: operations["listRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports": {
         parameters: {
             query?: never;
@@ -4022,7 +4039,8 @@ export type components = {
          *         "delivered",
          *         "failed"
          *       ],
-         *       "recipient_approaching_minutes": 10
+         *       "recipient_approaching_minutes": 10,
+         *       "country_code": "DE"
          *     }
          */
         ServiceArea: {
@@ -4036,6 +4054,7 @@ export type components = {
                 /** @enum {string} */
                 type: "Polygon";
             } | null;
+            country_code: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -4194,6 +4213,13 @@ export type components = {
                 reason_key: string | null;
             } | null;
             failure_options?: components["schemas"]["FailureOptions"];
+            /** @description Present on a stop located from its address (contract §14): how precisely, and by which source. */
+            geocoding?: {
+                /** @enum {string} */
+                precision: "house" | "street";
+                /** @description places, region, nominatim or photon. */
+                source: string;
+            };
             group: string | null;
             /** Format: uuid */
             id: string;
@@ -7116,7 +7142,8 @@ export interface operations {
                      *             "delivered",
                      *             "failed"
                      *           ],
-                     *           "recipient_approaching_minutes": 10
+                     *           "recipient_approaching_minutes": 10,
+                     *           "country_code": "DE"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7196,7 +7223,8 @@ export interface operations {
                  *             ]
                  *           ]
                  *         },
-                 *         "average_speed_kmh": 25
+                 *         "average_speed_kmh": 25,
+                 *         "country_code": "DE"
                  *       }
                  *     }
                  */
@@ -7213,6 +7241,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "Polygon";
                         } | null;
+                        country_code?: string | null;
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency: string;
                         name: string;
@@ -7284,7 +7313,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */
@@ -7381,7 +7411,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */
@@ -7449,6 +7480,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "Polygon";
                         } | null;
+                        country_code?: string | null;
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency?: string;
                         name?: string;
@@ -7520,7 +7552,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */
@@ -16968,6 +17001,68 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRegions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        regions: {
+                            addresses: number;
+                            bbox: {
+                                max_lat: number;
+                                max_lng: number;
+                                min_lat: number;
+                                min_lng: number;
+                            };
+                            /** Format: date-time */
+                            imported_at: string;
+                            name: string;
+                            road_edges: number;
+                            road_nodes: number;
+                            streets: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -35,6 +35,8 @@ describe('service areas', () => {
       created_at: t.clock.now().toISOString(),
       recipient_notifications: [],
       recipient_approaching_minutes: 10,
+      // No country unless given: phone numbers then need their "+…" (contract §14).
+      country_code: null,
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });
