@@ -83,6 +83,13 @@ export const fieldDetails: FieldDetails = {
   'is not a stop type of the service ({types})': { de: 'ist kein Stopptyp des Service ({types})' },
   'is before starts_at': { de: 'liegt vor starts_at' },
   'needs place_id, or location and address': { de: 'braucht place_id oder location und address' },
+  'is required here (only a new booking locates a stop from its address)': { de: 'ist hier erforderlich (nur eine neue Buchung findet einen Stopp über seine Adresse)' },
+  'is the external id of another booking that is not cancelled': { de: 'ist die externe ID einer anderen Buchung, die nicht storniert ist' },
+  // Contacts (shared/contact.ts, decision 1561).
+  'is not an ISO 3166-1 alpha-2 country code': { de: 'ist kein Ländercode nach ISO 3166-1 alpha-2' },
+  'is not an e-mail address': { de: 'ist keine E-Mail-Adresse' },
+  'is not a valid phone number': { de: 'ist keine gültige Telefonnummer' },
+  'has no country code (+…) and the service area has no country_code to read it in': { de: 'hat keine Ländervorwahl (+…), und das Liefergebiet hat keinen country_code, um sie zu lesen' },
   'starts with the reserved prefix "A-"': { de: 'beginnt mit dem reservierten Präfix „A-“' },
   'is longer than {max} characters': { de: 'ist länger als {max} Zeichen' },
   'stop {id} comes before its pickup': { de: 'Stopp {id} liegt vor seiner Abholung' },

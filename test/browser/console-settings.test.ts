@@ -205,10 +205,14 @@ describe('the console\'s reports and settings in a browser', () => {
     const form = page.getByRole('dialog', { name: 'Edit Berlin' });
     await form.getByLabel('Auto-dispatch new bookings into open tours').check();
     await form.getByLabel('Auto-dispatch budget (ms)').fill('150');
+    // The country that phone numbers without "+" are read in (contract §14), written in any case.
+    await form.getByLabel('Country (optional)').fill('de');
     await form.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => row.textContent()).toContain('On (150 ms)');
     const areas = await expectOk(admin.get('/api/admin/service_areas?limit=100'));
-    expect(areas.service_areas.find((a: { name: string }) => a.name === 'Berlin').auto_dispatch).toEqual({ enabled: true, budget_ms: 150 });
+    const berlin = areas.service_areas.find((a: { name: string }) => a.name === 'Berlin');
+    expect(berlin.auto_dispatch).toEqual({ enabled: true, budget_ms: 150 });
+    expect(berlin.country_code).toBe('DE');
     watched.expectClean();
     await watched.context.close();
   });

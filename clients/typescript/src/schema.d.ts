@@ -3982,7 +3982,8 @@ export type components = {
          *         "delivered",
          *         "failed"
          *       ],
-         *       "recipient_approaching_minutes": 10
+         *       "recipient_approaching_minutes": 10,
+         *       "country_code": "DE"
          *     }
          */
         ServiceArea: {
@@ -3996,6 +3997,7 @@ export type components = {
                 /** @enum {string} */
                 type: "Polygon";
             } | null;
+            country_code: string | null;
             /** Format: date-time */
             created_at: string;
             currency: string;
@@ -4154,6 +4156,13 @@ export type components = {
                 reason_key: string | null;
             } | null;
             failure_options?: components["schemas"]["FailureOptions"];
+            /** @description Present on a stop located from its address (contract §14): how precisely, and by which source. */
+            geocoding?: {
+                /** @enum {string} */
+                precision: "house" | "street";
+                /** @description places, region, nominatim or photon. */
+                source: string;
+            };
             group: string | null;
             /** Format: uuid */
             id: string;
@@ -7076,7 +7085,8 @@ export interface operations {
                      *             "delivered",
                      *             "failed"
                      *           ],
-                     *           "recipient_approaching_minutes": 10
+                     *           "recipient_approaching_minutes": 10,
+                     *           "country_code": "DE"
                      *         }
                      *       ],
                      *       "meta": {
@@ -7156,7 +7166,8 @@ export interface operations {
                  *             ]
                  *           ]
                  *         },
-                 *         "average_speed_kmh": 25
+                 *         "average_speed_kmh": 25,
+                 *         "country_code": "DE"
                  *       }
                  *     }
                  */
@@ -7173,6 +7184,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "Polygon";
                         } | null;
+                        country_code?: string | null;
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency: string;
                         name: string;
@@ -7244,7 +7256,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */
@@ -7341,7 +7354,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */
@@ -7409,6 +7423,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "Polygon";
                         } | null;
+                        country_code?: string | null;
                         /** @description ISO-4217 code, e.g. EUR. */
                         currency?: string;
                         name?: string;
@@ -7480,7 +7495,8 @@ export interface operations {
                      *           "delivered",
                      *           "failed"
                      *         ],
-                     *         "recipient_approaching_minutes": 10
+                     *         "recipient_approaching_minutes": 10,
+                     *         "country_code": "DE"
                      *       }
                      *     }
                      */

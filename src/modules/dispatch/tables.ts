@@ -6,6 +6,12 @@ import type { PlaceAddress, PlaceContact } from '../places/index.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** Where an address-only stop's location came from: the geocoder's precision and source (contract §14). */
+export interface StopGeocoding {
+  precision: 'house' | 'street';
+  source: string;
+}
+
 export type BookingStatus = 'to_be_dispatched' | 'partially_dispatched' | 'dispatched' | 'completed' | 'cancelled';
 export type StopStatus = 'to_be_dispatched' | 'scheduled' | 'approaching' | 'arrived' | 'completed' | 'failed' | 'cancelled';
 export type PackageStatus = 'created' | 'awaiting_pickup' | 'in_transit' | 'delivered' | 'failed' | 'returned' | 'cancelled';
@@ -67,11 +73,17 @@ export const bookings = pgTable(
     updatedAt: ts('updated_at').notNull(),
     /** The service area's auto-dispatch decision on this booking (decision 1350); null when none was taken. */
     autoDispatch: jsonb('auto_dispatch').$type<AutoDispatchDecision>(),
+    /** True for an older booking whose external id a newer open one held when the unique index came (decision 1560). */
+    externalIdExempt: boolean('external_id_exempt'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('bookings_status_idx').on(t.tenantId, t.status, t.id),
     index('bookings_external_id_idx').on(t.tenantId, t.externalId),
+    // One open booking per tenant, customer and external id (contract §14, decision 1560): cancelling frees the id.
+    uniqueIndex('bookings_open_external_id_key')
+      .on(t.tenantId, sql`coalesce(${t.customerId}, '00000000-0000-0000-0000-000000000000'::uuid)`, t.externalId)
+      .where(sql`external_id IS NOT NULL AND status <> 'cancelled' AND external_id_exempt IS NOT TRUE`),
     index('bookings_customer_idx').on(t.tenantId, t.customerId, t.id),
     index('bookings_service_area_idx').on(t.tenantId, t.serviceAreaId, t.id),
   ],
@@ -96,6 +108,8 @@ export const stops = pgTable(
     lng: doublePrecision('lng').notNull(),
     address: jsonb('address').$type<PlaceAddress>().notNull(),
     contact: jsonb('contact').$type<PlaceContact>(),
+    /** How an address-only stop was located (contract §14); null when the stop came with its location or a place. */
+    geocoding: jsonb('geocoding').$type<StopGeocoding>(),
     group: text('group'),
     timeWindowStartsAt: ts('time_window_starts_at'),
     timeWindowEndsAt: ts('time_window_ends_at'),

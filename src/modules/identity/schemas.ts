@@ -242,6 +242,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   created_at: Timestamp,
   recipient_notifications: Type.Array(RecipientMoment),
   recipient_approaching_minutes: Type.Integer(),
+  country_code: Nullable(Type.String()),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -254,6 +255,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   created_at: EXAMPLE_AT,
   recipient_notifications: ['dispatched', 'approaching', 'delivered', 'failed'],
   recipient_approaching_minutes: 10,
+  country_code: 'DE',
 }));
 /** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
 export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
@@ -277,6 +279,7 @@ const serviceAreaFields = {
     maximum: RECIPIENT_APPROACHING_MINUTES.max,
     description: 'The `approaching` moment: the ETA is at most this many minutes away (decision 1108).',
   }),
+  country_code: Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. MC: phone numbers written without "+" are read in this country (contract §14).' })),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;
@@ -287,7 +290,7 @@ export const ServiceAreaCreateBody = withExample(
     },
     strict,
   ),
-  { service_area: { name: 'Berlin', currency: 'EUR', time_zone: 'Europe/Berlin', boundary: BERLIN, average_speed_kmh: 25 } },
+  { service_area: { name: 'Berlin', currency: 'EUR', time_zone: 'Europe/Berlin', boundary: BERLIN, average_speed_kmh: 25, country_code: 'DE' } },
 );
 export const ServiceAreaUpdateBody = withExample(Type.Object({ service_area: Type.Partial(ServiceAreaFields, strict) }, strict), {
   service_area: { scheduling_config_id: ID.schedulingConfig, average_speed_kmh: 22 },

@@ -83,6 +83,8 @@ export const serviceAreas = pgTable(
     recipientNotifications: text('recipient_notifications').array().$type<RecipientMomentSetting[]>().notNull().default([]),
     /** `approaching`: the drop-off's ETA is at most this many minutes away (decision 1108). */
     recipientApproachingMinutes: integer('recipient_approaching_minutes').notNull().default(10),
+    /** ISO 3166-1 alpha-2: the country phone numbers written without "+" are read in (contract §14); null: none. */
+    countryCode: text('country_code'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

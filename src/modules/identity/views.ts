@@ -59,6 +59,7 @@ export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
   created_at: iso(row.createdAt),
   recipient_notifications: row.recipientNotifications,
   recipient_approaching_minutes: row.recipientApproachingMinutes,
+  country_code: row.countryCode,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

@@ -2,8 +2,9 @@
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Actor } from '../../http/actor.ts';
-import { unknownReference } from '../../http/errors.ts';
+import { invalidFields, unknownReference } from '../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../http/pagination.ts';
+import { checkContact } from '../../shared/contact.ts';
 import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
@@ -38,22 +39,34 @@ const toAddress = (input: PlaceCreateInput['address']): PlaceAddress => ({
   additional_line: input.additional_line ?? null,
 });
 
-const toContact = (input: PlaceCreateInput['contact']): PlaceContact => ({
-  name: input?.name ?? null,
-  phone_number: input?.phone_number ?? null,
-  email: input?.email ?? null,
-  locale: input?.locale ?? null,
-});
+/**
+ * The contact as stored: e-mail checked, phone number in E.164 read in the place's service area's country when it has
+ * no "+" (contract §14, decision 1561); 422 at `/place/contact/…` otherwise.
+ */
+function toContact(input: PlaceCreateInput['contact'], country: string | null): PlaceContact {
+  const { contact, errors } = checkContact(input ?? {}, country, '/place/contact');
+  if (errors.length) throw invalidFields(errors);
+  return { name: contact.name ?? null, phone_number: contact.phone_number ?? null, email: contact.email ?? null, locale: contact.locale ?? null };
+}
 
-/** Referenced ids must exist in the tenant; a customer may only name itself as the place's customer. */
-async function checkReferences(tx: Tx, actor: Actor, input: { service_area_id?: string | null; customer_id?: string | null }): Promise<void> {
-  if (input.service_area_id && !(await findServiceArea(tx, actor.tenantId, input.service_area_id))) {
-    throw unknownReference('/place/service_area_id', 'service area');
-  }
+/**
+ * Referenced ids must exist in the tenant; a customer may only name itself as the place's customer. Returns the
+ * country of the place's service area (`areaId`: the one it keeps when the input names none), for its contact.
+ */
+async function checkReferences(
+  tx: Tx,
+  actor: Actor,
+  input: { service_area_id?: string | null; customer_id?: string | null },
+  areaId: string | null = null,
+): Promise<{ countryCode: string | null }> {
+  const serviceAreaId = input.service_area_id !== undefined ? input.service_area_id : areaId;
+  const area = serviceAreaId ? await findServiceArea(tx, actor.tenantId, serviceAreaId) : null;
+  if (input.service_area_id && !area) throw unknownReference('/place/service_area_id', 'service area');
   if (input.customer_id) {
     const customer = ownPlacesOnly(actor) && input.customer_id !== actor.userId ? null : await findUser(tx, actor.tenantId, input.customer_id);
     if (!customer || customer.role !== 'customer') throw unknownReference('/place/customer_id', 'customer');
   }
+  return { countryCode: area?.countryCode ?? null };
 }
 
 export async function listPlaces(
@@ -89,7 +102,7 @@ export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateIn
   if (input.metadata !== undefined) requirePlaceAction(actor, 'metadata');
   const id = newId();
   return deps.db.transaction(async (tx) => {
-    await checkReferences(tx, actor, input);
+    const { countryCode } = await checkReferences(tx, actor, input);
     await repo.insertPlace(tx, {
       tenantId: actor.tenantId,
       id,
@@ -98,7 +111,7 @@ export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateIn
       lat: input.location.lat,
       lng: input.location.lng,
       address: toAddress(input.address),
-      contact: toContact(input.contact),
+      contact: toContact(input.contact, countryCode),
       serviceAreaId: input.service_area_id ?? null,
       // A customer's places are always its own.
       customerId: placeScopeOf(actor) ?? input.customer_id ?? null,
@@ -113,14 +126,14 @@ export async function updatePlace(deps: Deps, actor: Actor, id: string, input: P
   requirePlaceAction(actor, 'update');
   if (input.metadata !== undefined) requirePlaceAction(actor, 'metadata');
   return deps.db.transaction(async (tx) => {
-    await requirePlace(tx, actor, id, { forUpdate: true });
-    await checkReferences(tx, actor, input);
+    const current = await requirePlace(tx, actor, id, { forUpdate: true });
+    const { countryCode } = await checkReferences(tx, actor, input, current.serviceAreaId);
     const patch: Parameters<typeof repo.updatePlace>[3] = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.is_hub !== undefined) patch.isHub = input.is_hub;
     if (input.location) Object.assign(patch, { lat: input.location.lat, lng: input.location.lng });
     if (input.address) patch.address = toAddress(input.address);
-    if (input.contact) patch.contact = toContact(input.contact);
+    if (input.contact) patch.contact = toContact(input.contact, countryCode);
     if (input.service_area_id !== undefined) patch.serviceAreaId = input.service_area_id;
     if (input.customer_id !== undefined && !placeScopeOf(actor)) patch.customerId = input.customer_id;
     if (input.metadata !== undefined) patch.metadata = input.metadata;

@@ -6,7 +6,8 @@ import { isTransaction, type Queryable, type Tx } from '../../../db/client.ts';
 import { uniqueViolation } from '../../../db/errors.ts';
 import { completeRow } from '../../../db/json-insert.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { invalidFields, unknownReference } from '../../../http/errors.ts';
+import { AppError, invalidFields, unknownReference } from '../../../http/errors.ts';
+import type { Messages } from '../../../http/i18n.ts';
 import { eventRows, type EventActor, type EventInput } from '../../../events/outbox.ts';
 import { newId } from '../../../shared/ids.ts';
 import { jobRow } from '../../../worker/jobs.ts';
@@ -29,6 +30,31 @@ import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
 import { newBookingLink } from './tracking-links.ts';
+
+export const messages: Messages = {
+  'booking.external_id_exists': {
+    en: 'A booking with the external id {external_id} exists already and is not cancelled.',
+    de: 'Eine Buchung mit der externen ID {external_id} gibt es schon, und sie ist nicht storniert.',
+  },
+};
+
+/**
+ * 409 external_id_exists (contract §14, decision 1560): the id is held by an open booking of the same tenant and
+ * customer. The problem names that booking only when the caller may see it (visibility.ts): otherwise it says no more
+ * than that the id is taken, as any caller who sends it learns anyway.
+ */
+export async function externalIdExists(q: Queryable, actor: Actor | undefined, booking: Pick<repo.BookingRow, 'tenantId' | 'customerId' | 'externalId'>): Promise<AppError> {
+  const externalId = booking.externalId ?? '';
+  const holder = await repo.findOpenBookingByExternalId(q, booking.tenantId, booking.customerId, externalId);
+  const visible = holder && actor ? await requireBooking(q, actor, { loaded: holder }).then(() => true, () => false) : false;
+  return new AppError(
+    409,
+    'external_id_exists',
+    { key: 'booking.external_id_exists', params: { external_id: externalId } },
+    [{ pointer: '/booking/external_id', code: 'external_id_exists', detail: 'is the external id of another booking that is not cancelled' }],
+    visible && holder ? { booking_id: holder.id } : {},
+  );
+}
 
 /** Auto-dispatch services put a new booking's stops into a new tour, released as their scheduling config says. */
 async function autoDispatch(tx: Tx, tenantId: string, actor: EventActor, at: Date, service: ServiceConfig, booking: repo.BookingRow): Promise<string> {
@@ -56,7 +82,13 @@ const SHORTCODE_DRAWS = 5;
  * Writes a new booking in one statement (see `repo.insertNewBooking`), drawing its packages' shortcodes again when
  * the unique index refuses one; an external label taken meanwhile by a concurrent create is a 422 like any other.
  */
-export async function writeNewBooking(q: Queryable, created: repo.NewBooking, events: EventInput[], inputs: { external_label?: string | null }[] = []): Promise<void> {
+export async function writeNewBooking(
+  q: Queryable,
+  created: repo.NewBooking,
+  events: EventInput[],
+  inputs: { external_label?: string | null }[] = [],
+  actor?: Actor,
+): Promise<void> {
   for (let draw = 1; ; draw++) {
     try {
       // Inside a transaction a failed statement aborts it: there the attempt gets a savepoint, so a redraw can follow.
@@ -69,6 +101,8 @@ export async function writeNewBooking(q: Queryable, created: repo.NewBooking, ev
         redrawShortcodes(created.packages);
         continue;
       }
+      // Whoever sent the other booking (a session, a key, another process): the index decides, not a read (decision 1560).
+      if (constraint === 'bookings_open_external_id_key') throw await externalIdExists(q, actor, created.booking);
       if (constraint === 'packages_open_external_label_key') {
         const errors = await externalLabelErrors(q, created.booking.tenantId, inputs);
         if (errors.length) throw invalidFields(errors);
@@ -100,7 +134,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   const managing = input.managing_organization_ids ?? defaultManagingOrganizationIds(actor);
   await checkManagingOrganizations(db, actor, managing, '/booking/managing_organization_ids');
   const id = newId();
-  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, references.places)).map((row, i) =>
+  const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, { knownPlaces: references.places })).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
   );
   const managingOrganizationIds = [...managing].sort();
@@ -138,7 +172,12 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
 
 /** Runs every check the create would, writing nothing: a bulk dry run's answer for one item (decision 0320). */
 export async function checkNewBooking(deps: Deps, actor: Actor, input: BookingCreateInput): Promise<void> {
-  await prepareBooking(deps, actor, input);
+  const { created } = await prepareBooking(deps, actor, input);
+  // The write would meet the unique index: a dry run reads what it would say (a create leaves it to the index).
+  const { booking } = created;
+  if (booking.externalId && (await repo.findOpenBookingByExternalId(deps.db, booking.tenantId, booking.customerId, booking.externalId))) {
+    throw await externalIdExists(deps.db, actor, booking);
+  }
 }
 
 /**
@@ -158,13 +197,13 @@ export async function createBooking(deps: Deps, actor: Actor, input: BookingCrea
   if (service.dispatchMode === 'auto') {
     // Dispatch rewrites the stops: one transaction with the create, and the response reads them again.
     await db.transaction(async (tx) => {
-      await writeNewBooking(tx, created, events, packageInputs);
+      await writeNewBooking(tx, created, events, packageInputs, actor);
       await autoDispatch(tx, tenantId, actor, at, service, booking);
       await settle(tx, deps.hooks.dispatch, { tenantId, actor, at, bookingIds: [id], tourIds: [], event: 'dispatch' });
     });
     return getBooking(deps, actor, id);
   }
-  await writeNewBooking(db, created, events, packageInputs);
+  await writeNewBooking(db, created, events, packageInputs, actor);
   await requireBooking(db, actor, { loaded: booking, stops });
   // Just created: no tip outcome can exist yet, so none is read; its link is the row just written.
   const [rendered] = await renderBookings(db, deps, actor, [booking], 'standard', new Map([[id, { stops, packages, history, trackingLink: link }]]), { fresh: true });

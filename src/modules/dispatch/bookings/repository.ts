@@ -1,5 +1,5 @@
 // Bookings SQL: bookings, a new booking with everything it brings, a booking's children, booking visibility. Handle and tenant id first.
-import { and, asc, desc, eq, gte, inArray, lt, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { isTransaction, type Queryable } from '../../../db/client.ts';
 import { insertAll, rowsOf, type TableRows } from '../../../db/json-insert.ts';
 import { firstRow, readTogether, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
@@ -68,6 +68,27 @@ export async function findBookingReferences(q: Queryable, tenantId: string, serv
     },
     { tenantId, serviceId, placeIds },
   );
+}
+
+/**
+ * The open booking holding an external id for a tenant and customer (null: none), as the unique index
+ * bookings_open_external_id_key counts them (migration 0018; an exempt older duplicate is not the holder).
+ */
+export async function findOpenBookingByExternalId(q: Queryable, tenantId: string, customerId: string | null, externalId: string): Promise<BookingRow | null> {
+  const [row] = await q
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.tenantId, tenantId),
+        eq(bookings.externalId, externalId),
+        customerId ? eq(bookings.customerId, customerId) : isNull(bookings.customerId),
+        ne(bookings.status, 'cancelled'),
+        sql`${bookings.externalIdExempt} IS NOT TRUE`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 export async function findBooking(q: Queryable, tenantId: string, id: string): Promise<BookingRow | null> {

@@ -119,6 +119,10 @@ export const Stop = component('Stop', withExample(Type.Object({
   location: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
   address: Address,
   contact: Nullable(Contact),
+  geocoding: Type.Optional(Type.Object(
+    { precision: StringEnum(['house', 'street']), source: Type.String({ description: 'places, region, nominatim or photon.' }) },
+    { description: 'Present on a stop located from its address (contract §14): how precisely, and by which source.' },
+  )),
   group: Nullable(Type.String()),
   time_window: Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp })),
   service_duration_seconds: Type.Integer(),

@@ -66,6 +66,8 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     location: { lat: stop.lat, lng: stop.lng },
     address: stop.address,
     contact: stop.contact,
+    // Only on a stop located from its address (contract §14): how it was found.
+    ...(stop.geocoding ? { geocoding: stop.geocoding } : {}),
     group: stop.group,
     time_window:
       stop.timeWindowStartsAt && stop.timeWindowEndsAt ? { starts_at: iso(stop.timeWindowStartsAt), ends_at: iso(stop.timeWindowEndsAt) } : null,

@@ -4,6 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { invalidFields, notFound, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage, type Page } from '../../../http/pagination.ts';
+import { isPhoneCountry } from '../../../shared/contact.ts';
 import { newId } from '../../../shared/ids.ts';
 import { requireOrganization } from '../access.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
@@ -70,6 +71,9 @@ function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: str
   const timeZone = input.time_zone === undefined ? undefined : canonicalTimeZone(input.time_zone);
   if (timeZone === null) errors.push({ pointer: '/service_area/time_zone', code: 'invalid_value', detail: 'is not an IANA time zone' });
   if (input.boundary) errors.push(...polygonErrors(input.boundary.coordinates, '/service_area/boundary'));
+  if (typeof input.country_code === 'string' && !isPhoneCountry(input.country_code)) {
+    errors.push({ pointer: '/service_area/country_code', code: 'invalid_value', detail: 'is not an ISO 3166-1 alpha-2 country code' });
+  }
   if (errors.length) throw invalidFields(errors);
   return timeZone ? { timeZone } : {};
 }
@@ -111,6 +115,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     autoDispatchBudgetMs: input.auto_dispatch?.budget_ms ?? AUTO_DISPATCH_BUDGET_MS.default,
     recipientNotifications: input.recipient_notifications ?? [],
     recipientApproachingMinutes: input.recipient_approaching_minutes ?? RECIPIENT_APPROACHING_MINUTES.default,
+    countryCode: input.country_code ?? null,
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -137,6 +142,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.auto_dispatch?.budget_ms !== undefined ? { autoDispatchBudgetMs: input.auto_dispatch.budget_ms } : {}),
       ...(input.recipient_notifications !== undefined ? { recipientNotifications: input.recipient_notifications } : {}),
       ...(input.recipient_approaching_minutes !== undefined ? { recipientApproachingMinutes: input.recipient_approaching_minutes } : {}),
+      ...(input.country_code !== undefined ? { countryCode: input.country_code } : {}),
     };
     await repo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });

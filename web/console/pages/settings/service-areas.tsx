@@ -1,4 +1,4 @@
-// Service areas (admins): the list, and a form for name, currency, time zone, average speed, auto-dispatch and the
+// Service areas (admins): the list, and a form for name, currency, country, time zone, average speed, auto-dispatch and the
 // moments that e-mail recipients (api-guide "Organizations and service areas", "Auto-dispatch"; docs/tracking.md).
 import { useState, type FormEvent } from 'react';
 import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
@@ -24,6 +24,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const save = useSaveArea();
   const [name, setName] = useState(area?.name ?? '');
   const [currency, setCurrency] = useState(area?.currency ?? 'EUR');
+  const [countryCode, setCountryCode] = useState(area?.country_code ?? '');
   const [timeZone, setTimeZone] = useState(area?.time_zone ?? 'Europe/Berlin');
   const [speed, setSpeed] = useState(String(area?.average_speed_kmh ?? 25));
   const [autoDispatch, setAutoDispatch] = useState(area?.auto_dispatch.enabled ?? false);
@@ -38,6 +39,8 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
         area: {
           name: name.trim(),
           currency: currency.trim().toUpperCase(),
+          // Empty: no country, so phone numbers must carry their own "+…" (contract §14).
+          country_code: countryCode.trim() ? countryCode.trim().toUpperCase() : null,
           time_zone: timeZone,
           average_speed_kmh: Number(speed),
           auto_dispatch: { enabled: autoDispatch, budget_ms: Number(budget) },
@@ -53,9 +56,10 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   return (
     <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
       <form className="stack" onSubmit={submit}>
-        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes']} />
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/country_code', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes']} />
         <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
         <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
+        <TextField label={t('country_code')} hint={t('country_code_hint')} maxLength={2} autoComplete="country" value={countryCode} onChange={(e) => setCountryCode(e.target.value)} errors={at('country_code')} />
         <SelectField label={t('time_zone')} value={timeZone} onChange={(e) => setTimeZone(e.target.value)} errors={at('time_zone')}>
           {zones(timeZone).map((zone) => (
             <option key={zone} value={zone}>
