@@ -31,8 +31,11 @@ interface LoadedFile {
 type Check = { phase: 'locating' | 'checking' | 'done'; done: number; total: number; outcomes?: RowOutcome[]; error?: unknown };
 type Run = { done: number; total: number; outcomes?: RowOutcome[]; error?: unknown };
 
-/** The row's geocode query, when its drop-off is to be found by address (not a place id, coordinates or a pin). */
-const queryOf = (row: ImportRow): string | null => (row.address && !row.located ? geocodeQuery(row.address) : null);
+/**
+ * The row's geocode query, when its drop-off is to be found by address (not a place id, coordinates or a pin) and
+ * the row is not left out already for another problem.
+ */
+const queryOf = (row: ImportRow): string | null => (row.address && !row.located && !row.problems.length ? geocodeQuery(row.address) : null);
 
 /** The rows with what the lookups found: an address nothing was found for is the row's problem, named in words. */
 function withLocations(rows: ImportRow[], located: ReadonlyMap<string, Located>, streetField: 'street' | 'address'): ImportRow[] {

@@ -57,6 +57,7 @@ export function PreviewList({ rows, outcomes, located, canPin, onPin }: { rows: 
                 {row.externalId ? <span>{row.externalId}</span> : null}
                 {row.booking.stops[1]?.contact?.name ? <span>{row.booking.stops[1].contact.name}</span> : null}
                 <span className="muted">{addressText(row)}</span>
+                {row.booking.packages?.length ? <span>{t('parcels', { count: row.booking.packages.length })}</span> : null}
                 <Badge tone={where.tone}>{where.text}</Badge>
               </div>
               {errors.length ? (

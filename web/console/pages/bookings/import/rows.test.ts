@@ -119,6 +119,17 @@ describe('addresses and coordinates', () => {
   });
 });
 
+describe('cells longer than the API takes', () => {
+  it('names a 5 MB notes cell and an over-long name at their columns and sends nothing of the row', () => {
+    const [row] = rowsOf(`Order,Name,Street,City,Notes\nX-1,${'n'.repeat(201)},Rue Grimaldi 3,Monaco,"${'x'.repeat(5 * 1024 * 1024)}"\n`);
+    expect(row!.problems).toEqual([
+      { field: 'name', code: 'too_long', value: '200' },
+      { field: 'notes', code: 'too_long', value: '2000' },
+    ]);
+    expect(row!.booking.stops).toEqual([]);
+  });
+});
+
 describe('readLocale and fieldOfPointer', () => {
   it('reads languages as spreadsheets write them', () => {
     expect(['de', 'DE-de', 'Deutsch', 'German', 'en_GB', 'English', 'fr'].map(readLocale)).toEqual(['de', 'de', 'de', 'de', 'en', 'en', null]);

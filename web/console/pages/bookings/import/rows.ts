@@ -23,7 +23,8 @@ export type RowCode =
   | 'unknown_locale'
   | 'duplicate_in_file'
   | 'address_not_found'
-  | 'geocode_failed';
+  | 'geocode_failed'
+  | 'too_long';
 
 /** What a row holds that the page refuses itself; `value` is the cell as written, `other` a row it refers to. */
 export interface RowProblem {
@@ -70,6 +71,14 @@ export interface RowOptions {
   /** Places made from pins, by address key: such a row's drop-off is that place. */
   pins?: ReadonlyMap<string, string>;
 }
+
+/**
+ * The API's longest cells (contract §5: notes 2,000 characters, other texts 200; external ids 255). A longer cell is
+ * the row's problem here, before a bulk body of megabytes meets the server's body limit and fails every row with it.
+ */
+const LIMITS: Partial<Record<ImportField, number>> = { notes: 2000, external_id: 255, email: 320, phone: 50, number: 50, zip_code: 20, country: 100 };
+const DEFAULT_LIMIT = 200;
+const UNLIMITED: readonly ImportField[] = ['package_count', 'lat', 'lng', 'date', 'dropoff_starts_at', 'dropoff_ends_at', 'pickup_starts_at', 'pickup_ends_at', 'locale', 'address'];
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const COORDINATE = /^-?\d{1,3}(?:[.,]\d+)?$/;
@@ -161,6 +170,13 @@ export function toBooking(cells: string[], mapping: Mapping, options: RowOptions
     return index === null ? '' : (cells[index] ?? '').trim();
   };
   const problems: RowProblem[] = [];
+  for (const field of Object.keys(mapping) as ImportField[]) {
+    const limit = LIMITS[field] ?? DEFAULT_LIMIT;
+    const length = cell(field).length;
+    // Unlimited fields are read (and refused) for what they say; a one-line address is split before its parts are sent.
+    if (length > (UNLIMITED.includes(field) ? 2000 : limit)) problems.push({ field, code: 'too_long', value: String(UNLIMITED.includes(field) ? 2000 : limit) });
+  }
+  if (problems.length) return { externalId: cell('external_id').slice(0, 255) || null, address: null, key: null, located: false, booking: { service_id: options.serviceId, stops: [] }, problems };
   const pickupPlace = mapping.pickup_place_id === null ? options.pickupPlaceId : cell('pickup_place_id');
   if (!pickupPlace && mapping.pickup_place_id !== null) problems.push({ field: 'pickup_place_id', code: 'no_pickup' });
 
@@ -178,7 +194,7 @@ export function toBooking(cells: string[], mapping: Mapping, options: RowOptions
     if (!(Math.abs(lng) <= 180)) problems.push({ field: 'lng', code: 'not_a_coordinate', value: lngText });
     if (Math.abs(lat) <= 90 && Math.abs(lng) <= 180) location = { lat, lng };
   }
-  if (!dropoffPlace && !address && !problems.some((p) => p.code === 'no_city')) problems.push({ field: mapping.address !== null ? 'address' : 'street', code: 'no_dropoff' });
+  if (!dropoffPlace && !address && !problems.some((p) => p.code === 'no_city')) problems.push({ field: mapping.dropoff_place_id !== null ? 'dropoff_place_id' : mapping.address !== null ? 'address' : 'street', code: 'no_dropoff' });
 
   const email = cell('email');
   if (email && !EMAIL.test(email)) problems.push({ field: 'email', code: 'not_an_email', value: email });
