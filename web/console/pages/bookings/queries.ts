@@ -1,7 +1,8 @@
 // The bookings pages' data: one page of bookings for the filters in the URL; services and places for the new-booking
 // form and the import; the single and the bulk create.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, call, type Schemas } from '../../../api/index.ts';
+import { api, call, isApiError, type Schemas } from '../../../api/index.ts';
+import type { GeocodeResult } from './import/geocode.ts';
 
 export type Booking = Schemas['Booking'];
 export type BookingStatus = Schemas['BookingStatus'];
@@ -105,4 +106,32 @@ export function useCreateBooking() {
 export async function createBookingsInBulk(items: { idempotency_key: string; booking: BookingCreate }[], dryRun: boolean): Promise<BulkResult[]> {
   const body = await call(api.POST('/api/hailing/bookings/bulk', { body: { bookings: items, dry_run: dryRun } }));
   return body.results;
+}
+
+type GeocodeAnswer = { results: GeocodeResult[] };
+type UntypedGet = (path: string, init: { params: { query: Record<string, string> } }) => Promise<{ data?: GeocodeAnswer; error?: unknown; response: Response }>;
+
+/**
+ * `GET /api/geocode` (contract §14): where an address is, best first. Called through the client untyped until the
+ * region's route is in the generated OpenAPI document; the answer's shape is the contract's.
+ */
+export async function geocode(q: string, serviceAreaId: string | null): Promise<GeocodeAnswer['results']> {
+  const get = api.GET as unknown as UntypedGet;
+  const body = await call(get('/api/geocode', { params: { query: { q, ...(serviceAreaId ? { service_area_id: serviceAreaId } : {}) } } }));
+  return body.results;
+}
+
+/**
+ * A pin remembered as a place: created for the address, or the place that address already has (409 `place_exists`
+ * names it, contract §14). Either way the import's row goes to that place.
+ */
+export async function placeForPin(input: { name: string; address: Schemas['PlaceCreate']['address']; location: { lat: number; lng: number }; serviceAreaId: string | null }): Promise<string> {
+  try {
+    const body = await call(api.POST('/api/places', { body: { place: { name: input.name, address: input.address, location: input.location, ...(input.serviceAreaId ? { service_area_id: input.serviceAreaId } : {}) } } }));
+    return body.place.id;
+  } catch (error) {
+    const existing = isApiError(error) && error.status === 409 ? (error.problem as { place_id?: unknown }).place_id : undefined;
+    if (typeof existing === 'string') return existing;
+    throw error;
+  }
 }

@@ -1,8 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { failedRowsCsv, fieldOfPointer, fileHash, guessMapping, missingFields, parseCsv, rowKey, toBooking, toImportRows, type Mapping } from './csv.ts';
-
-const SERVICE = '0190a6c4-7a3b-7c3e-8f00-00000000000a';
+import { failedRowsCsv, fileHash, guessMapping, isShopifyExport, missingFields, parseCsv, rowKey } from './csv.ts';
+import { decodeBytes } from './decode.ts';
 
 describe('parseCsv', () => {
   it('reads comma-separated rows with quoted cells holding separators, quotes and line breaks', () => {
@@ -12,6 +12,7 @@ describe('parseCsv', () => {
       ['A-1', 'Ring twice, then wait'],
       ['A-2', 'Say "hello"\nat the door'],
     ]);
+    expect(parsed.problems).toEqual([]);
   });
 
   it('reads semicolon-separated files as German spreadsheets save them, with a byte order mark', () => {
@@ -23,132 +24,129 @@ describe('parseCsv', () => {
     ]);
   });
 
-  it('leaves out empty and blank lines and pads short rows to the header', () => {
-    const parsed = parseCsv('a,b,c\n\n1,2,3\n   \n4\n,,\n');
-    expect(parsed.rows).toEqual([
-      ['1', '2', '3'],
-      ['4', '', ''],
+  it('names an unterminated quote at its row: the rows after it are not silently read into its cell', () => {
+    const parsed = parseCsv('id,notes\n1,fine\n2,"unterminated; quote\n3,x\n4,y\n5,z\n');
+    expect(parsed.problems).toEqual([{ row: 2, code: 'unterminated_quote' }]);
+    expect(parsed.rows).toHaveLength(2);
+  });
+
+  it('names rows with too many or too few cells, counting rows after blank lines as data rows', () => {
+    const parsed = parseCsv('a,b,c\n\n1,2,3\n   \n4\n5,6,7,8\n,,\n9,"x"y,1\n');
+    expect(parsed.rows.slice(0, 3)).toEqual([['1', '2', '3'], ['4'], ['5', '6', '7', '8']]);
+    expect(parsed.problems).toEqual([
+      { row: 2, code: 'too_few_fields' },
+      { row: 3, code: 'too_many_fields' },
+      { row: 4, code: 'malformed_quote' },
+      { row: 4, code: 'unterminated_quote' },
     ]);
   });
 
-  it('keeps extra cells beyond the header and trims header names', () => {
-    const parsed = parseCsv(' external_id , pickup_place_id \nX,p1,extra\n');
-    expect(parsed.headers).toEqual(['external_id', 'pickup_place_id']);
-    expect(parsed.rows).toEqual([['X', 'p1', 'extra']]);
+  it('reads a file of one column without complaining that it has no separator', () => {
+    // An unquoted comma in a one-column file splits the row: named, not dropped.
+    expect(parseCsv('address\nRue Grimaldi 3, Monaco\n')).toMatchObject({ problems: [{ row: 1, code: 'too_many_fields' }] });
+    expect(parseCsv('address\nRue Grimaldi\n')).toEqual({ headers: ['address'], rows: [['Rue Grimaldi']], problems: [] });
   });
 
   it('answers no headers and no rows for an empty file', () => {
-    expect(parseCsv('')).toEqual({ headers: [], rows: [] });
+    expect(parseCsv('')).toEqual({ headers: [], rows: [], problems: [] });
+  });
+
+  it('reads 5 MB in one cell and 10,000 rows', { timeout: 20_000 }, () => {
+    const big = parseCsv(`id,notes\n1,"${'x'.repeat(5 * 1024 * 1024)}"\n`);
+    expect(big.rows[0]![1]).toHaveLength(5 * 1024 * 1024);
+    const many = parseCsv(['id,street,city', ...Array.from({ length: 10_000 }, (_, i) => `${i},Rue ${i},Monaco`)].join('\n'));
+    expect(many.rows).toHaveLength(10_000);
+    expect(many.problems).toEqual([]);
+  });
+});
+
+describe('decodeBytes', () => {
+  const text = 'Empfänger;Straße\nJürgen Groß;Rue Grimaldi 3\n';
+  const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
+  const utf16be = (s: string) => {
+    const le = Buffer.from(s, 'utf16le');
+    for (let i = 0; i < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1]!, le[i]!];
+    return Buffer.concat([Buffer.from([0xfe, 0xff]), le]);
+  };
+
+  it('reads UTF-8 with and without its BOM', () => {
+    expect(decodeBytes(Buffer.from(text))).toEqual({ text, encoding: 'utf-8', guessed: false });
+    expect(decodeBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]))).toEqual({ text, encoding: 'utf-8', guessed: false });
+  });
+
+  it('reads UTF-16 little- and big-endian by their BOM', () => {
+    expect(decodeBytes(utf16le(text))).toEqual({ text, encoding: 'utf-16le', guessed: false });
+    expect(decodeBytes(utf16be(text))).toEqual({ text, encoding: 'utf-16be', guessed: false });
+    expect(parseCsv(decodeBytes(utf16le(text)).text).headers).toEqual(['Empfänger', 'Straße']);
+  });
+
+  it('falls back to Windows-1252 when the bytes are not UTF-8, and says it guessed', () => {
+    // Node's decoder reads 0x80–0x9f as Latin-1; the browser's as Windows-1252 (€ …): the browser test has the €.
+    const latin = Buffer.from('Empf\xe4nger;Stra\xdfe;Preis\nJ\xfcrgen;Caf\xe9;5\n', 'latin1');
+    expect(decodeBytes(latin)).toEqual({ text: 'Empfänger;Straße;Preis\nJürgen;Café;5\n', encoding: 'windows-1252', guessed: true });
+  });
+
+  it('refuses a file whose BOM names an encoding its bytes break', () => {
+    expect(() => decodeBytes(Buffer.from([0xef, 0xbb, 0xbf, 0xff, 0x41]))).toThrow();
   });
 });
 
 describe('guessMapping', () => {
   it('maps the contract columns by their names, ignoring case, spaces and separators', () => {
-    const mapping = guessMapping(['Dropoff Place ID', 'EXTERNAL_ID', 'pickup-place-id', 'Comment', 'unrelated']);
-    expect(mapping).toMatchObject({ external_id: 1, pickup_place_id: 2, dropoff_place_id: 0, notes: 3, package_count: null });
+    const mapping = guessMapping(['External ID', 'pickup-place-id', 'DROPOFF_PLACE_ID', 'notes', 'Package Count']);
+    expect(mapping).toMatchObject({ external_id: 0, pickup_place_id: 1, dropoff_place_id: 2, notes: 3, package_count: 4 });
     expect(missingFields(mapping)).toEqual([]);
   });
 
-  it('guesses from German and short names and never maps one column twice', () => {
-    expect(guessMapping(['Referenz', 'Abholort', 'Zustellort', 'Pakete'])).toMatchObject({ external_id: 0, pickup_place_id: 1, dropoff_place_id: 2, package_count: 3 });
-    const twice = guessMapping(['pickup', 'pickup']);
-    expect(twice.pickup_place_id).toBe(0);
-    expect(Object.values(twice).filter((v) => v === 0)).toHaveLength(1);
+  it('recognizes a German shop export', () => {
+    const headers = ['Bestellnummer', 'Empfänger', 'Straße', 'Hausnummer', 'PLZ', 'Ort', 'Land', 'Telefon', 'E-Mail', 'Datum', 'Zeitfenster von', 'Zeitfenster bis', 'Pakete', 'Bemerkungen', 'Sprache'];
+    expect(guessMapping(headers)).toMatchObject({ external_id: 0, name: 1, street: 2, number: 3, zip_code: 4, city: 5, country: 6, phone: 7, email: 8, date: 9, dropoff_starts_at: 10, dropoff_ends_at: 11, package_count: 12, notes: 13, locale: 14, pickup_place_id: null, dropoff_place_id: null });
+    expect(guessMapping(['Postleitzahl', 'Stadt', 'Adresse'])).toMatchObject({ zip_code: 0, city: 1, address: 2 });
   });
 
-  it('names the required columns a file lacks', () => {
-    expect(missingFields(guessMapping(['external_id', 'notes']))).toEqual(['pickup_place_id', 'dropoff_place_id']);
-  });
-});
-
-describe('toBooking', () => {
-  const headers = ['external_id', 'pickup_place_id', 'dropoff_place_id', 'pickup_starts_at', 'pickup_ends_at', 'dropoff_starts_at', 'dropoff_ends_at', 'notes', 'package_count'];
-  const mapping = guessMapping(headers);
-
-  it('builds a pickup and a drop-off from places, with time windows, notes on the drop-off and packages between them', () => {
-    const { booking, problems } = toBooking(['E-1', 'p1', 'p2', '2026-12-01T09:00:00Z', '2026-12-01T10:00:00Z', '', '', 'Back door', '2'], mapping, SERVICE);
-    expect(problems).toEqual([]);
-    expect(booking).toEqual({
-      service_id: SERVICE,
-      external_id: 'E-1',
-      stops: [
-        { type: 'pickup', place_id: 'p1', time_window: { starts_at: '2026-12-01T09:00:00Z', ends_at: '2026-12-01T10:00:00Z' } },
-        { type: 'dropoff', place_id: 'p2', notes: 'Back door' },
-      ],
-      packages: [
-        { pickup_stop_index: 0, dropoff_stop_index: 1 },
-        { pickup_stop_index: 0, dropoff_stop_index: 1 },
-      ],
-    });
+  it('recognizes an English export with a one-line address and coordinates', () => {
+    const headers = ['Order', 'Name', 'Address', 'Phone', 'Email', 'Window from', 'Window to', 'Parcels', 'Notes', 'Language', 'lat', 'lng'];
+    expect(guessMapping(headers)).toMatchObject({ external_id: 0, name: 1, address: 2, phone: 3, email: 4, dropoff_starts_at: 5, dropoff_ends_at: 6, package_count: 7, notes: 8, locale: 9, lat: 10, lng: 11 });
+    expect(missingFields(guessMapping(headers))).toEqual([]);
+    expect(guessMapping(['Order', 'House number', 'Zip', 'City', 'Street'])).toMatchObject({ number: 1, zip_code: 2, city: 3, street: 4 });
   });
 
-  it('leaves out empty cells so the API names what is missing, and sends one end of a window for the API to refuse', () => {
-    const { booking } = toBooking(['', '', 'p2', '', '', '2026-12-01T09:00:00Z', '', '', '0'], mapping, SERVICE);
-    expect(booking).toEqual({ service_id: SERVICE, stops: [{ type: 'pickup' }, { type: 'dropoff', place_id: 'p2', time_window: { starts_at: '2026-12-01T09:00:00Z', ends_at: '' } }] });
+  it('names what a drop-off lacks: a place id, a one-line address, or a street and a city', () => {
+    expect(missingFields(guessMapping(['Order', 'Street']))).toEqual(['city']);
+    expect(missingFields(guessMapping(['Order']))).toEqual(['street', 'city']);
   });
 
-  it('refuses a package count that is not a whole number up to 99 at its column', () => {
-    for (const count of ['two', '-1', '1.5', '100']) {
-      const { booking, problems } = toBooking(['E', 'p1', 'p2', '', '', '', '', '', count], mapping, SERVICE);
-      expect(problems).toEqual([{ field: 'package_count', code: 'not_a_count' }]);
-      expect(booking.packages).toBeUndefined();
-    }
-  });
-
-  it('ignores unmapped fields and numbers rows from 1', () => {
-    const only: Mapping = { ...guessMapping([]), pickup_place_id: 0, dropoff_place_id: 1 };
-    const rows = toImportRows({ headers: ['a', 'b', 'c'], rows: [['p1', 'p2', 'x']] }, only, SERVICE);
-    expect(rows).toEqual([{ number: 1, cells: ['p1', 'p2', 'x'], problems: [], booking: { service_id: SERVICE, stops: [{ type: 'pickup', place_id: 'p1' }, { type: 'dropoff', place_id: 'p2' }] } }]);
+  it('reads Shopify’s order export as it is: Name is the order, the Shipping columns and Email the recipient', () => {
+    const text = decodeBytes(readFileSync(new URL('../../../../../test/fixtures/shopify-orders-export.csv', import.meta.url))).text;
+    const parsed = parseCsv(text);
+    expect(parsed.problems).toEqual([]);
+    expect(isShopifyExport(parsed.headers)).toBe(true);
+    const mapping = guessMapping(parsed.headers);
+    const at = (header: string) => parsed.headers.indexOf(header);
+    expect(mapping).toMatchObject({ external_id: at('Name'), name: at('Shipping Name'), email: at('Email'), street: at('Shipping Address1'), additional_line: at('Shipping Address2'), city: at('Shipping City'), zip_code: at('Shipping Zip'), country: at('Shipping Country'), phone: at('Shipping Phone'), package_count: at('Lineitem quantity'), notes: at('Notes') });
+    expect(isShopifyExport(['Name', 'Street'])).toBe(false);
   });
 });
 
-describe('fieldOfPointer', () => {
-  it.each([
-    ['/booking/external_id', 'external_id'],
-    ['/booking/stops/0', 'pickup_place_id'],
-    ['/booking/stops/0/place_id', 'pickup_place_id'],
-    ['/booking/stops/1/place_id', 'dropoff_place_id'],
-    ['/booking/stops/0/time_window/starts_at', 'pickup_starts_at'],
-    ['/booking/stops/1/time_window/ends_at', 'dropoff_ends_at'],
-    ['/booking/stops/1/time_window', 'dropoff_starts_at'],
-    ['/booking/stops/1/notes', 'notes'],
-    ['/booking/packages/0/external_label', 'package_count'],
-    ['/booking/service_id', null],
-    ['/booking/stops', null],
-    ['/booking', null],
-    ['', null],
-  ])('puts an error at %s in the column %s', (pointer, field) => {
-    expect(fieldOfPointer(pointer)).toBe(field);
-  });
-});
-
-describe('keys and the failed rows', () => {
+describe('rowKey and fileHash', () => {
   it('derives the same key for the same file and row, and another for another file', async () => {
     const a = await fileHash(new TextEncoder().encode('a,b\n1,2\n'));
+    const b = await fileHash(new TextEncoder().encode('a,b\n1,3\n'));
     expect(a).toMatch(/^[0-9a-f]{32}$/);
-    expect(await fileHash(new TextEncoder().encode('a,b\n1,2\n'))).toBe(a);
-    expect(await fileHash(new TextEncoder().encode('a,b\n1,3\n'))).not.toBe(a);
+    expect(a).not.toBe(b);
     expect(rowKey(a, 7)).toBe(`csv-${a}-row-7`);
-    expect(rowKey(a, 7).length).toBeLessThanOrEqual(255);
-  });
-
-  it('writes the failed rows with their reason as a CSV that reads back the same', () => {
-    const text = failedRowsCsv(['external_id', 'notes'], [{ cells: ['X-1', 'a, "quoted" note'], reason: 'Pickup place: No place with this id is visible to you.' }]);
-    expect(text.startsWith('\ufeff')).toBe(true);
-    const back = parseCsv(text);
-    expect(back.headers).toEqual(['external_id', 'notes', 'import_error']);
-    expect(back.rows).toEqual([['X-1', 'a, "quoted" note', 'Pickup place: No place with this id is visible to you.']]);
   });
 });
 
-describe('a large file', () => {
-  it('parses, maps and builds 10,000 rows well within the test timeout', { timeout: 10_000 }, () => {
-    const data = Array.from({ length: 10_000 }, (_, i) => [`BIG-${i}`, `pickup-${i}`, `dropoff-${i}`, 'a note; with "quotes"', '1']);
-    const text = Papa.unparse({ fields: ['external_id', 'pickup_place_id', 'dropoff_place_id', 'notes', 'package_count'], data }, { delimiter: ';' });
-    const parsed = parseCsv(text);
-    const rows = toImportRows(parsed, guessMapping(parsed.headers), SERVICE);
-    expect(rows).toHaveLength(10_000);
-    expect(rows[9_999]!.booking.external_id).toBe('BIG-9999');
-    expect(rows.every((r) => r.problems.length === 0)).toBe(true);
+describe('failedRowsCsv', () => {
+  it('writes the failed rows with their reason, formula cells neutralized, reading back as written', () => {
+    const text = failedRowsCsv(['external_id', 'notes'], [{ cells: ['=HYPERLINK("http://evil")', 'Ring; twice'], reason: 'Parcels: \'-1\' is not a number' }, { cells: ['-12'], reason: '@bad' }]);
+    expect(text.startsWith('\ufeff')).toBe(true);
+    const back = Papa.parse<string[]>(text.slice(1).trimEnd()).data;
+    expect(back).toEqual([
+      ['external_id', 'notes', 'import_error'],
+      ['\'=HYPERLINK("http://evil")', 'Ring; twice', 'Parcels: \'-1\' is not a number'],
+      ['-12', '', "'@bad"],
+    ]);
   });
 });

@@ -1,88 +1,172 @@
-// The CSV import's pure part: a file's text → headers and rows, the columns guessed for each booking field, rows →
-// booking bodies for the bulk create, the API's error pointers → the column they concern, and the failed rows as a CSV.
+// The CSV import's reading part: a file's text → headers and rows with every parse problem at its row (nothing is
+// imported from a file that was not read cleanly, decision 1580), and the columns guessed for each field from common
+// English and German header names or Shopify's order export (contract §14, "Console import"; docs/console.md).
 import Papa from 'papaparse';
 // The client's types directly: the browser tests import this module under the server's tsconfig (no DOM).
 import type { Schemas } from '../../../../../clients/typescript/src/index.ts';
+import { toCsv } from '../../../../ui/csv.ts';
 
 export type BookingCreate = Schemas['BookingCreate'];
 
-/** The booking fields a column can fill; a service chosen in the page applies to every row. */
+/** The fields a column can fill; the service (and, without a pickup column, the pickup place) apply to every row. */
 export const IMPORT_FIELDS = [
   'external_id',
   'pickup_place_id',
   'dropoff_place_id',
-  'pickup_starts_at',
-  'pickup_ends_at',
+  'name',
+  'address',
+  'street',
+  'number',
+  'additional_line',
+  'zip_code',
+  'city',
+  'country',
+  'lat',
+  'lng',
+  'phone',
+  'email',
+  'locale',
+  'date',
   'dropoff_starts_at',
   'dropoff_ends_at',
+  'pickup_starts_at',
+  'pickup_ends_at',
   'notes',
   'package_count',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
-/** A booking needs both places; every other field may stay unmapped. */
-export const REQUIRED_FIELDS: readonly ImportField[] = ['pickup_place_id', 'dropoff_place_id'];
-
 /** Column index per field (null: not mapped). */
 export type Mapping = Record<ImportField, number | null>;
 
+export type ParseCode = 'unterminated_quote' | 'malformed_quote' | 'too_many_fields' | 'too_few_fields';
+
+/** A place where the parser did not read the file cleanly: the row (1-based among data rows; 0 the header). */
+export interface ParseProblem {
+  row: number;
+  code: ParseCode;
+}
+
 export interface ParsedCsv {
   headers: string[];
-  /** The data rows (empty lines left out), each as long as the header (missing cells are ''). */
+  /** The data rows (blank lines left out), each as read; a row of another width is named in `problems`. */
   rows: string[][];
+  /** Empty when the file was read cleanly; otherwise nothing may be imported from it. */
+  problems: ParseProblem[];
 }
 
-/** What a row holds that cannot be sent at all (the API validates the rest). */
-export interface RowProblem {
-  field: ImportField;
-  code: 'not_a_count';
-}
-
-export interface ImportRow {
-  /** 1-based number among the file's data rows: the key and the messages use it. */
-  number: number;
-  cells: string[];
-  booking: BookingCreate;
-  problems: RowProblem[];
-}
-
-/** Packages per row: more is surely a wrong column, and every package is a row in the booking's answer. */
-export const MAX_PACKAGES = 99;
-
-// Header names each field is guessed from, compared without case, spaces, dashes or underscores.
-const ALIASES: Record<ImportField, string[]> = {
-  external_id: ['externalid', 'external', 'reference', 'ref', 'orderid', 'order', 'referenz', 'externeid', 'bestellnummer'],
-  pickup_place_id: ['pickupplaceid', 'pickupplace', 'pickup', 'from', 'fromplaceid', 'abholort', 'abholung', 'von'],
-  dropoff_place_id: ['dropoffplaceid', 'dropoffplace', 'dropoff', 'to', 'toplaceid', 'deliveryplaceid', 'zustellort', 'zustellung', 'nach'],
-  pickup_starts_at: ['pickupstartsat', 'pickupstart', 'pickupfrom', 'pickupwindowstart'],
-  pickup_ends_at: ['pickupendsat', 'pickupend', 'pickupuntil', 'pickupwindowend'],
-  dropoff_starts_at: ['dropoffstartsat', 'dropoffstart', 'dropofffrom', 'dropoffwindowstart'],
-  dropoff_ends_at: ['dropoffendsat', 'dropoffend', 'dropoffuntil', 'dropoffwindowend'],
-  notes: ['notes', 'note', 'dropoffnotes', 'comment', 'hinweis', 'notiz', 'bemerkung'],
-  package_count: ['packagecount', 'packages', 'package', 'parcels', 'pakete', 'anzahlpakete'],
-};
-
-const normalize = (header: string): string => header.toLowerCase().replace(/[\s_\-.]+/g, '');
+const isBlank = (row: string[]) => row.every((cell) => cell.trim() === '');
 
 export function parseCsv(text: string): ParsedCsv {
   // Spreadsheets save UTF-8 with a byte order mark; it would stick to the first header.
   const input = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  // Papa guesses the separator (',' or ';' — German spreadsheets write ';') from the first rows.
-  const result = Papa.parse<string[]>(input, { skipEmptyLines: 'greedy', delimitersToGuess: [',', ';', '\t', '|'] });
-  const [head = [], ...body] = result.data;
+  // Papa guesses the separator (',' or ';' — German spreadsheets write ';') from the first rows, blank ones skipped.
+  // The file itself is then parsed with blank lines kept (they are left out below), so that the rows Papa's errors
+  // name stay indexes into `data`.
+  const delimiter = Papa.parse<string[]>(input, { preview: 20, skipEmptyLines: 'greedy', delimitersToGuess: [',', ';', '\t', '|'] }).meta.delimiter;
+  const result = Papa.parse<string[]>(input, { delimiter });
+  const dataRow = new Map<number, number>();
+  const kept: string[][] = [];
+  result.data.forEach((row, index) => {
+    if (index > 0 && isBlank(row)) return;
+    dataRow.set(index, kept.length);
+    kept.push(row);
+  });
+  const [head = [], ...rows] = kept;
   const headers = head.map((h) => h.trim());
-  const width = headers.length;
-  const rows = body.map((row) => (row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')]));
-  return { headers, rows };
+  const problems: ParseProblem[] = [];
+  for (const error of result.errors) {
+    // A file of one column has no separator to detect: that is not a reading problem.
+    if (error.type !== 'Quotes' || error.row === undefined) continue;
+    const row = dataRow.get(error.row) ?? kept.length - 1;
+    const code: ParseCode = error.code === 'MissingQuotes' ? 'unterminated_quote' : 'malformed_quote';
+    if (!problems.some((p) => p.row === row && p.code === code)) problems.push({ row, code });
+  }
+  rows.forEach((row, i) => {
+    if (row.length === headers.length || problems.some((p) => p.row === i + 1)) return;
+    problems.push({ row: i + 1, code: row.length > headers.length ? 'too_many_fields' : 'too_few_fields' });
+  });
+  problems.sort((a, b) => a.row - b.row);
+  return { headers, rows, problems };
 }
+
+/** Header names compare without case, accents, spaces or punctuation ("E-Mail" = "email", "Straße" = "strasse"). */
+export const normalizeHeader = (header: string): string =>
+  header
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+
+// Header names each field is guessed from (normalized as above), English then German; first match wins.
+const ALIASES: Record<ImportField, string[]> = {
+  external_id: ['externalid', 'order', 'orderid', 'ordernumber', 'orderno', 'reference', 'ref', 'external', 'bestellnummer', 'bestellung', 'auftragsnummer', 'auftrag', 'referenz', 'externeid'],
+  pickup_place_id: ['pickupplaceid', 'pickupplace', 'pickup', 'fromplaceid', 'abholortid', 'abholort', 'abholung'],
+  dropoff_place_id: ['dropoffplaceid', 'dropoffplace', 'toplaceid', 'deliveryplaceid', 'zustellortid', 'zustellort'],
+  name: ['name', 'recipient', 'recipientname', 'customer', 'customername', 'contact', 'contactname', 'shippingname', 'empfanger', 'empfaenger', 'empfangername', 'kunde', 'kundenname'],
+  address: ['address', 'fulladdress', 'deliveryaddress', 'shippingaddress', 'adresse', 'anschrift', 'lieferadresse', 'zustelladresse'],
+  street: ['street', 'streetaddress', 'address1', 'addressline1', 'strasse', 'strasseundhausnummer'],
+  number: ['housenumber', 'number', 'houseno', 'streetnumber', 'no', 'nr', 'hausnummer', 'hausnr'],
+  additional_line: ['address2', 'addressline2', 'additionaladdress', 'adresszusatz', 'zusatz'],
+  zip_code: ['zip', 'zipcode', 'postcode', 'postalcode', 'postal', 'plz', 'postleitzahl'],
+  city: ['city', 'town', 'ort', 'stadt', 'wohnort'],
+  country: ['country', 'countrycode', 'land', 'landercode'],
+  lat: ['lat', 'latitude', 'breite', 'breitengrad'],
+  lng: ['lng', 'lon', 'long', 'longitude', 'lange', 'langengrad'],
+  phone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile', 'telefon', 'telefonnummer', 'handy', 'mobil'],
+  email: ['email', 'emailaddress', 'mail', 'emailadresse'],
+  locale: ['language', 'locale', 'lang', 'sprache'],
+  date: ['date', 'deliverydate', 'day', 'datum', 'lieferdatum', 'liefertag', 'tag'],
+  dropoff_starts_at: ['dropoffstartsat', 'dropoffstart', 'dropofffrom', 'dropoffwindowstart', 'windowfrom', 'windowstart', 'from', 'deliveryfrom', 'zeitfenstervon', 'zeitfensterbeginn', 'von', 'lieferungab'],
+  dropoff_ends_at: ['dropoffendsat', 'dropoffend', 'dropoffuntil', 'dropoffwindowend', 'windowto', 'windowend', 'to', 'until', 'deliveryuntil', 'zeitfensterbis', 'zeitfensterende', 'bis', 'lieferungbis'],
+  pickup_starts_at: ['pickupstartsat', 'pickupstart', 'pickupfrom', 'pickupwindowstart', 'abholungvon'],
+  pickup_ends_at: ['pickupendsat', 'pickupend', 'pickupuntil', 'pickupwindowend', 'abholungbis'],
+  notes: ['notes', 'note', 'dropoffnotes', 'comment', 'comments', 'instructions', 'hinweis', 'hinweise', 'notiz', 'bemerkung', 'bemerkungen', 'anmerkung'],
+  package_count: ['packagecount', 'packages', 'package', 'parcels', 'parcel', 'quantity', 'qty', 'pakete', 'paket', 'anzahlpakete', 'anzahl', 'menge', 'stuck'],
+};
+
+/**
+ * Shopify's order export (help.shopify.com, "Exporting orders"): the columns it is told by, and which of them fill
+ * which field. `Shipping Address1` holds street and number; `Name` is the order ("#1042"), the external id as written.
+ */
+const SHOPIFY_SIGNATURE = ['name', 'lineitemquantity', 'shippingaddress1'];
+const SHOPIFY: Partial<Record<ImportField, string>> = {
+  external_id: 'name',
+  name: 'shippingname',
+  email: 'email',
+  street: 'shippingaddress1',
+  additional_line: 'shippingaddress2',
+  zip_code: 'shippingzip',
+  city: 'shippingcity',
+  country: 'shippingcountry',
+  phone: 'shippingphone',
+  notes: 'notes',
+  package_count: 'lineitemquantity',
+};
+
+export const isShopifyExport = (headers: string[]): boolean => {
+  const names = new Set(headers.map(normalizeHeader));
+  return SHOPIFY_SIGNATURE.every((h) => names.has(h));
+};
+
+export const emptyMapping = (): Mapping => Object.fromEntries(IMPORT_FIELDS.map((f) => [f, null])) as Mapping;
 
 /** Each field from the first header named like it; a header fills one field at most. */
 export function guessMapping(headers: string[]): Mapping {
+  const normalized = headers.map(normalizeHeader);
+  const mapping = emptyMapping();
+  if (isShopifyExport(headers)) {
+    for (const [field, header] of Object.entries(SHOPIFY) as [ImportField, string][]) {
+      const index = normalized.indexOf(header);
+      if (index >= 0) mapping[field] = index;
+    }
+    return mapping;
+  }
   const taken = new Set<number>();
-  const mapping = Object.fromEntries(IMPORT_FIELDS.map((f) => [f, null])) as Mapping;
   for (const field of IMPORT_FIELDS) {
-    for (const alias of [normalize(field), ...ALIASES[field]]) {
-      const index = headers.findIndex((h, i) => !taken.has(i) && normalize(h) === alias);
+    for (const alias of [normalizeHeader(field), ...ALIASES[field]]) {
+      const index = normalized.findIndex((h, i) => !taken.has(i) && h === alias);
       if (index >= 0) {
         mapping[field] = index;
         taken.add(index);
@@ -90,70 +174,14 @@ export function guessMapping(headers: string[]): Mapping {
       }
     }
   }
+  // A street column that holds the number too ("Straße und Hausnummer") is split when rows are read.
   return mapping;
 }
 
-export const missingFields = (mapping: Mapping): ImportField[] => REQUIRED_FIELDS.filter((f) => mapping[f] === null);
-
-/**
- * A row as the single create's body: the pickup (stop 0) and drop-off (stop 1) from their places, time windows when
- * both ends are given (one end alone is sent too, so the API names what is missing), notes on the drop-off, and
- * `package_count` packages carried from the pickup to the drop-off. Empty cells are left out.
- */
-export function toBooking(cells: string[], mapping: Mapping, serviceId: string): { booking: BookingCreate; problems: RowProblem[] } {
-  const cell = (field: ImportField): string => {
-    const index = mapping[field];
-    return index === null ? '' : (cells[index] ?? '').trim();
-  };
-  const problems: RowProblem[] = [];
-  const stop = (type: 'pickup' | 'dropoff') => {
-    const placeId = cell(`${type}_place_id`);
-    const startsAt = cell(`${type}_starts_at`);
-    const endsAt = cell(`${type}_ends_at`);
-    return {
-      type,
-      ...(placeId ? { place_id: placeId } : {}),
-      ...(startsAt || endsAt ? { time_window: { starts_at: startsAt, ends_at: endsAt } } : {}),
-    };
-  };
-  const notes = cell('notes');
-  const stops = [stop('pickup'), { ...stop('dropoff'), ...(notes ? { notes } : {}) }];
-  const externalId = cell('external_id');
-  const countText = cell('package_count');
-  let packages: BookingCreate['packages'];
-  if (countText) {
-    const count = /^\d+$/.test(countText) ? Number(countText) : NaN;
-    if (Number.isInteger(count) && count <= MAX_PACKAGES) packages = Array.from({ length: count }, () => ({ pickup_stop_index: 0, dropoff_stop_index: 1 }));
-    else problems.push({ field: 'package_count', code: 'not_a_count' });
-  }
-  const booking: BookingCreate = {
-    service_id: serviceId,
-    ...(externalId ? { external_id: externalId } : {}),
-    stops,
-    ...(packages?.length ? { packages } : {}),
-  };
-  return { booking, problems };
-}
-
-export function toImportRows(parsed: ParsedCsv, mapping: Mapping, serviceId: string): ImportRow[] {
-  return parsed.rows.map((cells, i) => ({ number: i + 1, cells, ...toBooking(cells, mapping, serviceId) }));
-}
-
-/**
- * The column an API error pointer (relative to the item: `/booking/stops/0/place_id`) concerns, or null when it
- * concerns the booking as a whole (the service, a stop limit). Stop 0 is the pickup, stop 1 the drop-off.
- */
-export function fieldOfPointer(pointer: string): ImportField | null {
-  const parts = pointer.split('/').slice(1);
-  if (parts[0] !== 'booking') return null;
-  if (parts[1] === 'external_id') return 'external_id';
-  if (parts[1] === 'packages') return 'package_count';
-  if (parts[1] !== 'stops') return null;
-  const kind = parts[2] === '0' ? 'pickup' : parts[2] === '1' ? 'dropoff' : null;
-  if (!kind) return null;
-  if (parts[3] === 'time_window') return parts[4] === 'ends_at' ? `${kind}_ends_at` : `${kind}_starts_at`;
-  if (parts[3] === 'notes') return 'notes';
-  return `${kind}_place_id`;
+/** What the drop-off needs: a place id column, or an address (one line, or a street and a city). */
+export function missingFields(mapping: Mapping): ImportField[] {
+  if (mapping.dropoff_place_id !== null || mapping.address !== null) return [];
+  return (['street', 'city'] as const).filter((f) => mapping[f] === null);
 }
 
 /** The idempotency key of a row: the same file imports under the same keys, also after a reload (decision 1030). */
@@ -165,9 +193,8 @@ export async function fileHash(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Pr
   return Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The failed rows as they were in the file, with one more column saying why each failed. */
+/** The failed rows as they were in the file, with one more column saying why each failed (formula cells made safe). */
 export function failedRowsCsv(headers: string[], failed: { cells: string[]; reason: string }[]): string {
   const reasonHeader = headers.includes('import_error') ? 'import_error_2' : 'import_error';
-  // A leading BOM so spreadsheets open it as UTF-8; ',' and CRLF as RFC 4180 writes it.
-  return `\ufeff${Papa.unparse({ fields: [...headers, reasonHeader], data: failed.map((f) => [...f.cells.slice(0, headers.length), f.reason]) }, { newline: '\r\n' })}\r\n`;
+  return toCsv([...headers, reasonHeader], failed.map((f) => [...f.cells.slice(0, headers.length), ...Array<string>(Math.max(0, headers.length - f.cells.length)).fill(''), f.reason]));
 }

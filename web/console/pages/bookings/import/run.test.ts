@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../api/problem.ts';
 import type { BulkResult } from '../queries.ts';
-import { guessMapping, toImportRows } from './csv.ts';
+import { guessMapping } from './csv.ts';
+import { toImportRows } from './rows.ts';
 import { runImport, summarize, type Send } from './run.ts';
 
 const SERVICE = '0190a6c4-7a3b-7c3e-8f00-00000000000a';
 const rowsOf = (count: number, badCount = '') =>
   toImportRows(
-    { headers: ['external_id', 'pickup_place_id', 'dropoff_place_id', 'package_count'], rows: Array.from({ length: count }, (_, i) => [`R-${i + 1}`, 'p1', 'p2', i === 0 ? badCount : '']) },
+    { headers: ['external_id', 'pickup_place_id', 'dropoff_place_id', 'package_count'], rows: Array.from({ length: count }, (_, i) => [`R-${i + 1}`, 'p1', 'p2', i === 0 ? badCount : '']), problems: [] },
     guessMapping(['external_id', 'pickup_place_id', 'dropoff_place_id', 'package_count']),
-    SERVICE,
+    { serviceId: SERVICE, pickupPlaceId: '', timeZone: 'Europe/Monaco' },
   );
 const ok = (index: number, replayed = false): BulkResult => ({ index, status: 201, replayed, booking: null, error: null });
 const noWait = async () => undefined;
@@ -62,7 +63,15 @@ describe('runImport', () => {
     };
     const outcomes = await runImport(rowsOf(3, 'many'), (row) => `k-${row.number}`, false, send, () => undefined, noWait);
     expect(sent).toEqual(['k-2', 'k-3']);
-    expect(outcomes[0]).toMatchObject({ status: 'failed', errors: [{ field: 'package_count', detail: null, code: 'not_a_count' }] });
+    expect(outcomes[0]).toMatchObject({ status: 'failed', errors: [{ field: 'package_count', detail: null, code: 'not_a_count', value: 'many' }] });
+  });
+
+  it('counts a row whose external id another booking holds (409 external_id_exists) as already imported, with that booking', async () => {
+    const send: Send = async (items) =>
+      items.map((_, i) => (i === 0 ? { index: i, status: 409, replayed: false, booking: null, error: { ...problem(409, 'external_id_exists', 'An open booking has this external id.')!, booking_id: 'b-1' } } : ok(i)));
+    const outcomes = await runImport(rowsOf(2), (row) => `k-${row.number}`, false, send, () => undefined, noWait);
+    expect(outcomes.map((o) => [o.status, o.bookingId])).toEqual([['replayed', 'b-1'], ['created', undefined]]);
+    expect(summarize(outcomes)).toEqual({ ready: 0, created: 1, replayed: 1, failed: 0 });
   });
 
   it('sends again only the items still in flight elsewhere, after a wait, and a chunk refused by the rate limit', async () => {

@@ -1,10 +1,13 @@
 // Running an import (or its dry run): the rows in chunks of 100, one bulk call after the other, items still in flight
 // elsewhere (409 idempotency_key_in_use) and a refused chunk (429) tried again after a short wait; each row ends as
-// ready (dry run), created, already imported (a replay of its key) or failed with its errors at their columns.
+// ready (dry run), created, already imported (a replay of its key, or 409 `external_id_exists` naming the booking that
+// holds its external id: another session, browser or script imported it, contract §14) or failed with its errors at
+// their columns.
 // problem.ts directly, not the api index: this module runs in the unit tests, where there is no page to make a client for.
 import { isApiError } from '../../../../api/problem.ts';
 import type { BulkResult } from '../queries.ts';
-import { fieldOfPointer, type BookingCreate, type ImportField, type ImportRow } from './csv.ts';
+import type { BookingCreate, ImportField } from './csv.ts';
+import { fieldOfPointer, type ImportRow } from './rows.ts';
 
 export const CHUNK = 100;
 const ATTEMPTS = 5;
@@ -17,24 +20,36 @@ export interface RowError {
   /** The API's words (in the page's language); null for the page's own checks, told by `code`. */
   detail: string | null;
   code: string;
+  /** The cell as written, for the page's own words ("'two' is not a number of parcels"). */
+  value?: string;
+  /** Another row the problem refers to ("already in row 4"). */
+  other?: number;
+  where?: string;
 }
 
 export interface RowOutcome {
   row: ImportRow;
   status: RowStatus;
   errors: RowError[];
+  /** The booking created or already holding the row's external id, when the answer names it. */
+  bookingId?: string;
 }
 
 export type Send = (items: { idempotency_key: string; booking: BookingCreate }[], dryRun: boolean) => Promise<BulkResult[]>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function outcomeOf(row: ImportRow, result: BulkResult, dryRun: boolean): RowOutcome {
-  if (result.status < 300) return { row, status: result.replayed ? 'replayed' : dryRun ? 'ready' : 'created', errors: [] };
+function outcomeOf(row: ImportRow, result: BulkResult, dryRun: boolean, mapping?: Parameters<typeof fieldOfPointer>[1]): RowOutcome {
+  const id = result.booking?.id;
+  if (result.status < 300) return { row, status: result.replayed ? 'replayed' : dryRun ? 'ready' : 'created', errors: [], ...(id ? { bookingId: id } : {}) };
   const problem = result.error;
+  if (result.status === 409 && problem?.error_code === 'external_id_exists') {
+    const existing = (problem as { booking_id?: unknown }).booking_id;
+    return { row, status: 'replayed', errors: [], ...(typeof existing === 'string' ? { bookingId: existing } : {}) };
+  }
   const fieldErrors = problem?.errors ?? [];
   const errors: RowError[] = fieldErrors.length
-    ? fieldErrors.map((e) => ({ field: fieldOfPointer(e.pointer), detail: e.detail, code: e.code }))
+    ? fieldErrors.map((e) => ({ field: fieldOfPointer(e.pointer, mapping), detail: e.detail, code: e.code }))
     : [{ field: null, detail: problem?.detail ?? `HTTP ${result.status}`, code: problem?.error_code ?? 'unknown' }];
   return { row, status: 'failed', errors };
 }
@@ -52,11 +67,12 @@ export async function runImport(
   send: Send,
   onProgress: (done: number, total: number) => void,
   wait: (ms: number) => Promise<void> = sleep,
+  mapping?: Parameters<typeof fieldOfPointer>[1],
 ): Promise<RowOutcome[]> {
   const outcomes = new Map<number, RowOutcome>();
   const sendable: ImportRow[] = [];
   for (const row of rows) {
-    if (row.problems.length) outcomes.set(row.number, { row, status: 'failed', errors: row.problems.map((p) => ({ field: p.field, detail: null, code: p.code })) });
+    if (row.problems.length) outcomes.set(row.number, { row, status: 'failed', errors: row.problems.map((p) => ({ field: p.field, detail: null, code: p.code, ...(p.value !== undefined ? { value: p.value } : {}), ...(p.other !== undefined ? { other: p.other } : {}), ...(p.where !== undefined ? { where: p.where } : {}) })) });
     else sendable.push(row);
   }
   let done = outcomes.size;
@@ -83,7 +99,7 @@ export async function runImport(
       results.forEach((result, i) => {
         const row = pending[result.index] ?? pending[i]!;
         if (inFlight(result) && attempt < ATTEMPTS) retry.push(row);
-        else outcomes.set(row.number, outcomeOf(row, result, dryRun));
+        else outcomes.set(row.number, outcomeOf(row, result, dryRun, mapping));
       });
       done += pending.length - retry.length;
       onProgress(done, rows.length);
