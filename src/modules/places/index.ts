@@ -17,3 +17,6 @@ export { placeIdsInServiceArea } from './repository.ts';
  */
 export { findOrCreatePlaceByAddress, placeAddressKey, type PlaceByAddressInput } from './address-key.ts';
 export { messages } from './address-key.ts';
+/** The geocoder's first source: places whose address key starts with a normalized street (and number). */
+export { placesByAddressPrefix } from './repository.ts';
+export { backfillPlaceAddressKeys } from './address-key.ts';
