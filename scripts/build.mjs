@@ -4,7 +4,8 @@
 // bundled too (decision 0134): resolving and loading ~600 files from node_modules cost a start more than compiling
 // the same code from a few chunks.
 // dist/pglite-seed/ is an embedded data directory with every migration applied: a fresh DATA_DIR starts as a copy of
-// it instead of running PostgreSQL's initdb (decision 0135). It is rebuilt only when migrations/ changes.
+// it instead of running PostgreSQL's initdb (decision 0135), with the demo region (regions/monaco.osm.pbf) imported
+// (decision 1504). It is rebuilt only when migrations/, the region import's code or regions/ change.
 // dist/docs/ is docs/api-guide.md rendered as a page (decision 0155).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -65,10 +66,15 @@ await buildWeb();
 writeGuide(root, dist);
 const bundled = performance.now();
 
-// The seed is keyed by the migrations it contains.
+// The seed is keyed by what it contains: the migrations, and the demo region as the import's code reads it.
 const hash = crypto.createHash('sha256');
 for (const file of listFiles(migrations).sort()) hash.update(path.relative(migrations, file)).update(fs.readFileSync(file));
+const regionSources = [path.join(root, 'regions'), path.join(root, 'src/modules/region'), path.join(root, 'src/shared/address.ts')];
+for (const file of regionSources.flatMap((dir) => (fs.statSync(dir).isDirectory() ? listFiles(dir) : [dir])).filter((f) => !f.endsWith('.test.ts')).sort()) {
+  hash.update(path.relative(root, file)).update(fs.readFileSync(file));
+}
 const migrationsHash = hash.digest('hex');
+const DEMO_REGION = path.join(root, 'regions', 'monaco.osm.pbf');
 const seedDir = path.join(dist, 'pglite-seed');
 const stampPath = path.join(dist, 'pglite-seed.json');
 const stamp = fs.existsSync(stampPath) ? JSON.parse(fs.readFileSync(stampPath, 'utf8')) : null;
@@ -79,14 +85,22 @@ if (!fs.existsSync(path.join(seedDir, 'PG_VERSION')) || stamp?.migrationsHash !=
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // Built where it will be copied from, on the same file system layer a served DATA_DIR uses (PGlite's NodeFS).
-  const building = `${seedDir}.partial`;
-  fs.rmSync(building, { recursive: true, force: true });
+  // A DATA_DIR of its own (the CLI opens DATA_DIR/pglite) so the built CLI can import the demo region into it.
+  const buildDataDir = `${seedDir}.partial`;
+  const building = path.join(buildDataDir, 'pglite');
+  fs.rmSync(buildDataDir, { recursive: true, force: true });
+  fs.mkdirSync(buildDataDir, { recursive: true });
   const client = await PGlite.create({ dataDir: building });
   await migrate(drizzle(client), { migrationsFolder: migrations });
   await client.close(); // a clean shutdown: the copy starts without WAL recovery
+  const { execFileSync } = await import('node:child_process');
+  const env = { ...process.env, DATA_DIR: buildDataDir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  execFileSync(process.execPath, [path.join(dist, 'main.js'), 'region', 'import', DEMO_REGION, '--name', 'monaco'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   fs.rmSync(path.join(building, 'postmaster.pid'), { force: true });
   fs.rmSync(seedDir, { recursive: true, force: true });
   fs.renameSync(building, seedDir);
+  fs.rmSync(buildDataDir, { recursive: true, force: true });
   const journal = JSON.parse(fs.readFileSync(path.join(migrations, 'meta', '_journal.json'), 'utf8'));
   fs.writeFileSync(stampPath, JSON.stringify({ migrationsHash, tags: journal.entries.map((e) => e.tag) }) + '\n');
   seeded = 'rebuilt';

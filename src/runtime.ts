@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { acquireDataDirLock, MIGRATIONS_DIR, openPglite, openPostgres, type Database } from './db/client.ts';
 import { createReadRouter } from './db/replicas.ts';
+import { backfillPlaceAddressKeys } from './modules/places/index.ts';
 import { wireHooks } from './hooks.ts';
 import { useTourbookMessages } from './messages.ts';
 import { createSolverPool } from './optimizer/index.ts';
@@ -127,6 +128,8 @@ export async function createRuntime(
   const log = options.log ?? pino({ level: config.logLevel });
   const { database, release, migrated } = await openDatabase(config, { migrate: options.migrate, ...(options.announce ? { log } : {}) });
   const deps: Deps = { db: database.db, database, clock: options.clock ?? systemClock, config, log, hooks: wireHooks(), optimizer: createSolverPool(config.optimizerThreads) };
+  // Places stored before their address key existed get it now (decision 1505); nothing to do on later starts.
+  if (migrated > 0) await backfillPlaceAddressKeys(database.db);
   if (config.databaseUrl && config.database.replicaUrls.length) {
     deps.replicas = createReadRouter(database.db, config.database.replicaUrls, { maxLagSeconds: config.database.replicaMaxLagSeconds, timeouts: config.database, log });
   }

@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
 import { createPlace, createUser, expectOk } from '../../../test/factories.ts';
-import { findOrCreatePlaceByAddress } from './index.ts';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/sql.ts';
+import { backfillPlaceAddressKeys, findOrCreatePlaceByAddress } from './index.ts';
 
 const address = (street: string, number: string) => ({ street, number, zip_code: '98000', city: 'Monaco', country: 'MC' });
 const place = (name: string, addr: ReturnType<typeof address>) => ({ place: { name, location: { lat: 43.7384, lng: 7.4246 }, address: addr } });
@@ -65,6 +67,31 @@ describe('places are unique by normalized address', () => {
     expect(second).toMatchObject({ created: false, place: { id: first.place.id, lat: 43.735 } });
     const shown = await expectOk(tenant.admin.get(`/api/places/${first.place.id}`));
     expect(shown.place.name).toBe('Quai Antoine Ier 7');
+  });
+});
+
+describe('address keys of places stored before migration 0015', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(async () => t?.close());
+
+  it('are filled in by the backfill; a later duplicate of an older place keeps no key (kept, not merged)', async () => {
+    const tenant = await t.createTenant();
+    const a = await createPlace(tenant.admin, { address: address('Rue Grimaldi', '40') });
+    const b = await createPlace(tenant.admin, { address: address('Rue Grimaldi', '41') });
+    // As rows stored before the column existed: no key, and b then a duplicate of a (a migration-era duplicate).
+    await t.deps.db.execute(sql`UPDATE places SET address_key = NULL WHERE tenant_id = ${tenant.tenantId}`);
+    await t.deps.db.execute(sql`UPDATE places SET address = jsonb_set(address, '{number}', '"40"') WHERE tenant_id = ${tenant.tenantId} AND id = ${b.id}`);
+    expect(await backfillPlaceAddressKeys(t.deps.db, 1)).toBeGreaterThanOrEqual(1);
+    const keys = await queryRows<{ id: string; address_key: string | null }>(t.deps.db, sql`SELECT id, address_key FROM places WHERE tenant_id = ${tenant.tenantId} ORDER BY id`);
+    expect(keys).toEqual([
+      { id: a.id, address_key: 'rue grimaldi|40|98000|monaco|mc' },
+      { id: b.id, address_key: null },
+    ]);
+    const again = await tenant.admin.post('/api/places', place('Third', address('rue Grimaldi', '40')));
+    expect(again.body).toMatchObject({ error_code: 'place_exists', place_id: a.id });
   });
 });
 

@@ -68,3 +68,24 @@ export async function findOrCreatePlaceByAddress(q: Queryable, input: PlaceByAdd
   if (!winner) throw new Error('findOrCreatePlaceByAddress: the conflicting place vanished');
   return { place: winner, created: false };
 }
+
+/**
+ * Fills `address_key` on places stored before migration 0015 (decision 1505), in batches, oldest first. A row whose
+ * key an older place of its scope already holds keeps NULL: existing duplicates stay, unmerged. Returns how many keys
+ * it set. Safe to run at every start and concurrently with writes (a lost race is the duplicate case).
+ */
+export async function backfillPlaceAddressKeys(db: Queryable, batch = 500): Promise<number> {
+  let after: { tenantId: string; id: string } | null = null;
+  let filled = 0;
+  for (;;) {
+    const rows = await repo.placesWithoutAddressKey(db, after, batch);
+    if (rows.length === 0) return filled;
+    for (const row of rows) {
+      const key = placeAddressKey(row.address);
+      if (key === null) continue;
+      if (await repo.setAddressKeyUnlessTaken(db, row.tenantId, row.id, row.customerId, key)) filled++;
+    }
+    const last = rows[rows.length - 1]!;
+    after = { tenantId: last.tenantId, id: last.id };
+  }
+}

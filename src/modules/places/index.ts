@@ -19,3 +19,6 @@ export { findOrCreatePlaceByAddress, placeAddressKey, type PlaceByAddressInput }
 /** The place of a normalized address in a customer scope, if any (an address-only stop reuses it, contract §14). */
 export { findPlaceByAddressKey } from './repository.ts';
 export { messages } from './address-key.ts';
+/** The geocoder's first source: places whose address key starts with a normalized street (and number). */
+export { placesByAddressPrefix } from './repository.ts';
+export { backfillPlaceAddressKeys } from './address-key.ts';

@@ -130,3 +130,29 @@ export async function placesWithoutAddressKey(q: Queryable, after: { tenantId: s
     .orderBy(places.tenantId, places.id)
     .limit(limit);
 }
+
+/**
+ * Places whose normalized address starts with the street (and number) — the geocoder's first source (contract §14).
+ * `customerId` undefined: every place of the tenant; a string: that customer's places only.
+ */
+export async function placesByAddressPrefix(q: Queryable, tenantId: string, customerId: string | undefined, prefix: string, limit: number): Promise<PlaceRow[]> {
+  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return q
+    .select()
+    .from(places)
+    .where(and(eq(places.tenantId, tenantId), customerId !== undefined ? eq(places.customerId, customerId) : undefined, sql`${places.addressKey} LIKE ${`${escaped}%`}`))
+    .orderBy(places.id)
+    .limit(limit);
+}
+
+/** Sets the place's address key unless another place of its scope holds it; false then (a duplicate kept unmerged). */
+export async function setAddressKeyUnlessTaken(q: Queryable, tenantId: string, id: string, customerId: string | null, key: string): Promise<boolean> {
+  try {
+    const updated = await q.execute(sql`UPDATE places SET address_key = ${key} WHERE tenant_id = ${tenantId} AND id = ${id} AND address_key IS NULL
+      AND NOT EXISTS (SELECT 1 FROM places o WHERE o.tenant_id = ${tenantId} AND o.customer_id IS NOT DISTINCT FROM ${customerId}::uuid AND o.address_key = ${key})`);
+    return ((updated as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (updated as unknown as { affectedRows?: number }).affectedRows ?? 0) > 0;
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505' || String(err).includes('places_address_key_idx')) return false;
+    throw err;
+  }
+}

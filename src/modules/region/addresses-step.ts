@@ -154,6 +154,17 @@ export function extractAddresses(osm: OsmData): ExtractedAddresses {
     const centre = ringCentroid(area.polygon.rings.reduce((a, b) => (b.length > a.length ? b : a)));
     localities.push({ kind: 'city', name: area.name, ...centre, zip: area.zip, city: area.name, country: area.country ?? locate(centre).country });
   }
+  // Cities the extract names only in addr:city (their boundary cut open by the extract's edge): at their addresses' mean.
+  const named = new Set(localities.map((l) => normalizeStreet(l.name)));
+  const byCity = new Map<string, { name: string; points: LatLng[]; zip: string | null; country: string | null }>();
+  for (const row of addresses) {
+    if (!row.city || named.has(normalizeStreet(row.city))) continue;
+    const key = normalizeStreet(row.city);
+    const entry = byCity.get(key) ?? { name: row.city, points: [], zip: row.zip, country: row.country };
+    entry.points.push(row);
+    byCity.set(key, entry);
+  }
+  for (const entry of byCity.values()) localities.push({ kind: 'city', name: entry.name, ...meanPoint(entry.points), zip: entry.zip, city: entry.name, country: entry.country });
   const zips = new Map<string, { points: LatLng[]; city: string | null; country: string | null }>();
   for (const row of [...addresses, ...streets]) {
     if (!row.zip) continue;

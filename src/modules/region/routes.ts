@@ -3,6 +3,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.ts';
 import { actorOf } from '../../http/actor.ts';
+import { notFound } from '../../http/errors.ts';
+import { findServiceArea } from '../identity/index.ts';
+import { geocode, setGeocoderProvider } from './geocode/geocoder.ts';
+import { createProvider } from './geocode/provider.ts';
 import { regionPermissions } from './permissions.ts';
 import { listRegions } from './repository.ts';
 
@@ -20,9 +24,28 @@ const RegionView = Type.Object({
 });
 const RegionList = Type.Object({ regions: Type.Array(RegionView) });
 
+const nullableText = Type.Union([Type.String(), Type.Null()]);
+const GeocodeResultView = Type.Object({
+  label: Type.String(),
+  location: Type.Object({ lat: Type.Number(), lng: Type.Number() }),
+  address: Type.Object({ street: nullableText, number: nullableText, zip_code: nullableText, city: nullableText, country: nullableText }),
+  precision: Type.Union([Type.Literal('house'), Type.Literal('street'), Type.Literal('postcode'), Type.Literal('city')]),
+  source: Type.Union([Type.Literal('places'), Type.Literal('region'), Type.Literal('nominatim'), Type.Literal('photon')]),
+  fuzzy: Type.Optional(Type.Literal(true)),
+});
+const GeocodeResponse = Type.Object({
+  results: Type.Array(GeocodeResultView, { maxItems: 10 }),
+  notice: Type.Optional(Type.String({ description: 'Why the configured provider did not help (an outage, a timeout, its rate limit)' })),
+});
+const GeocodeQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 500, description: 'The address as one line: "12 Boulevard des Moulins, 98000 Monaco"' }),
+  service_area_id: Type.Optional(Type.String({ format: 'uuid' })),
+});
+
 export const regionRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
   async (app) => {
+    setGeocoderProvider(deps.config.geocoder ? createProvider(deps.config.geocoder) : null);
     app.get('/api/regions', { schema: { tags, operationId: 'listRegions', summary: 'List the imported regions (admin)', response: { 200: RegionList } } }, async (request) => {
       regionPermissions.require(actorOf(request), 'list_regions');
       const regions = await listRegions(deps.db);
@@ -38,5 +61,14 @@ export const regionRoutes =
           road_edges: r.counts.road_edges ?? 0,
         })),
       };
+    });
+
+    app.get('/api/geocode', { schema: { tags, operationId: 'geocode', summary: 'Find an address: places, regions, then the configured provider', querystring: GeocodeQuery, response: { 200: GeocodeResponse } } }, async (request) => {
+      const actor = actorOf(request);
+      regionPermissions.require(actor, 'geocode');
+      const { q, service_area_id } = request.query;
+      if (service_area_id && !(await findServiceArea(deps.db, actor.tenantId, service_area_id))) throw notFound('service area');
+      const answer = await geocode(deps.db, actor.tenantId, { line: q }, { customerId: actor.role === 'customer' ? actor.userId : null, ...(service_area_id ? { serviceAreaId: service_area_id } : {}) });
+      return { results: answer.results, ...(answer.notice ? { notice: answer.notice } : {}) };
     });
   };

@@ -30,7 +30,11 @@ import * as repo from './repository.ts';
 import type { BookingCreateInput } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
 import { newBookingLink } from './tracking-links.ts';
-import { locateStops, withNewPlaces } from './locate-stops.ts';
+import { locateStops, withNewPlaces, type Geocode } from './locate-stops.ts';
+import { geocodeAddress } from '../../region/index.ts';
+
+/** Address-only stops after the tenant's places: the region's geocoder (its regions, then a configured provider). */
+const regionGeocode: Geocode = (q, tenantId, address, scope) => geocodeAddress(q, tenantId, { parts: address }, scope);
 
 export const messages: Messages = {
   'booking.external_id_exists': {
@@ -136,7 +140,7 @@ async function prepareBooking(deps: Deps, actor: Actor, input: BookingCreateInpu
   await checkManagingOrganizations(db, actor, managing, '/booking/managing_organization_ids');
   const id = newId();
   // Address-only stops are located now, before any write (contract §14, decision 1562).
-  const { located, pending } = await locateStops(db, null, tenantId, { customerId, serviceAreaId: service.serviceAreaId }, input.stops, (i) => `/booking/stops/${i}`);
+  const { located, pending } = await locateStops(db, regionGeocode, tenantId, { customerId, serviceAreaId: service.serviceAreaId }, input.stops, (i) => `/booking/stops/${i}`);
   const stops = (await buildStops(db, tenantId, service, input.stops, (i) => `/booking/stops/${i}`, at, { knownPlaces: references.places, located })).map((row, i) =>
     completeRow(stopsTable, { ...row, bookingId: id, position: i }),
   );
