@@ -76,4 +76,5 @@ import { messages as stopInput } from './stops/stop-input.ts';
 import { messages as grouping } from './stops/grouping.ts';
 import { messages as tours } from './tours/operations.ts';
 import { messages as dispatching } from './tours/merge-and-insert.ts';
-export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching];
+import { messages as bookingSplit } from './tours/booking-split.ts';
+export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, bookingSplit];

@@ -9,6 +9,7 @@ export type { StopRow } from './repository.ts';
 export { buildStops, checkBookingStopLimit, placeIdsOf, stopLimitReached } from './stop-input.ts';
 export type { NewStopRow } from './stop-input.ts';
 export { dropoffsBeforePickups } from './tour-order.ts';
+export { automaticGroup } from './grouping.ts';
 export type { PackageLink } from './tour-order.ts';
 export { toStopView } from './views.ts';
 export { getStop } from './read-stop.ts';

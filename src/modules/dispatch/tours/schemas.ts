@@ -85,10 +85,17 @@ export const MergeBody = withExample(Type.Union([
 ]), { booking_ids: [ID.booking], optimize: true, scheduled_at: '2026-11-22T13:00:00Z' });
 export type MergeInput = Static<typeof MergeBody>;
 
-export const InsertStopsBody = withExample(Type.Object(
-  { stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { additionalProperties: false },
-), { stop_ids: [ID.pickupStop, ID.dropoffStop], position: 2 });
+// `booking_ids` moves every open stop (waiting or scheduled) of the bookings together (decision 1640).
+export const InsertStopsBody = withExample(Type.Union([
+  Type.Object(
+    { stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+]), { stop_ids: [ID.pickupStop, ID.dropoffStop], position: 2 });
 export type InsertStopsInput = Static<typeof InsertStopsBody>;
 
 export const ForceAssignBody = withExample(Type.Object({ driver_id: Uuid, start: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { driver_id: ID.driver, start: true });
