@@ -128,7 +128,8 @@ async function runningTours(q: Queryable, actor: Actor, shifts: readonly ShiftVi
   }
   const busy = new Set<string>();
   const kept = [...chosen].filter(([shiftId, tour]) => {
-    const fits = tour.serviceId === serviceId && seesTour(actor, tour);
+    // A locked tour keeps its stops as they are (decision 1643): its driver is taken, like a tour of another service.
+    const fits = tour.serviceId === serviceId && seesTour(actor, tour) && !tour.locked;
     if (!fits) busy.add(shiftId);
     return fits;
   });
@@ -265,7 +266,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
 
 /** What a running tour's plan depends on: its state, driver and start, and each stop's state and position. */
 const fingerprint = (tour: toursRepo.TourRow, stops: readonly stopsRepo.StopRow[]): string =>
-  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
+  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', String(tour.locked), ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
 
 /**
  * Applies the plan in one transaction: the running tours locked first and refused (409 plan_outdated naming the tour)
