@@ -789,7 +789,8 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Label or lock a tour (a plan never changes a locked tour's stops) */
+        patch: operations["patchTour"];
         trace?: never;
     };
     "/api/hailing/tours/{id}/cancel": {
@@ -4228,6 +4229,8 @@ export type components = {
          *       "scheduled_at": "2026-11-22T13:00:00.000Z",
          *       "claim_expires_at": null,
          *       "optimized": true,
+         *       "label": "North route",
+         *       "locked": false,
          *       "managing_organization_ids": [
          *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
          *       ],
@@ -4345,6 +4348,9 @@ export type components = {
             executing_organization_id: string | null;
             /** Format: uuid */
             id: string;
+            label: string | null;
+            /** @description Plans never add, remove or reorder a locked tour's stops. */
+            locked: boolean;
             managing_organization_ids: string[];
             optimized: boolean;
             preferred_driver_ids: string[];
@@ -11233,6 +11239,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -11482,6 +11490,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -11642,6 +11652,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -12378,6 +12390,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -12558,6 +12572,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -12684,6 +12700,193 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    patchTour: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tour": {
+                 *         "label": "North route",
+                 *         "locked": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    tour: {
+                        label?: string | null;
+                        locked?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        tour: components["schemas"]["Tour"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     cancelTour: {
         parameters: {
             query?: never;
@@ -12733,6 +12936,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -12903,6 +13108,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13073,6 +13280,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13489,6 +13698,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13659,6 +13870,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13829,6 +14042,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14009,6 +14224,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14185,6 +14402,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14450,6 +14669,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14620,6 +14841,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14790,6 +15013,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -15079,7 +15304,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -15093,6 +15318,9 @@ export interface operations {
                 "application/json": {
                     position?: number;
                     stop_ids: string[];
+                } | {
+                    booking_ids: string[];
+                    position?: number;
                 };
             };
         };
@@ -15122,6 +15350,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -15292,6 +15522,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -20182,6 +20414,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
