@@ -286,7 +286,8 @@ async function applyFleetPlan(deps: Deps, actor: Actor, input: PlanInput, select
       const tour = locked.find((t) => t.id === p.running!.tour.id);
       const now = stopsNow.filter((s) => s.tourId === p.running!.tour.id);
       if (!tour || fingerprint(tour, now) !== fingerprint(p.running.tour, p.running.stops)) {
-        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id });
+        const changed = [{ stop_id: null, booking_id: null, change: 'tour_changed', tour_id: p.running.tour.id }];
+        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id, changed });
       }
     }
     const selection = await selectAgain(tx, actor, input, selectStops, selected);
