@@ -28,7 +28,6 @@ import {
   fleetProblemOf,
   fleetScheduleOf,
   horizonOf,
-  shiftEarliest,
   SOLVER_OBJECTIVE,
   withFleetTravel,
   type FleetObjective,
@@ -184,6 +183,12 @@ export interface FleetPlanTour {
   booking_ids: string[];
   travel_seconds: number;
   etas: string[];
+  /** The work of the tour (decision 1644): stops, seconds driving, waiting and working (leave to end), metres. */
+  stops_count: number;
+  driving_s: number;
+  waiting_s: number;
+  working_s: number;
+  distance_m: number;
 }
 
 export interface FleetPlan {
@@ -202,6 +207,7 @@ interface Proposed {
   starts_at: string;
   ends_at: string;
   etas: string[];
+  work: Pick<FleetPlanTour, 'stops_count' | 'driving_s' | 'waiting_s' | 'working_s' | 'distance_m'>;
 }
 
 export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[] }> {
@@ -243,7 +249,14 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     const shift = shifts[k]!;
     const schedule = fleetScheduleOf(model, k, route);
     const r = running.get(shift.id) ?? null;
-    return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(shiftEarliest(model, k)), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at) }];
+    const work = {
+      stops_count: route.length,
+      driving_s: Math.round(schedule.travelSeconds),
+      waiting_s: Math.round(schedule.waitingSeconds),
+      working_s: Math.round(schedule.finish - schedule.departure),
+      distance_m: Math.round(schedule.distanceMeters),
+    };
+    return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(schedule.departure), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at), work }];
   });
   const tourIds: (string | null)[] = input.apply ? await applyFleetPlan(deps, actor, input, waiting, proposed, selectStops) : proposed.map((p) => p.running?.tour.id ?? null);
   const tours = proposed.map((p, k): FleetPlanTour => ({
@@ -257,6 +270,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
     travel_seconds: Math.round(p.travelSeconds),
     etas: p.etas,
+    ...p.work,
   }));
   return {
     plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), unplaced: explainUnplaced(model, left) },
