@@ -3221,11 +3221,15 @@ export type components = {
             objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
+                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
+                /** @description With drivers: seconds driving, start to end (as travel_seconds). */
+                driving_s?: number;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it must (`starts_at`: no earlier than the shift's start, later when the first stop's window opens later; a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
@@ -3236,8 +3240,14 @@ export type components = {
                 /** Format: date-time */
                 starts_at?: string;
                 stop_ids: string[];
+                /** @description With drivers: the stops of the tour the plan places (a running tour: its open stops and the new ones). */
+                stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
+                waiting_s?: number;
+                /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
+                working_s?: number;
             }[];
             travel_seconds: number;
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
@@ -3278,11 +3288,15 @@ export type components = {
             tour_ids?: string[];
             tours?: {
                 booking_ids: string[];
+                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
+                /** @description With drivers: seconds driving, start to end (as travel_seconds). */
+                driving_s?: number;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it must (`starts_at`: no earlier than the shift's start, later when the first stop's window opens later; a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
@@ -3293,8 +3307,14 @@ export type components = {
                 /** Format: date-time */
                 starts_at?: string;
                 stop_ids: string[];
+                /** @description With drivers: the stops of the tour the plan places (a running tour: its open stops and the new ones). */
+                stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
+                waiting_s?: number;
+                /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
+                working_s?: number;
             }[];
             travel_seconds?: number;
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
