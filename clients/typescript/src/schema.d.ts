@@ -789,7 +789,8 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Label or lock a tour (a plan never changes a locked tour's stops) */
+        patch: operations["patchTour"];
         trace?: never;
     };
     "/api/hailing/tours/{id}/cancel": {
@@ -3277,11 +3278,15 @@ export type components = {
             objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
+                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
+                /** @description With drivers: seconds driving, start to end (as travel_seconds). */
+                driving_s?: number;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it must (`starts_at`: no earlier than the shift's start, later when the first stop's window opens later; a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
@@ -3292,8 +3297,14 @@ export type components = {
                 /** Format: date-time */
                 starts_at?: string;
                 stop_ids: string[];
+                /** @description With drivers: the stops of the tour the plan places (a running tour: its open stops and the new ones). */
+                stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
+                waiting_s?: number;
+                /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
+                working_s?: number;
             }[];
             travel_seconds: number;
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
@@ -3334,11 +3345,15 @@ export type components = {
             tour_ids?: string[];
             tours?: {
                 booking_ids: string[];
+                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
+                /** @description With drivers: seconds driving, start to end (as travel_seconds). */
+                driving_s?: number;
                 /** Format: date-time */
                 ends_at?: string;
-                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it starts (a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
+                /** @description When each stop's service would begin, in `stop_ids` order: without drivers, were the tour started at its first stop when planned; with drivers, leaving the shift's start when it must (`starts_at`: no earlier than the shift's start, later when the first stop's window opens later; a running tour: where the driver is, once the stop under way is served), waiting for time windows, plus service durations. */
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
@@ -3349,8 +3364,14 @@ export type components = {
                 /** Format: date-time */
                 starts_at?: string;
                 stop_ids: string[];
+                /** @description With drivers: the stops of the tour the plan places (a running tour: its open stops and the new ones). */
+                stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
+                waiting_s?: number;
+                /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
+                working_s?: number;
             }[];
             travel_seconds?: number;
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
@@ -4294,6 +4315,8 @@ export type components = {
          *       "scheduled_at": "2026-11-22T13:00:00.000Z",
          *       "claim_expires_at": null,
          *       "optimized": true,
+         *       "label": "North route",
+         *       "locked": false,
          *       "managing_organization_ids": [
          *         "0193b2e4-0c1d-7a2e-8f30-000000000006"
          *       ],
@@ -4411,6 +4434,9 @@ export type components = {
             executing_organization_id: string | null;
             /** Format: uuid */
             id: string;
+            label: string | null;
+            /** @description Plans never add, remove or reorder a locked tour's stops. */
+            locked: boolean;
             managing_organization_ids: string[];
             optimized: boolean;
             preferred_driver_ids: string[];
@@ -11306,6 +11332,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -11555,6 +11583,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -11715,6 +11745,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -12451,6 +12483,8 @@ export interface operations {
                      *           "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *           "claim_expires_at": null,
                      *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
                      *           "managing_organization_ids": [
                      *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *           ],
@@ -12631,6 +12665,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -12757,6 +12793,193 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    patchTour: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tour": {
+                 *         "label": "North route",
+                 *         "locked": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    tour: {
+                        label?: string | null;
+                        locked?: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tour": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *         "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *         "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *         "status": "en_route",
+                     *         "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *         "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *         "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *         "claim_expires_at": null,
+                     *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
+                     *         "managing_organization_ids": [
+                     *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *         ],
+                     *         "preferred_driver_ids": [],
+                     *         "stops": [
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "pickup",
+                     *             "status": "approaching",
+                     *             "position": 0,
+                     *             "tour_position": 0,
+                     *             "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "location": {
+                     *               "lat": 52.5303,
+                     *               "lng": 13.3295
+                     *             },
+                     *             "address": {
+                     *               "street": "Beusselstraße",
+                     *               "number": "44",
+                     *               "zip_code": "10553",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": null
+                     *             },
+                     *             "contact": {
+                     *               "name": "Front desk",
+                     *               "phone_number": "+49 30 555 0100",
+                     *               "email": null
+                     *             },
+                     *             "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *             "time_window": {
+                     *               "starts_at": "2026-11-22T13:00:00.000Z",
+                     *               "ends_at": "2026-11-22T15:00:00.000Z"
+                     *             },
+                     *             "service_duration_seconds": 120,
+                     *             "notes": null,
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           },
+                     *           {
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *             "type": "dropoff",
+                     *             "status": "scheduled",
+                     *             "position": 1,
+                     *             "tour_position": 1,
+                     *             "place_id": null,
+                     *             "location": {
+                     *               "lat": 52.5378,
+                     *               "lng": 13.4093
+                     *             },
+                     *             "address": {
+                     *               "street": "Kastanienallee",
+                     *               "number": "12",
+                     *               "zip_code": "10435",
+                     *               "city": "Berlin",
+                     *               "country": "DE",
+                     *               "additional_line": "Hinterhaus, 3rd floor"
+                     *             },
+                     *             "contact": {
+                     *               "name": "Ada Lovelace",
+                     *               "phone_number": "+49 151 2345678",
+                     *               "email": null
+                     *             },
+                     *             "group": null,
+                     *             "time_window": null,
+                     *             "service_duration_seconds": 120,
+                     *             "notes": "Ring twice",
+                     *             "package_ids": [
+                     *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *             ],
+                     *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "completed_at": null,
+                     *             "failed_at": null,
+                     *             "failure": null,
+                     *             "recovery_of_stop_id": null,
+                     *             "recovery_kind": null,
+                     *             "proof": null,
+                     *             "completion_requirements": {
+                     *               "fail": false
+                     *             }
+                     *           }
+                     *         ],
+                     *         "earnings": null,
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "started_at": "2026-11-22T13:10:00.000Z",
+                     *         "completed_at": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        tour: components["schemas"]["Tour"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     cancelTour: {
         parameters: {
             query?: never;
@@ -12806,6 +13029,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -12976,6 +13201,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13146,6 +13373,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13562,6 +13791,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13732,6 +13963,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -13902,6 +14135,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14082,6 +14317,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14258,6 +14495,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14523,6 +14762,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14693,6 +14934,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -14863,6 +15106,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -15152,7 +15397,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -15166,6 +15411,9 @@ export interface operations {
                 "application/json": {
                     position?: number;
                     stop_ids: string[];
+                } | {
+                    booking_ids: string[];
+                    position?: number;
                 };
             };
         };
@@ -15195,6 +15443,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -15365,6 +15615,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],
@@ -20380,6 +20632,8 @@ export interface operations {
                      *         "scheduled_at": "2026-11-22T13:00:00.000Z",
                      *         "claim_expires_at": null,
                      *         "optimized": true,
+                     *         "label": "North route",
+                     *         "locked": false,
                      *         "managing_organization_ids": [
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000006"
                      *         ],

@@ -78,4 +78,5 @@ import { messages as tours } from './tours/operations.ts';
 import { messages as dispatching } from './tours/merge-and-insert.ts';
 import { messages as createBooking } from './bookings/create-booking.ts';
 import { messages as locateStops } from './bookings/locate-stops.ts';
-export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops];
+import { messages as bookingSplit } from './tours/booking-split.ts';
+export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops, bookingSplit];

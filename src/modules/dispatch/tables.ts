@@ -221,6 +221,10 @@ export const tours = pgTable(
     scheduledAt: ts('scheduled_at'),
     claimExpiresAt: ts('claim_expires_at'),
     optimized: boolean('optimized').notNull().default(false),
+    /** The dispatcher's name for the tour (≤ 80 characters); null: pages show the driver's name and day (decision 1643). */
+    label: text('label'),
+    /** Plans never add, remove or reorder a locked tour's stops (decision 1643). */
+    locked: boolean('locked').notNull().default(false),
     preferredDriverIds: uuid('preferred_driver_ids').array().notNull().default([]),
     /** Union of the managing organizations of its bookings, refreshed whenever its stops or their bookings change. */
     managingOrganizationIds: uuid('managing_organization_ids').array().notNull().default([]),

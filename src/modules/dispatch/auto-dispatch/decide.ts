@@ -103,7 +103,8 @@ interface Candidate extends toursRepo.TourRow {
  * package count change: four statements at most, whatever the number of tours.
  */
 async function readCandidates(deps: Deps, q: Queryable, tenantId: string, service: ServiceConfig, added: readonly stopsRepo.StopRow[], shiftsOf: ShiftsOfTours) {
-  const tours = await toursRepo.findOpenToursOfService(q, tenantId, service.id, CANDIDATE_STATUSES);
+  // A locked tour takes no new stops (decision 1643).
+  const tours = (await toursRepo.findOpenToursOfService(q, tenantId, service.id, CANDIDATE_STATUSES)).filter((t) => !t.locked);
   if (!tours.length) return { tours: [] as Candidate[], shifts: new Map<string, ShiftLimits>(), positions: new Map<string, Point>(), changes: new Map<string, number>() };
   const stops = await stopsRepo.findFitStopsOfOpenTours(q, tenantId, service.id, CANDIDATE_STATUSES);
   const byTour = new Map<string, stopsRepo.FitStopRow[]>(tours.map((t) => [t.id, []]));

@@ -21,6 +21,8 @@ import type { BookingListQueryT } from './schemas.ts';
 import { renderBookings } from './render-bookings.ts';
 import { rotateTrackingLink } from './tracking-links.ts';
 import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-over.ts';
+import { getService } from '../../services/index.ts';
+import { packagesOnBoard, returnPackagesOnBoard, returnsEnabled } from './return-on-cancel.ts';
 
 /**
  * Runs `fn` in a transaction that holds the booking and every tour its stops are on, tours locked first (the order
@@ -85,7 +87,8 @@ export async function listBookings(deps: Deps, actor: Actor, query: BookingListQ
 
 /**
  * Cancels a booking: stops not yet under way leave their tours and are cancelled, a stop the driver is
- * approaching or has reached fails (the driver is there), open packages are cancelled.
+ * approaching or has reached fails (the driver is there), open packages are cancelled — but parcels already on board
+ * go back to their pickup place on a return stop right after the driver's current stop (decision 1641).
  */
 export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
   requireDispatcher(actor);
@@ -94,6 +97,11 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
     const tenantId = actor.tenantId;
     if (booking.status === 'completed' || booking.status === 'cancelled') throw invalidTransition('booking', booking.status, 'cancelled');
     const stops = await stopsRepo.findStopsOfBookings(tx, tenantId, [id]);
+    const packages = await packagesRepo.findPackagesOfBookings(tx, tenantId, [id]);
+    const service = await getService(tx, tenantId, booking.serviceId);
+    // Read under the tours' locks: a completion racing this cancel has either put the parcel on board or not.
+    const onBoard = service && returnsEnabled(service) ? packagesOnBoard(stops, packages) : [];
+    const returning = new Set(onBoard.map((o) => o.pkg.id));
     for (const stop of stops.filter((s) => !isFinalStop(s.status))) {
       if (stop.status === 'approaching' || stop.status === 'arrived') {
         await stopsRepo.updateStop(tx, tenantId, stop.id, {
@@ -106,16 +114,22 @@ export async function cancelBooking(deps: Deps, actor: Actor, id: string) {
         await stopsRepo.updateStop(tx, tenantId, stop.id, { status: 'cancelled', cancelledAt: at, tourId: null, tourPosition: null, updatedAt: at });
       }
     }
-    for (const pkg of await packagesRepo.findPackagesOfBookings(tx, tenantId, [id])) {
-      if (!['created', 'awaiting_pickup', 'in_transit'].includes(pkg.status)) continue;
+    for (const pkg of packages) {
+      if (!['created', 'awaiting_pickup', 'in_transit'].includes(pkg.status) || returning.has(pkg.id)) continue;
       await packagesRepo.updatePackage(tx, tenantId, pkg.id, { status: 'cancelled', updatedAt: at });
       await packagesRepo.insertPackageHistory(tx, [{ tenantId, id: newId(), packageId: pkg.id, at, event: 'cancelled', actorId: actor.userId }]);
     }
     await repo.updateBooking(tx, tenantId, id, { status: 'cancelled', updatedAt: at });
     await recordEvent(tx, { tenantId, actor, type: 'booking.transition', resourceId: id, at, data: { ...bookingEventData(booking), from: booking.status, to: 'cancelled', event: 'cancel' } });
     await recordBookingModified(tx, tenantId, actor, at, booking, tourIds.length > 0);
+    for (const tourId of tourIds) await compactTour(tx, tenantId, tourId, at);
+    const returns = onBoard.length ? await returnPackagesOnBoard(tx, tenantId, actor, id, service!, stops, onBoard, at) : [];
+    for (const started of returns) {
+      const data = { ...bookingEventData(booking), stop_id: started.stopId, tour_id: started.tourId };
+      await recordEvent(tx, { tenantId, actor, type: 'booking.return_started', resourceId: id, at, data });
+      await recordEvent(tx, { tenantId, actor, type: 'booking.route_changed', resourceId: id, at, data: { ...bookingEventData(booking), tour_id: started.tourId } });
+    }
     for (const tourId of tourIds) {
-      await compactTour(tx, tenantId, tourId, at);
       const tour = await toursRepo.findTour(tx, tenantId, tourId);
       if (tour) await recordEvent(tx, { tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     }

@@ -3,12 +3,12 @@
 import type { Tx } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict } from '../../../http/errors.ts';
+import { AppError, conflict } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import type { BookingRow } from '../bookings/index.ts';
 import { settle } from '../settle.ts';
-import type { StopRow } from '../stops/index.ts';
+import { stopsRepository as stopsRepo, type StopRow } from '../stops/index.ts';
 import { createTour } from '../tours/merge-and-insert.ts';
 import { forceAssignPlannedTour } from '../tours/operations.ts';
 import type { PlanInput } from './schemas.ts';
@@ -32,13 +32,44 @@ export interface Selection {
  * committed (seen here: 409 plan_outdated, when `selected` — what was planned — is not what waits now) or waits.
  */
 export async function selectAgain(tx: Tx, actor: Actor, input: PlanInput, selectStops: SelectStops, selected: readonly Pick<StopRow, 'id'>[]): Promise<Selection> {
-  const { stops, bookings } = await selectStops(tx, actor, input);
+  let picked: Awaited<ReturnType<SelectStops>>;
+  try {
+    picked = await selectStops(tx, actor, input);
+  } catch (error) {
+    // A planned stop cancelled or dispatched meanwhile makes the selection refuse (422): the plan is what is outdated.
+    const changed = error instanceof AppError ? await changesSince(tx, actor.tenantId, selected, []) : [];
+    if (changed.length) throw planOutdated(changed);
+    throw error;
+  }
+  const { stops, bookings } = picked;
   const now = new Set(stops.map((s) => s.id));
-  if (now.size !== selected.length || selected.some((s) => !now.has(s.id))) throw conflict('plan_outdated', { key: 'planning.plan_outdated' });
+  if (now.size !== selected.length || selected.some((s) => !now.has(s.id))) throw planOutdated(await changesSince(tx, actor.tenantId, selected, stops));
   const service = await getService(tx, actor.tenantId, bookings[0]!.serviceId);
   if (!service) throw new Error('booking without its service');
   return { stops, bookings, service, byId: new Map(stops.map((s) => [s.id, s])) };
 }
+
+/** One thing that changed since a plan was made, as 409 plan_outdated names it (docs/api-guide.md). */
+export interface PlanChange {
+  stop_id: string;
+  booking_id: string | null;
+  /** `cancelled`, `dispatched` (now on a tour), `failed`, `added` (waits now, not planned), or the stop's status. */
+  change: string;
+  tour_id: string | null;
+}
+
+/** What differs between the planned stops and the stops that wait now: each planned stop no longer waiting, each new one. */
+async function changesSince(tx: Tx, tenantId: string, selected: readonly Pick<StopRow, 'id'>[], waitingNow: readonly StopRow[]): Promise<PlanChange[]> {
+  const planned = new Set(selected.map((s) => s.id));
+  const rows = await stopsRepo.findStops(tx, tenantId, [...planned]);
+  const gone = rows
+    .filter((s) => s.status !== 'to_be_dispatched')
+    .map((s) => ({ stop_id: s.id, booking_id: s.bookingId, change: s.status === 'cancelled' || s.status === 'failed' ? s.status : s.tourId ? 'dispatched' : s.status, tour_id: s.tourId }));
+  const added = waitingNow.filter((s) => !planned.has(s.id)).map((s) => ({ stop_id: s.id, booking_id: s.bookingId, change: 'added', tour_id: null }));
+  return [...gone, ...added];
+}
+
+export const planOutdated = (changed: readonly PlanChange[]): AppError => conflict('plan_outdated', { key: 'planning.plan_outdated' }, { changed });
 
 export interface PlannedTour {
   /** The stops in the proposed order (as selected; their rows are taken from the selection read under the locks). */

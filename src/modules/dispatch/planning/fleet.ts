@@ -192,6 +192,15 @@ export interface FleetSchedule {
   finish: number;
   /** Whether every window, the shift's end and both capacities hold. */
   feasible: boolean;
+  /**
+   * Seconds after `origin` the tour leaves its start: when it must, not before (docs/api-guide.md "Optimising tours and
+   * planning dispatch": a tour that would wait at its first stop leaves that much later; a running tour has left).
+   */
+  departure: number;
+  /** Seconds waited at or before stops for a window to open, after the tour left. */
+  waitingSeconds: number;
+  /** Straight-line metres along the route, start to end (road distances come with the road travel times). */
+  distanceMeters: number;
 }
 
 /** Drives shift k's route: leave the start when the shift starts, wait for windows, serve, reach the end. */
@@ -203,10 +212,18 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   let feasible = true;
   const onBoard = [...model.initialLoads[k]!];
   const arrivals: number[] = [];
-  for (const i of route) {
+  let departure = t;
+  let waitingSeconds = 0;
+  let distanceMeters = 0;
+  for (const [n, i] of route.entries()) {
     const s = model.stops[i]!;
     const leg = model.matrix[at]![i]!;
     travelSeconds += leg;
+    distanceMeters += metresBetween(model.points[at], model.points[i]);
+    const wait = Math.max(0, secondsOf(model, s.timeWindowStartsAt, 0) - (t + leg));
+    // The first wait of a tour not yet under way is spent at the start: it leaves later instead.
+    if (n === 0 && !shift.running) departure += wait;
+    else waitingSeconds += wait;
     t = Math.max(t + leg, secondsOf(model, s.timeWindowStartsAt, 0));
     if (t > secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
     arrivals.push(t);
@@ -218,9 +235,20 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   }
   const last = model.matrix[at]![endOfShift(model, k)]!;
   travelSeconds += last;
+  distanceMeters += metresBetween(model.points[at], model.points[endOfShift(model, k)]);
   const finish = t + last;
   if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
-  return { arrivals, travelSeconds, finish, feasible };
+  return { arrivals, travelSeconds, finish, feasible, departure, waitingSeconds, distanceMeters };
+}
+
+/** Great-circle metres between two points; 0 when one is the open end (no place). */
+function metresBetween(a: Point | undefined, b: Point | undefined): number {
+  if (!a || !b) return 0;
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLng = (b.lng - a.lng) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /** Whether shift k may serve stop i (its request's skills and managing organizations). */

@@ -57,7 +57,25 @@ it('refuses to apply a plan (409 plan_outdated) when one of its bookings was mer
   };
   const res = await tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: made.map((b) => b.id), time_limit_ms: 50, apply: true });
   expect([res.status, res.body.error_code]).toEqual([409, 'plan_outdated']);
+  // It names what changed: the merged booking's stops, now on a tour.
+  expect(res.body.changed).toHaveLength(2);
+  expect(res.body.changed).toEqual(expect.arrayContaining(made[2].stops.map((s: { id: string }) => expect.objectContaining({ stop_id: s.id, booking_id: made[2].id, change: 'dispatched' }))));
   for (const b of made.slice(0, 2)) expect((await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('to_be_dispatched');
+});
+
+it('refuses to apply a plan by stop ids (409 plan_outdated naming the cancelled booking) when one of its bookings was cancelled while it searched', async () => {
+  const tenant = await t.createTenant();
+  const made = await bookings(tenant, (await createService(tenant.admin)).id, 3);
+  routed = async () => {
+    routed = async () => undefined;
+    await expectOk(tenant.admin.post(`/api/hailing/bookings/${made[1].id}/cancel`));
+  };
+  const stopIds = made.flatMap((b) => b.stops.map((s: { id: string }) => s.id));
+  const res = await tenant.admin.post('/api/hailing/dispatch/plan', { stop_ids: stopIds, time_limit_ms: 50, apply: true });
+  expect([res.status, res.body.error_code]).toEqual([409, 'plan_outdated']);
+  expect(res.body.changed).toEqual(expect.arrayContaining(made[1].stops.map((s: { id: string }) => expect.objectContaining({ stop_id: s.id, booking_id: made[1].id, change: 'cancelled' }))));
+  expect(res.body.changed).toHaveLength(2);
+  for (const b of [made[0], made[2]]) expect((await expectOk(tenant.admin.get(`/api/hailing/bookings/${b.id}`))).booking.status).toBe('to_be_dispatched');
 });
 
 it('merges with optimize: true the stops waiting at commit, when a booking gained a stop while the solver searched', async () => {

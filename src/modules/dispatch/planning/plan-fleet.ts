@@ -28,7 +28,6 @@ import {
   fleetProblemOf,
   fleetScheduleOf,
   horizonOf,
-  shiftEarliest,
   SOLVER_OBJECTIVE,
   withFleetTravel,
   type FleetObjective,
@@ -128,7 +127,8 @@ async function runningTours(q: Queryable, actor: Actor, shifts: readonly ShiftVi
   }
   const busy = new Set<string>();
   const kept = [...chosen].filter(([shiftId, tour]) => {
-    const fits = tour.serviceId === serviceId && seesTour(actor, tour);
+    // A locked tour keeps its stops as they are (decision 1643): its driver is taken, like a tour of another service.
+    const fits = tour.serviceId === serviceId && seesTour(actor, tour) && !tour.locked;
     if (!fits) busy.add(shiftId);
     return fits;
   });
@@ -183,6 +183,12 @@ export interface FleetPlanTour {
   booking_ids: string[];
   travel_seconds: number;
   etas: string[];
+  /** The work of the tour (decision 1644): stops, seconds driving, waiting and working (leave to end), metres. */
+  stops_count: number;
+  driving_s: number;
+  waiting_s: number;
+  working_s: number;
+  distance_m: number;
 }
 
 export interface FleetPlan {
@@ -201,6 +207,7 @@ interface Proposed {
   starts_at: string;
   ends_at: string;
   etas: string[];
+  work: Pick<FleetPlanTour, 'stops_count' | 'driving_s' | 'waiting_s' | 'working_s' | 'distance_m'>;
 }
 
 export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[] }> {
@@ -242,7 +249,14 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     const shift = shifts[k]!;
     const schedule = fleetScheduleOf(model, k, route);
     const r = running.get(shift.id) ?? null;
-    return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(shiftEarliest(model, k)), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at) }];
+    const work = {
+      stops_count: route.length,
+      driving_s: Math.round(schedule.travelSeconds),
+      waiting_s: Math.round(schedule.waitingSeconds),
+      working_s: Math.round(schedule.finish - schedule.departure),
+      distance_m: Math.round(schedule.distanceMeters),
+    };
+    return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(schedule.departure), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at), work }];
   });
   const tourIds: (string | null)[] = input.apply ? await applyFleetPlan(deps, actor, input, waiting, proposed, selectStops) : proposed.map((p) => p.running?.tour.id ?? null);
   const tours = proposed.map((p, k): FleetPlanTour => ({
@@ -256,6 +270,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
     travel_seconds: Math.round(p.travelSeconds),
     etas: p.etas,
+    ...p.work,
   }));
   return {
     plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), unplaced: explainUnplaced(model, left) },
@@ -265,7 +280,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
 
 /** What a running tour's plan depends on: its state, driver and start, and each stop's state and position. */
 const fingerprint = (tour: toursRepo.TourRow, stops: readonly stopsRepo.StopRow[]): string =>
-  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
+  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', String(tour.locked), ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
 
 /**
  * Applies the plan in one transaction: the running tours locked first and refused (409 plan_outdated naming the tour)
@@ -285,7 +300,8 @@ async function applyFleetPlan(deps: Deps, actor: Actor, input: PlanInput, select
       const tour = locked.find((t) => t.id === p.running!.tour.id);
       const now = stopsNow.filter((s) => s.tourId === p.running!.tour.id);
       if (!tour || fingerprint(tour, now) !== fingerprint(p.running.tour, p.running.stops)) {
-        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id });
+        const changed = [{ stop_id: null, booking_id: null, change: 'tour_changed', tour_id: p.running.tour.id }];
+        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id, changed });
       }
     }
     const selection = await selectAgain(tx, actor, input, selectStops, selected);

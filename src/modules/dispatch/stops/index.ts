@@ -10,6 +10,7 @@ export { buildStops, checkBookingStopLimit, placeIdsOf, stopLimitReached } from 
 export type { BuildStopsOptions, LocatedStop, NewStopRow } from './stop-input.ts';
 export { groupForNewStop } from './grouping.ts';
 export { dropoffsBeforePickups } from './tour-order.ts';
+export { automaticGroup } from './grouping.ts';
 export type { PackageLink } from './tour-order.ts';
 export { toStopView } from './views.ts';
 export { getStop } from './read-stop.ts';

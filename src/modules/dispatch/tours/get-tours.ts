@@ -26,6 +26,8 @@ export async function renderTour(q: Tx | Deps['db'], render: RenderDeps, actor: 
     scheduled_at: isoOrNull(tour.scheduledAt),
     claim_expires_at: isoOrNull(tour.claimExpiresAt),
     optimized: tour.optimized,
+    label: tour.label,
+    locked: tour.locked,
     managing_organization_ids: tour.managingOrganizationIds,
     preferred_driver_ids: tour.preferredDriverIds,
     ...earningsField(render.clock, actor, tour.earnings),

@@ -17,6 +17,7 @@ import { startingOverWhenToursChanged, ToursChangedMeanwhile } from '../start-ov
 import * as repo from './repository.ts';
 import { bookingEventData, settle, tourEventData } from '../settle.ts';
 import { isOpenTour } from './tour-machine.ts';
+import { refuseBookingSplit } from './booking-split.ts';
 import type { TourStatus } from '../tables.ts';
 import type { InsertStopsInput, MergeInput } from './schemas.ts';
 import { getTour } from './get-tours.ts';
@@ -208,6 +209,7 @@ export async function dispatchIntoNewTour(deps: Deps, actor: Actor, input: Merge
       order = again.order;
       optimization = again.optimization;
     }
+    await refuseBookingSplit(tx, actor.tenantId, null, order);
     const tourId = await createTour(tx, actor.tenantId, actor, at, { service, status: 'to_be_dispatched', scheduledAt, optimized: searched !== null, bookings, stops: order });
     await settle(tx, deps.hooks.dispatch, {
       tenantId: actor.tenantId,
@@ -235,21 +237,54 @@ export async function compactTour(tx: Tx, tenantId: string, tourId: string, at: 
   await layOut(tx, tenantId, tourId, stops, at);
 }
 
-/** POST /api/hailing/tours/{id}/stops/insert: dispatches waiting stops into the tour or moves scheduled stops. */
+/** The open stops of the named bookings that may move (waiting or scheduled), in booking order. */
+const movableStopsOf = (stops: readonly stopsRepo.StopRow[], bookingIds: readonly string[]): stopsRepo.StopRow[] =>
+  bookingIds.flatMap((id) => stops.filter((s) => s.bookingId === id && (s.status === 'to_be_dispatched' || s.status === 'scheduled')).sort((a, b) => a.position - b.position));
+
+/**
+ * `booking_ids` names every movable stop of the bookings (decision 1640): they are read without a lock first to
+ * find the tours to lock, then again under the bookings' locks; a set that changed meanwhile starts over.
+ */
+async function previewInsertedStops(tx: Tx, tenantId: string, input: InsertStopsInput): Promise<string[]> {
+  if ('stop_ids' in input) return input.stop_ids;
+  return movableStopsOf(await stopsRepo.findStopsOfBookings(tx, tenantId, input.booking_ids), input.booking_ids).map((s) => s.id);
+}
+
+async function lockNamedBookings(tx: Tx, actor: Actor, bookingIds: readonly string[], previewed: readonly string[]): Promise<void> {
+  const locked = await bookingsRepo.findBookingsForUpdate(tx, actor.tenantId, [...bookingIds]);
+  for (const [i, id] of bookingIds.entries()) {
+    await requireBooking(tx, actor, { loaded: locked.find((b) => b.id === id) }, { otherwise: () => unknownReference(`/booking_ids/${i}`, 'booking') });
+  }
+  const movable = movableStopsOf(await stopsRepo.findStopsOfBookings(tx, actor.tenantId, [...bookingIds]), bookingIds).map((s) => s.id);
+  if (movable.join() !== previewed.join()) throw new ToursChangedMeanwhile();
+  if (!movable.length) throw invalidFields([{ pointer: '/booking_ids', code: 'nothing_to_dispatch', detail: 'no stop of these bookings waits for dispatch or is scheduled' }]);
+}
+
+/**
+ * POST /api/hailing/tours/{id}/stops/insert: dispatches waiting stops into the tour or moves scheduled stops; with
+ * `booking_ids`, every open stop of those bookings. A package whose other stop stays on another tour → 409
+ * booking_split (decision 1640).
+ */
 export async function insertStopsIntoTour(deps: Deps, actor: Actor, tourId: string, input: InsertStopsInput) {
   requireDispatcher(actor);
   const at = deps.clock.now();
   await startingOverWhenToursChanged(() => deps.db.transaction(async (tx) => {
     // Lock order everywhere: tours (by id), then bookings (by id); the source tours of moved stops are locked too.
-    const preview = await stopsRepo.findStops(tx, actor.tenantId, input.stop_ids);
+    const stopIds = await previewInsertedStops(tx, actor.tenantId, input);
+    const preview = await stopsRepo.findStops(tx, actor.tenantId, stopIds);
     const sourceTourIds = [...new Set(preview.map((s) => s.tourId).filter((id): id is string => !!id && id !== tourId))];
     const tourLocks = await repo.findToursForUpdate(tx, actor.tenantId, [...new Set([tourId, ...sourceTourIds])]);
     const tour = await requireTour(tx, actor, { loaded: tourLocks.find((t) => t.id === tourId) });
     if (!isOpenTour(tour.status)) throw unprocessable('tour_closed', { key: 'dispatch.tour_closed' });
-    const { stops, bookings } = await loadDispatchableStops(tx, actor, input.stop_ids, (i) => `/stop_ids/${i}`, true);
+    if ('booking_ids' in input) await lockNamedBookings(tx, actor, input.booking_ids, stopIds);
+    const pointerOf: PointerOf = 'booking_ids' in input
+      ? (i) => `/booking_ids/${input.booking_ids.indexOf(preview.find((s) => s.id === stopIds[i])?.bookingId ?? '')}`
+      : (i) => `/stop_ids/${i}`;
+    const { stops, bookings } = await loadDispatchableStops(tx, actor, stopIds, pointerOf, true);
     // A stop dispatched into another tour after the preview sits on a tour this transaction does not hold.
     if (stops.some((s) => s.tourId && s.tourId !== tourId && !sourceTourIds.includes(s.tourId))) throw new ToursChangedMeanwhile();
     if (bookings[0] && bookings[0].serviceId !== tour.serviceId) throw unprocessable('mixed_services', { key: 'dispatch.mixed_services' });
+    await refuseBookingSplit(tx, actor.tenantId, tourId, stops);
     const service = await getService(tx, actor.tenantId, tour.serviceId);
     if (!service) throw new Error('tour without its service');
     const moving = new Set(stops.map((s) => s.id));

@@ -24,6 +24,7 @@ import * as repo from './repository.ts';
 import { bookingEventData, recordActiveStatusChange, settle, tourEventData, tourFacts } from '../settle.ts';
 import { TOUR_TRANSITIONS, tourTransition, type TourAction, type TourActor } from './tour-machine.ts';
 import { tourOrganizations } from '../visibility.ts';
+import type { TourPatchInput } from './schemas.ts';
 
 export const CLAIM_EXPIRY_JOB: JobKind = 'tours.expire_claim';
 
@@ -199,6 +200,24 @@ export async function setTourPreferredDrivers(deps: Deps, actor: Actor, tourId: 
     await repo.updateTour(tx, actor.tenantId, tourId, { preferredDriverIds: driverIds, updatedAt: at });
     await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
     return renderTour(tx, deps, actor, { ...tour, preferredDriverIds: driverIds });
+  });
+}
+
+/**
+ * PATCH /api/hailing/tours/{id} {"tour": {label?, locked?}} (decision 1643): the dispatcher's name for the tour and
+ * its lock, which plans and auto-dispatch respect; a whitespace-only label is 422 at /tour/label.
+ */
+export async function patchTour(deps: Deps, actor: Actor, tourId: string, input: TourPatchInput) {
+  dispatchPermissions.require(actor, 'dispatch');
+  const at = deps.clock.now();
+  const label = typeof input.label === 'string' ? input.label.trim() : input.label;
+  if (label === '') throw invalidFields([{ pointer: '/tour/label', code: 'blank', detail: 'must not be blank (null removes the label)' }]);
+  return deps.db.transaction(async (tx) => {
+    const tour = await requireTour(tx, actor, tourId, { forUpdate: true });
+    const patch = { ...(label !== undefined ? { label } : {}), ...(input.locked !== undefined ? { locked: input.locked } : {}) };
+    await repo.updateTour(tx, actor.tenantId, tourId, { ...patch, updatedAt: at });
+    await recordEvent(tx, { tenantId: actor.tenantId, actor, type: 'tour.modified', resourceId: tourId, at, data: tourEventData(tour) });
+    return renderTour(tx, deps, actor, { ...tour, ...patch });
   });
 }
 

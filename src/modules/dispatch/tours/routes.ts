@@ -8,9 +8,9 @@ import { earningsDeprecation } from '../legacy-earnings-field.ts';
 import { stopPayloadDeprecation } from '../stops/index.ts';
 import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '../bookings/index.ts';
 import { dispatchIntoNewTour, insertStopsIntoTour } from './merge-and-insert.ts';
-import { addTourStop, explainTourVisibility, setTourPreferredDrivers, transitionTour } from './operations.ts';
+import { addTourStop, explainTourVisibility, patchTour, setTourPreferredDrivers, transitionTour } from './operations.ts';
 import { getTour, listTours } from './get-tours.ts';
-import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourVisibilityEnvelope } from './schemas.ts';
+import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourPatchBody, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
 import { MergeResponse } from '../planning/index.ts';
 
@@ -41,6 +41,11 @@ export const tourRoutes =
       '/api/hailing/tours/:id',
       { preHandler: rendersStops, schema: { tags, operationId: 'getTour', summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.patch(
+      '/api/hailing/tours/:id',
+      { preHandler: rendersStops, schema: { tags, operationId: 'patchTour', summary: "Label or lock a tour (a plan never changes a locked tour's stops)", params: IdParams, body: TourPatchBody, response: { 200: TourEnvelope } } },
+      async (request) => ({ tour: await patchTour(deps, actorOf(request), request.params.id, request.body.tour) }),
     );
     app.post(
       '/api/hailing/tours/:id/stops/insert',

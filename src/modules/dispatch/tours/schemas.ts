@@ -19,6 +19,8 @@ export const Tour = component('Tour', withExample(Type.Object({
   scheduled_at: Nullable(Timestamp),
   claim_expires_at: Nullable(Timestamp),
   optimized: Type.Boolean(),
+  label: Nullable(Type.String({ maxLength: 80, description: "The dispatcher's name for the tour; pages show the driver's name and day when null." })),
+  locked: Type.Boolean({ description: "Plans never add, remove or reorder a locked tour's stops." }),
   managing_organization_ids: Type.Array(Uuid),
   preferred_driver_ids: Type.Array(Uuid),
   stops: Type.Optional(Type.Array(Stop)),
@@ -36,6 +38,8 @@ export const Tour = component('Tour', withExample(Type.Object({
   scheduled_at: '2026-11-22T13:00:00.000Z',
   claim_expires_at: null,
   optimized: true,
+  label: 'North route',
+  locked: false,
   managing_organization_ids: [ID.organization],
   preferred_driver_ids: [],
   stops: [STOP_EXAMPLE, DROPOFF_EXAMPLE],
@@ -85,11 +89,29 @@ export const MergeBody = withExample(Type.Union([
 ]), { booking_ids: [ID.booking], optimize: true, scheduled_at: '2026-11-22T13:00:00Z' });
 export type MergeInput = Static<typeof MergeBody>;
 
-export const InsertStopsBody = withExample(Type.Object(
-  { stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
-  { additionalProperties: false },
-), { stop_ids: [ID.pickupStop, ID.dropoffStop], position: 2 });
+// `booking_ids` moves every open stop (waiting or scheduled) of the bookings together (decision 1640).
+export const InsertStopsBody = withExample(Type.Union([
+  Type.Object(
+    { stop_ids: Type.Array(Uuid, { minItems: 1, maxItems: 1000, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { booking_ids: Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true }), position: Type.Optional(Type.Integer({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+]), { stop_ids: [ID.pickupStop, ID.dropoffStop], position: 2 });
 export type InsertStopsInput = Static<typeof InsertStopsBody>;
+
+export const TourPatchBody = withExample(Type.Object({
+  tour: Type.Object(
+    {
+      label: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 80 }))),
+      locked: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+}, { additionalProperties: false }), { tour: { label: 'North route', locked: true } });
+export type TourPatchInput = Static<typeof TourPatchBody>['tour'];
 
 export const ForceAssignBody = withExample(Type.Object({ driver_id: Uuid, start: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { driver_id: ID.driver, start: true });
 

@@ -1,9 +1,9 @@
 // One tour: Claim/Start, then its stops in order with address, time window, notes, packages and ETA, and the steps the
 // stop's state allows (Navigate, Approach, Arrive, Complete, Fail). Every step is taken through the outbox, and the
 // screen shows the tour with the waiting steps applied (queue/project.ts), so a basement changes nothing for the driver.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { isApiError, type User } from '../../../api/index.ts';
+import { isApiError, queryClient, useLiveStream, type User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, ErrorBanner, Loading } from '../../../ui/index.ts';
 import { useStopDetails, useTour, useTourBookings, type Package } from '../../data.ts';
@@ -11,7 +11,7 @@ import { addressLine, geoLink, timeWindow } from '../../format.ts';
 import { messages as app } from '../../messages.ts';
 import { projectTour, takeAction, useOutbox } from '../../queue/index.ts';
 import { stopActions, type ProjectedStop, type ProjectedTour } from '../../queue/project.ts';
-import { TourActions } from '../../tour-actions.tsx';
+import { focusStop, TourActions } from '../../tour-actions.tsx';
 import { messages as toursMessages } from '../tours/messages.ts';
 import { CompleteDialog } from './complete-dialog.tsx';
 import { FailDialog } from './fail-dialog.tsx';
@@ -32,7 +32,9 @@ function StopCard({ tour, stop, number, packages, onOpen }: { tour: ProjectedTou
   return (
     <li className={`drv-card drv-stop drv-stop-${stop.status}`}>
       <div className="row-between">
-        <h2 id={headingId}>{t('stop', { n: number, type: type ? t(`type.${type}`) : stop.type })}</h2>
+        <h2 id={headingId} tabIndex={-1}>
+          {t('stop', { n: number, type: type ? t(`type.${type}`) : stop.type })}
+        </h2>
         <span className={`drv-pill drv-pill-${stop.status}`}>{t(`stop.${stop.status}`)}</span>
       </div>
       {stop.waiting ? <p className="drv-waiting">{tApp('waiting_to_send')}</p> : null}
@@ -129,6 +131,15 @@ export function TourPage({ id, user }: { id: string; user: User }) {
     : [];
   const details = useStopDetails(openStopIds);
   const [open, setOpen] = useState<Open>(null);
+  // A dispatcher's change to the tour (a stop moved in, a return after a cancelled booking: decision 1641) shows at
+  // once: the tour's own events on the live stream refetch it; a stream that reopened refetches what it missed.
+  const refetch = () => void queryClient.invalidateQueries({ queryKey: ['driver', 'tour', id] });
+  useLiveStream(refetch, { tourId: id, types: ['tour.modified', 'tour.active_status_changed'], enabled: mineAndDriven, onReconnected: refetch });
+  // Opened at a stop (#stop-<id>: Start opens the tour at its first open stop): scrolled to and focused once shown.
+  const shown = query.data !== undefined;
+  useEffect(() => {
+    if (shown && window.location.hash.startsWith('#stop-')) focusStop(window.location.hash.slice('#stop-'.length));
+  }, [shown, id]);
 
   if (!query.data) {
     if (query.isError && isApiError(query.error) && query.error.status === 404) return <p role="alert">{t('not_found')}</p>;
