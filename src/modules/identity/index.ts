@@ -28,4 +28,5 @@ export { createAdminKey, type AdminKeyResult } from './operations/manage-tenant.
 import type { Messages } from '../../http/i18n.ts';
 import { messages as manageUsers } from './operations/manage-users.ts';
 import { messages as signIn } from './operations/sign-in.ts';
-export const messages: readonly Messages[] = [manageUsers, signIn];
+import { messages as signInThrottle } from './operations/sign-in-throttle.ts';
+export const messages: readonly Messages[] = [manageUsers, signIn, signInThrottle];
