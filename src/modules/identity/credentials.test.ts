@@ -231,7 +231,7 @@ describe('sign-in and refresh tokens', () => {
     // A device cookie of someone else, or forged, is no way through.
     const forged = first.device!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await at(stranger, { email, password: 'owner secret' }, forged)).status).toBe(429);
-  });
+  }, 120_000); // a second app and 80 sign-ins: slow on a busy machine, never a timing assertion
 
   it('gives a known browser its own budget: its failures slow it, and no one else', async () => {
     const email = `device-${Date.now()}@example.com`;
