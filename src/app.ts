@@ -117,9 +117,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerJsonParser(app);
   registerEmptyBodies(app as unknown as FastifyInstance);
   registerRequestLog(app as unknown as FastifyInstance);
+  // Before the closing hook: the unread-body hook takes back Fastify's own `Connection: close`, a stopping process's stays (decision 1624).
+  registerUnreadBodies(app as unknown as FastifyInstance);
   registerClosingConnections(app as unknown as FastifyInstance);
   registerConsistency(app as unknown as FastifyInstance, deps);
-  registerUnreadBodies(app as unknown as FastifyInstance);
   app.decorateRequest('actor', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {

@@ -59,7 +59,12 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
     subject: Type.String(),
     text: Type.String({ description: 'The message for any channel (an SMS provider sends it as it is), with the tracking link.' }),
     tracking_url: Nullable(Type.String()),
-    email_sent: Type.Boolean({ description: 'Whether Tourbook e-mailed it (false: no address, or the address unsubscribed).' }),
+    email_sent: Type.Boolean({ description: 'Whether Tourbook e-mailed it (false: see `email_not_sent`).' }),
+    email_not_sent: Nullable(
+      Type.Union([Type.Literal('no_address'), Type.Literal('invalid_address'), Type.Literal('unsubscribed'), Type.Literal('no_tracking_link')], {
+        description: 'Why it was not e-mailed: no address, an address that is not one valid mailbox, the address unsubscribed, or no master key for the links (decision 1622); null when sent.',
+      }),
+    ),
   }),
   'tour.created': Type.Object({ ...tour, status: TourStatus, dispatched_booking_ids: Type.Array(Id) }),
   'tour.active_status_changed': Type.Object({

@@ -25,14 +25,14 @@ export async function ensureIdempotencyPurge(deps: Deps): Promise<void> {
 /** Deletes up to `limit` keys created at or before `cutoff`, oldest first; returns how many. */
 export async function deleteExpiredKeys(q: Queryable, cutoff: Date, limit: number): Promise<number> {
   const oldest = q
-    .select({ tenantId: idempotencyKeys.tenantId, credentialId: idempotencyKeys.credentialId, key: idempotencyKeys.key })
+    .select({ tenantId: idempotencyKeys.tenantId, scopeId: idempotencyKeys.scopeId, key: idempotencyKeys.key })
     .from(idempotencyKeys)
     .where(lte(idempotencyKeys.createdAt, cutoff))
     .orderBy(idempotencyKeys.createdAt)
     .limit(limit);
   const deleted = await q
     .delete(idempotencyKeys)
-    .where(sql`(${idempotencyKeys.tenantId}, ${idempotencyKeys.credentialId}, ${idempotencyKeys.key}) IN (${oldest})`)
+    .where(sql`(${idempotencyKeys.tenantId}, ${idempotencyKeys.scopeId}, ${idempotencyKeys.key}) IN (${oldest})`)
     .returning({ key: idempotencyKeys.key });
   return deleted.length;
 }

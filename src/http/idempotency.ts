@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
+import type { Actor } from './actor.ts';
 import type { AppError } from './errors.ts';
 import { badParameter, conflict, unprocessable } from './errors.ts';
 import type { Messages } from './i18n.ts';
@@ -30,9 +31,17 @@ export const messages: Messages = {
 
 export interface Claim {
   tenantId: string;
-  credentialId: string;
+  /** Whose keys these are: the user, or the API key (decision 1620). */
+  scopeId: string;
   key: string;
 }
+
+/**
+ * A key belongs to the tenant and the user, so a driver's step queued offline replays after signing out and in
+ * again (a new session is a new credential). An API key keeps keys of its own: one key may be shared by several
+ * services of one user, whose keys must not meet (decision 1620).
+ */
+export const idempotencyScope = (actor: Pick<Actor, 'userId' | 'apiKeyId'>): string => actor.apiKeyId ?? actor.userId;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,7 +74,7 @@ export type Decision = { kind: 'run' } | { kind: 'replay'; status: number; heade
 type KeyRow = typeof idempotencyKeys.$inferSelect;
 
 const whereKey = (claimKey: Claim) =>
-  and(eq(idempotencyKeys.tenantId, claimKey.tenantId), eq(idempotencyKeys.credentialId, claimKey.credentialId), eq(idempotencyKeys.key, claimKey.key));
+  and(eq(idempotencyKeys.tenantId, claimKey.tenantId), eq(idempotencyKeys.scopeId, claimKey.scopeId), eq(idempotencyKeys.key, claimKey.key));
 
 /** What a request meets when its key is already stored: run again (expired, or abandoned by its own request), or not. */
 function decide(row: KeyRow | undefined, hash: string, now: Date): Decision {
@@ -142,7 +151,7 @@ async function settle(deps: Deps, claimKey: Claim, reply: FastifyReply, payload:
 /**
  * Hooks on the root instance. The key is claimed in preValidation (the body is parsed, so the fingerprint covers it,
  * and validation failures are stored like any other 4xx outcome); the outcome is stored in onSend.
- * Scope: tenant + credential, so only tenant-authenticated routes take keys.
+ * Scope: tenant + user (an API key: tenant + key), so only tenant-authenticated routes take keys.
  */
 export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
   app.decorateRequest('idempotencyClaim', null);
@@ -152,7 +161,7 @@ export function registerIdempotency(app: FastifyInstance, deps: Deps): void {
     if (!WRITE_METHODS.has(request.method) || !request.actor) return;
     const key = keyOf(request);
     if (key === null) return;
-    const claimKey = { tenantId: request.actor.tenantId, credentialId: request.actor.credentialId, key };
+    const claimKey = { tenantId: request.actor.tenantId, scopeId: idempotencyScope(request.actor), key };
     const decision = await claim(deps, claimKey, requestHash(request));
     if (decision.kind === 'error') throw decision.error;
     if (decision.kind === 'replay') {

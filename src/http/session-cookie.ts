@@ -13,6 +13,9 @@ export const messages: Messages = {
 };
 
 export const SESSION_COOKIE = 'tourbook_session';
+/** A browser that signed in before (decision 1621): sent to the sign-in routes only, kept across sign-outs. */
+export const DEVICE_COOKIE = 'tourbook_device';
+const DEVICE_COOKIE_PATH = '/api/s';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -76,6 +79,19 @@ const secureFor = (request: FastifyRequest, config: Config): boolean => request.
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, config: Config, token: string, maxAgeSeconds: number): void {
   const secure = secureFor(request, config);
   void reply.header('set-cookie', stringifySetCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'strict', maxAge: maxAgeSeconds, secure }));
+}
+
+/** The device cookie the browser sent, or null. */
+export function deviceTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string' || !header.includes(DEVICE_COOKIE)) return null;
+  return parseCookie(header)[DEVICE_COOKIE] || null;
+}
+
+/** `Path=/api/s`: the browser sends it to `/api/session` and `/api/signin`, and to no other request. */
+export function setDeviceCookie(reply: FastifyReply, request: FastifyRequest, config: Config, token: string, maxAgeSeconds: number): void {
+  const secure = secureFor(request, config);
+  void reply.header('set-cookie', stringifySetCookie(DEVICE_COOKIE, token, { path: DEVICE_COOKIE_PATH, httpOnly: true, sameSite: 'strict', maxAge: maxAgeSeconds, secure }));
 }
 
 /** Max-Age=0 makes the browser drop the cookie at once (RFC 6265 §5.2.2). */

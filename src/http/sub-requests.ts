@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { actorOf } from './actor.ts';
 import { internalHeader } from './etag.ts';
-import { fingerprint, peekKey, type Decision } from './idempotency.ts';
+import { fingerprint, idempotencyScope, peekKey, type Decision } from './idempotency.ts';
 
 /** What identifies the caller and its language; the inner request authenticates with them as the outer one did. */
 const FORWARDED = ['authorization', 'api-key', 'cookie', 'origin', 'sec-fetch-site', 'host', 'accept-language'];
@@ -50,7 +50,7 @@ export function subRequests(app: Pick<FastifyInstance, 'inject'>, deps: Pick<Dep
     peek(method, url, idempotencyKey, body) {
       // The fingerprint of the body as the route would parse it: JSON text and back, as the inner request does.
       const parsed: unknown = JSON.parse(JSON.stringify(body));
-      return peekKey(deps, { tenantId: actor.tenantId, credentialId: actor.credentialId, key: idempotencyKey }, fingerprint(method, url, parsed));
+      return peekKey(deps, { tenantId: actor.tenantId, scopeId: idempotencyScope(actor), key: idempotencyKey }, fingerprint(method, url, parsed));
     },
   };
 }

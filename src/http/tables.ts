@@ -5,7 +5,8 @@ export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     tenantId: uuid('tenant_id').notNull(),
-    credentialId: uuid('credential_id').notNull(),
+    /** The user, or the API key (idempotency.ts `idempotencyScope`, decision 1620). */
+    scopeId: uuid('scope_id').notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     /** Null while the first request is still running. */
@@ -16,5 +17,5 @@ export const idempotencyKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   // created_at: the purge job deletes expired keys oldest first.
-  (t) => [primaryKey({ columns: [t.tenantId, t.credentialId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [primaryKey({ columns: [t.tenantId, t.scopeId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { isSendableAddress } from './address.ts';
 
 export interface MailMessage {
   id: string;
@@ -40,7 +41,14 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
   };
 }
 
-const envelopeOf = (from: string, message: MailMessage) => ({ from, to: message.to, subject: message.subject, text: message.text, ...(message.headers ? { headers: message.headers } : {}) });
+/** Nothing is written or sent without a recipient (decision 1622): the last guard before SMTP or the .eml file. */
+function recipientsOf(message: MailMessage): string[] {
+  const to = message.to.filter(isSendableAddress);
+  if (!to.length || to.length !== message.to.length) throw new Error('mail refused: every recipient must be one valid address');
+  return to;
+}
+
+const envelopeOf = (from: string, message: MailMessage) => ({ from, to: recipientsOf(message), subject: message.subject, text: message.text, ...(message.headers ? { headers: message.headers } : {}) });
 
 /** One mailer per configuration: transports keep connections open between jobs. */
 const mailers = new Map<string, Mailer>();

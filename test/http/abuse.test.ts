@@ -163,6 +163,21 @@ describe('failed authentication per client address', () => {
     }
   });
 
+  // Issue 35's probe: ten wrong passwords for an e-mail from anywhere made the right one answer 429 for 90 s.
+  it('lets the owner sign in from another address after ten wrong passwords for the e-mail from one address', async () => {
+    const email = `probe-owner-${Date.now()}@example.com`;
+    await createUser(tenant.admin, { role: 'manager', email, password: 'owner password' });
+    const signIn = (remoteAddress: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/signin', remoteAddress, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ user: { email, password } }) });
+    // The guesser is slowed (401 until its free tries are used, then 429 while it waits) …
+    const answers: number[] = [];
+    for (let i = 0; i < 10; i++) answers.push((await signIn('192.0.2.66', `wrong ${i}`)).statusCode);
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+    expect((await signIn('192.0.2.66', 'owner password')).statusCode).toBe(429);
+    // … and the owner elsewhere is not.
+    expect((await signIn('198.51.100.66', 'owner password')).statusCode).toBe(200);
+  });
+
   it('throttles sign-in per address across different e-mails', async () => {
     const strict = await strictApp();
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_TTL_MS } from '../../src/http/idempotency.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
-import { createBooking, createPlace, createService } from '../factories.ts';
+import { createBooking, createPlace, createService, createUser, expectOk } from '../factories.ts';
 import { buildProbe, type Probe } from './probe.ts';
 
 let t: TestApp;
@@ -106,7 +106,39 @@ describe('Idempotency-Key', () => {
     expect(probe.runs).toBe(runs + 1);
   });
 
-  it('scopes keys to the credential: another credential with the same key runs its own request', async () => {
+  it('scopes keys to the user: a new sign-in of the same user replays; another user with the same key runs its own', async () => {
+    const tenant = await t.createTenant();
+    const email = `scope-${Date.now()}@example.com`;
+    const user = await createUser(tenant.admin, { role: 'manager', email, password: 'scope password' });
+    const signIn = async () => (await expectOk(t.anonymous.post('/api/signin', { user: { email, password: 'scope password' } }))).access_token as string;
+    const k = key('user-scope');
+    const first = await probe.request('POST', '/api/probe/echo', await signIn(), { step: 1 }, { 'idempotency-key': k });
+    expect(first.status).toBe(201);
+    const runs = probe.runs;
+    const again = await probe.request('POST', '/api/probe/echo', await signIn(), { step: 1 }, { 'idempotency-key': k });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(probe.runs).toBe(runs);
+    // Another user of the same tenant, the same key: its own request.
+    const other = await createUser(tenant.admin, { role: 'manager', organization_ids: user.user.organization_ids });
+    const theirs = await probe.request('POST', '/api/probe/echo', other.token, { step: 1 }, { 'idempotency-key': k });
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(probe.runs).toBe(runs + 1);
+  });
+
+  it('keeps an API key\'s keys its own: two API keys of one user (two services) with the same key each run', async () => {
+    const tenant = await t.createTenant();
+    const user = await createUser(tenant.admin, { role: 'admin' });
+    const second = (await expectOk(tenant.admin.post('/api/admin/api_keys', { api_key: { name: 'second service', user_id: user.id } }), 201)).api_key.token as string;
+    const k = key('key-scope');
+    await probe.request('POST', '/api/probe/echo', user.token, { same: true }, { 'idempotency-key': k });
+    const runs = probe.runs;
+    const other = await probe.request('POST', '/api/probe/echo', second, { same: true }, { 'idempotency-key': k });
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(probe.runs).toBe(runs + 1);
+  });
+
+  it('scopes keys to the tenant: another tenant with the same key runs its own request', async () => {
     const a = await t.createTenant();
     const b = await t.createTenant();
     const k = key('scope');

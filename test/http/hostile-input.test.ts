@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/sql.ts';
+import { DRAIN_FLOOR_BYTES } from '../../src/http/unread-body.ts';
 import { malformedStringPointer } from '../../src/http/validation.ts';
 import { loadConfig } from '../../src/config.ts';
 import { buildProbe } from './probe.ts';
@@ -384,14 +385,45 @@ describe('the multipart upload routes', () => {
       }
     });
 
-    it('closes the connection after refusing a body declared larger than the route takes, instead of reading it', async () => {
+    // Issue 35: a 2 MiB DELETE once lost its 413 on PGlite: the connection was closed under a client still sending,
+    // and the client's next bytes met a reset that took the unread answer with it. Read and thrown away instead
+    // (decision 1624), so the answer arrives and the connection carries the next request, on both databases.
+    it.each([
+      ['a 2 MiB DELETE of a recipient template', 413, 'DELETE', '/api/admin/recipient_templates/x/y', true],
+      ['an unauthenticated POST declaring twice the limit', 401, 'POST', '/api/places', false],
+    ] as const)('%s: answers %i over a real socket, reads the rest, and answers the next request', async (_name, status, method, url, signed) => {
       const connection = await keptAlive(port);
       try {
-        const declared = 2 * t.config.bodyLimitBytes;
+        const declared = 2 * 1024 * 1024;
+        const body = Buffer.alloc(declared, 'x');
+        const auth = signed ? `Authorization: Bearer ${tenant.adminToken}\r\n` : '';
+        await connection.write(`${method} ${url} HTTP/1.1\r\nHost: test\r\n${auth}Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+        await connection.write(body.subarray(0, 64 * 1024));
+        const refused = await connection.response(10_000);
+        expect(refused.status).toBe(status);
+        expect(refused.headers['content-type']).toMatch(/application\/problem\+json/);
+        expect(JSON.parse(refused.body).error_code).toBe(status === 413 ? 'payload_too_large' : 'unauthenticated');
+        expect(refused.headers.connection).not.toBe('close');
+        // The rest of the body is still being sent after the answer: before the fix this write met a closed socket.
+        await connection.write(body.subarray(64 * 1024));
+        await connection.write('GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n');
+        const next = await connection.response(10_000);
+        expect(next.status).toBe(200);
+        expect(connection.ended).toBe(false);
+      } finally {
+        connection.close();
+      }
+    });
+
+    it('answers a body declared past the drain bound first, and ends its connection once that many bytes came', async () => {
+      const connection = await keptAlive(port);
+      try {
+        const declared = 4 * DRAIN_FLOOR_BYTES;
         await connection.write(`POST /api/places HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n{"place":`);
         const refused = await connection.response(10_000);
         expect(refused.status).toBe(401);
-        expect(refused.headers.connection).toBe('close');
+        // Sent on past the bound: the connection ends, not the process's patience.
+        await connection.write(Buffer.alloc(DRAIN_FLOOR_BYTES + 1024 * 1024, 'x')).catch(() => undefined);
         await expect(connection.response(10_000)).rejects.toThrow(/ended/);
       } finally {
         connection.close();

@@ -12,6 +12,7 @@ import { loadConfig } from '../../config.ts';
 import { invalidateCredentialCache } from '../../http/auth.ts';
 import { sha256Hex } from '../../shared/secrets.ts';
 import * as repo from './repository.ts';
+import { PER_ACCOUNT_AND_SOURCE } from './operations/sign-in-throttle.ts';
 
 let t: TestApp;
 let tenant: TestTenant;
@@ -32,10 +33,14 @@ const person = (role: 'admin' | 'manager' | 'driver' | 'customer' = 'admin', on:
 const startSession = (app: TestApp, user: Record<string, unknown>, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }) =>
   app.anonymous.post('/api/session', { user }, { headers });
 
+/** The session's Set-Cookie header: exactly one; a sign-in sets the device cookie beside it (decision 1621). */
 const setCookieOf = (res: TestResponse): string => {
   const header = res.headers['set-cookie'];
-  expect(typeof header, 'exactly one Set-Cookie header').toBe('string');
-  return header as string;
+  const all = [header ?? []].flat();
+  const session = all.filter((h) => h.startsWith('tourbook_session='));
+  expect(session, 'exactly one session Set-Cookie header').toHaveLength(1);
+  expect(all.filter((h) => !h.startsWith('tourbook_session=') && !h.startsWith('tourbook_device=')), 'no other cookie').toEqual([]);
+  return session[0]!;
 };
 const tokenOf = (res: TestResponse): string => /^tourbook_session=([^;]*)/.exec(setCookieOf(res))?.[1] ?? '';
 const attributesOf = (res: TestResponse): string[] => setCookieOf(res).split('; ').slice(1).sort();
@@ -85,13 +90,13 @@ describe('POST /api/session', () => {
     expect(chosen.body.user.id).toBe(here.id);
   });
 
-  it('shares the per-e-mail throttle with POST /api/signin', async () => {
+  it('shares the throttle of an account from one address with POST /api/signin (decision 1621)', async () => {
     const user = await person('customer');
-    for (let i = 0; i < 10; i++) expect((await t.anonymous.post('/api/signin', { user: { email: user.user.email, password: `guess ${i}` } })).status).toBe(401);
+    for (let i = 0; i < PER_ACCOUNT_AND_SOURCE.free; i++) expect((await t.anonymous.post('/api/signin', { user: { email: user.user.email, password: `guess ${i}` } })).status).toBe(401);
     const blocked = await startSession(t, { email: user.user.email, password: PASSWORD });
     expect(blocked.status).toBe(429);
     expect(blocked.body.error_code).toBe('rate_limited');
-    t.clock.advanceSeconds(90);
+    t.clock.advanceSeconds(Number(blocked.headers['retry-after']));
     expect((await startSession(t, { email: user.user.email, password: PASSWORD })).status).toBe(200);
   });
 
@@ -287,7 +292,7 @@ describe('over HTTPS', () => {
           { host: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/api/session', method: 'POST', rejectUnauthorized: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
           (res) => {
             res.resume();
-            res.on('end', () => (res.statusCode === 200 ? resolve(String(res.headers['set-cookie'])) : reject(new Error(`status ${res.statusCode}`))));
+            res.on('end', () => (res.statusCode === 200 ? resolve(res.headers['set-cookie']!.find((c) => c.startsWith('tourbook_session='))!) : reject(new Error(`status ${res.statusCode}`))));
           },
         );
         req.on('error', reject);

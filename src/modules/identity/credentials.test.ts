@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestTenant } from '../../../test/app.ts';
+import { loadConfig } from '../../config.ts';
 import { createUser, expectOk } from '../../../test/factories.ts';
+import { PER_ACCOUNT_AND_SOURCE, PER_DEVICE } from './operations/sign-in-throttle.ts';
 
 let t: TestApp;
+const onTeardown: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   t = await buildTestApp();
 });
-afterAll(async () => t.close());
+afterAll(async () => {
+  for (const teardown of onTeardown) await teardown();
+  await t.close();
+});
 
 describe('API keys', () => {
   let tenant: TestTenant;
@@ -163,16 +169,77 @@ describe('sign-in and refresh tokens', () => {
     expect((await signIn({ email: 'new.pw@example.com', password: 'new password' })).status).toBe(200);
   });
 
-  it('throttles password guessing per e-mail: after 10 failures, 429 with Retry-After until the clock moves on', async () => {
-    await createUser(tenant.admin, { role: 'customer', email: 'guess.me@example.com', password: 'the real one' });
-    for (let i = 0; i < 10; i++) expect((await signIn({ email: 'guess.me@example.com', password: `guess ${i}` })).status).toBe(401);
-    const blocked = await signIn({ email: 'GUESS.me@example.com', password: 'the real one' });
+  // Issue 35, decision 1621: failures slow their own source, progressively; the owner elsewhere, or on a browser that
+  // signed in before, is not slowed by them.
+  const from = async (address: string, user: Record<string, unknown>, cookie?: string, on: TestApp = t) => {
+    const res = await on.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      remoteAddress: address,
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) },
+      payload: JSON.stringify({ user }),
+    });
+    const setCookie = [res.headers['set-cookie'] ?? []].flat();
+    return { status: res.statusCode, retryAfter: Number(res.headers['retry-after'] ?? 0), device: setCookie.find((c) => c.startsWith('tourbook_device='))?.split(';')[0] };
+  };
+
+  it('slows a guesser from one address progressively, and refuses it even the right password while it waits', async () => {
+    const email = `slowed-${Date.now()}@example.com`;
+    await createUser(tenant.admin, { role: 'manager', email, password: 'the real one' });
+    const attacker = '203.0.113.7';
+    for (let i = 0; i < PER_ACCOUNT_AND_SOURCE.free; i++) expect((await from(attacker, { email, password: `guess ${i}` })).status).toBe(401);
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const blocked = await from(attacker, { email: email.toUpperCase(), password: 'the real one' });
+      expect(blocked.status).toBe(429);
+      waits.push(blocked.retryAfter);
+      t.clock.advanceSeconds(blocked.retryAfter);
+      expect((await from(attacker, { email, password: `late guess ${i}` })).status).toBe(401);
+    }
+    // Each further failure doubles the wait: a delay, never a lock.
+    expect(waits).toEqual([1, 2, 4, 8]);
+    const blocked = await from(attacker, { email, password: 'the real one' });
     expect(blocked.status).toBe(429);
-    expect(blocked.body.error_code).toBe('rate_limited');
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await signIn({ email: 'someone.else@example.com', password: 'x' })).status).toBe(401);
-    t.clock.advanceSeconds(90);
-    expect((await signIn({ email: 'guess.me@example.com', password: 'the real one' })).status).toBe(200);
+    t.clock.advanceSeconds(blocked.retryAfter);
+    expect((await from(attacker, { email, password: 'the real one' })).status).toBe(200);
+  });
+
+  it('lets the owner in from elsewhere while a stranger is slowed, and from a known browser even at the stranger’s address', async () => {
+    // The failed-authentication budget per address as deployed (the test app's is unlimited): 60 (decision 0113).
+    const deployed = await buildTestApp({ authFailureLimit: loadConfig({}).authFailureLimit });
+    onTeardown.push(() => deployed.close());
+    const here = await deployed.createTenant();
+    const email = `owner-${Date.now()}@example.com`;
+    await createUser(here.admin, { role: 'manager', email, password: 'owner secret' });
+    const at = (address: string, user: Record<string, unknown>, cookie?: string) => from(address, user, cookie, deployed);
+    const owner = '198.51.100.20';
+    // The owner signed in once from this browser: it holds the device cookie.
+    const first = await at(owner, { email, password: 'owner secret' });
+    expect(first.status).toBe(200);
+    expect(first.device).toMatch(/^tourbook_device=[^;]+$/);
+    // A stranger behind a shared address fails 60 times: against the owner, and against everyone else.
+    const stranger = '192.0.2.99';
+    for (let i = 0; i < 20; i++) expect((await at(stranger, { email, password: `guess ${i}` })).status).not.toBe(200);
+    for (let i = 0; i < 60; i++) await at(stranger, { email: `sprayed-${i}@example.com`, password: 'guess' });
+    expect((await at(stranger, { email, password: 'owner secret' })).status).toBe(429);
+    expect((await at(stranger, { email: 'anyone@example.com', password: 'x' })).status).toBe(429);
+    // The owner elsewhere, without the cookie: not slowed by the stranger's failures.
+    expect((await at(owner, { email, password: 'owner secret' })).status).toBe(200);
+    // The owner's known browser behind the stranger's very address: gets through.
+    const known = await at(stranger, { email, password: 'owner secret' }, first.device);
+    expect(known.status).toBe(200);
+    // A device cookie of someone else, or forged, is no way through.
+    const forged = first.device!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect((await at(stranger, { email, password: 'owner secret' }, forged)).status).toBe(429);
+  }, 120_000); // a second app and 80 sign-ins: slow on a busy machine, never a timing assertion
+
+  it('gives a known browser its own budget: its failures slow it, and no one else', async () => {
+    const email = `device-${Date.now()}@example.com`;
+    await createUser(tenant.admin, { role: 'customer', email, password: 'device secret' });
+    const { device } = await from('198.51.100.30', { email, password: 'device secret' });
+    for (let i = 0; i < PER_DEVICE.free; i++) expect((await from('198.51.100.30', { email, password: `typo ${i}` }, device)).status).toBe(401);
+    expect((await from('198.51.100.30', { email, password: 'device secret' }, device)).status).toBe(429);
+    expect((await from('198.51.100.31', { email, password: 'device secret' })).status).toBe(200);
   });
 
   it('rejects malformed sign-in bodies with 422', async () => {

@@ -30,4 +30,5 @@ import type { Messages } from '../../http/i18n.ts';
 import { messages as manageUsers } from './operations/manage-users.ts';
 import { messages as signIn } from './operations/sign-in.ts';
 import { messages as invitations } from './operations/invitations.ts';
-export const messages: readonly Messages[] = [manageUsers, signIn, invitations];
+import { messages as signInThrottle } from './operations/sign-in-throttle.ts';
+export const messages: readonly Messages[] = [manageUsers, signIn, invitations, signInThrottle];

@@ -6,11 +6,12 @@ import { actorOf } from '../../http/actor.ts';
 import { markDeprecated } from '../../compat/http.ts';
 import type { Deps } from '../../deps.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { clearSessionCookie, crossSiteRequest, isCrossSiteSignIn, isSameOriginWrite, sessionTokenOf, setSessionCookie } from '../../http/session-cookie.ts';
+import { clearSessionCookie, crossSiteRequest, deviceTokenOf, isCrossSiteSignIn, isSameOriginWrite, sessionTokenOf, setDeviceCookie, setSessionCookie } from '../../http/session-cookie.ts';
 import { setNextLink } from '../../http/pagination.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './operations/manage-api-keys.ts';
 import { refreshTokens, signIn } from './operations/sign-in.ts';
 import { endSession, SESSION_SECONDS, startSession } from './operations/browser-sessions.ts';
+import { DEVICE_COOKIE_SECONDS } from './operations/sign-in-throttle.ts';
 import {
   createOrganization,
   createServiceArea,
@@ -117,7 +118,7 @@ export const identityRoutes =
     app.post(
       '/api/signin',
       { config: { auth: 'public' }, schema: { tags: auth, operationId: 'signIn', summary: 'Sign in with e-mail and password', security: [], body: SignInBody, response: { 200: TokenResponse } } },
-      async (request) => signIn(deps, request.body.user, { address: request.ip }),
+      async (request) => signIn(deps, request.body.user, { address: request.ip, deviceToken: deviceTokenOf(request) }),
     );
 
     app.post(
@@ -137,8 +138,9 @@ export const identityRoutes =
         schema: { tags: auth, operationId: 'startSession', summary: 'Sign in a browser: a session cookie instead of tokens', security: [], body: SignInBody, response: { 200: SessionResponse } },
       },
       async (request, reply) => {
-        const started = await startSession(deps, request.body.user, { address: request.ip });
+        const started = await startSession(deps, request.body.user, { address: request.ip, deviceToken: deviceTokenOf(request) });
         setSessionCookie(reply, request, deps.config, started.token, SESSION_SECONDS);
+        setDeviceCookie(reply, request, deps.config, started.deviceToken, DEVICE_COOKIE_SECONDS);
         return { session: started.session, user: renderedOne(reply, started.user) };
       },
     );

@@ -183,7 +183,7 @@ export const SessionResponse = Type.Object(
     session: component('BrowserSession', withExample(Type.Object({ expires_at: Timestamp }), { expires_at: '2026-12-22T13:00:00.000Z' })),
     user: User,
   },
-  setCookie('`tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body.'),
+  setCookie('`tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body. Beside it the device cookie `tourbook_device=…; Max-Age=15552000; Path=/api/s; HttpOnly; SameSite=Strict`: this browser signed in before, so failed sign-ins elsewhere do not slow it (decision 1621).'),
 );
 export const SessionEnded = Type.Null(setCookie('`tourbook_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict`: the browser drops the cookie.'));
 

@@ -217,7 +217,28 @@ describe('recipient e-mails', () => {
     await sweep();
     expect(smtp.messages.length).toBe(before);
     const [event] = await eventsOf(tn.admin, booking.id, 'booking.recipient_notification_due');
-    expect(event.data).toMatchObject({ moment: 'on_its_way', email_sent: false, recipient: { email: null } });
+    expect(event.data).toMatchObject({ moment: 'on_its_way', email_sent: false, email_not_sent: 'no_address', recipient: { email: null } });
+  });
+});
+
+describe('a recipient address that is not one valid mailbox (issue 35, decision 1622)', () => {
+  it.each(['ada at example.com', 'ada@', 'ada@example.com, eve@example.com'])('hands nothing to SMTP for %j and records why on the event', async (address) => {
+    const s = await scene({ email: address });
+    const before = smtp.messages.length;
+    await driveStop(s.driver.client, s.pickup.id, 'completed');
+    await sweep();
+    expect(smtp.messages.length).toBe(before);
+    const [event] = await eventsOf(s.tn.admin, s.booking.id, 'booking.recipient_notification_due');
+    expect(event.data).toMatchObject({ moment: 'on_its_way', email_sent: false, email_not_sent: 'invalid_address' });
+  });
+
+  it('records email_not_sent null when the e-mail went', async () => {
+    const s = await scene();
+    await driveStop(s.driver.client, s.pickup.id, 'completed');
+    await sweep();
+    const [event] = await eventsOf(s.tn.admin, s.booking.id, 'booking.recipient_notification_due');
+    expect(event.data).toMatchObject({ email_sent: true, email_not_sent: null });
+    expect(mailsTo(s.email)).toHaveLength(1);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import { masterKeyRingFor } from '../../crypto/master-key.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { enqueueMail } from '../../mail/index.ts';
+import { addressProblem, enqueueMail, type AddressProblem } from '../../mail/index.ts';
 import { NIL_UUID } from '../../shared/ids.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
@@ -17,6 +17,9 @@ import { serviceAreasNotifyingRecipients } from '../identity/index.ts';
 import { DEFAULT_TEMPLATES, momentToTell, recipientMailText, recipientMessage, unsubscribeHeaders, type RecipientTemplate } from './recipient-mail.ts';
 import * as repo from './recipient-repository.ts';
 import type { RecipientLocale, RecipientMoment } from './tables.ts';
+
+/** Why a recipient e-mail was not sent (the event's `email_not_sent`; the console says it in words, decision 1622). */
+export type EmailNotSent = AddressProblem | 'unsubscribed' | 'no_tracking_link';
 
 export const NOTIFY_RECIPIENTS_JOB: JobKind = 'tracking.notify_recipients';
 /** How often the sweep looks: a moment reaches the recipient at most this late (plus the mail job's pick-up). */
@@ -132,7 +135,10 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
     trackingUrl,
   });
   const email = stop.contact?.email?.trim().toLowerCase() || null;
-  const mailed = email ? await mail(tx, deps, { tenantId, email, lang, message, now }) : false;
+  // Nothing goes to SMTP without one valid recipient (decision 1622); the event says why an e-mail was not sent.
+  const unsendable = addressProblem(email);
+  const notSent: EmailNotSent | null = unsendable ?? (await mail(tx, deps, { tenantId, email: email!, lang, message, now }));
+  const mailed = notSent === null;
   if (mailed && email) await repo.setNotifiedEmail(tx, { tenantId, stopId: stop.stopId, moment }, email);
   await recordEvent(tx, {
     tenantId,
@@ -149,6 +155,7 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
       text: message.text,
       tracking_url: trackingUrl,
       email_sent: mailed,
+      email_not_sent: notSent,
     },
     at: now,
   });
@@ -160,14 +167,14 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
  * address (as tracking links, decision 1100), so every e-mail to an address carries the same link; without a master
  * key there is neither a tracking link nor an unsubscribe link, and no e-mail.
  */
-async function mail(tx: Tx, deps: Deps, input: { tenantId: string; email: string; lang: 'en' | 'de'; message: { subject: string; text: string }; now: Date }): Promise<boolean> {
+async function mail(tx: Tx, deps: Deps, input: { tenantId: string; email: string; lang: 'en' | 'de'; message: { subject: string; text: string }; now: Date }): Promise<EmailNotSent | null> {
   const [key] = masterKeyRingFor(deps.config);
-  if (!key) return false;
+  if (!key) return 'no_tracking_link';
   const token = createHmac('sha256', key.key).update(`tourbook-recipient-unsubscribe\0${input.tenantId}\0${input.email}`).digest('base64url');
   const { unsubscribed } = await repo.upsertAddress(tx, { tenantId: input.tenantId, email: input.email, tokenHash: hashToken(token), createdAt: input.now });
-  if (unsubscribed) return false;
+  if (unsubscribed) return 'unsubscribed';
   const url = unsubscribeUrl(deps.config, token);
-  await enqueueMail(tx, {
+  const queued = await enqueueMail(tx, {
     tenantId: input.tenantId,
     to: [input.email],
     subject: input.message.subject,
@@ -175,7 +182,7 @@ async function mail(tx: Tx, deps: Deps, input: { tenantId: string; email: string
     headers: unsubscribeHeaders(url),
     now: input.now,
   });
-  return true;
+  return queued ? null : 'invalid_address';
 }
 
 /** RFC 8058's POST: the token's address gets no more e-mails from its tenant. 404 for a token no address has. */

@@ -72,7 +72,7 @@ export const trackingRoutes =
         },
       },
       async (request, reply) => {
-        const image = await readTrackingProofPhoto(deps, request.params.token, request.params.index);
+        const image = await readTrackingProofPhoto(deps, request.params.token, Number(request.params.index));
         return reply.headers(proofImageHeaders(image)).send(image.bytes);
       },
     );

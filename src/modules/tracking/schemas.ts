@@ -80,7 +80,12 @@ export const FeedbackBody = withExample(
 );
 
 /** A tracked stop by its index in the tracking object's `stops` (decision 1250). */
-export const ProofPhotoParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), index: Type.Integer({ minimum: 0, maximum: 999 }) });
+/**
+ * The index as the tracking read writes it, the canonical decimal integer 0–999 alone: a string with a pattern, not an
+ * integer, because Ajv's coercion reads `1.0`, `01` or `1e0` as 1 and one photo would answer at many addresses. Any
+ * other spelling names no stop: 404 like a malformed id (decisions 0151, 1623).
+ */
+export const ProofPhotoParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), index: Type.String({ pattern: '^(0|[1-9][0-9]{0,2})$' }) });
 
 // ── Recipient templates (docs/tracking.md "Templates", decision 1109) ───────────────────────────────────────────────
 

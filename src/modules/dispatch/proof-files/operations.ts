@@ -116,7 +116,12 @@ export interface ProofImage {
   contentType: string;
 }
 
-/** The decrypted image of an owner the caller was checked to see: 404 when there is none (or no longer). */
+/**
+ * The decrypted image of an owner: 404 when there is none (or no longer). It checks no access, by design: its three
+ * doors decide who may see the owner before they call it — `getStopProofImage` (stops/read-stop.ts, `requireStop`),
+ * `getPackageProofImage` (packages/operations.ts, `requirePackage`) and `readTrackingProofPhoto`
+ * (tracking/operations.ts: the link's token, the recipient's own completed stop). A new caller brings its own door.
+ */
 export async function readProofImage(deps: Pick<Deps, 'db' | 'config' | 'log'>, tenantId: string, owner: ProofOwner, kind: ProofFileKind): Promise<ProofImage> {
   const row = await repo.findProofFile(deps.db, tenantId, owner.ownerKind, owner.ownerId, kind);
   if (!row || !row.blobKey || !row.wrappedKey || row.deletedAt) throw notFound('proof');

@@ -259,6 +259,12 @@ describe('the recipient’s tracking read', () => {
     // The other stop has no photo; an index past the list is nothing either.
     expect((await getBytes(`/api/tracking/${token}/stops/0/proof/photo`, null)).status).toBe(404);
     expect((await getBytes(`/api/tracking/${token}/stops/2/proof/photo`, null)).status).toBe(404);
+    // Only the canonical integer names the stop: no alias of 1 answers like it (issue 35, decision 1623).
+    for (const alias of ['1.0', '01', '1e0', '+1', '0x1', ' 1', '1 ', '-0', '1.']) {
+      const aliased = await getBytes(`/api/tracking/${token}/stops/${encodeURIComponent(alias)}/proof/photo`, null);
+      expect(aliased.status, alias).toBe(404);
+      expect(aliased.json?.error_code, alias).toBe('not_found');
+    }
 
     await expectOk(tn.admin.post(`/api/hailing/bookings/${booking.id}/tracking/rotate`));
     const gone = await getBytes(`/api/tracking/${token}/stops/1/proof/photo`, null);

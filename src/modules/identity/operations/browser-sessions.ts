@@ -7,7 +7,8 @@ import { iso } from '../../../shared/time.ts';
 import { toUserView, type UserView } from '../views.ts';
 import * as repo from '../repository.ts';
 import { issueCredential } from './create-tenant.ts';
-import { signInWith, type SignInInput } from './sign-in.ts';
+import { issueDeviceToken } from './sign-in-throttle.ts';
+import { signInWith, type SignInClient, type SignInInput } from './sign-in.ts';
 
 /** Drivers stay signed in across app restarts for a month; there is no refresh: the next sign-in starts anew. */
 export const SESSION_SECONDS = 30 * 24 * 3600;
@@ -17,18 +18,20 @@ export interface StartedSession {
   token: string;
   session: { expires_at: string };
   user: UserView;
+  /** The browser's device cookie, renewed by every successful sign-in (decision 1621). */
+  deviceToken: string;
 }
 
 /**
  * `POST /api/session`: the same password check and throttles as `POST /api/signin` (decision 0201); the credential
  * is a session, the first and only member of a new token family, so family revocation ends it like any sign-in.
  */
-export async function startSession(deps: Deps, input: SignInInput, client: { address: string }): Promise<StartedSession> {
+export async function startSession(deps: Deps, input: SignInInput, client: SignInClient): Promise<StartedSession> {
   return signInWith(deps, input, client, async (tx, user, at) => {
     const expiresAt = new Date(at.getTime() + SESSION_SECONDS * 1000);
     const { token } = await issueCredential(tx, user.tenantId, user.id, 'session', at, { expiresAt, familyId: newId() });
     const memberships = await repo.membershipsOf(tx, user.tenantId, [user.id]);
-    return { token, session: { expires_at: iso(expiresAt) }, user: toUserView(user, memberships.get(user.id) ?? []) };
+    return { token, session: { expires_at: iso(expiresAt) }, user: toUserView(user, memberships.get(user.id) ?? []), deviceToken: issueDeviceToken(user) };
   });
 }
 

@@ -4,20 +4,16 @@ import type { Tx } from '../../../db/client.ts';
 import { invalidateCredentialCache } from '../../../http/auth.ts';
 import { unauthenticated, unprocessable } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
-import { authFailuresByAddress, failureThrottle, type TokenBucketLimit } from '../../../http/rate-limit.ts';
 import { newId } from '../../../shared/ids.ts';
 import { hashPassword, needsRehash, sha256Hex, verifyPassword, type ScryptParams } from '../../../shared/secrets.ts';
 import { issueCredential } from './create-tenant.ts';
+import { knownDevice, throttleSignIn } from './sign-in-throttle.ts';
 import * as repo from '../repository.ts';
 
 export const messages: Messages = {
   'identity.tenant_required': {
     en: 'This e-mail and password belong to users of several tenants: repeat the request with one of their tenant_id values.',
     de: 'E-Mail und Passwort gehören zu Benutzern mehrerer Mandanten: Wiederholen Sie die Anfrage mit einer ihrer tenant_id.',
-  },
-  'identity.sign_in_throttled': {
-    en: 'Too many failed sign-ins for this e-mail; retry after {seconds} s.',
-    de: 'Zu viele fehlgeschlagene Anmeldungen für diese E-Mail; erneut versuchen in {seconds} s.',
   },
 };
 
@@ -38,26 +34,6 @@ async function issueTokenPair(tx: Tx, tenantId: string, userId: string, at: Date
   return { access_token: access.token, refresh_token: refresh.token, expires_in: ACCESS_TOKEN_SECONDS, token_type: 'bearer' };
 }
 
-/**
- * Password guessing is throttled per e-mail (token bucket, decision 0201): 10 failed attempts, then one more every
- * 90 s; and per client address with every other failed authentication (decision 0113). Successful sign-ins cost
- * nothing. In-process like the API rate limits (decision 0102), in an LRU so spraying e-mails cannot reset lockouts.
- */
-const SIGN_IN_FAILURES: TokenBucketLimit = { perSecond: 1 / 90, burst: 10 };
-const failedSignIns = failureThrottle(() => SIGN_IN_FAILURES);
-
-function throttleSignIn(deps: Deps, email: string, address: string): { recordFailure: () => void } {
-  const nowMs = deps.clock.now().getTime();
-  const byAddress = authFailuresByAddress(deps).check(address, nowMs, 'error.auth_failures');
-  const byEmail = failedSignIns.check(email.toLowerCase(), nowMs, 'identity.sign_in_throttled');
-  return {
-    recordFailure: () => {
-      byAddress.recordFailure();
-      byEmail.recordFailure();
-    },
-  };
-}
-
 /** Compared against when no user has the e-mail, so an unknown e-mail costs the same time as a wrong password. */
 const decoyHashes = new Map<string, Promise<string>>();
 const decoyHash = (params: ScryptParams): Promise<string> => {
@@ -65,6 +41,12 @@ const decoyHash = (params: ScryptParams): Promise<string> => {
   if (!decoyHashes.has(key)) decoyHashes.set(key, hashPassword('decoy password that matches nothing', params));
   return decoyHashes.get(key)!;
 };
+
+/** Where a sign-in comes from: the client's address, and the device cookie its browser holds, if any (decision 1621). */
+export interface SignInClient {
+  address: string;
+  deviceToken?: string | null;
+}
 
 export interface SignInInput {
   email: string;
@@ -81,13 +63,24 @@ export interface SignInInput {
 export async function signInWith<T>(
   deps: Deps,
   input: SignInInput,
-  client: { address: string },
+  client: SignInClient,
   issue: (tx: Tx, user: repo.UserRow, at: Date) => Promise<T>,
 ): Promise<T> {
-  const throttle = throttleSignIn(deps, input.email, client.address);
-  const candidates = (await repo.findUserByEmail(deps.db, input.tenant_id ?? null, input.email)).flatMap((user) =>
-    user.passwordHash ? [{ user, passwordHash: user.passwordHash }] : [],
-  );
+  // Without a device cookie the throttles come first, before even the lookup; with one, the lookup tells whether
+  // it is the account's (decision 1621).
+  const lookup = async () =>
+    (await repo.findUserByEmail(deps.db, input.tenant_id ?? null, input.email)).flatMap((user) => (user.passwordHash ? [{ user, passwordHash: user.passwordHash }] : []));
+  let candidates: Awaited<ReturnType<typeof lookup>> | null = null;
+  let device: string | null = null;
+  if (client.deviceToken) {
+    candidates = await lookup();
+    device = knownDevice(
+      candidates.map((c) => c.user),
+      client.deviceToken,
+    );
+  }
+  const throttle = throttleSignIn(deps, input.email, client.address, device);
+  candidates ??= await lookup();
   if (!candidates.length) {
     await verifyPassword(input.password, await decoyHash(deps.config.passwordHash));
     throttle.recordFailure();
@@ -105,6 +98,7 @@ export async function signInWith<T>(
       tenant_ids: matches.map((m) => m.tenantId).sort(),
     });
   }
+  throttle.recordSuccess();
   const stored = candidates.find((c) => c.user === user)!.passwordHash;
   // Hashes made with older (or legacy, unstored) parameters are rewritten with the current ones while the password is at hand.
   const upgraded = needsRehash(stored, deps.config.passwordHash) ? await hashPassword(input.password, deps.config.passwordHash) : null;
@@ -114,7 +108,7 @@ export async function signInWith<T>(
   });
 }
 
-export const signIn = (deps: Deps, input: SignInInput, client: { address: string }): Promise<TokenPair> =>
+export const signIn = (deps: Deps, input: SignInInput, client: SignInClient): Promise<TokenPair> =>
   signInWith(deps, input, client, (tx, user, at) => issueTokenPair(tx, user.tenantId, user.id, at, newId()));
 
 /**

@@ -7,6 +7,7 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useBooking, useBookingEvents, useCancelBooking, useRecipientFeedback } from './queries.ts';
+import { RecipientMailNote } from './recipient-mail-note.tsx';
 
 const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispatched']);
 
@@ -137,6 +138,7 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
                 <li key={event.id} className="card">
                   <div className="mono">{event.type}</div>
                   <div className="muted">{format.dateTime(event.timestamp, zone)}</div>
+                  <RecipientMailNote event={event} />
                 </li>
               ))}
             </ol>
