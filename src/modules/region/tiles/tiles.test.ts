@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/app.ts';
-import { hasTilemaker, importTiles, prebuiltTilesFor, readMbtiles } from './index.ts';
+import { hasTilemaker, importTiles, prebuiltTilesFor, readMbtiles, tilesStep } from './index.ts';
 import { deleteTiles } from './repository.ts';
 
 const DEMO_TILES = path.resolve(import.meta.dirname, '../../../../regions/monaco.mbtiles');
@@ -222,17 +222,21 @@ describe('the tiles step of the region import', () => {
 
   it('is one of the import\'s steps: the demo region imported has its tiles, replaced by a second import, gone with the region', async () => {
     const { importRegion, deleteRegion } = await import('../index.ts');
+    const { IMPORT_STEPS } = await import('../import-steps.ts');
+    expect(IMPORT_STEPS).toContain(tilesStep);
+    // The tiles step alone (the addresses step is the region's own tests' subject).
+    const steps = [tilesStep];
     const extract = path.resolve(import.meta.dirname, '../../../../regions/monaco.osm.pbf');
-    const first = await importRegion(t.deps, extract, { name: 'monaco-steps' });
+    const first = await importRegion(t.deps, extract, { name: 'monaco-steps', steps });
     expect(first.counts.tiles).toBeGreaterThan(100);
     const count = async (regionId: string) => (await t.deps.db.execute(sql`SELECT count(*)::int AS n FROM region_tiles WHERE region_id = ${regionId}`)) as unknown as { rows: { n: number }[] };
     expect((await count(first.regionId)).rows[0]!.n).toBe(first.counts.tiles);
-    const second = await importRegion(t.deps, extract, { name: 'monaco-steps' });
+    const second = await importRegion(t.deps, extract, { name: 'monaco-steps', steps });
     expect((await count(first.regionId)).rows[0]!.n).toBe(0);
     expect((await count(second.regionId)).rows[0]!.n).toBe(second.counts.tiles);
     expect((await t.anonymous.get(`/tiles/${HARBOUR.z}/${HARBOUR.x}/${HARBOUR.y}.pbf`)).status).toBe(200);
     expect(await deleteRegion(t.deps, 'monaco-steps')).toBe(true);
     expect((await count(second.regionId)).rows[0]!.n).toBe(0);
     expect((await t.anonymous.get(`/tiles/${HARBOUR.z}/${HARBOUR.x}/${HARBOUR.y}.pbf`)).status).toBe(404);
-  }, 120_000);
+  }, 240_000);
 });
