@@ -46,6 +46,7 @@ import { pageRoutes } from './pages/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
 import { shiftRoutes } from './modules/shifts/index.ts';
 import { regionRoutes } from './modules/region/index.ts';
+import { tileRoutes } from './modules/region/tiles/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -230,6 +231,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(trackingRoutes(deps));
   await app.register(shiftRoutes(deps));
   await app.register(regionRoutes(deps));
+  await app.register(tileRoutes(deps));
   await app.register(pageRoutes(deps));
 
   return app as unknown as App;

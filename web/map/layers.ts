@@ -2,13 +2,17 @@
 // setData (never re-created per frame). Drivers move too often for a source: they are drawn above the map
 // (drivers-overlay.ts, decision 1021).
 import type * as GeoJSON from 'geojson';
-import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
+import type { ExpressionSpecification, GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { MAP_COLORS } from './style.ts';
 
 export type Feature = GeoJSON.Feature<GeoJSON.Geometry, Record<string, string | number | boolean | null>>;
 const collection = (features: Feature[]): GeoJSON.FeatureCollection => ({ type: 'FeatureCollection', features });
 
 export const LAYER_IDS = { areas: 'areas', places: 'places', tourLines: 'tour-lines', stops: 'stops' } as const;
+
+/** A feature's tour colour (`color`, web/map/style.ts TOUR_PALETTE) and number (`label`), set by the page. */
+const tourColor: ExpressionSpecification = ['coalesce', ['get', 'color'], MAP_COLORS.tour];
+const selected: ExpressionSpecification = ['boolean', ['get', 'selected'], false];
 
 /** Adds every source and layer once; their data starts empty. */
 export function addLayers(map: MapLibreMap): void {
@@ -21,22 +25,40 @@ export function addLayers(map: MapLibreMap): void {
     source: 'places',
     paint: { 'circle-radius': 4, 'circle-color': MAP_COLORS.place, 'circle-stroke-color': '#fff', 'circle-stroke-width': 1 },
   });
+  // Each tour in its own colour over a white casing (it stays visible over the streets); the selected one wider.
+  map.addLayer({
+    id: 'tour-lines-casing',
+    type: 'line',
+    source: 'tours',
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': '#ffffff', 'line-width': ['case', selected, 9, 6] },
+  });
   map.addLayer({
     id: LAYER_IDS.tourLines,
     type: 'line',
     source: 'tours',
-    paint: { 'line-color': ['case', ['boolean', ['get', 'selected'], false], MAP_COLORS.selected, MAP_COLORS.tour], 'line-width': ['case', ['boolean', ['get', 'selected'], false], 5, 3], 'line-opacity': 0.8 },
+    layout: { 'line-cap': 'round', 'line-join': 'round' },
+    paint: { 'line-color': tourColor, 'line-width': ['case', selected, 6, 3.5] },
   });
   map.addLayer({
     id: LAYER_IDS.stops,
     type: 'circle',
     source: 'stops',
     paint: {
-      'circle-radius': 5,
+      'circle-radius': ['case', ['has', 'label'], 9, 5],
       'circle-color': ['match', ['get', 'status'], 'completed', MAP_COLORS.stopDone, 'failed', MAP_COLORS.stopFailed, MAP_COLORS.stopOpen],
-      'circle-stroke-color': MAP_COLORS.tour,
-      'circle-stroke-width': 2,
+      'circle-stroke-color': tourColor,
+      'circle-stroke-width': 3,
     },
+  });
+  // The tour's number on each of its stops: the second cue beside the colour (decision 1543).
+  map.addLayer({
+    id: 'stop-labels',
+    type: 'symbol',
+    source: 'stops',
+    filter: ['has', 'label'],
+    layout: { 'text-field': ['to-string', ['get', 'label']], 'text-font': ['Noto Sans Bold'], 'text-size': 11, 'text-allow-overlap': true, 'text-ignore-placement': true },
+    paint: { 'text-color': ['match', ['get', 'status'], ['completed', 'failed'], '#ffffff', '#111827'] },
   });
 }
 

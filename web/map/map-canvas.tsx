@@ -6,7 +6,8 @@ import { useEffect, useRef } from 'react';
 import { useLatest } from '../ui/use-latest.ts';
 import { addDriversOverlay, type DriversOverlay } from './drivers-overlay.ts';
 import { addLayers, LAYER_IDS } from './layers.ts';
-import { mapStyle } from './style.ts';
+import { loadMapStyle, type MapVariant } from './style.ts';
+import { probeRendered } from './probe.ts';
 
 maplibregl.setWorkerUrl(__MAPLIBRE_WORKER_URL__);
 
@@ -21,29 +22,44 @@ export interface MapCanvasProps {
   /** A click on a driver, a tour line or a stop: the topmost one's properties (a driver's: driver_id, tour_id). */
   onPick?: (layer: PickedLayer, properties: Record<string, unknown>) => void;
   center?: [number, number];
+  /** The streets (default) or only the background; `?map=blank` in the page's address asks for blank (the bench). */
+  variant?: MapVariant;
+  /** Where the map opens before the page fits it to what it shows (west, south, east, north). */
+  bounds?: [[number, number], [number, number]];
 }
 
-export default function MapCanvas({ label, onReady, onPick, center }: MapCanvasProps) {
+const variantFromAddress = (): MapVariant | null => (new URLSearchParams(location.search).get('map') === 'blank' ? 'blank' : null);
+
+export default function MapCanvas({ label, onReady, onPick, center, variant, bounds }: MapCanvasProps) {
   const container = useRef<HTMLDivElement>(null);
   const handlers = useLatest({ onReady, onPick });
   useEffect(() => {
     if (!container.current) return;
+    const element = container.current;
+    let removed = false;
+    let created: { map: maplibregl.Map; drivers: DriversOverlay | null } | null = null;
+    // The style waits for /tiles/tiles.json (what the imported regions cover): one small read, cached per page.
+    void loadMapStyle(variantFromAddress() ?? variant ?? 'light').then((style) => {
+      if (removed) return;
+      created = { map: createMap(element, style), drivers: null };
+    });
+    const createMap = (element: HTMLDivElement, style: maplibregl.StyleSpecification): maplibregl.Map => {
     const map = new maplibregl.Map({
-      container: container.current,
-      style: mapStyle(),
-      center: center ?? [13.405, 52.52],
-      zoom: 11,
-      attributionControl: false,
+      container: element,
+      style,
+      ...(bounds ? { bounds, fitBoundsOptions: { padding: 40, maxZoom: 15 } } : { center: center ?? [7.4246, 43.7384], zoom: 13 }),
+      // The OpenStreetMap attribution, spelled out on every map (ODbL; docs/console.md "Maps").
+      attributionControl: { compact: false },
       // Keyboard: the canvas takes focus and arrow keys pan, +/- zoom (MapLibre's keyboard handler).
       keyboard: true,
     });
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.getCanvas().setAttribute('aria-label', label);
-    let drivers: DriversOverlay | null = null;
     map.on('load', () => {
       addLayers(map);
-      drivers = addDriversOverlay(map);
-      const overlay = drivers;
+      const overlay = addDriversOverlay(map);
+      if (created) created.drivers = overlay;
+      probeRendered(map);
       // The topmost thing under a point: the drivers are drawn above every layer of the map.
       const picked = (point: maplibregl.Point): { layer: PickedLayer; properties: Record<string, unknown> } | null => {
         const driver = overlay.pick(point.x, point.y);
@@ -64,11 +80,14 @@ export default function MapCanvas({ label, onReady, onPick, center }: MapCanvasP
       });
       handlers.current.onReady(map, overlay);
     });
-    return () => {
-      drivers?.remove();
-      map.remove();
+    return map;
     };
-    // The map is created once per mount; label and center are read at creation.
+    return () => {
+      removed = true;
+      created?.drivers?.remove();
+      created?.map.remove();
+    };
+    // The map is created once per mount; label, center, bounds and variant are read at creation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return <div ref={container} className="map-canvas" />;

@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { addressesStep } from './addresses-step.ts';
 import type { OsmData } from './osm-data.ts';
+import { tilesStep } from './tiles/import-step.ts';
 
 export interface ImportStep {
   /** Names the step in the CLI's output and in errors. */
@@ -13,5 +14,5 @@ export interface ImportStep {
   remove(q: Queryable, regionId: string): Promise<void>;
 }
 
-// The roads step (engineer "roads", road_nodes/road_edges) and the tiles step (engineer "maps") are added here.
-export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep];
+// The roads step (engineer "roads", road_nodes/road_edges) is added here.
+export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep, tilesStep];

@@ -7,8 +7,8 @@ import { Link } from 'wouter';
 import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type LiveState, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { boundsOf, MapCanvas, setLayerData, type DriverMarker, type DriverSignal, type DriversOverlay, type Feature, type MapLibreMap } from '../../../map/index.ts';
-import { Banner, Button, ErrorBanner, Loading, PageHead, StatusBadge, useLatest } from '../../../ui/index.ts';
+import { areaView, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type DriverMarker, type DriverSignal, type DriversOverlay, type Feature, type MapLibreMap } from '../../../map/index.ts';
+import { Banner, Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, useLatest } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
@@ -34,17 +34,19 @@ export const signalOf = (fix: Fix | undefined, now: number): Signal => (fix ? fi
 /** A stop's status as the map colours it: a refetch that only moved a stop to `arrived` then leaves the map alone. */
 const shownStatus = (status: string): string => (status === 'completed' || status === 'failed' ? status : 'open');
 
+/** Each tour's colour and number: its place in the list beside the map (decision 1543). */
 function tourFeatures(tours: Tour[], selectedTour: string | null): { lines: Feature[]; stops: Feature[] } {
   const lines: Feature[] = [];
   const stops: Feature[] = [];
-  for (const tour of tours) {
+  tours.forEach((tour, k) => {
+    const look = { color: tourColor(k), label: k + 1 };
     const ordered = [...(tour.stops ?? [])].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
     const coordinates = ordered.map((stop) => [stop.location.lng, stop.location.lat]);
-    if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tour.id, selected: tour.id === selectedTour } });
+    if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tour.id, selected: tour.id === selectedTour, ...look } });
     for (const stop of ordered) {
-      stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: shownStatus(stop.status) } });
+      stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: shownStatus(stop.status), ...look } });
     }
-  }
+  });
   return { lines, stops };
 }
 
@@ -58,6 +60,7 @@ export function MapPage({ user }: { user: User }) {
   const [ready, setReady] = useState<{ map: MapLibreMap; overlay: DriversOverlay } | null>(null);
   const map = ready?.map ?? null;
   const [selected, setSelected] = useState<string | null>(null); // a tour id
+  const [area, setArea] = useState<string | null>(null); // the service area chosen; null: the one with most stops
   const [now, setNow] = useState(() => Date.now());
   // What the list shows: a copy of the fixes taken every few seconds (the map redraws its drivers up to 5 times a second).
   const [shown, setShown] = useState<Map<string, Fix>>(() => new Map());
@@ -172,6 +175,8 @@ export function MapPage({ user }: { user: User }) {
     };
   }, []);
 
+  // The area the map opens on when none is chosen: the one most of the tours' stops are in.
+  const shownArea = useMemo(() => areaView(areas.data ?? [], tourFeatures(tourList, null).stops).areaId, [areas.data, tourList]);
   useEffect(() => {
     if (!map) return;
     const { lines, stops } = tourFeatures(tourList, selected);
@@ -182,14 +187,19 @@ export function MapPage({ user }: { user: User }) {
       area.boundary ? [{ type: 'Feature' as const, geometry: area.boundary as Polygon, properties: { id: area.id } }] : [],
     );
     setLayerData(map, 'areas', areaFeatures);
-    if (!fitted.current) {
-      const bounds = boundsOf([...lines, ...stops, ...areaFeatures]);
-      if (bounds) {
-        map.fitBounds(bounds, { padding: 40, maxZoom: 14, animate: false });
+    // The map opens on one service area — the chosen one, else the one most stops are in — never on all of them.
+    if (!fitted.current && (lines.length || stops.length || areaFeatures.length)) {
+      const view = areaView(areas.data ?? [], [...lines, ...stops], area ?? shownArea);
+      if (view.bounds) {
+        map.fitBounds(view.bounds, { padding: 40, maxZoom: 15, animate: false });
         fitted.current = true;
       }
     }
-  }, [map, tourList, selected, areas.data]);
+  }, [map, tourList, selected, areas.data, area, shownArea]);
+  const chooseArea = (id: string) => {
+    setArea(id);
+    fitted.current = false;
+  };
 
   const select = (tourId: string) => {
     setSelected(tourId);
@@ -228,6 +238,15 @@ export function MapPage({ user }: { user: User }) {
           {t('lost')}
         </span>
       </div>
+      {(areas.data?.length ?? 0) > 1 ? (
+        <SelectField label={t('service_area')} value={area ?? shownArea ?? ''} onChange={(event) => chooseArea(event.currentTarget.value)}>
+          {(areas.data ?? []).map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <div className="map-layout">
         <Suspense fallback={<Loading label={tc('loading')} />}>
           <MapCanvas label={t('map_label')} onReady={(created, overlay) => setReady({ map: created, overlay })} onPick={onPick} />
@@ -248,14 +267,18 @@ export function MapPage({ user }: { user: User }) {
           ) : null}
           <ul className="stack plain-list" aria-label={t('drivers')}>
             {tourList
-              .filter((tour) => tour.driver_id)
-              .map((tour) => {
+              .map((tour, k) => ({ tour, k }))
+              .filter(({ tour }) => tour.driver_id)
+              .map(({ tour, k }) => {
                 const fix = shown.get(tour.driver_id!);
                 const signal = signalOf(fix, now);
                 const name = driverName(tour.driver_id);
                 return (
                   <li key={tour.id} className="row-between">
                     <span>
+                      <span className={`tour-swatch tour-color-${k % TOUR_PALETTE.length}`} aria-hidden="true">
+                        {k + 1}
+                      </span>{' '}
                       <span className={`dot dot-${signal === 'none' ? 'lost' : signal}`} aria-hidden="true" />
                       {name} <span className="muted">({t(`signal_${signal}`)})</span>
                       {fix ? <div className="muted">{t('last_seen', { time: format.time(new Date(fix.recordedAt).toISOString()) })}</div> : null}

@@ -21,6 +21,7 @@ export const messages = defineMessages({
     stream_reconnecting: 'Live updates paused — reconnecting…',
     stops: '{done} of {total} stops done',
     unknown_driver: 'Driver {id}',
+    service_area: 'Service area',
   },
   de: {
     title: 'Karte',
@@ -42,5 +43,6 @@ export const messages = defineMessages({
     stream_reconnecting: 'Live-Updates pausiert — Verbindung wird wiederhergestellt…',
     stops: '{done} von {total} Stopps erledigt',
     unknown_driver: 'Fahrer {id}',
+    service_area: 'Servicegebiet',
   },
 });

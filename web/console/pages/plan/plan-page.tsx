@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { byId, useDrivers, useServiceAreas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { boundsOf, MapCanvas, setLayerData, type Feature, type MapLibreMap } from '../../../map/index.ts';
+import { boundsOf, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useApplyPlan, usePlan, useWaitingBookings, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
@@ -27,10 +27,14 @@ function proposalFeatures(proposal: Proposal, stops: Map<string, Stop>): { lines
   const points: Feature[] = [];
   proposal.plan.tours.forEach((tour, k) => {
     const located = tour.stop_ids.map((id) => stops.get(id)).filter((s): s is Stop => !!s);
-    const coordinates = located.map((s) => [s.location.lng, s.location.lat]);
+    // Along the roads when the plan carries the tour's route (contract §15), else stop to stop.
+    const route = (tour as { route?: { geometry?: { type: string; coordinates: number[][] } } | null }).route?.geometry;
+    const coordinates = route?.type === 'LineString' && route.coordinates.length > 1 ? route.coordinates : located.map((s) => [s.location.lng, s.location.lat]);
     const selected = proposal.included[k] ?? true;
-    if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: `plan-${k + 1}`, selected } });
-    for (const s of located) points.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [s.location.lng, s.location.lat] }, properties: { tour_id: `plan-${k + 1}`, stop_id: s.id, status: 'scheduled' } });
+    // Tour n keeps colour n and its number on its stops, as in the list beside the map (decision 1543).
+    const look = { color: tourColor(k), label: k + 1 };
+    if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: `plan-${k + 1}`, selected, ...look } });
+    for (const s of located) points.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [s.location.lng, s.location.lat] }, properties: { tour_id: `plan-${k + 1}`, stop_id: s.id, status: 'scheduled', ...look } });
   });
   return { lines, points };
 }
@@ -225,7 +229,12 @@ export function PlanPage({ user }: { user: User }) {
                     return (
                       <li key={k} className="card plan-tour" data-included={String(included)} aria-labelledby={`plan-tour-${n}`}>
                         <div className="row-between">
-                          <h3 id={`plan-tour-${n}`}>{t('tour', { n })}</h3>
+                          <h3 id={`plan-tour-${n}`}>
+                            <span className={`tour-swatch tour-color-${k % TOUR_PALETTE.length}`} aria-hidden="true">
+                              {n}
+                            </span>{' '}
+                            {t('tour', { n })}
+                          </h3>
                           <label>
                             <input type="checkbox" checked={included} onChange={(event) => setProposal({ ...proposal, included: proposal.included.map((v, i) => (i === k ? event.target.checked : v)) })} /> {t('include', { n })}
                           </label>

@@ -10,6 +10,7 @@ import { messages } from './messages.ts';
 import { useTour } from './queries.ts';
 import { StopTimeline } from './stop-timeline.tsx';
 import { TourActions } from './tour-actions.tsx';
+import { TourMap } from './tour-map.tsx';
 
 export function TourPage({ id }: { id: string }) {
   const t = useT(messages);
@@ -44,6 +45,7 @@ export function TourPage({ id }: { id: string }) {
         ) : null}
       </dl>
       <TourActions tourId={data.id} status={data.status} />
+      {(data.stops ?? []).length ? <TourMap tourId={data.id} stops={data.stops ?? []} /> : null}
       <div className="two-col">
         <section className="stack" aria-labelledby="stops-title">
           <h2 id="stops-title">{t('stops')}</h2>
