@@ -14,3 +14,4 @@ export * from '../modules/reports/tables.ts';
 export * from '../modules/compensation/tables.ts';
 export * from '../modules/shifts/tables.ts';
 export * from '../modules/tracking/tables.ts';
+export * from '../modules/region/tables.ts';

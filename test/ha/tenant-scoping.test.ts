@@ -20,6 +20,12 @@ const KEY_EXCEPTIONS: Record<string, string> = {
   credentials_token_hash_key: 'a bearer token names no tenant: its hash finds the tenant (decision 1406: a token-to-tenant reference table on Citus)',
   booking_tracking_links_token_hash_key: 'a public tracking link names no tenant: its hash finds it (as for credentials)',
   recipient_addresses_token_hash_key: 'an unsubscribe link names no tenant: its hash finds it (as for tracking links)',
+  // Regions belong to the installation, not a tenant (contract §14, decision 1501): reference tables on Citus.
+  regions_pkey: 'regions are installation-wide: a reference table on Citus',
+  regions_name_key: 'a region name is unique in the installation (regions are a reference table)',
+  region_addresses_pkey: "a region's addresses: a reference table keyed by region_id",
+  region_streets_pkey: "a region's streets: a reference table keyed by region_id",
+  region_localities_pkey: "a region's cities and postcodes: a reference table keyed by region_id",
 };
 
 /** Statements that run across tenants by design, each with why (decision 1406). Matched on the normalised text. */

@@ -1,5 +1,6 @@
 // Places tables: reusable locations from which stops are created.
-import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export interface PlaceAddress {
   street: string;
@@ -33,9 +34,13 @@ export const places = pgTable(
     customerId: uuid('customer_id'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** addressKey() of the address (contract §14: one place per normalized address and customer scope, decision 1505). */
+    addressKey: text('address_key'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    // NULLS NOT DISTINCT: places without a customer share one scope (migration 0015 spells it out).
+    uniqueIndex('places_address_key_idx').on(t.tenantId, t.customerId, t.addressKey).where(sql`${t.addressKey} IS NOT NULL`),
     index('places_customer_idx').on(t.tenantId, t.customerId, t.id),
     index('places_service_area_idx').on(t.tenantId, t.serviceAreaId, t.id),
   ],
