@@ -26,6 +26,11 @@ export interface Config {
   bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
+  /**
+   * The routing engine travel times ask first (ROUTING + ROUTING_URL; OSRM_URL alone means osrm), how many table
+   * requests run at once, and how long an engine's answer per point pair is reused (docs/operations.md "Routing").
+   */
+  routing: { engine: 'osrm' | 'valhalla' | null; url: string | null; parallel: number; cacheSeconds: number };
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
   /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
@@ -103,6 +108,10 @@ const ENV_SCHEMA = {
     S3_ACCESS_KEY_ID: text,
     S3_SECRET_ACCESS_KEY: text,
     OSRM_URL: httpUrl,
+    ROUTING: { type: 'string', enum: ['osrm', 'valhalla', 'none'] },
+    ROUTING_URL: httpUrl,
+    ROUTING_PARALLEL: integer(1, 64),
+    ROUTING_CACHE_SECONDS: integer(0, 30 * 86_400),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
@@ -200,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         }
       : null,
     osrmUrl: str('OSRM_URL'),
+    routing: routingOf(str('ROUTING'), str('ROUTING_URL'), str('OSRM_URL'), num('ROUTING_PARALLEL', 4), num('ROUTING_CACHE_SECONDS', 3600)),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],
@@ -231,5 +241,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
     ...overrides,
   };
+  // An override of osrmUrl alone (a test's OSRM peer) is the alias too.
+  if (overrides.osrmUrl && !overrides.routing) config.routing = { ...config.routing, engine: 'osrm', url: overrides.osrmUrl };
   return Object.freeze(config);
+}
+
+/** ROUTING=osrm|valhalla with ROUTING_URL; OSRM_URL stays an alias of ROUTING=osrm (contract §10); `none`: no engine. */
+function routingOf(engine: string | null, url: string | null, osrmUrl: string | null, parallel: number, cacheSeconds: number): Config['routing'] {
+  if (engine === 'none') return { engine: null, url: null, parallel, cacheSeconds };
+  if (engine === 'osrm' || engine === 'valhalla') {
+    const engineUrl = url ?? (engine === 'osrm' ? osrmUrl : null);
+    if (!engineUrl) throw new ConfigError(`Invalid configuration:\n  ROUTING=${engine} needs ROUTING_URL`);
+    return { engine, url: engineUrl, parallel, cacheSeconds };
+  }
+  return osrmUrl ? { engine: 'osrm', url: osrmUrl, parallel, cacheSeconds } : { engine: null, url: null, parallel, cacheSeconds };
 }

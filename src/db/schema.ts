@@ -15,3 +15,4 @@ export * from '../modules/compensation/tables.ts';
 export * from '../modules/shifts/tables.ts';
 export * from '../modules/tracking/tables.ts';
 export * from '../modules/region/tables.ts';
+export * from '../modules/region/roads/tables.ts';

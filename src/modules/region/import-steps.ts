@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { addressesStep } from './addresses-step.ts';
 import type { OsmData } from './osm-data.ts';
+import { roadsStep } from './roads/step.ts';
 
 export interface ImportStep {
   /** Names the step in the CLI's output and in errors. */
@@ -14,4 +15,4 @@ export interface ImportStep {
 }
 
 // The roads step (engineer "roads", road_nodes/road_edges) and the tiles step (engineer "maps") are added here.
-export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep];
+export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep, roadsStep];
