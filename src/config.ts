@@ -31,6 +31,8 @@ export interface Config {
    * requests run at once, and how long an engine's answer per point pair is reused (docs/operations.md "Routing").
    */
   routing: { engine: 'osrm' | 'valhalla' | null; url: string | null; parallel: number; cacheSeconds: number };
+  /** The optional geocoding provider after the tenant's places and the regions (contract §14, decision 1507). */
+  geocoder: { kind: 'nominatim' | 'photon'; url: string; requestsPerSecond: number; timeoutMs: number; cacheSize: number } | null;
   webhooksAllowPrivateTargets: boolean;
   logLevel: string;
   /** `auto`: human-readable on a terminal, JSON lines otherwise (decision 0132). */
@@ -112,6 +114,11 @@ const ENV_SCHEMA = {
     ROUTING_URL: httpUrl,
     ROUTING_PARALLEL: integer(1, 64),
     ROUTING_CACHE_SECONDS: integer(0, 30 * 86_400),
+    GEOCODER: { type: 'string', enum: ['nominatim', 'photon'] },
+    GEOCODER_URL: httpUrl,
+    GEOCODER_REQUESTS_PER_SECOND: number(0.01, 1000),
+    GEOCODER_TIMEOUT_MS: integer(100, 60_000),
+    GEOCODER_CACHE_SIZE: integer(1, 1_000_000),
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean,
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     LOG_FORMAT: { type: 'string', enum: ['auto', 'pretty', 'json'] },
@@ -178,6 +185,14 @@ function checkedEnv(env: NodeJS.ProcessEnv): Record<string, string | number | un
   return values;
 }
 
+/** GEOCODER and GEOCODER_URL go together; the public Nominatim's policy is at most one request per second (the default). */
+function geocoderConfig(kind: string | null, url: string | null, requestsPerSecond: number, timeoutMs: number, cacheSize: number): Config['geocoder'] {
+  if (kind === null && url === null) return null;
+  if (kind === null) throw new ConfigError('GEOCODER_URL is set but GEOCODER is not: set GEOCODER=nominatim or GEOCODER=photon');
+  if (url === null) throw new ConfigError(`GEOCODER=${kind} needs GEOCODER_URL (the service's base URL, e.g. http://127.0.0.1:8080)`);
+  return { kind: kind as 'nominatim' | 'photon', url: url.replace(/\/+$/, ''), requestsPerSecond, timeoutMs, cacheSize };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const v = checkedEnv(env);
   const str = (name: string): string | null => (v[name] === undefined ? null : String(v[name]));
@@ -210,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : null,
     osrmUrl: str('OSRM_URL'),
     routing: routingOf(str('ROUTING'), str('ROUTING_URL'), str('OSRM_URL'), num('ROUTING_PARALLEL', 4), num('ROUTING_CACHE_SECONDS', 3600)),
+    geocoder: geocoderConfig(str('GEOCODER'), str('GEOCODER_URL'), num('GEOCODER_REQUESTS_PER_SECOND', 1), num('GEOCODER_TIMEOUT_MS', 3_000), num('GEOCODER_CACHE_SIZE', 10_000)),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
     logFormat: (str('LOG_FORMAT') ?? 'auto') as Config['logFormat'],

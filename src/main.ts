@@ -20,6 +20,9 @@ const USAGE = `Usage: tourbook <command> [options]
                                          BOOTSTRAP_ADMIN_TOKEN)
   simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
                                          drive a running service with a simulated Berlin (demo and load test)
+  region import <file.osm.pbf> [--name NAME] [--json]
+                                         import an OpenStreetMap extract (addresses, streets, roads, tiles); a
+                                         second import of the same name replaces it in one transaction
   keys generate                          print a new master key (for REPORTS_MASTER_KEY)
   keys rotate --new-key K                re-seal report file keys and webhook secrets under a new master key
   --help                                 show this help; tourbook <command> --help shows a command's own
@@ -36,7 +39,9 @@ interface Command {
   /** What `tourbook <command> --help` prints: usage, what it does, its flags and the environment it reads. */
   help: string;
   options: Options;
-  run(values: Values): Promise<void>;
+  /** The command takes positional arguments (a file); they reach `run` in order. */
+  positionals?: boolean;
+  run(values: Values, positionals: string[]): Promise<void>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -106,6 +111,26 @@ ${DATABASE_ENV}
 `,
     options: { tenant: { type: 'string' }, json: { type: 'boolean' } },
     run: async (values) => (await import('./cli/database-commands.ts')).createAdminKeyCommand(values as { tenant?: string; json?: boolean }),
+  },
+  'region import': {
+    help: `Usage: tourbook region import <file.osm.pbf> [--name NAME] [--json]
+
+  Imports an OpenStreetMap extract (.osm.pbf) into the database as a region: its house numbers, named streets,
+  cities and postcodes (for geocoding), its drivable road network and its map tiles. A second import of the same
+  name replaces the region in one transaction: readers see the old region until the new one is complete, and a
+  failed or interrupted import leaves the old one in place. Regions of other names stay. Prints what it imported.
+  For the embedded database, stop the service first.
+
+Flags:
+  --name NAME            the region's name (default: the file's name without .osm.pbf, e.g. "monaco")
+  --json                 print {region_id, name, replaced_id, counts, seconds} as JSON
+
+Environment:
+${DATABASE_ENV}
+`,
+    options: { name: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: true,
+    run: async (values, positionals) => (await import('./cli/region-command.ts')).regionImportCommand(values as { name?: string; json?: boolean }, positionals),
   },
   'keys generate': {
     help: `Usage: tourbook keys generate
@@ -222,14 +247,15 @@ export async function main(argv: string[]): Promise<void> {
   // A command's own help, whatever else is on the line (`serve --port 1 --help` too).
   if (wantsHelp(args)) return void process.stdout.write(command.help);
   let values: Values;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: args.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: false }).values;
+    ({ values, positionals } = parseArgs({ args: args.slice(name.split(' ').length), options: command.options, strict: true, allowPositionals: command.positionals ?? false }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) usageError(`${name}: ${firstSentence((err as Error).message)}`, command.help);
     throw err;
   }
   try {
-    await command.run(values);
+    await command.run(values, positionals);
   } catch (err) {
     // Imported here, not at the top: config.ts compiles its schema on load, which `--help` need not pay for.
     const { ConfigError } = await import('./config.ts');

@@ -15,6 +15,7 @@ import { messages as dispatch } from './modules/dispatch/index.ts';
 import { messages as failures } from './modules/failures/index.ts';
 import { messages as identity } from './modules/identity/index.ts';
 import { messages as live } from './modules/live/index.ts';
+import { messages as places } from './modules/places/index.ts';
 import { messages as shifts } from './modules/shifts/index.ts';
 import { messages as tracking } from './modules/tracking/index.ts';
 import { messages as webhooks } from './modules/webhooks/index.ts';
@@ -31,6 +32,7 @@ export const MESSAGE_CATALOGS: readonly Messages[] = [
   ...failures,
   ...compensation,
   ...live,
+  places,
   ...shifts,
   ...tracking,
   ...webhooks,

@@ -8,3 +8,12 @@ export { placePermissions, PLACE_ACTIONS, type PlaceAction, type PlacePermission
 
 /** Ids of the places in a service area (busyness events go out per place). */
 export { placeIdsInServiceArea } from './repository.ts';
+
+/**
+ * Address-only stops (contract §14): the tenant's place for a normalized address in a customer scope, created when
+ * there is none; concurrent calls for one address return one place (ON CONFLICT on places_address_key_idx).
+ * `findOrCreatePlaceByAddress(tx, { tenantId, customerId, address, location, name?, serviceAreaId?, contact?, now })`
+ * → `{ place: PlaceRow, created: boolean }`.
+ */
+export { findOrCreatePlaceByAddress, placeAddressKey, type PlaceByAddressInput } from './address-key.ts';
+export { messages } from './address-key.ts';

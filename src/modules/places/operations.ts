@@ -8,6 +8,7 @@ import { newId } from '../../shared/ids.ts';
 import { iso } from '../../shared/time.ts';
 import { findServiceArea, findUser } from '../identity/index.ts';
 import { placeScopeOf, requirePlace, requirePlaceAction } from './access.ts';
+import { isAddressKeyViolation, placeAddressKey, placeExists } from './address-key.ts';
 import { ownPlacesOnly } from './permissions.ts';
 import * as repo from './repository.ts';
 import type { PlaceCreateInput, PlaceListFilters, PlaceUpdateInput } from './schemas.ts';
@@ -90,21 +91,27 @@ export async function createPlace(deps: Deps, actor: Actor, input: PlaceCreateIn
   const id = newId();
   return deps.db.transaction(async (tx) => {
     await checkReferences(tx, actor, input);
-    await repo.insertPlace(tx, {
+    const address = toAddress(input.address);
+    const customerId = placeScopeOf(actor) ?? input.customer_id ?? null;
+    const key = placeAddressKey(address);
+    const inserted = await repo.insertPlaceUnlessExists(tx, {
       tenantId: actor.tenantId,
       id,
       name: input.name,
       isHub: input.is_hub ?? false,
       lat: input.location.lat,
       lng: input.location.lng,
-      address: toAddress(input.address),
+      address,
       contact: toContact(input.contact),
       serviceAreaId: input.service_area_id ?? null,
       // A customer's places are always its own.
-      customerId: placeScopeOf(actor) ?? input.customer_id ?? null,
+      customerId,
       metadata: input.metadata ?? {},
       createdAt: deps.clock.now(),
+      addressKey: key,
     });
+    // One place per normalized address and customer scope (contract §14): the unique index decides, not a read.
+    if (!inserted) throw placeExists((await repo.findPlaceByAddressKey(tx, actor.tenantId, customerId, key!))!.id);
     return toPlaceView(await loadPlace(tx, actor.tenantId, id));
   });
 }
@@ -113,7 +120,7 @@ export async function updatePlace(deps: Deps, actor: Actor, id: string, input: P
   requirePlaceAction(actor, 'update');
   if (input.metadata !== undefined) requirePlaceAction(actor, 'metadata');
   return deps.db.transaction(async (tx) => {
-    await requirePlace(tx, actor, id, { forUpdate: true });
+    const current = await requirePlace(tx, actor, id, { forUpdate: true });
     await checkReferences(tx, actor, input);
     const patch: Parameters<typeof repo.updatePlace>[3] = {};
     if (input.name !== undefined) patch.name = input.name;
@@ -124,7 +131,17 @@ export async function updatePlace(deps: Deps, actor: Actor, id: string, input: P
     if (input.service_area_id !== undefined) patch.serviceAreaId = input.service_area_id;
     if (input.customer_id !== undefined && !placeScopeOf(actor)) patch.customerId = input.customer_id;
     if (input.metadata !== undefined) patch.metadata = input.metadata;
-    await repo.updatePlace(tx, actor.tenantId, id, patch);
+    if (patch.address) patch.addressKey = placeAddressKey(patch.address);
+    const customerId = patch.customerId !== undefined ? patch.customerId : current.customerId;
+    try {
+      // A savepoint: the address index refusing the change leaves the transaction usable to name the other place.
+      await tx.transaction(async (sp) => repo.updatePlace(sp, actor.tenantId, id, patch));
+    } catch (err) {
+      if (!isAddressKeyViolation(err)) throw err;
+      const key = patch.addressKey !== undefined ? patch.addressKey : current.addressKey;
+      const other = key ? await repo.findPlaceByAddressKey(tx, actor.tenantId, customerId, key) : null;
+      throw other ? placeExists(other.id) : err;
+    }
     return toPlaceView(await loadPlace(tx, actor.tenantId, id));
   });
 }
@@ -143,7 +160,8 @@ export async function forkPlace(deps: Deps, actor: Actor, id: string): Promise<P
   requirePlaceAction(actor, 'fork');
   return deps.db.transaction(async (tx) => {
     const source = await requirePlace(tx, actor, id);
-    const copy = { ...source, id: newId(), createdAt: deps.clock.now() };
+    // A fork is a second place for the same door on purpose: it stays outside the address index (decision 1505).
+    const copy = { ...source, id: newId(), createdAt: deps.clock.now(), addressKey: null };
     await repo.insertPlace(tx, copy);
     return toPlaceView(copy);
   });

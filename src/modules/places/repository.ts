@@ -96,3 +96,37 @@ export async function placeIdsInServiceArea(q: Queryable, tenantId: string, serv
     .orderBy(places.id);
   return rows.map((row) => row.id);
 }
+
+/**
+ * Inserts the place unless the tenant already has one with its address key in the same customer scope (the unique
+ * index places_address_key_idx, decision 1505); returns false then. A concurrent insert of the same key waits for the
+ * other transaction and then does nothing — no read-then-write race.
+ */
+export async function insertPlaceUnlessExists(q: Queryable, row: typeof places.$inferInsert): Promise<boolean> {
+  const inserted = await q
+    .insert(places)
+    .values(row)
+    .onConflictDoNothing({ target: [places.tenantId, places.customerId, places.addressKey], where: sql`${places.addressKey} IS NOT NULL` })
+    .returning({ id: places.id });
+  return inserted.length > 0;
+}
+
+/** The place holding the address key in the customer scope (null customer: the tenant's places without a customer). */
+export async function findPlaceByAddressKey(q: Queryable, tenantId: string, customerId: string | null, key: string): Promise<PlaceRow | null> {
+  const [row] = await q
+    .select()
+    .from(places)
+    .where(and(eq(places.tenantId, tenantId), customerId ? eq(places.customerId, customerId) : sql`${places.customerId} IS NULL`, eq(places.addressKey, key)));
+  return row ?? null;
+}
+
+/** Places whose address key is not computed yet (rows older than migration 0015), oldest first, after a cursor. */
+export async function placesWithoutAddressKey(q: Queryable, after: { tenantId: string; id: string } | null, limit: number): Promise<PlaceRow[]> {
+  const cursor = after ? sql`AND (${places.tenantId}, ${places.id}) > (${after.tenantId}, ${after.id})` : sql``;
+  return q
+    .select()
+    .from(places)
+    .where(sql`${places.addressKey} IS NULL ${cursor}`)
+    .orderBy(places.tenantId, places.id)
+    .limit(limit);
+}

@@ -1,8 +1,9 @@
 // What other modules may use of regions (contract §14): importing an OpenStreetMap extract, and which imported region
 // serves a point. The import's steps (addresses here; roads/ and tiles/ add theirs) are in import-steps.ts.
-export { importRegion, deleteRegion, defaultRegionName, type ImportReport } from './import.ts';
+export { importRegion, importParsed, deleteRegion, defaultRegionName, type ImportReport } from './import.ts';
 export { listRegions, regionContaining, regionForPoints, type Region } from './repository.ts';
 export { readOsmFile, OsmFileError } from './osm-reader.ts';
 export type { ImportStep } from './import-steps.ts';
 export type { OsmData, OsmNode, OsmWay, OsmRelation, OsmTags } from './osm-data.ts';
 export { bulkInsert, type BulkColumn } from './bulk-insert.ts';
+export { regionRoutes } from './routes.ts';
