@@ -7,3 +7,5 @@ export type { ImportStep } from './import-steps.ts';
 export type { OsmData, OsmNode, OsmWay, OsmRelation, OsmTags } from './osm-data.ts';
 export { bulkInsert, type BulkColumn } from './bulk-insert.ts';
 export { regionRoutes } from './routes.ts';
+export { travelRoutes } from './travel/routes.ts';
+export { travelMatrix, clearTravelCache, type TravelMatrix, type TravelSource, type TravelDeps } from './travel/matrix.ts';
