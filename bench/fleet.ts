@@ -9,7 +9,7 @@
 //   npm run bench -- fleet [--bookings 1000] [--drivers 40] [--budget-ms 20000] [--objective balanced] [--clock cpu|wall]
 import { parseArgs } from 'node:util';
 import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetStop } from '../src/modules/dispatch/planning/fleet.ts';
-import { straightLineMatrix } from '../src/modules/live/travel-times.ts';
+import { straightLineMatrix } from '../src/modules/region/travel/straight-line.ts';
 import { solve } from '../src/optimizer/index.ts';
 import { createRng } from '../src/optimizer/prng.ts';
 import { berlinLocations } from '../src/simulate/city.ts';
@@ -73,7 +73,11 @@ const shifts: FleetShift[] = Array.from({ length: drivers }, (_, k) => ({
 
 const started = performance.now();
 let model = fleetModelOf(stops, packages, shifts, new Map(), origin, origin);
-model = withFleetTravel(model, straightLineMatrix(model.points, SPEED_KMH));
+{
+  const flat = straightLineMatrix(model.points, SPEED_KMH).seconds;
+  const n = model.points.length;
+  model = withFleetTravel(model, Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * n, i * n + n))));
+}
 const { problem } = fleetProblemOf(model);
 const modelled = performance.now();
 const solution = solve(problem, { timeLimitMs: budget, seed: 1, objective: SOLVER_OBJECTIVE[objective], clock });

@@ -45,7 +45,7 @@ import { compensationRoutes } from './modules/compensation/index.ts';
 import { pageRoutes } from './pages/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
 import { shiftRoutes } from './modules/shifts/index.ts';
-import { regionRoutes } from './modules/region/index.ts';
+import { regionRoutes, travelRoutes } from './modules/region/index.ts';
 import { tileRoutes } from './modules/region/tiles/index.ts';
 
 declare module 'fastify' {
@@ -231,6 +231,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(trackingRoutes(deps));
   await app.register(shiftRoutes(deps));
   await app.register(regionRoutes(deps));
+  await app.register(travelRoutes(deps));
   await app.register(tileRoutes(deps));
   await app.register(pageRoutes(deps));
 

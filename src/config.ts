@@ -26,6 +26,11 @@ export interface Config {
   bodyLimitBytes: number;
   s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string } | null;
   osrmUrl: string | null;
+  /**
+   * The routing engine travel times ask first (ROUTING + ROUTING_URL; OSRM_URL alone means osrm), how many table
+   * requests run at once, and how long an engine's answer per point pair is reused (docs/operations.md "Routing").
+   */
+  routing: { engine: 'osrm' | 'valhalla' | null; url: string | null; parallel: number; cacheSeconds: number };
   /** The optional geocoding provider after the tenant's places and the regions (contract §14, decision 1507). */
   geocoder: { kind: 'nominatim' | 'photon'; url: string; requestsPerSecond: number; timeoutMs: number; cacheSize: number } | null;
   webhooksAllowPrivateTargets: boolean;
@@ -105,6 +110,10 @@ const ENV_SCHEMA = {
     S3_ACCESS_KEY_ID: text,
     S3_SECRET_ACCESS_KEY: text,
     OSRM_URL: httpUrl,
+    ROUTING: { type: 'string', enum: ['osrm', 'valhalla', 'none'] },
+    ROUTING_URL: httpUrl,
+    ROUTING_PARALLEL: integer(1, 64),
+    ROUTING_CACHE_SECONDS: integer(0, 30 * 86_400),
     GEOCODER: { type: 'string', enum: ['nominatim', 'photon'] },
     GEOCODER_URL: httpUrl,
     GEOCODER_REQUESTS_PER_SECOND: number(0.01, 1000),
@@ -215,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         }
       : null,
     osrmUrl: str('OSRM_URL'),
+    routing: routingOf(str('ROUTING'), str('ROUTING_URL'), str('OSRM_URL'), num('ROUTING_PARALLEL', 4), num('ROUTING_CACHE_SECONDS', 3600)),
     geocoder: geocoderConfig(str('GEOCODER'), str('GEOCODER_URL'), num('GEOCODER_REQUESTS_PER_SECOND', 1), num('GEOCODER_TIMEOUT_MS', 3_000), num('GEOCODER_CACHE_SIZE', 10_000)),
     webhooksAllowPrivateTargets: bool('WEBHOOKS_ALLOW_PRIVATE_TARGETS', false),
     logLevel: str('LOG_LEVEL') ?? 'info',
@@ -247,5 +257,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
     ...overrides,
   };
+  // An override of osrmUrl alone (a test's OSRM peer) is the alias too.
+  if (overrides.osrmUrl && !overrides.routing) config.routing = { ...config.routing, engine: 'osrm', url: overrides.osrmUrl };
   return Object.freeze(config);
+}
+
+/** ROUTING=osrm|valhalla with ROUTING_URL; OSRM_URL stays an alias of ROUTING=osrm (contract §10); `none`: no engine. */
+function routingOf(engine: string | null, url: string | null, osrmUrl: string | null, parallel: number, cacheSeconds: number): Config['routing'] {
+  if (engine === 'none') return { engine: null, url: null, parallel, cacheSeconds };
+  if (engine === 'osrm' || engine === 'valhalla') {
+    const engineUrl = url ?? (engine === 'osrm' ? osrmUrl : null);
+    if (!engineUrl) throw new ConfigError(`Invalid configuration:\n  ROUTING=${engine} needs ROUTING_URL`);
+    return { engine, url: engineUrl, parallel, cacheSeconds };
+  }
+  return osrmUrl ? { engine: 'osrm', url: osrmUrl, parallel, cacheSeconds } : { engine: null, url: null, parallel, cacheSeconds };
 }

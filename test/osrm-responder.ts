@@ -42,7 +42,10 @@ export async function startOsrmResponder(): Promise<OsrmResponder> {
     const table = TABLE_RE.exec(url.pathname);
     if (table && state.mode === 'ok') {
       const points = parsePoints(table[2] ?? '');
-      return send(200, { code: 'Ok', durations: points.map((a) => points.map((b) => haversineMeters(a, b) / 10)) });
+      const sources = url.searchParams.get('sources')?.split(';').map(Number) ?? points.map((_, i) => i);
+      const destinations = url.searchParams.get('destinations')?.split(';').map(Number) ?? points.map((_, i) => i);
+      const cells = (f: (meters: number) => number) => sources.map((s) => destinations.map((d) => f(haversineMeters(points[s]!, points[d]!))));
+      return send(200, { code: 'Ok', durations: cells((m) => m / 10), distances: cells((m) => m) });
     }
     const match = ROUTE_RE.exec(url.pathname);
     if (!match || state.mode === 'invalid_query') return send(400, { code: 'InvalidQuery', message: 'Query string malformed close to position 0' });

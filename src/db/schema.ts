@@ -16,3 +16,4 @@ export * from '../modules/shifts/tables.ts';
 export * from '../modules/tracking/tables.ts';
 export * from '../modules/region/tables.ts';
 export * from '../modules/region/tiles/tables.ts';
+export * from '../modules/region/roads/tables.ts';

@@ -59,6 +59,7 @@ const TAGS = [
   { name: 'tracking', description: "A booking's recipient tracking link: the public read by the link's token; no credential." },
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
   { name: 'shifts', description: "Drivers' shifts: when they work, where their tours start and end, what their vehicle carries." },
+  { name: 'routing', description: 'Travel times and distances between points: the configured engine, the imported regions’ roads, or straight lines.' },
 ];
 
 export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {

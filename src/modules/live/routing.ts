@@ -1,5 +1,8 @@
 // Routing providers: travel seconds of each leg of a route, by straight line or by an OSRM server (docs/api-guide.md "Live tracking").
+import type { Queryable } from '../../db/client.ts';
+import type { Deps } from '../../deps.ts';
 import { recordRoutingFallback } from '../../http/metrics.ts';
+import type { TravelSource } from '../../seams/index.ts';
 import { haversineMeters, type LatLng } from './geo.ts';
 
 export interface RoutingProvider {
@@ -88,4 +91,19 @@ export function osrm(options: OsrmOptions): RoutingProvider {
 /** The provider the configuration asks for: OSRM when OSRM_URL is set, straight lines otherwise. */
 export function routingProvider(config: { osrmUrl: string | null; live: { osrmTimeoutMs: number } }): RoutingProvider {
   return config.osrmUrl ? osrm({ url: config.osrmUrl, timeoutMs: config.live.osrmTimeoutMs }) : straightLine;
+}
+
+/**
+ * Travel seconds of each leg of a route from the one travel seam (contract §10, §15; decision 1523): the same source
+ * as plans and optimisation — a configured engine, else the region's roads, else straight lines — and which it was.
+ */
+export async function travelLegs(
+  deps: Pick<Deps, 'clock' | 'config' | 'hooks'>,
+  q: Queryable,
+  points: readonly LatLng[],
+  speedKmh: number,
+): Promise<{ legs: number[]; source: TravelSource }> {
+  if (points.length < 2) return { legs: [], source: 'straight_line' };
+  const matrix = await deps.hooks.travel.matrix({ db: q, clock: deps.clock, config: deps.config }, points, speedKmh);
+  return { legs: points.slice(1).map((_, i) => matrix.seconds[i]![i + 1]!), source: matrix.source };
 }

@@ -3,6 +3,7 @@
 import type { Queryable } from '../../db/client.ts';
 import { addressesStep } from './addresses-step.ts';
 import type { OsmData } from './osm-data.ts';
+import { roadsStep } from './roads/step.ts';
 import { tilesStep } from './tiles/import-step.ts';
 
 export interface ImportStep {
@@ -14,5 +15,4 @@ export interface ImportStep {
   remove(q: Queryable, regionId: string): Promise<void>;
 }
 
-// The roads step (engineer "roads", road_nodes/road_edges) is added here.
-export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep, tilesStep];
+export const IMPORT_STEPS: readonly ImportStep[] = [addressesStep, roadsStep, tilesStep];

@@ -15,3 +15,5 @@ export { regionRoutes } from './routes.ts';
  * that customer's places are searched (a customer's stop); null/absent: all the tenant's places.
  */
 export { geocode, geocodeAddress, type GeocodeResult, type GeocodeAnswer, type Precision } from './geocode/geocoder.ts';
+export { travelRoutes } from './travel/routes.ts';
+export { travelMatrix, clearTravelCache, type TravelMatrix, type TravelSource, type TravelDeps } from './travel/matrix.ts';

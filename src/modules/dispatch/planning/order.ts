@@ -24,7 +24,7 @@ export interface Optimization {
 
 /** The routed model of some stops from a start (travel seconds between them by the ETA routing). */
 export async function routedModel(
-  deps: Pick<Deps, 'config' | 'hooks'>,
+  deps: Pick<Deps, 'config' | 'hooks' | 'db' | 'clock'>,
   q: Queryable,
   tenantId: string,
   serviceAreaId: string,
@@ -35,7 +35,7 @@ export async function routedModel(
   const links = await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id));
   const model = modelOf(stops, links, start, startAt);
   const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
-  return withTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
+  return withTravel(model, await deps.hooks.travel.matrixSeconds(deps, model.points, speed));
 }
 
 export interface TourToOrder {
@@ -50,7 +50,7 @@ export interface TourToOrder {
  * and the stops served outside their window. Never worse than the current order: fewer late stops, then less travel.
  */
 export async function optimizedOrder(
-  deps: Pick<Deps, 'config' | 'hooks' | 'clock'> & { optimizer: Solver },
+  deps: Pick<Deps, 'config' | 'hooks' | 'clock' | 'db'> & { optimizer: Solver },
   q: Queryable,
   tenantId: string,
   tour: TourToOrder,

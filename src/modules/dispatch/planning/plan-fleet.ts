@@ -154,7 +154,7 @@ async function runningOf(deps: Deps, q: Queryable, tenantId: string, speed: numb
   let readyAt = startOfTour(r.tour, now);
   if (underway) {
     from = { lat: underway.lat, lng: underway.lng };
-    const leg = position ? ((await deps.hooks.travel.matrixSeconds(deps.config, [position, from], speed))[0]?.[1] ?? 0) : 0;
+    const leg = position ? ((await deps.hooks.travel.matrixSeconds(deps, [position, from], speed))[0]?.[1] ?? 0) : 0;
     readyAt = new Date(now.getTime() + (leg + underway.serviceDurationSeconds) * 1000);
   } else if (position) from = position;
   else if (served) from = { lat: served.lat, lng: served.lng };
@@ -233,7 +233,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
   const managing = new Map(bookings.map((b) => [b.id, b.managingOrganizationIds]));
   const fleetStops = stops.map((s) => ({ ...s, requiredSkills: s.requiredSkills ?? [] }));
   let model = fleetModelOf(fleetStops, packages, shifts, managing, origin, now);
-  model = withFleetTravel(model, await deps.hooks.travel.matrixSeconds(deps.config, model.points, speed));
+  model = withFleetTravel(model, await deps.hooks.travel.matrixSeconds(deps, model.points, speed));
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);
   if (shifts.length) {

@@ -8,7 +8,7 @@ import { bookingEventDataOf, openStopsOfTour, type OpenStop, type TourSummary } 
 import { computeEtas, etasMoved, routePoints } from '../eta.ts';
 import type { LatLng } from '../geo.ts';
 import * as repo from '../repository.ts';
-import { routingProvider } from '../routing.ts';
+import { travelLegs } from '../routing.ts';
 
 export type EtaReason = 'position' | 'started' | 'stop_completed' | 'stop_failed' | 'stops_inserted' | 'stops_moved' | 'optimized' | 'stops_changed';
 
@@ -39,13 +39,13 @@ export async function areaSpeedKmh(q: Queryable, tenantId: string, serviceAreaId
  * tour.etas_recalculated plus one booking.etas_recalculated per booking on the tour when some ETA moved by ≥ 60 s
  * against what was last told. Returns whether they moved.
  */
-export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config'>, tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
+export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config' | 'hooks'>, tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
   const now = deps.clock.now();
   const row = state?.tracking ?? (await repo.lockTracking(tx, tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now }));
   const stops = await openStopsOfTour(tx, tenantId, tour.id);
   const origin: LatLng | null = row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null;
   const speedKmh = await areaSpeedKmh(tx, tenantId, tour.serviceAreaId);
-  const legs = await routingProvider(deps.config).legSeconds(routePoints(origin, stops), speedKmh);
+  const { legs } = await travelLegs(deps, tx, routePoints(origin, stops), speedKmh);
   const next = computeEtas(now, origin !== null, stops, legs);
   const told = state?.told ?? (await repo.notifiedEtasOfTour(tx, tenantId, tour.id));
   const moved = etasMoved(told, next);

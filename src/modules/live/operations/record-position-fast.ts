@@ -36,7 +36,7 @@ import type { Fix } from '../ingestion.ts';
 import { checkPositionTour } from '../position-checks.ts';
 import { currentPositionFields, positionRow } from '../position-row.ts';
 import type { PositionRow, TrackingRow } from '../repository.ts';
-import { routingProvider } from '../routing.ts';
+import { travelLegs } from '../routing.ts';
 import type { DriverLocationBodyT } from '../schemas.ts';
 import { tourTracking } from '../tables.ts';
 import { LIVE_CHANNEL, positionNotice, renderPosition } from '../views.ts';
@@ -268,7 +268,7 @@ function mapOf<V>(maps: WeakMap<object, Map<string, V>>, db: object): Map<string
 
 async function legSeconds(deps: Deps, serviceAreaId: string, origin: Fix, stops: Parameters<typeof routePoints>[1], tenantId: string): Promise<number[]> {
   const speed = await areaSpeedKmh(deps.db, tenantId, serviceAreaId);
-  return routingProvider(deps.config).legSeconds(routePoints(origin, stops), speed);
+  return (await travelLegs(deps, deps.db, routePoints(origin, stops), speed)).legs;
 }
 
 /** The guarded write; the tracking row's new version, or null when a version check failed (nothing written). */
