@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import { findServiceArea } from '../identity/index.ts';
 import { geocode, setGeocoderProvider } from './geocode/geocoder.ts';
 import { createProvider } from './geocode/provider.ts';
-import { regionPermissions } from './permissions.ts';
+import { geocodePlacesScope, regionPermissions } from './permissions.ts';
 import { listRegions } from './repository.ts';
 
 const tags = ['regions'];
@@ -68,7 +68,7 @@ export const regionRoutes =
       regionPermissions.require(actor, 'geocode');
       const { q, service_area_id } = request.query;
       if (service_area_id && !(await findServiceArea(deps.db, actor.tenantId, service_area_id))) throw notFound('service area');
-      const answer = await geocode(deps.db, actor.tenantId, { line: q }, { customerId: actor.role === 'customer' ? actor.userId : null, ...(service_area_id ? { serviceAreaId: service_area_id } : {}) });
+      const answer = await geocode(deps.db, actor.tenantId, { line: q }, { customerId: geocodePlacesScope(actor), ...(service_area_id ? { serviceAreaId: service_area_id } : {}) });
       return { results: answer.results, ...(answer.notice ? { notice: answer.notice } : {}) };
     });
   };
