@@ -60,6 +60,7 @@ const TAGS = [
   { name: 'operations', description: 'Health, readiness and metrics for operators; no credential.' },
   { name: 'shifts', description: "Drivers' shifts: when they work, where their tours start and end, what their vehicle carries." },
   { name: 'routing', description: 'Travel times and distances between points: the configured engine, the imported regions’ roads, or straight lines.' },
+  { name: 'regions', description: 'Imported OpenStreetMap regions (the operator imports them; every tenant uses them) and geocoding of addresses against places, regions and a configured provider.' },
 ];
 
 export function swaggerOptions(webhooks: Json): FastifyDynamicSwaggerOptions {

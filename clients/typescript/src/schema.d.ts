@@ -426,6 +426,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Find an address: places, regions, then the configured provider */
+        get: operations["geocode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings": {
         parameters: {
             query?: never;
@@ -2967,7 +2984,8 @@ export type components = {
                 /** Format: uuid */
                 booking_id: string;
                 customer_id: string | null;
-                /** @description Whether Tourbook e-mailed it (false: no address, or the address unsubscribed). */
+                email_not_sent: ("no_address" | "invalid_address" | "unsubscribed" | "no_tracking_link") | null;
+                /** @description Whether Tourbook e-mailed it (false: see `email_not_sent`). */
                 email_sent: boolean;
                 external_id: string | null;
                 locale: "en" | "de";
@@ -8975,6 +8993,77 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    geocode: {
+        parameters: {
+            query: {
+                /** @description The address as one line: "12 Boulevard des Moulins, 98000 Monaco" */
+                q: string;
+                service_area_id?: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Why the configured provider did not help (an outage, a timeout, its rate limit) */
+                        notice?: string;
+                        results: {
+                            address: {
+                                city: string | null;
+                                country: string | null;
+                                number: string | null;
+                                street: string | null;
+                                zip_code: string | null;
+                            };
+                            /** @enum {boolean} */
+                            fuzzy?: true;
+                            label: string;
+                            location: {
+                                lat: number;
+                                lng: number;
+                            };
+                            precision: "house" | "street" | "postcode" | "city";
+                            source: "places" | "region" | "nominatim" | "photon";
+                        }[];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -18541,7 +18630,7 @@ export interface operations {
                 headers: {
                     Deprecation: components["headers"]["Deprecation"];
                     Link: components["headers"]["Link"];
-                    /** @description `tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body. */
+                    /** @description `tourbook_session=tbs_…; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`, with `Secure` over HTTPS. The token is never in the body. Beside it the device cookie `tourbook_device=…; Max-Age=15552000; Path=/api/s; HttpOnly; SameSite=Strict`: this browser signed in before, so failed sign-ins elsewhere do not slow it (decision 1621). */
                     "Set-Cookie"?: string;
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
