@@ -66,7 +66,7 @@ export async function decideAutoDispatch(deps: Deps, tenantId: string, bookingId
       break;
     }
     const tour = tourForFit(deps, service, candidate, candidate.stops, candidates.shifts.get(candidate.id)!, candidates.positions.get(candidate.id) ?? null);
-    const matrix = await deps.hooks.travel.matrixSeconds(deps, pointsOf(tour, added), speed);
+    const matrix = await deps.hooks.travel.matrixSeconds({ db, clock: deps.clock, config: deps.config }, pointsOf(tour, added), speed);
     results.push(cheapestFit(tour, added, matrix, candidates.changes));
   }
   const fits = results.flatMap((r) => (r.fits ? [r.fit] : [])).sort((a, b) => a.cost - b.cost);
@@ -174,7 +174,8 @@ async function insertUnderLock(deps: Deps, tenantId: string, bookingId: string, 
     const shift = (await shiftsOf(tx, tenantId, [{ id: tour.id, driverId: tour.driverId, startAt: startAtOf(tour, at) }])).get(tour.id)!;
     const position = tour.status === 'en_route' ? await deps.hooks.travel.lastPosition(tx, tenantId, tour.id) : null;
     const fitTour = tourForFit(deps, service, tour, stops, shift, position);
-    const matrix = await deps.hooks.travel.matrixSeconds(deps, pointsOf(fitTour, added), speed);
+    // The transaction's own handle: the region's roads are read in it (PGlite has one connection).
+    const matrix = await deps.hooks.travel.matrixSeconds({ db: tx, clock: deps.clock, config: deps.config }, pointsOf(fitTour, added), speed);
     const result = cheapestFit(fitTour, added, matrix, loadChanges(links));
     if (!result.fits) return result;
     await insertInOrder(tx, tenantId, tourId, stops, added, result.fit.order, at);

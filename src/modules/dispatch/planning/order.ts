@@ -35,7 +35,8 @@ export async function routedModel(
   const links = await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id));
   const model = modelOf(stops, links, start, startAt);
   const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
-  return withTravel(model, await deps.hooks.travel.matrixSeconds(deps, model.points, speed));
+  // Through q: a caller inside a transaction must not wait on a second connection (PGlite has only one).
+  return withTravel(model, await deps.hooks.travel.matrixSeconds({ db: q, clock: deps.clock, config: deps.config }, model.points, speed));
 }
 
 export interface TourToOrder {

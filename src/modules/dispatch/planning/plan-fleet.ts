@@ -154,7 +154,7 @@ async function runningOf(deps: Deps, q: Queryable, tenantId: string, speed: numb
   let readyAt = startOfTour(r.tour, now);
   if (underway) {
     from = { lat: underway.lat, lng: underway.lng };
-    const leg = position ? ((await deps.hooks.travel.matrixSeconds(deps, [position, from], speed))[0]?.[1] ?? 0) : 0;
+    const leg = position ? ((await deps.hooks.travel.matrixSeconds({ db: q, clock: deps.clock, config: deps.config }, [position, from], speed))[0]?.[1] ?? 0) : 0;
     readyAt = new Date(now.getTime() + (leg + underway.serviceDurationSeconds) * 1000);
   } else if (position) from = position;
   else if (served) from = { lat: served.lat, lng: served.lng };
