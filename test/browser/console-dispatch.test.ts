@@ -182,7 +182,7 @@ describe('dispatch in the console', () => {
     await watched.context.close();
   });
 
-  it('moves a stop to another tour by pointer drag and drop', async () => {
+  it('moves a booking to another tour by dragging its drop-off: its pickup goes with it (never a split)', async () => {
     const one = await booking(admin, serviceId, 'MOV-1', orgA);
     const two = await booking(admin, serviceId, 'MOV-2', orgA);
     const from = await mergeIntoTour(admin, [one.id]);
@@ -194,11 +194,11 @@ describe('dispatch in the console', () => {
     const source = page.getByRole('grid', { name: `Stops of tour ${from.id.slice(-8)}` });
     const target = page.getByRole('grid', { name: `Stops of tour ${to.id.slice(-8)}` });
     const dropoff = source.getByRole('row', { name: '2. Drop-off · MOV-1 Zielweg 2, Berlin' });
-    // Dropped on the upper edge of MOV-2's drop-off: before it.
+    // Dropped on the upper edge of MOV-2's drop-off: MOV-1's open stops, pickup and drop-off, go before it together.
     await dropoff.dragTo(target.getByRole('row', { name: '2. Drop-off · MOV-2 Zielweg 2, Berlin' }), { targetPosition: { x: 40, y: 4 } });
-    await expect.poll(async () => (await stopsOf(to.id)).map((s) => `${s.booking_id === one.id ? 'MOV-1' : 'MOV-2'} ${s.type}`)).toEqual(['MOV-2 pickup', 'MOV-1 dropoff', 'MOV-2 dropoff']);
-    expect((await stopsOf(from.id)).map((s) => s.type)).toEqual(['pickup']);
-    await expect.poll(() => target.getByRole('row', { name: '2. Drop-off · MOV-1 Zielweg 2, Berlin' }).count()).toBe(1);
+    await expect.poll(async () => (await stopsOf(to.id)).map((s) => `${s.booking_id === one.id ? 'MOV-1' : 'MOV-2'} ${s.type}`)).toEqual(['MOV-2 pickup', 'MOV-1 pickup', 'MOV-1 dropoff', 'MOV-2 dropoff']);
+    expect(await stopsOf(from.id)).toEqual([]);
+    await expect.poll(() => target.getByRole('row', { name: '3. Drop-off · MOV-1 Zielweg 2, Berlin' }).count()).toBe(1);
     watched.expectClean();
     await watched.context.close();
   });

@@ -49,12 +49,13 @@ export function useMergeBookings() {
 export function useInsertStops() {
   const refresh = useRefreshDispatch();
   return useMutation({
-    mutationFn: async (input: { tourId: string; stopIds: string[]; position?: number }): Promise<Tour> =>
+    // `bookingIds`: those bookings' open stops, moved together (the API refuses a lone stop that would split a booking).
+    mutationFn: async (input: ({ stopIds: string[] } | { bookingIds: string[] }) & { tourId: string; position?: number }): Promise<Tour> =>
       (
         await call(
           api.POST('/api/hailing/tours/{id}/stops/insert', {
             params: { path: { id: input.tourId } },
-            body: { stop_ids: input.stopIds, ...(input.position === undefined ? {} : { position: input.position }) },
+            body: { ...('bookingIds' in input ? { booking_ids: input.bookingIds } : { stop_ids: input.stopIds }), ...(input.position === undefined ? {} : { position: input.position }) },
           }),
         )
       ).tour,

@@ -42,9 +42,12 @@ export function DispatchPage() {
   };
 
   const dropOnLane = (drop: LaneDrop) => {
-    const stopIds = drop.kind === 'stops' ? drop.stopIds : (bookings.data ?? []).filter((b) => drop.bookingIds.includes(b.id)).flatMap(waitingStopIds);
+    const what =
+      drop.kind === 'booking_stops'
+        ? { bookingIds: drop.bookingIds }
+        : { stopIds: drop.kind === 'stops' ? drop.stopIds : (bookings.data ?? []).filter((b) => drop.bookingIds.includes(b.id)).flatMap(waitingStopIds) };
     insert.mutate(
-      { tourId: drop.tourId, stopIds, ...(drop.position === undefined ? {} : { position: drop.position }) },
+      { tourId: drop.tourId, ...what, ...(drop.position === undefined ? {} : { position: drop.position }) },
       { onSuccess: (tour) => done(t('changed_tour', { id: tour.id.slice(-8) })), onError: failed },
     );
   };

@@ -8,6 +8,8 @@ export const STOP = 'application/x-tourbook-stop';
 export interface DraggedStop {
   stop_id: string;
   tour_id: string;
+  /** The stop's booking: a stop dropped on another tour moves its booking's open stops with it (decision 1640). */
+  booking_id: string | null;
 }
 
 /** The payloads of `type` among the dropped items, in drag order. */

@@ -9,13 +9,22 @@ import type { Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
 import { StatusBadge } from '../../../ui/index.ts';
-import { BOOKING, STOP, payloads } from './drag.ts';
+import { BOOKING, STOP, payloads, type DraggedStop } from './drag.ts';
 import { messages } from './messages.ts';
 
 type Tour = Schemas['Tour'];
 type Stop = Schemas['Stop'];
 
-export type LaneDrop = { kind: 'bookings'; bookingIds: string[]; tourId: string; position?: number } | { kind: 'stops'; stopIds: string[]; tourId: string; position?: number };
+export type LaneDrop =
+  | { kind: 'bookings'; bookingIds: string[]; tourId: string; position?: number }
+  | { kind: 'stops'; stopIds: string[]; tourId: string; position?: number }
+  /** Stops of bookings dragged from another tour: each booking's open stops move together, never a lone drop-off. */
+  | { kind: 'booking_stops'; bookingIds: string[]; tourId: string; position?: number };
+
+/** The bookings of stops dragged in from another tour (a booking's stops move together; stops of no booking move alone). */
+const bookingsFromOtherTours = (dragged: readonly DraggedStop[], tourId: string): string[] => [
+  ...new Set(dragged.filter((s) => s.tour_id !== tourId && s.booking_id !== null).map((s) => s.booking_id!)),
+];
 
 const addressLine = (stop: Stop): string => [[stop.address.street, stop.address.number].filter(Boolean).join(' '), stop.address.city].filter(Boolean).join(', ');
 
@@ -35,22 +44,28 @@ export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop
   };
 
   const { dragAndDropHooks } = useDragAndDrop<Stop>({
-    getItems: (keys) => [...keys].map((key) => ({ [STOP]: JSON.stringify({ stop_id: String(key), tour_id: tour.id }), 'text/plain': String(key) })),
+    getItems: (keys) =>
+      [...keys].map((key) => ({ [STOP]: JSON.stringify({ stop_id: String(key), tour_id: tour.id, booking_id: stops.find((s) => s.id === key)?.booking_id ?? null }), 'text/plain': String(key) })),
     acceptedDragTypes: [BOOKING, STOP],
     getDropOperation: () => 'move',
     renderDropIndicator: (target) => <DropIndicator target={target} className="drop-indicator" />,
     onReorder: (e) => onDrop({ kind: 'stops', stopIds: [...e.keys].map(String), tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set([...e.keys].map(String))) }),
     onInsert: async (e) => {
       const bookingIds = await payloads(e.items, BOOKING);
-      const moved = (await payloads(e.items, STOP)).map((s) => s.stop_id);
+      const dragged = await payloads(e.items, STOP);
+      const moved = dragged.map((s) => s.stop_id);
+      const fromElsewhere = bookingsFromOtherTours(dragged, tour.id);
       if (bookingIds.length) onDrop({ kind: 'bookings', bookingIds, tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set()) });
+      else if (fromElsewhere.length) onDrop({ kind: 'booking_stops', bookingIds: fromElsewhere, tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set()) });
       else if (moved.length) onDrop({ kind: 'stops', stopIds: moved, tourId: tour.id, position: positionAt(e.target.key, e.target.dropPosition, new Set(moved)) });
     },
     onRootDrop: async (e) => {
       const bookingIds = await payloads(e.items, BOOKING);
-      const moved = (await payloads(e.items, STOP)).map((s) => s.stop_id);
+      const dragged = await payloads(e.items, STOP);
+      const fromElsewhere = bookingsFromOtherTours(dragged, tour.id);
       if (bookingIds.length) onDrop({ kind: 'bookings', bookingIds, tourId: tour.id });
-      else if (moved.length) onDrop({ kind: 'stops', stopIds: moved, tourId: tour.id });
+      else if (fromElsewhere.length) onDrop({ kind: 'booking_stops', bookingIds: fromElsewhere, tourId: tour.id });
+      else if (dragged.length) onDrop({ kind: 'stops', stopIds: dragged.map((s) => s.stop_id), tourId: tour.id });
     },
   });
 
