@@ -7,6 +7,8 @@ import type { FieldDetails } from './i18n.ts';
 export const fieldDetails: FieldDetails = {
   // Schema validation (validation.ts): our texts, then Ajv's own messages as it words them.
   'is required': { de: 'ist erforderlich' },
+  'no stop of these bookings waits for dispatch or is scheduled': { de: 'kein Stopp dieser Buchungen wartet auf die Disposition oder ist eingeplant' },
+  'must not be blank (null removes the label)': { de: 'darf nicht leer sein (null entfernt die Bezeichnung)' },
   'is required (or send {alternatives} instead)': { de: 'ist erforderlich (oder senden Sie stattdessen {alternatives})' },
   'is not a known field': { de: 'ist kein bekanntes Feld' },
   'must be one of: {values}': { de: 'muss einer dieser Werte sein: {values}' },

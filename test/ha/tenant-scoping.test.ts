@@ -26,6 +26,10 @@ const KEY_EXCEPTIONS: Record<string, string> = {
   region_addresses_pkey: "a region's addresses: a reference table keyed by region_id",
   region_streets_pkey: "a region's streets: a reference table keyed by region_id",
   region_localities_pkey: "a region's cities and postcodes: a reference table keyed by region_id",
+  region_road_graphs_pkey: "a region's road graph: a reference table keyed by region_id",
+  region_tiles_z_x_y_region_id_pk: "a region's map tiles: a reference table keyed by tile and region_id",
+  region_tiles_region_id_regions_id_fk: "a region's tiles belong to its region (both reference tables)",
+  sign_in_links_token_hash_key: 'an invitation or first sign-in link names no tenant: its hash finds it (as for tracking links)',
 };
 
 /** Statements that run across tenants by design, each with why (decision 1406). Matched on the normalised text. */
@@ -95,7 +99,8 @@ describe('keys and unique indexes lead with tenant_id', () => {
       t.deps.db,
       sql`SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' GROUP BY table_name HAVING bool_and(column_name <> 'tenant_id')`,
     );
-    expect(tables.map((row) => row.table_name)).toEqual(['tenants']);
+    // Only the tenants themselves and the installation's regions (reference tables, decision 1501) have no tenant_id.
+    expect(tables.map((row) => row.table_name).sort()).toEqual(['region_addresses', 'region_localities', 'region_road_graphs', 'region_streets', 'region_tiles', 'regions', 'tenants']);
   });
 });
 

@@ -14,8 +14,10 @@ afterAll(async () => t.close());
 
 const HOUR = 3600 * 1000;
 const stored = async (key: string) => (await t.deps.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).length;
+let made = 0;
+// Each request its own door: places are unique by normalized address (contract §14), and a retry after the purge is a new place.
 const createPlace = (client: Awaited<ReturnType<TestApp['createTenant']>>['admin'], key: string) =>
-  client.post('/api/places', { place: { name: key, location: { lat: 52.5, lng: 13.4 }, address: { street: 'Main', city: 'Berlin' } } }, { headers: { 'idempotency-key': key } });
+  client.post('/api/places', { place: { name: key, location: { lat: 52.5, lng: 13.4 }, address: { street: 'Main', number: String(++made), city: 'Berlin' } } }, { headers: { 'idempotency-key': key } });
 
 describe('idempotency key purge', () => {
   it('deletes keys once their 24 hours are over, by the worker’s hourly job, and keeps younger ones', async () => {

@@ -9028,6 +9028,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "label": "Boulevard des Moulins 12, 98000 Monaco",
+                     *           "location": {
+                     *             "lat": 43.7417,
+                     *             "lng": 7.4262
+                     *           },
+                     *           "address": {
+                     *             "street": "Boulevard des Moulins",
+                     *             "number": "12",
+                     *             "zip_code": "98000",
+                     *             "city": "Monaco",
+                     *             "country": "MC"
+                     *           },
+                     *           "precision": "house",
+                     *           "source": "region"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description Why the configured provider did not help (an outage, a timeout, its rate limit) */
                         notice?: string;
@@ -15962,6 +15984,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invitation": {
+                     *         "user_id": "01890a5d-ac96-774b-bcce-b302099a8057",
+                     *         "email": "ada@example.com",
+                     *         "tenant_id": "01890a5d-ac96-774b-bcce-b302099a8058"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         invitation: {
                             email: string;
@@ -17389,6 +17420,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "regions": [
+                     *         {
+                     *           "name": "monaco",
+                     *           "bbox": {
+                     *             "min_lat": 43.7148,
+                     *             "min_lng": 7.349,
+                     *             "max_lat": 43.77,
+                     *             "max_lng": 7.491
+                     *           },
+                     *           "imported_at": "2026-12-02T08:00:00.000Z",
+                     *           "addresses": 57,
+                     *           "streets": 576,
+                     *           "road_nodes": 2266,
+                     *           "road_edges": 4320
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         regions: {
                             addresses: number;
@@ -18545,6 +18596,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "points": [
+                 *         {
+                 *           "lat": 43.7396,
+                 *           "lng": 7.4275
+                 *         },
+                 *         {
+                 *           "lat": 43.7311,
+                 *           "lng": 7.4197
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     points: {
                         lat: number;
@@ -18564,6 +18629,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "matrix": {
+                     *         "durations_s": [
+                     *           [
+                     *             0,
+                     *             212.4
+                     *           ],
+                     *           [
+                     *             198.7,
+                     *             0
+                     *           ]
+                     *         ],
+                     *         "distances_m": [
+                     *           [
+                     *             0,
+                     *             1689.2
+                     *           ],
+                     *           [
+                     *             1544.1,
+                     *             0
+                     *           ]
+                     *         ],
+                     *         "source": "road_network"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         matrix: {
                             /** @description Meters from point i (row) to point j (column). */
@@ -21795,6 +21887,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "invitation": {
+                     *         "user_id": "01890a5d-ac96-774b-bcce-b302099a8057",
+                     *         "email": "ada@example.com",
+                     *         "expires_at": "2026-12-09T08:00:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         invitation: {
                             email: string;

@@ -25,7 +25,10 @@ const AcceptBody = withExample(
   ),
   { invitation: { token: 'tbl_4fQ9xR2mV7kL1pZ8sT3wY6bN0cH5jD2a', password: 'correct horse battery' } },
 );
-const Accepted = Type.Object({ invitation: Type.Object({ user_id: Uuid, email: Type.String(), tenant_id: Type.String({ format: 'uuid', description: 'For signing in when the e-mail and password match users of several tenants.' }) }) });
+const Accepted = withExample(
+  Type.Object({ invitation: Type.Object({ user_id: Uuid, email: Type.String(), tenant_id: Type.String({ format: 'uuid', description: 'For signing in when the e-mail and password match users of several tenants.' }) }) }),
+  { invitation: { user_id: '01890a5d-ac96-774b-bcce-b302099a8057', email: 'ada@example.com', tenant_id: '01890a5d-ac96-774b-bcce-b302099a8058' } },
+);
 
 export const invitationRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
@@ -39,7 +42,7 @@ export const invitationRoutes =
           summary: 'E-mail a user a one-time link to set its password',
           description: 'Admins. The link works once and for 7 days; a new invitation replaces the earlier one. The e-mail is in the language of the request.',
           params: IdParams,
-          response: { 201: Type.Object({ invitation: Invitation }) },
+          response: { 201: withExample(Type.Object({ invitation: Invitation }), { invitation: { user_id: '01890a5d-ac96-774b-bcce-b302099a8057', email: 'ada@example.com', expires_at: '2026-12-09T08:00:00.000Z' } }) },
         },
       },
       async (request, reply) => reply.status(201).send({ invitation: await inviteUser(deps, actorOf(request), request.params.id, pickLang(request.headers['accept-language'])) }),

@@ -1,4 +1,5 @@
 // Region routes (docs/api-guide.md "Regions", "Geocoding"): the imported regions, and the geocoder.
+import { withExample } from '../../http/openapi-components.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../deps.ts';
@@ -22,7 +23,9 @@ const RegionView = Type.Object({
   road_nodes: Type.Integer(),
   road_edges: Type.Integer(),
 });
-const RegionList = Type.Object({ regions: Type.Array(RegionView) });
+const RegionList = withExample(Type.Object({ regions: Type.Array(RegionView) }), {
+  regions: [{ name: 'monaco', bbox: { min_lat: 43.7148, min_lng: 7.349, max_lat: 43.77, max_lng: 7.491 }, imported_at: '2026-12-02T08:00:00.000Z', addresses: 57, streets: 576, road_nodes: 2266, road_edges: 4320 }],
+});
 
 const nullableText = Type.Union([Type.String(), Type.Null()]);
 const GeocodeResultView = Type.Object({
@@ -33,10 +36,23 @@ const GeocodeResultView = Type.Object({
   source: Type.Union([Type.Literal('places'), Type.Literal('region'), Type.Literal('nominatim'), Type.Literal('photon')]),
   fuzzy: Type.Optional(Type.Literal(true)),
 });
-const GeocodeResponse = Type.Object({
-  results: Type.Array(GeocodeResultView, { maxItems: 10 }),
-  notice: Type.Optional(Type.String({ description: 'Why the configured provider did not help (an outage, a timeout, its rate limit)' })),
-});
+const GeocodeResponse = withExample(
+  Type.Object({
+    results: Type.Array(GeocodeResultView, { maxItems: 10 }),
+    notice: Type.Optional(Type.String({ description: 'Why the configured provider did not help (an outage, a timeout, its rate limit)' })),
+  }),
+  {
+    results: [
+      {
+        label: 'Boulevard des Moulins 12, 98000 Monaco',
+        location: { lat: 43.7417, lng: 7.4262 },
+        address: { street: 'Boulevard des Moulins', number: '12', zip_code: '98000', city: 'Monaco', country: 'MC' },
+        precision: 'house',
+        source: 'region',
+      },
+    ],
+  },
+);
 const GeocodeQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 500, description: 'The address as one line: "12 Boulevard des Moulins, 98000 Monaco"' }),
   service_area_id: Type.Optional(Type.String({ format: 'uuid' })),

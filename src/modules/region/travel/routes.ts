@@ -1,5 +1,6 @@
 // The travel matrix route (contract §15, docs/api-guide.md "Road travel times"): durations and distances between up to
 // 1,000 points, from the one source matrix.ts picks.
+import { withExample } from '../../../http/openapi-components.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.ts';
@@ -17,7 +18,7 @@ export const TravelSourceSchema = Type.Union([Type.Literal('road_network'), Type
   description: 'Where the travel times come from: the configured engine, the imported region’s roads, or straight lines × 1.3.',
 });
 
-const MatrixBody = Type.Object(
+const MatrixBody = withExample(Type.Object(
   {
     points: Type.Array(Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) }, { additionalProperties: false }), {
       minItems: 2,
@@ -25,14 +26,17 @@ const MatrixBody = Type.Object(
     }),
   },
   { additionalProperties: false },
-);
-const MatrixResponse = Type.Object({
-  matrix: Type.Object({
-    durations_s: Type.Array(Type.Array(Type.Number()), { description: 'Seconds from point i (row) to point j (column).' }),
-    distances_m: Type.Array(Type.Array(Type.Number()), { description: 'Meters from point i (row) to point j (column).' }),
-    source: TravelSourceSchema,
+), { points: [{ lat: 43.7396, lng: 7.4275 }, { lat: 43.7311, lng: 7.4197 }] });
+const MatrixResponse = withExample(
+  Type.Object({
+    matrix: Type.Object({
+      durations_s: Type.Array(Type.Array(Type.Number()), { description: 'Seconds from point i (row) to point j (column).' }),
+      distances_m: Type.Array(Type.Array(Type.Number()), { description: 'Meters from point i (row) to point j (column).' }),
+      source: TravelSourceSchema,
+    }),
   }),
-});
+  { matrix: { durations_s: [[0, 212.4], [198.7, 0]], distances_m: [[0, 1689.2], [1544.1, 0]], source: 'road_network' } },
+);
 
 export const travelRoutes =
   (deps: Deps): FastifyPluginAsyncTypebox =>
