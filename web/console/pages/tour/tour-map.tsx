@@ -1,7 +1,6 @@
-// The tour on a map (docs/console.md "Maps"): its route along the roads when the server has one
-// (GET /api/hailing/tours/{id}/route, contract §15), else stop to stop, its stops numbered in order, over the
-// region's streets — opened on the tour itself.
-import { useQuery } from '@tanstack/react-query';
+// The tour on a map (docs/console.md "Maps"): stop to stop in tour order (the route along the roads, contract §15's
+// GET /api/hailing/tours/{id}/route, is not served yet: issue 38), its stops numbered, over the region's streets —
+// opened on the tour itself.
 import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
@@ -10,35 +9,14 @@ import { Loading } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import type { Stop } from './queries.ts';
 
-interface Route {
-  geometry: { type: 'LineString'; coordinates: number[][] };
-  distance_m: number;
-  duration_s: number;
-  travel_source: string;
-}
-
-/** The tour's route, or null where the server has none to give (no road network, an older server: 404). */
-function useTourRoute(tourId: string, stopsKey: string) {
-  return useQuery({
-    queryKey: ['tours', tourId, 'route', stopsKey],
-    retry: false,
-    queryFn: async (): Promise<Route | null> => {
-      const response = await fetch(`/api/hailing/tours/${encodeURIComponent(tourId)}/route`, { credentials: 'same-origin' });
-      if (!response.ok) return null;
-      return ((await response.json()) as { route: Route }).route;
-    },
-  });
-}
-
 export function TourMap({ tourId, stops }: { tourId: string; stops: Stop[] }) {
   const t = useT(messages);
   const tc = useT(common);
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const ordered = useMemo(() => [...stops].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0)), [stops]);
-  const route = useTourRoute(tourId, ordered.map((s) => `${s.id}:${s.status}`).join(','));
   const features = useMemo(() => {
     const look = { color: tourColor(0) };
-    const coordinates = route.data?.geometry.coordinates.length ? route.data.geometry.coordinates : ordered.map((s) => [s.location.lng, s.location.lat]);
+    const coordinates = ordered.map((s) => [s.location.lng, s.location.lat]);
     const lines: Feature[] = coordinates.length > 1 ? [{ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tourId, ...look } }] : [];
     // Each stop carries its place in the tour: the number drawn on it.
     const points: Feature[] = ordered.map((s, k) => ({
@@ -47,19 +25,18 @@ export function TourMap({ tourId, stops }: { tourId: string; stops: Stop[] }) {
       properties: { tour_id: tourId, stop_id: s.id, status: s.status === 'completed' || s.status === 'failed' ? s.status : 'open', label: k + 1, ...look },
     }));
     return { lines, points };
-  }, [ordered, route.data, tourId]);
+  }, [ordered, tourId]);
   const fitted = useRef(false);
   useEffect(() => {
     if (!map) return;
     setLayerData(map, 'tours', features.lines);
     setLayerData(map, 'stops', features.points);
-    map.getContainer().dataset.routed = String(!!route.data);
     const bounds = boundsOf([...features.lines, ...features.points]);
     if (bounds && !fitted.current) {
       map.fitBounds(bounds, { padding: 40, maxZoom: 16, animate: false });
       fitted.current = true;
     }
-  }, [map, features, route.data]);
+  }, [map, features]);
   return (
     <section className="tour-map" aria-labelledby="tour-map-title">
       <h2 id="tour-map-title">{t('map_title')}</h2>
