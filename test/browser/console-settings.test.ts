@@ -127,7 +127,7 @@ describe('the console\'s reports and settings in a browser', () => {
     await expect.poll(description).toMatch(/organization/i);
     expect(await description()).not.toContain('A manager belongs');
     await form.getByLabel('Kurier Nord').check();
-    await form.getByLabel('Password').fill(PASSWORD);
+    await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await form.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await expect.poll(() => page.getByRole('table', { name: 'Users' }).getByRole('row').filter({ hasText: email }).count()).toBe(1);
