@@ -100,7 +100,7 @@ describe('the console in a browser', () => {
     await signIn(page, app.url, people.admin!.email, PASSWORD);
     await page.goto(`${app.url}/console/tours/${tourId}`);
     await page.getByRole('button', { name: 'Add bonus' }).click();
-    await page.getByLabel('Key').fill('rain');
+    await page.getByLabel('Key', { exact: true }).fill('rain');
     await page.getByLabel(/^Bonus rain — Amount/).fill('7.50');
     await page.getByLabel('Label (rain)').fill('Rain');
     await page.getByRole('button', { name: 'Save' }).last().click();

@@ -21,12 +21,13 @@ interface Options {
 }
 
 /**
- * Calls `onEvent` for each event (the latest callback; no re-subscription when it changes) and `onReconnected`
- * after a dropped stream opened again, so the page can reload what it may have missed.
+ * Calls `onEvent` for each event (the latest callback; no re-subscription when it changes) and `onOpened` each
+ * time the stream opens — the first time too: an event written between the page's first read and the stream's
+ * start (a ticket and a connection later) reaches no stream, so the page reloads what it may have missed.
  */
-export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Options & { onReconnected?: () => void } = {}): LiveState {
+export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Options & { onOpened?: () => void } = {}): LiveState {
   const [state, setState] = useState<LiveState>('connecting');
-  const handlers = useLatest({ onEvent, onReconnected: options.onReconnected });
+  const handlers = useLatest({ onEvent, onOpened: options.onOpened });
   const types = (options.types ?? []).join(',');
   const enabled = options.enabled ?? true;
   const tourId = options.tourId;
@@ -37,7 +38,6 @@ export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Opti
     let timer: ReturnType<typeof setTimeout> | null = null;
     let stopped = false;
     let attempt = 0;
-    let opened = false;
 
     const open = async () => {
       try {
@@ -51,8 +51,7 @@ export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Opti
         source.onopen = () => {
           attempt = 0;
           setState('open');
-          if (opened) handlers.current.onReconnected?.();
-          opened = true;
+          handlers.current.onOpened?.();
         };
         source.onmessage = null;
         const listener = (message: MessageEvent<string>) => {

@@ -106,7 +106,7 @@ export function MapPage({ user }: { user: User }) {
     },
     [refetchTours],
   );
-  const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onReconnected: () => void tours.refetch() });
+  const stream = useLiveStream(onEvent, { types: ['tour.driver_location_updated', 'tour.active_status_changed', 'tour.modified', 'tour.force_assigned', 'tour.force_unassigned'], onOpened: () => void tours.refetch() });
 
   // The stored positions first; the stream's newer ones win. Read again once the stream is open: a fix recorded
   // between the first read and the stream's opening reaches the page through neither otherwise. A refetched tour list

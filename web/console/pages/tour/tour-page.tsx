@@ -22,7 +22,7 @@ export function TourPage({ id }: { id: string }) {
   const nameOf = useTourName();
   const refetch = tour.refetch;
   const onEvent = useCallback(() => void refetch(), [refetch]);
-  useLiveStream(onEvent, { tourId: id, enabled: tour.isSuccess, onReconnected: onEvent });
+  useLiveStream(onEvent, { tourId: id, enabled: tour.isSuccess, onOpened: onEvent });
 
   if (tour.isPending) return <Loading label={tc('loading')} />;
   if (tour.isError) return <ErrorBanner error={tour.error} />;

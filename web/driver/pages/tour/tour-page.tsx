@@ -132,9 +132,9 @@ export function TourPage({ id, user }: { id: string; user: User }) {
   const details = useStopDetails(openStopIds);
   const [open, setOpen] = useState<Open>(null);
   // A dispatcher's change to the tour (a stop moved in, a return after a cancelled booking: decision 1641) shows at
-  // once: the tour's own events on the live stream refetch it; a stream that reopened refetches what it missed.
+  // once: the tour's own events on the live stream refetch it; a stream that opened (or reopened) refetches what it missed.
   const refetch = () => void queryClient.invalidateQueries({ queryKey: ['driver', 'tour', id] });
-  useLiveStream(refetch, { tourId: id, types: ['tour.modified', 'tour.active_status_changed'], enabled: mineAndDriven, onReconnected: refetch });
+  useLiveStream(refetch, { tourId: id, types: ['tour.modified', 'tour.active_status_changed'], enabled: mineAndDriven, onOpened: refetch });
   // Opened at a stop (#stop-<id>: Start opens the tour at its first open stop): scrolled to and focused once shown.
   const shown = query.data !== undefined;
   useEffect(() => {
