@@ -6,8 +6,9 @@ import { createBooking, createOrganization, createService, createUser, driveStop
 import { waitUntilSettledOrWaitingForALock, waitUntilSomeoneWaitsForALock } from '../../../../test/locks.ts';
 
 const ROUNDS = 5;
+// Five rounds of racing plans, each solving twice: over 30 s (the default) on a loaded two-core machine.
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('tour optimisation and dispatch planning on PostgreSQL', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('tour optimisation and dispatch planning on PostgreSQL', { timeout: 120_000 }, () => {
   let t: TestApp;
   let tenant: TestTenant;
   let serviceId: string;
