@@ -58,7 +58,8 @@ function cluster(dir: string, port: number): PgCluster {
     stop: () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
     async replica() {
       const replicaDir = tempDir();
-      run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', path.join(replicaDir, 'data'), '-R', '-X', 'stream']);
+      // -c fast: a spread checkpoint (the default) kept the backup waiting for up to two minutes.
+      run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', path.join(replicaDir, 'data'), '-R', '-X', 'stream', '-c', 'fast']);
       const standby = cluster(replicaDir, await freePort());
       standby.start();
       return standby;

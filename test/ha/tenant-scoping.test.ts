@@ -52,6 +52,7 @@ const STATEMENT_EXCEPTIONS: { pattern: RegExp; why: string }[] = [
   { pattern: /\bfrom "service_areas" where cardinality\("service_areas"\."recipient_notifications"\) > 0$/, why: 'the recipient e-mail sweep finds the areas that tell their recipients, in every tenant (decision 1104)' },
   { pattern: /^select 1$|^select pg_current_wal_lsn|^select pg_last_wal_replay_lsn|pg_advisory_xact_lock|^(begin|commit|rollback|savepoint|release savepoint)\b/, why: 'no table' },
   { pattern: /drizzle\.__drizzle_migrations|to_regclass/, why: 'migrations bookkeeping' },
+  { pattern: /^select [^;]* from regions where min_lat <= \$1 and max_lat >= \$2 and min_lng <= \$3 and max_lng >= \$4\b/, why: 'the region that contains a point: regions are installation-wide reference tables (decision 1501)' },
   { pattern: /^select insert_new_booking\(\$1::json, /, why: 'a new booking: every row it inserts carries its tenant_id column (the function, migration 0012)' },
 ];
 
