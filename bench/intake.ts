@@ -1,5 +1,8 @@
-// npm run bench -- intake (issue 37): one section per figure, each printed as it finishes; engineer "intake-console"
-// adds the Chromium import of 1,000 rows as one more section.
+// npm run bench -- intake [import|geocode|region] (issue 37): one section per figure, each printed as it finishes.
+//   import:   the console's import of 1,000 rows with Monaco addresses (no coordinates: the server geocodes them) in
+//             Chromium, from the file chosen to the last booking written (the preview's geocoding and dry run, then the
+//             import), against a plain bulk create of the same bookings with coordinates (POST …/bookings/bulk in
+//             chunks of 100, as the page sends) in the same run: per row, the ratio (goal ≤ 20 s, ≤ 2×);
 //   geocode:  GET /api/geocode p95 with 1,000 places in the tenant, against a bare indexed SELECT on the same table in
 //             the same run (the ratio);
 //   region:   `region import` of Monaco on PGlite and PostgreSQL (BENCH_DATABASE_URL), time and peak RSS.
@@ -8,8 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { chromium } from 'playwright-core';
 import { buildTestApp } from '../test/app.ts';
 import { importRegion } from '../src/modules/region/index.ts';
+import { createPlace, createService, createServiceArea, createUser } from '../test/factories.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MONACO = path.join(ROOT, 'regions/monaco.osm.pbf');
@@ -44,6 +49,84 @@ async function geocodeSection(): Promise<void> {
   }
 }
 
+const IMPORT_ROWS = 1000;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Row i of the file: a street of the extract (house or street precision) with a number, as a shop exports it. */
+const importRow = (prefix: string, i: number) => `${prefix}-${i},Recipient ${i},${STREETS[i % STREETS.length]},${(i % 40) + 1},98000,Monaco,MC,2026-12-01 14:00,2026-12-01 16:00,1`;
+
+async function importSection(): Promise<void> {
+  const t = await buildTestApp();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  try {
+    await importRegion(t.deps, MONACO, { name: 'monaco' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const tenant = await t.createTenant();
+    const area = await createServiceArea(tenant.admin, { name: 'Monaco', time_zone: 'Europe/Monaco', country_code: 'MC' });
+    const serviceId = (await createService(tenant.admin, { service_area_id: area.id })).id;
+    const depot = await createPlace(tenant.admin, { service_area_id: area.id, location: { lat: 43.7275, lng: 7.4165 }, address: { street: 'Rue du Gabian', number: '2', zip_code: '98000', city: 'Monaco', country: 'MC' } });
+    const email = `bench-import-${Date.now()}@example.com`;
+    await createUser(tenant.admin, { role: 'admin', email, password: 'correct horse battery staple', name: 'Bench' });
+
+    // Baseline: the same bookings with coordinates and addresses (no geocoding, no place), 100 per bulk call.
+    const baseline = Array.from({ length: IMPORT_ROWS }, (_, i) => ({
+      idempotency_key: `plain-${i}`,
+      booking: {
+        service_id: serviceId,
+        external_id: `PLAIN-${i}`,
+        stops: [
+          { type: 'pickup', place_id: depot.id },
+          { type: 'dropoff', location: { lat: 43.73 + (i % 50) / 10_000, lng: 7.42 + (i % 40) / 10_000 }, address: { street: STREETS[i % STREETS.length], number: String((i % 40) + 1), zip_code: '98000', city: 'Monaco', country: 'MC' }, contact: { name: `Recipient ${i}` } },
+        ],
+        packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1 }],
+      },
+    }));
+    let at = performance.now();
+    for (let start = 0; start < IMPORT_ROWS; start += 100) {
+      const res = await tenant.admin.post('/api/hailing/bookings/bulk', { bookings: baseline.slice(start, start + 100) });
+      if (res.status !== 200 || res.body.results.some((r: { status: number }) => r.status !== 201)) throw new Error(`baseline bulk: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+    const plain = (performance.now() - at) / 1000;
+
+    const head = 'Order number,Recipient,Street,House number,Postcode,City,Country,Window start,Window end,Parcels';
+    const csv = `${[head, ...Array.from({ length: IMPORT_ROWS }, (_, i) => importRow('IMP', i))].join('\r\n')}\r\n`;
+    const context = await browser.newContext({ viewport: { width: 1366, height: 820 }, locale: 'en-GB' });
+    const page = await context.newPage();
+    await page.goto(`${url}/console`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery staple');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    at = performance.now();
+    await page.getByLabel('CSV file').setInputFiles({ name: 'day.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Pickup place for all rows').selectOption(depot.id);
+    const preview = page.getByRole('status').filter({ hasText: 'rows can be imported' });
+    await preview.waitFor({ timeout: 600_000 });
+    // The status reads "looking up…" figures first; the preview is done when its sentence is whole.
+    while (!/^\d+ rows can be imported, \d+ already imported, \d+ with errors\.$/.test((await preview.textContent()) ?? '')) await new Promise((r) => setTimeout(r, 100));
+    const previewed = (performance.now() - at) / 1000;
+    const previewText = await preview.textContent();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const summary = page.getByRole('status').filter({ hasText: 'created,' });
+    await summary.waitFor({ timeout: 900_000 });
+    const total = (performance.now() - at) / 1000;
+    const summaryText = await summary.textContent();
+    const created = Number(/^(\d+) created/.exec(summaryText ?? '')?.[1] ?? 0);
+    console.log(
+      `import (${t.deps.database.kind}): ${IMPORT_ROWS} rows in Chromium, file chosen to last booking written ${total.toFixed(1)} s (preview ${previewed.toFixed(1)} s: "${previewText}"; then "${summaryText}"); ` +
+        `plain bulk create with coordinates ${plain.toFixed(1)} s; per row ${((total / Math.max(created, 1)) * 1000).toFixed(1)} ms against ${((plain / IMPORT_ROWS) * 1000).toFixed(1)} ms, ratio ${(total / Math.max(created, 1) / (plain / IMPORT_ROWS)).toFixed(2)}`,
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+    await t.close();
+  }
+}
+
 function regionSection(): void {
   const run = (label: string, env: NodeJS.ProcessEnv) => {
     const at = performance.now();
@@ -66,5 +149,6 @@ function regionSection(): void {
 }
 
 const only = process.argv[3];
+if (!only || only === 'import') await importSection();
 if (!only || only === 'geocode') await geocodeSection();
 if (!only || only === 'region') regionSection();

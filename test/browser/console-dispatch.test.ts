@@ -9,6 +9,8 @@ import { createBooking, createOrganization, createService, createServiceArea, cr
 import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
+/** A board lane's stop list: the tour's name (decision 1603), then its short reference (decision 1681). */
+const laneName = (tourId: string, de = false) => new RegExp(`^${de ? 'Stopps der Tour' : 'Stops of tour'} .+ · ${tourId.slice(-8)}$`);
 
 /** A booking whose stops' streets carry its name, so the board's stop rows tell bookings apart. */
 const booking = (admin: Client, serviceId: string, name: string, orgId: string) =>
@@ -135,7 +137,7 @@ describe('dispatch in the console', () => {
     const waiting = page.getByRole('grid', { name: 'Waiting bookings' });
     await expect.poll(() => waiting.getByRole('row', { name: 'MGR-NORD' }).count()).toBe(1);
     expect(await waiting.getByRole('row', { name: 'MGR-SUED' }).count()).toBe(0);
-    expect(await page.getByRole('grid', { name: `Stops of tour ${othersTour.id.slice(-8)}` }).count()).toBe(0);
+    expect(await page.getByRole('grid', { name: laneName(othersTour.id) }).count()).toBe(0);
     await waiting.getByRole('row', { name: 'MGR-NORD' }).dragTo(page.getByText('Drop bookings here to make a tour of them.'));
     await expect.poll(() => tourOf(own.id)).not.toBeNull();
     expect(await axeViolations(page)).toEqual([]);
@@ -152,7 +154,7 @@ describe('dispatch in the console', () => {
     const { page } = watched;
     await signIn(page, app.url, people.admin!.email, PASSWORD);
     await page.getByRole('link', { name: 'Dispatch' }).click();
-    const lane = page.getByRole('grid', { name: `Stops of tour ${tour.id.slice(-8)}` });
+    const lane = page.getByRole('grid', { name: laneName(tour.id) });
     const firstPickup = '1. Pickup · ORD-1 Abholweg 1, Berlin';
     await expect.poll(() => lane.getByRole('row', { name: firstPickup }).count()).toBe(1);
 
@@ -191,8 +193,8 @@ describe('dispatch in the console', () => {
     const { page } = watched;
     await signIn(page, app.url, people.admin!.email, PASSWORD);
     await page.getByRole('link', { name: 'Dispatch' }).click();
-    const source = page.getByRole('grid', { name: `Stops of tour ${from.id.slice(-8)}` });
-    const target = page.getByRole('grid', { name: `Stops of tour ${to.id.slice(-8)}` });
+    const source = page.getByRole('grid', { name: laneName(from.id) });
+    const target = page.getByRole('grid', { name: laneName(to.id) });
     const dropoff = source.getByRole('row', { name: '2. Drop-off · MOV-1 Zielweg 2, Berlin' });
     // Dropped on the upper edge of MOV-2's drop-off: MOV-1's open stops, pickup and drop-off, go before it together.
     await dropoff.dragTo(target.getByRole('row', { name: '2. Drop-off · MOV-2 Zielweg 2, Berlin' }), { targetPosition: { x: 40, y: 4 } });
@@ -317,7 +319,7 @@ describe('dispatch in the console', () => {
       await page.getByLabel(de ? 'Passwort' : 'Password').fill(PASSWORD);
       await page.getByRole('button', { name: de ? 'Anmelden' : 'Sign in' }).click();
       await page.getByRole('link', { name: de ? 'Disposition' : 'Dispatch' }).click();
-      await expect.poll(() => page.getByRole('grid', { name: de ? `Stopps der Tour ${tour.id.slice(-8)}` : `Stops of tour ${tour.id.slice(-8)}` }).count()).toBe(1);
+      await expect.poll(() => page.getByRole('grid', { name: laneName(tour.id, de) }).count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `console-dispatch-${locale}-${size}`);
 

@@ -1,30 +1,18 @@
 // Races that only a real PostgreSQL can show (PGlite has one session and serializes everything): run with
 // TEST_DATABASE_URL set; on PGlite they are reported as skipped.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, type TestTenant } from '../../../../test/app.ts';
-import { createPlace, createService, expectOk } from '../../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { bulkRace } from '../../../../test/bulk-race.ts';
+import { expectOk } from '../../../../test/factories.ts';
 
 const ITEMS = 30;
 const CALLS = 3;
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent bulk creates on PostgreSQL', () => {
-  let t: TestApp;
-  let tenant: TestTenant;
-  let serviceId: string;
-  let places: string[];
-  beforeAll(async () => {
-    t = await buildTestApp();
-    tenant = await t.createTenant();
-    serviceId = (await createService(tenant.admin)).id;
-    places = [(await createPlace(tenant.admin)).id, (await createPlace(tenant.admin)).id];
-  });
-  afterAll(async () => t?.close());
+  const { world, item } = bulkRace();
 
   it('creates each booking once when bulk calls with the same keys run at the same time', async () => {
-    const bookings = Array.from({ length: ITEMS }, (_, i) => ({
-      idempotency_key: `race-${i}`,
-      booking: { service_id: serviceId, external_id: `race-${i}`, stops: [{ type: 'pickup', place_id: places[0] }, { type: 'dropoff', place_id: places[1] }] },
-    }));
+    const { tenant } = world;
+    const bookings = Array.from({ length: ITEMS }, (_, i) => item(`race-${i}`, `race-${i}`));
     // Reversed in one call, so that calls meet on the same keys from both ends.
     const calls = await Promise.all(
       Array.from({ length: CALLS }, (_, c) => tenant.admin.post('/api/hailing/bookings/bulk', { bookings: c % 2 ? [...bookings].reverse() : bookings })),

@@ -5,6 +5,7 @@
 import type { Queryable } from '../../../db/client.ts';
 import { AppError, type FieldError } from '../../../http/errors.ts';
 import type { Messages } from '../../../http/i18n.ts';
+import { splitStreetLine } from '../../../shared/address.ts';
 import { findOrCreatePlaceByAddress, findPlaceByAddressKey, placeAddressKey, type PlaceAddress } from '../../places/index.ts';
 import { groupForNewStop, type LocatedStop } from '../stops/index.ts';
 import type { StopInputT } from './schemas.ts';
@@ -43,14 +44,21 @@ export interface PendingPlace {
 
 export const isAddressOnly = (input: StopInputT): boolean => !!input.address && !input.location && !input.place_id;
 
-const toPlaceAddress = (a: NonNullable<StopInputT['address']>): PlaceAddress => ({
-  street: a.street,
-  number: a.number ?? null,
-  zip_code: a.zip_code ?? null,
-  city: a.city,
-  country: a.country ?? null,
-  additional_line: a.additional_line ?? null,
-});
+/**
+ * The stop's address as a place's: a street line that carries its number ("Bd d'Italie 54", "54 bd d'Italie") is
+ * split first, so that it keys, geocodes and is stored like the same address given in two fields (decision 1680).
+ */
+function toPlaceAddress(a: NonNullable<StopInputT['address']>): PlaceAddress {
+  const line = a.number ? { street: a.street, number: a.number } : splitStreetLine(a.street);
+  return {
+    street: line.street,
+    number: line.number ?? null,
+    zip_code: a.zip_code ?? null,
+    city: a.city,
+    country: a.country ?? null,
+    additional_line: a.additional_line ?? null,
+  };
+}
 
 const FINE_ENOUGH = new Set(['house', 'street']);
 

@@ -8,7 +8,7 @@ import { Link } from 'wouter';
 import type { Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
-import { StatusBadge } from '../../../ui/index.ts';
+import { StatusBadge, useTourName } from '../../../ui/index.ts';
 import { BOOKING, STOP, payloads, type DraggedStop } from './drag.ts';
 import { messages } from './messages.ts';
 
@@ -31,6 +31,8 @@ const addressLine = (stop: Stop): string => [[stop.address.street, stop.address.
 export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop) => void }) {
   const t = useT(messages);
   const tc = useT(common);
+  // The name a person reads (decision 1603); the short reference tells apart two tours of one name (decision 1681).
+  const name = useTourName()(tour);
   const shortId = tour.id.slice(-8);
   const stops = [...(tour.stops ?? [])].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
   const stopLabel = (stop: Stop, index: number) =>
@@ -73,14 +75,14 @@ export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop
     <section className="card stack lane" aria-labelledby={`lane-${tour.id}`}>
       <div className="row-between">
         <h3 id={`lane-${tour.id}`}>
-          <Link href={`/tours/${tour.id}`} aria-label={t('open_tour', { id: shortId })}>
-            {t('tour_heading', { id: shortId })}
+          <Link href={`/tours/${tour.id}`} aria-label={t('open_tour', { name, ref: shortId })}>
+            {name} <span className="muted">· {shortId}</span>
           </Link>
         </h3>
         <StatusBadge status={tour.status} />
       </div>
       <GridList
-        aria-label={t('tour_stops', { id: shortId })}
+        aria-label={t('tour_stops', { name, ref: shortId })}
         className="dnd-list"
         items={stops}
         disabledKeys={stops.filter((s) => s.status !== 'scheduled').map((s) => s.id)}

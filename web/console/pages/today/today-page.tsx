@@ -5,7 +5,7 @@ import { Link } from 'wouter';
 import { byId, useServiceAreas, type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
+import { ErrorBanner, Loading, PageHead, StatusBadge, useTourName } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { claimRunningOut, isLate, useCompletedBookings, useToursIn, useWaitingBookings, type Booking, type Stop, type Tour } from './queries.ts';
 
@@ -57,6 +57,7 @@ export function TodayPage({ user }: { user: User }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
+  const nameOf = useTourName();
   const waiting = useWaitingBookings();
   const unclaimed = useToursIn(['scheduled', 'pickable'], 'compact');
   const claimed = useToursIn(['claimed'], 'compact');
@@ -83,7 +84,8 @@ export function TodayPage({ user }: { user: User }) {
     status: b.status,
     detail: t('created', { at: format.dateTime(b.created_at, zone(b.service_area_id)) }),
   }));
-  const tourItem = (tour: Tour, detail: ReactNode): Item => ({ key: tour.id, href: `/tours/${tour.id}`, name: t('tour', { name: shortId(tour.id) }), status: tour.status, detail });
+  // The tour's name a person reads (decision 1603), with its short reference for two of one name (decision 1681).
+  const tourItem = (tour: Tour, detail: ReactNode): Item => ({ key: tour.id, href: `/tours/${tour.id}`, name: t('tour', { name: `${nameOf(tour)} · ${shortId(tour.id)}` }), status: tour.status, detail });
   const unclaimedItems = (unclaimed.data?.tours ?? []).map((tour) => tourItem(tour, format.dateTime(tour.scheduled_at, zone(tour.service_area_id))));
   const endingItems = (claimed.data?.tours ?? [])
     .filter((tour) => claimRunningOut(tour, now))

@@ -158,7 +158,8 @@ export function TourPage({ id, user }: { id: string; user: User }) {
       </Link>
       <div className="row-between">
         <h1>
-          {t('title')} {f.dateTime(tour.scheduled_at ?? tour.created_at)}
+          {/* The dispatcher's name for the tour when it has one (decision 1603): the same name the console shows. */}
+          {tour.label?.trim() || `${t('title')} ${f.dateTime(tour.scheduled_at ?? tour.created_at)}`}
         </h1>
         <span className={`drv-pill drv-pill-${tour.status}`}>{tTours(`status.${tour.status}`)}</span>
       </div>

@@ -24,7 +24,8 @@ function TourCard({ tour, user }: { tour: ProjectedTour; user: User }) {
         <span className={`drv-pill drv-pill-${tour.status}`}>{t(`status.${tour.status}`)}</span>
         {tour.waiting ? <span className="drv-waiting">{tApp('waiting_to_send')}</span> : null}
       </div>
-      <p className="drv-strong">{t('scheduled_for', { time: when })}</p>
+      {tour.label?.trim() ? <p className="drv-strong">{tour.label.trim()}</p> : null}
+      <p className={tour.label?.trim() ? undefined : 'drv-strong'}>{t('scheduled_for', { time: when })}</p>
       <p>{t('stops', { count: tour.stops.length })}</p>
       {first ? <p className="muted">{t('from', { address: addressLine(first) })}</p> : null}
       <div className="drv-actions">
