@@ -41,6 +41,7 @@ import { failureRoutes } from './modules/failures/routes.ts';
 import { dispatchRoutes } from './modules/dispatch/routes.ts';
 import { liveRoutes } from './modules/live/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { analyticsRoutes } from './modules/analytics/index.ts';
 import { compensationRoutes } from './modules/compensation/index.ts';
 import { pageRoutes } from './pages/index.ts';
 import { trackingRoutes } from './modules/tracking/index.ts';
@@ -227,6 +228,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(dispatchRoutes(deps));
   await app.register(liveRoutes(deps));
   await app.register(reportRoutes(deps));
+  await app.register(analyticsRoutes(deps));
   await app.register(compensationRoutes(deps));
   await app.register(trackingRoutes(deps));
   await app.register(shiftRoutes(deps));

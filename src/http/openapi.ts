@@ -52,6 +52,7 @@ const TAGS = [
   { name: 'tenant', description: "The tenant's own settings." },
   { name: 'operator', description: 'Tenant creation and extensions: the operator token only.' },
   { name: 'webhooks', description: 'Webhook subscriptions, their deliveries, and the events delivered.' },
+  { name: 'analytics', description: 'Delivery figures a team lead reads: on time, first attempt, ETA accuracy, per driver, day and failure reason; a tour planned against actual.' },
   { name: 'reports', description: 'Generated files shared by visibility grants: encrypted at rest, expiring, downloaded by whoever a grant reaches.' },
   { name: 'events', description: 'The event log.' },
   { name: 'live', description: 'Driver positions, ETAs and the live event stream.' },

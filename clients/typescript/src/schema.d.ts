@@ -391,6 +391,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/analytics/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Delivery figures of a period (Accept: text/csv for the same figures as CSV) */
+        get: operations["getDeliveryAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/tours/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tour's plan against what happened */
+        get: operations["getTourAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bookings/{id}/preferred_drivers": {
         parameters: {
             query?: never;
@@ -8536,6 +8570,291 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDeliveryAnalytics: {
+        parameters: {
+            query: {
+                filters?: {
+                    stop_type?: "pickup" | "dropoff";
+                };
+                /** @description The period starts here (included). */
+                from: string;
+                /** @description Only stops of tours this organization sees. */
+                organization_id?: string;
+                service_area_id?: string;
+                /** @description The period ends here (excluded); at most 400 days after `from`. */
+                to: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "analytics": {
+                     *         "from": "2026-11-21T23:00:00.000Z",
+                     *         "to": "2026-11-22T23:00:00.000Z",
+                     *         "stops": {
+                     *           "completed": 46,
+                     *           "failed": 2,
+                     *           "on_time": 43,
+                     *           "late": 3
+                     *         },
+                     *         "on_time_rate": 0.9348,
+                     *         "first_attempt_success_rate": 0.9583,
+                     *         "eta_error_s": {
+                     *           "mae": 212,
+                     *           "p90": 540,
+                     *           "samples": 40
+                     *         },
+                     *         "stops_per_hour": 6.13,
+                     *         "distance_km": 84.2,
+                     *         "by_driver": [
+                     *           {
+                     *             "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *             "name": "Dana Driver",
+                     *             "stops_completed": 46,
+                     *             "on_time_rate": 0.9348,
+                     *             "stops_per_hour": 6.13
+                     *           }
+                     *         ],
+                     *         "by_failure_reason": [
+                     *           {
+                     *             "reason_key": "recipient_absent",
+                     *             "count": 2
+                     *           }
+                     *         ],
+                     *         "by_day": [
+                     *           {
+                     *             "date": "2026-11-22",
+                     *             "completed": 46,
+                     *             "on_time_rate": 0.9348
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "from": "2026-11-21T23:00:00.000Z",
+                         *       "to": "2026-11-22T23:00:00.000Z",
+                         *       "stops": {
+                         *         "completed": 46,
+                         *         "failed": 2,
+                         *         "on_time": 43,
+                         *         "late": 3
+                         *       },
+                         *       "on_time_rate": 0.9348,
+                         *       "first_attempt_success_rate": 0.9583,
+                         *       "eta_error_s": {
+                         *         "mae": 212,
+                         *         "p90": 540,
+                         *         "samples": 40
+                         *       },
+                         *       "stops_per_hour": 6.13,
+                         *       "distance_km": 84.2,
+                         *       "by_driver": [
+                         *         {
+                         *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                         *           "name": "Dana Driver",
+                         *           "stops_completed": 46,
+                         *           "on_time_rate": 0.9348,
+                         *           "stops_per_hour": 6.13
+                         *         }
+                         *       ],
+                         *       "by_failure_reason": [
+                         *         {
+                         *           "reason_key": "recipient_absent",
+                         *           "count": 2
+                         *         }
+                         *       ],
+                         *       "by_day": [
+                         *         {
+                         *           "date": "2026-11-22",
+                         *           "completed": 46,
+                         *           "on_time_rate": 0.9348
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        analytics: {
+                            by_day: {
+                                completed: number;
+                                /**
+                                 * Format: date
+                                 * @description The day in the stop's service area's time zone.
+                                 */
+                                date: string;
+                                on_time_rate: number | null;
+                            }[];
+                            by_driver: {
+                                /** Format: uuid */
+                                driver_id: string;
+                                name: string | null;
+                                on_time_rate: number | null;
+                                stops_completed: number;
+                                stops_per_hour: number | null;
+                            }[];
+                            by_failure_reason: {
+                                count: number;
+                                reason_key: string | null;
+                            }[];
+                            distance_km: number | null;
+                            eta_error_s: {
+                                mae: number;
+                                p90: number;
+                                samples: number;
+                            } | null;
+                            first_attempt_success_rate: number | null;
+                            /** Format: date-time */
+                            from: string;
+                            on_time_rate: number | null;
+                            stops: {
+                                completed: number;
+                                failed: number;
+                                late: number;
+                                on_time: number;
+                            };
+                            stops_per_hour: number | null;
+                            /** Format: date-time */
+                            to: string;
+                        };
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTourAnalytics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tour_analytics": {
+                     *         "planned": {
+                     *           "stops": 12,
+                     *           "distance_m": 38400,
+                     *           "finish_at": "2026-11-22T15:30:00.000Z"
+                     *         },
+                     *         "actual": {
+                     *           "stops_completed": 11,
+                     *           "stops_failed": 1,
+                     *           "distance_m": 40125,
+                     *           "finish_at": "2026-11-22T15:52:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @example {
+                         *       "planned": {
+                         *         "stops": 12,
+                         *         "distance_m": 38400,
+                         *         "finish_at": "2026-11-22T15:30:00.000Z"
+                         *       },
+                         *       "actual": {
+                         *         "stops_completed": 11,
+                         *         "stops_failed": 1,
+                         *         "distance_m": 40125,
+                         *         "finish_at": "2026-11-22T15:52:00.000Z"
+                         *       }
+                         *     }
+                         */
+                        tour_analytics: {
+                            actual: {
+                                distance_m: number | null;
+                                finish_at: string | null;
+                                stops_completed: number;
+                                stops_failed: number;
+                            };
+                            planned: {
+                                distance_m: number | null;
+                                finish_at: string | null;
+                                stops: number;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -64,6 +64,9 @@ export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 // Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
 export { recipientStopsAtAMoment, type RecipientArea, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
+// Delivery analytics (contract §17): the finished stops it counts, what a tour's plan promised and what happened.
+export { finishedStopsSql, tourActuals, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
+export { findTourPlan, type TourPlanRow } from './tour-plans.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as applyPlan } from './planning/apply-plan.ts';

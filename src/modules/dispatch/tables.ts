@@ -135,6 +135,9 @@ export const stops = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('stops_booking_idx').on(t.tenantId, t.bookingId, t.position),
     index('stops_tour_idx').on(t.tenantId, t.tourId, t.tourPosition),
+    // Delivery analytics count a stop in the period of its completion or failure (decision 1743).
+    index('stops_completed_at_idx').on(t.tenantId, t.completedAt).where(sql`completed_at IS NOT NULL`),
+    index('stops_failed_at_idx').on(t.tenantId, t.failedAt).where(sql`failed_at IS NOT NULL`),
   ],
 );
 
@@ -291,6 +294,21 @@ export const dispatchPlans = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
+);
+
+/** What an applied plan promised for each tour it created (delivery analytics' planned against actual, decision 1744). */
+export const tourPlans = pgTable(
+  'tour_plans',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    tourId: uuid('tour_id').notNull(),
+    stops: integer('stops').notNull(),
+    /** Null when the plan did not measure it (a plan without drivers counts travel time only). */
+    distanceM: integer('distance_m'),
+    finishAt: ts('finish_at'),
+    appliedAt: ts('applied_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.tourId] })],
 );
 
 /**

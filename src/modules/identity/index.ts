@@ -11,6 +11,7 @@ export {
   findServiceArea,
   findServiceAreas,
   serviceAreasNotifyingRecipients,
+  serviceAreaTimeZones,
   grantAudience,
   setActiveTour,
   tenantExtensionsRead,

@@ -359,6 +359,11 @@ export async function listServiceAreas(q: Queryable, tenantId: string, afterId: 
     .limit(limit + 1);
 }
 
+/** Every service area's time zone (delivery analytics group days by them; a tenant has few areas). */
+export async function serviceAreaTimeZones(q: Queryable, tenantId: string): Promise<{ id: string; timeZone: string }[]> {
+  return q.select({ id: serviceAreas.id, timeZone: serviceAreas.timeZone }).from(serviceAreas).where(eq(serviceAreas.tenantId, tenantId));
+}
+
 export async function insertServiceArea(q: Queryable, row: typeof serviceAreas.$inferInsert): Promise<void> {
   await q.insert(serviceAreas).values(row);
 }

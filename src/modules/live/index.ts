@@ -6,6 +6,8 @@ export { liveRoutes } from './routes.ts';
 export { travelTimes } from './travel-times.ts';
 /** The recipient's tracking read takes a tour's position and its stops' ETAs in its own one statement (decision 1106). */
 export { currentPositionRead, stopEtasRead } from './repository.ts';
+// Delivery analytics (contract §17): the ETA shown before an arrival, the distance driven on tours.
+export { etaShownSql, tourDistanceSql } from './repository.ts';
 /** The process's live hub and its subscriber shape: the tracking module's streams join it (decision 1102). */
 export { liveHubOf, type LiveHub, type Subscriber } from './hub.ts';
 // Live tracking's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).

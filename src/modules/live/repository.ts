@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import type { JsonPart } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { queryRows } from '../../db/sql.ts';
-import { driverPositions, liveTickets, stopEtas, tourTracking } from './tables.ts';
+import { driverPositions, liveTickets, stopEtaSamples, stopEtas, tourTracking } from './tables.ts';
 
 export type PositionRow = typeof driverPositions.$inferSelect;
 export type TrackingRow = typeof tourTracking.$inferSelect;
@@ -148,10 +148,19 @@ export async function replaceEtas(
   const ids = [...etas.keys()];
   // Most updates keep the same open stops: the delete is a round trip only when one left.
   const left = [...previousStopIds].some((id) => !etas.has(id));
-  if (left) await q
-    .delete(stopEtas)
-    .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId), ids.length ? notInArray(stopEtas.stopId, ids) : undefined));
+  if (left) {
+    const gone = [...previousStopIds].filter((id) => !etas.has(id));
+    await q
+      .delete(stopEtas)
+      .where(and(eq(stopEtas.tenantId, tenantId), eq(stopEtas.tourId, tourId), ids.length ? notInArray(stopEtas.stopId, ids) : undefined));
+    await pruneEtaSamples(q, tenantId, gone, now);
+  }
   if (!ids.length) return;
+  await q
+    .insert(stopEtaSamples)
+    .values(ids.map((stopId) => ({ tenantId, stopId, tourId, publishedAt: minuteOf(now), eta: etas.get(stopId) ?? now })))
+    // The minute's sample is the ETA shown at its end.
+    .onConflictDoUpdate({ target: [stopEtaSamples.tenantId, stopEtaSamples.stopId, stopEtaSamples.publishedAt], set: { tourId: sql`excluded.tour_id`, eta: sql`excluded.eta` } });
   await q
     .insert(stopEtas)
     .values(ids.map((stopId) => ({ tenantId, stopId, tourId, eta: etas.get(stopId) ?? now, notifiedEta: notified ? (etas.get(stopId) ?? now) : null, computedAt: now })))
@@ -165,6 +174,48 @@ export async function replaceEtas(
       },
     });
 }
+
+/** The minute a sample stands for: at most one sample per stop and minute (decision 1740). */
+export const minuteOf = (at: Date): Date => new Date(Math.floor(at.getTime() / 60_000) * 60_000);
+
+/** How long before its arrival a stop's ETA error is measured (contract §17). */
+export const ETA_ERROR_LEAD_MS = 30 * 60_000;
+
+/**
+ * Keeps of a stop that left its tour's open stops only the samples an arrival by now can still need (decision 1740):
+ * the last one shown 30 minutes ago and those since.
+ */
+async function pruneEtaSamples(q: Queryable, tenantId: string, stopIds: readonly string[], now: Date): Promise<void> {
+  if (!stopIds.length) return;
+  const cutoff = new Date(now.getTime() - ETA_ERROR_LEAD_MS);
+  await q.execute(sql`
+    DELETE FROM stop_eta_samples s
+     WHERE s.tenant_id = ${tenantId} AND s.stop_id = ANY (${`{${stopIds.join(',')}}`}::uuid[])
+       AND s.published_at < (SELECT max(k.published_at) FROM stop_eta_samples k
+                              WHERE k.tenant_id = s.tenant_id AND k.stop_id = s.stop_id AND k.published_at <= ${cutoff.toISOString()}::timestamptz)`);
+}
+
+/**
+ * The ETA shown for a stop at the moment its ETA error is measured, as SQL over the outer query's columns (contract
+ * §17): the one shown 30 minutes before the arrival, or the first after the tour started when that is later.
+ */
+export const etaShownSql = (tenantId: SQL, stopId: SQL, arrivedAt: SQL, tourStartedAt: SQL): SQL => sql`coalesce(
+    CASE WHEN ${arrivedAt} - interval '30 minutes' >= ${tourStartedAt} THEN
+      (SELECT x.eta FROM ${stopEtaSamples} x WHERE x.tenant_id = ${tenantId} AND x.stop_id = ${stopId}
+          AND x.published_at <= ${arrivedAt} - interval '30 minutes' ORDER BY x.published_at DESC LIMIT 1) END,
+    (SELECT x.eta FROM ${stopEtaSamples} x WHERE x.tenant_id = ${tenantId} AND x.stop_id = ${stopId}
+        AND x.published_at >= date_trunc('minute', ${tourStartedAt}) AND x.published_at <= ${arrivedAt} ORDER BY x.published_at LIMIT 1))`;
+
+/**
+ * Metres driven on the tours `tourIds` (a subquery or uuid[] expression) by their kept positions, great-circle between
+ * consecutive ones (filtered positions left out); null without two positions (decision 1742).
+ */
+export const tourDistanceSql = (tenantId: SQL, tourIds: SQL): SQL => sql`(SELECT sum(d.m) FROM (
+    SELECT 2 * 6371000 * asin(sqrt(power(sin(radians(p.lat - lag(p.lat) OVER w) / 2), 2)
+             + cos(radians(p.lat)) * cos(radians(lag(p.lat) OVER w)) * power(sin(radians(p.lng - lag(p.lng) OVER w) / 2), 2))) AS m
+      FROM ${driverPositions} p
+     WHERE p.tenant_id = ${tenantId} AND p.tour_id = ANY ((${tourIds})::uuid[]) AND p.filtered IS NULL
+    WINDOW w AS (PARTITION BY p.tour_id ORDER BY p.recorded_at, p.id)) d)`;
 
 export async function insertTicket(q: Queryable, row: typeof liveTickets.$inferInsert): Promise<void> {
   await q.insert(liveTickets).values(row);

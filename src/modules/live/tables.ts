@@ -71,6 +71,23 @@ export const stopEtas = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.stopId] }), index('stop_etas_tour_idx').on(t.tenantId, t.tourId)],
 );
 
+/**
+ * The ETAs as they were shown, for delivery analytics' ETA error (contract §17, decision 1740): at most one sample per
+ * stop and minute (`published_at` is the minute), pruned when the stop leaves the tour's open stops to those the
+ * "30 minutes before arrival" figure can still need.
+ */
+export const stopEtaSamples = pgTable(
+  'stop_eta_samples',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    stopId: uuid('stop_id').notNull(),
+    publishedAt: ts('published_at').notNull(),
+    tourId: uuid('tour_id').notNull(),
+    eta: ts('eta').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.stopId, t.publishedAt] })],
+);
+
 /** Single-use tickets for EventSource, which cannot send headers: they stand for the credential that made them. */
 export const liveTickets = pgTable(
   'live_tickets',

@@ -10,6 +10,7 @@ import type { BookingRow } from '../bookings/index.ts';
 import { settle } from '../settle.ts';
 import { stopsRepository as stopsRepo, type StopRow } from '../stops/index.ts';
 import { createTour } from '../tours/merge-and-insert.ts';
+import { recordTourPlan } from '../tour-plans.ts';
 import { forceAssignPlannedTour } from '../tours/operations.ts';
 import type { PlanInput } from './schemas.ts';
 
@@ -77,6 +78,8 @@ export interface PlannedTour {
   scheduledAt: Date | null;
   /** With drivers: the shift's driver, who is force-assigned the tour (decision 1301). */
   driverId: string | null;
+  /** What the plan promised, kept for planned against actual (tour_plans, decision 1744). */
+  promise: { distanceM: number | null; finishAt: Date | null };
 }
 
 /** Creates each planned tour in `tx`, in order, with tour.created (and force-assigned to its driver): the new tours' ids. */
@@ -93,6 +96,7 @@ export async function createPlannedTours(tx: Tx, actor: Actor, at: Date, selecti
       stops: p.stops.map((s) => selection.byId.get(s.id)!),
     });
     if (p.driverId) await forceAssignPlannedTour(tx, actor.tenantId, at, id, p.driverId, actor);
+    await recordTourPlan(tx, { tenantId: actor.tenantId, tourId: id, stops: p.stops.length, distanceM: p.promise.distanceM, finishAt: p.promise.finishAt, appliedAt: at });
     ids.push(id);
   }
   return ids;

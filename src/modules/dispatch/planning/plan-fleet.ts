@@ -306,7 +306,7 @@ async function applyFleetPlan(deps: Deps, actor: Actor, input: PlanInput, select
     }
     const selection = await selectAgain(tx, actor, input, selectStops, selected);
     const fresh = proposed.filter((p) => !p.running);
-    const created = await createPlannedTours(tx, actor, at, selection, fresh.map((p) => ({ stops: p.stops, scheduledAt: new Date(p.starts_at), driverId: p.shift.driverId })));
+    const created = await createPlannedTours(tx, actor, at, selection, fresh.map((p) => ({ stops: p.stops, scheduledAt: new Date(p.starts_at), driverId: p.shift.driverId, promise: { distanceM: p.work.distance_m, finishAt: new Date(p.ends_at) } })));
     const changed: string[] = [];
     for (const p of proposed) if (p.running && (await extendRunningTour(tx, actor, at, selection, p.running, p.stops))) changed.push(p.running.tour.id);
     await settleAppliedPlan(tx, deps, actor, at, selection, [...created, ...changed]);

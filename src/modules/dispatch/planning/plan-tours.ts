@@ -100,7 +100,7 @@ export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promi
       const etas = schedule.arrivals.map((s) => new Date(model.startAt.getTime() + Math.round(s) * 1000).toISOString());
       return { stops: tourStops, travelSeconds: Math.round(schedule.travelSeconds), etas };
     });
-  const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed.map((p) => p.stops)) : proposed.map(() => null);
+  const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed) : proposed.map(() => null);
   const plan = {
     applied: input.apply === true,
     tours: proposed.map((p, k) => ({
@@ -126,12 +126,12 @@ async function serviceOf(q: Queryable, actor: Actor, serviceId: string) {
  * Creates the proposed tours in one transaction, if the stops selected (`selected`: those planned, and those no tour
  * had room for) all still wait for dispatch.
  */
-async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], planned: stopsRepo.StopRow[][]): Promise<string[]> {
+async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], planned: { stops: stopsRepo.StopRow[]; etas: string[] }[]): Promise<string[]> {
   const at = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const selection = await selectAgain(tx, actor, input, selectStops, selected);
     const scheduledAtOf = (route: readonly stopsRepo.StopRow[]) => selection.bookings.filter((b) => route.some((s) => s.bookingId === b.id)).map((b) => b.scheduledAt).find((d) => d) ?? null;
-    const ids = await createPlannedTours(tx, actor, at, selection, planned.map((route) => ({ stops: route, scheduledAt: scheduledAtOf(route), driverId: null })));
+    const ids = await createPlannedTours(tx, actor, at, selection, planned.map((p) => ({ stops: p.stops, scheduledAt: scheduledAtOf(p.stops), driverId: null, promise: { distanceM: null, finishAt: p.etas.length ? new Date(p.etas[p.etas.length - 1]!) : null } })));
     await settleAppliedPlan(tx, deps, actor, at, selection, ids);
     return ids;
   });

@@ -126,6 +126,11 @@ e AS (
          notified_eta = CASE WHEN ${ph('told')}::boolean THEN x.eta ELSE stop_etas.notified_eta END
     FROM t, json_to_recordset(${ph('etas')}::json) AS x(stop_id uuid, eta timestamptz)
    WHERE stop_etas.tenant_id = ${ph('tenantId')}::uuid AND stop_etas.stop_id = x.stop_id AND stop_etas.tour_id = ${ph('tourId')}::uuid),
+es AS (
+  INSERT INTO stop_eta_samples (tenant_id, stop_id, published_at, tour_id, eta)
+  SELECT ${ph('tenantId')}::uuid, x.stop_id, date_trunc('minute', ${ph('now')}::timestamptz), ${ph('tourId')}::uuid, x.eta
+    FROM t, json_to_recordset(${ph('etas')}::json) AS x(stop_id uuid, eta timestamptz)
+  ON CONFLICT (tenant_id, stop_id, published_at) DO UPDATE SET tour_id = excluded.tour_id, eta = excluded.eta),
 j AS (
   INSERT INTO jobs (tenant_id, id, kind, dedupe_key, payload, status, due_at, max_attempts, created_at, updated_at)
   SELECT ${ph('tenantId')}::uuid, ${ph('jobId')}::uuid, ${ph('jobKind')}::text, ${ph('jobDedupeKey')}::text, ${ph('jobPayload')}::jsonb, 'pending',
