@@ -99,7 +99,9 @@ function show(view: TrackingView): void {
   renderFeedback(view);
 }
 
-if (live && stop) {
+async function startStreetMap(stop: { lat: number; lng: number }): Promise<void> {
+  const { streetsCover } = await import('../map/style.ts');
+  if (!live || !(await streetsCover(stop))) return;
   const figure = document.createElement('figure');
   figure.className = 'track-street-map';
   const canvas = document.createElement('div');
@@ -122,6 +124,7 @@ if (live && stop) {
       caption.textContent = t('streetMapFailed');
     });
 }
+if (stop) void startStreetMap(stop);
 
 if (live && token) {
   const source = new EventSource(`${api}/live`);

@@ -4,7 +4,7 @@
 // (decision 1720).
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useT } from '../../../i18n/index.tsx';
-import { MapCanvas, offlineMapFiles, setLayerData, tourColor, type Feature, type MapLibreMap } from '../../../map/index.ts';
+import { MapCanvas, offlineMapFiles, setLayerData, streetsCover, tourColor, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Loading } from '../../../ui/index.ts';
 import { messages as app } from '../../messages.ts';
 import type { ProjectedStop } from '../../queue/project.ts';
@@ -34,6 +34,7 @@ export function TourMap({ tourId, stops, numberOf, keep }: { tourId: string; sto
   const [map, setMap] = useState<MapLibreMap | null>(null);
   const open = useMemo(() => stops.filter((s) => OPEN.has(s.status)), [stops]);
   const next = open[0];
+  const nextAt = next ? `${next.location.lng},${next.location.lat}` : null;
   const features = useMemo<Feature[]>(
     () =>
       open.map((s) => ({
@@ -43,24 +44,34 @@ export function TourMap({ tourId, stops, numberOf, keep }: { tourId: string; sto
       })),
     [open, next, numberOf],
   );
+  // Shown where the region's tiles (or the operator's) have streets around the next stop (decision 1720).
+  const [covered, setCovered] = useState(false);
+  useEffect(() => {
+    if (!nextAt || !next) return;
+    let current = true;
+    void streetsCover(next.location).then((yes) => current && setCovered(yes));
+    return () => {
+      current = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nextAt]);
   // Once per set of stops (the list is rebuilt on every render).
   const key = keyOf(tourId, stops);
   useEffect(() => {
-    if (keep) keepForOffline(key, stops);
+    if (keep && covered) keepForOffline(key, stops);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [keep, key]);
+  }, [keep, covered, key]);
   useEffect(() => {
     if (!map) return;
     setLayerData(map, 'stops', features);
   }, [map, features]);
   // The next stop changes as the driver works through the tour: the map follows it.
-  const nextAt = next ? `${next.location.lng},${next.location.lat}` : null;
   useEffect(() => {
     if (map && next) map.easeTo({ center: [next.location.lng, next.location.lat], zoom: Math.max(map.getZoom(), NEXT_STOP_ZOOM - 1) });
     // Only a new next stop moves the map, not every refetch.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [map, nextAt]);
-  if (!next) return null;
+  if (!next || !covered) return null;
   return (
     <section className="drv-card drv-map" aria-labelledby="drv-map-title">
       <h2 id="drv-map-title">{t('map_title', { n: numberOf(next) })}</h2>
