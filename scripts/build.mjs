@@ -59,6 +59,15 @@ await esbuild.build({
 const scalarScript = path.join(path.dirname(require.resolve('@scalar/fastify-api-reference')), 'js', 'standalone.js');
 fs.mkdirSync(path.join(dist, 'js'), { recursive: true });
 fs.copyFileSync(scalarScript, path.join(dist, 'js', 'standalone.js'));
+// The map's glyphs (decision 1722): committed, rendered again only when a range is missing or stale (another script or
+// other fonts than glyphs/stamp.json names) and Debian's fonts-noto-core is installed.
+// Without the renderer's packages (an install without dev dependencies) the committed glyphs are served as they are.
+const glyphRenderer = await import('./map-glyphs.mjs').catch(() => null);
+const glyphs = glyphRenderer?.glyphsStale();
+if (glyphs?.stale) {
+  console.log(`tourbook build: map glyphs stale (${glyphs.why})${glyphs.fontsInstalled ? ', rendering' : ''}`);
+  glyphRenderer.renderGlyphs();
+}
 // The people's pages (console, driver app, tracking page) into dist/web/ (scripts/build-web.mjs, decision 1000).
 const { buildWeb } = await import('./build-web.mjs');
 await buildWeb();

@@ -45,10 +45,11 @@ export function addLayers(map: MapLibreMap): void {
     type: 'circle',
     source: 'stops',
     paint: {
-      'circle-radius': ['case', ['has', 'label'], 9, 5],
+      // The selected stop (the driver app's next stop) largest, numbered stops next, the rest small.
+      'circle-radius': ['case', selected, 13, ['has', 'label'], 9, 5],
       'circle-color': ['match', ['get', 'status'], 'completed', MAP_COLORS.stopDone, 'failed', MAP_COLORS.stopFailed, MAP_COLORS.stopOpen],
       'circle-stroke-color': tourColor,
-      'circle-stroke-width': 3,
+      'circle-stroke-width': ['case', selected, 5, 3],
     },
   });
   // The tour's number on each of its stops: the second cue beside the colour (decision 1543).
@@ -57,7 +58,7 @@ export function addLayers(map: MapLibreMap): void {
     type: 'symbol',
     source: 'stops',
     filter: ['has', 'label'],
-    layout: { 'text-field': ['to-string', ['get', 'label']], 'text-font': ['Noto Sans Bold'], 'text-size': 11, 'text-allow-overlap': true, 'text-ignore-placement': true },
+    layout: { 'text-field': ['to-string', ['get', 'label']], 'text-font': ['Noto Sans Bold'], 'text-size': ['case', selected, 14, 11], 'text-allow-overlap': true, 'text-ignore-placement': true },
     paint: { 'text-color': ['match', ['get', 'status'], ['completed', 'failed'], '#ffffff', '#111827'] },
   });
 }

@@ -22,6 +22,8 @@ export interface MapCanvasProps {
   /** A click on a driver, a tour line or a stop: the topmost one's properties (a driver's: driver_id, tour_id). */
   onPick?: (layer: PickedLayer, properties: Record<string, unknown>) => void;
   center?: [number, number];
+  /** The zoom the map opens at on `center` (13 unless given). */
+  zoom?: number;
   /** The streets (default) or only the background; `?map=blank` in the page's address asks for blank (the bench). */
   variant?: MapVariant;
   /** Where the map opens before the page fits it to what it shows (west, south, east, north). */
@@ -30,7 +32,7 @@ export interface MapCanvasProps {
 
 const variantFromAddress = (): MapVariant | null => (new URLSearchParams(location.search).get('map') === 'blank' ? 'blank' : null);
 
-export default function MapCanvas({ label, onReady, onPick, center, variant, bounds }: MapCanvasProps) {
+export default function MapCanvas({ label, onReady, onPick, center, zoom, variant, bounds }: MapCanvasProps) {
   const container = useRef<HTMLDivElement>(null);
   const handlers = useLatest({ onReady, onPick });
   useEffect(() => {
@@ -47,7 +49,7 @@ export default function MapCanvas({ label, onReady, onPick, center, variant, bou
     const map = new maplibregl.Map({
       container: element,
       style,
-      ...(bounds ? { bounds, fitBoundsOptions: { padding: 40, maxZoom: 15 } } : { center: center ?? [7.4246, 43.7384], zoom: 13 }),
+      ...(bounds ? { bounds, fitBoundsOptions: { padding: 40, maxZoom: 15 } } : { center: center ?? [7.4246, 43.7384], zoom: zoom ?? 13 }),
       // The OpenStreetMap attribution, spelled out on every map (ODbL; docs/console.md "Maps").
       attributionControl: { compact: false },
       // Keyboard: the canvas takes focus and arrow keys pan, +/- zoom (MapLibre's keyboard handler).

@@ -14,6 +14,9 @@ export function probeRendered(map: MapLibreMap): void {
     container.dataset.streetNames = String(names.length ? map.queryRenderedFeatures({ layers: names }).length : 0);
     const colors = new Set(map.queryRenderedFeatures({ layers: present(['tour-lines']) }).map((feature) => String(feature.properties?.color)));
     container.dataset.tourColors = [...colors].sort().join(' ');
+    // The stops and the driver drawn (the driver app's next stop, the tracking page's stop and driver).
+    container.dataset.stops = String(map.queryRenderedFeatures({ layers: present(['stops']) }).length);
+    container.dataset.driver = String(map.queryRenderedFeatures({ layers: present(['driver']) }).length);
     container.dataset.idleAt = String(Date.now());
   });
 }

@@ -54,6 +54,19 @@ export function loadTileCoverage(): Promise<TileCoverage | null> {
   return coverage;
 }
 
+/**
+ * Whether a street map of this point has streets to draw: the operator's tiles, or ours covering it. The driver app
+ * and the tracking page show no map otherwise (decisions 1720, 1721): dots on a blank background say less than the
+ * tracking page's small map, and MapLibre is the largest download a phone would make for them.
+ */
+export async function streetsCover(point: { lat: number; lng: number }): Promise<boolean> {
+  if (tileUrlFromPage()) return true;
+  const tiles = await loadTileCoverage();
+  if (!tiles) return false;
+  const [west, south, east, north] = tiles.bounds;
+  return point.lng >= west && point.lng <= east && point.lat >= south && point.lat <= north;
+}
+
 /** MapLibre wants absolute URLs in a style; ours are this origin's. */
 const absolute = (url: string): string => new URL(url, location.origin).toString().replace(/%7B/g, '{').replace(/%7D/g, '}');
 

@@ -1,6 +1,7 @@
 // The tracking page's script (decision 1103): no React — the server rendered the content; this re-renders it in the
 // browser's time zone, goes live with EventSource, and offers the rating after delivery. Small on purpose.
 import { offersFeedback, pickTrackLang, renderTracking, timeFormatter, trackText, type TrackingView, type TrackMessage } from './view.ts';
+import type { StreetMap } from '../map/street-map.ts';
 import './track.css';
 
 const token = decodeURIComponent(location.pathname.split('/').pop() ?? '');
@@ -86,10 +87,44 @@ function renderFeedback(view: TrackingView): void {
   feedback.replaceChildren(title, form);
 }
 
+// The street map (decision 1721): MapLibre in its own chunk, loaded only when the page knows the stop; the page works
+// without it (the server-rendered status, times and small map stay).
+let streetMap: StreetMap | null = null;
+let lastView: TrackingView | null = null;
+
 function show(view: TrackingView): void {
-  if (live) live.innerHTML = renderTracking(view, lang, time, stop);
+  lastView = view;
+  if (live) live.innerHTML = renderTracking(view, lang, time, stop, { streetMap: streetMap !== null });
+  streetMap?.show(view.driver?.position ?? null);
   renderFeedback(view);
 }
+
+async function startStreetMap(stop: { lat: number; lng: number }): Promise<void> {
+  const { streetsCover } = await import('../map/style.ts');
+  if (!live || !(await streetsCover(stop))) return;
+  const figure = document.createElement('figure');
+  figure.className = 'track-street-map';
+  const canvas = document.createElement('div');
+  canvas.className = 'map-canvas';
+  const caption = document.createElement('figcaption');
+  caption.className = 'track-muted';
+  caption.textContent = t('streetMap');
+  figure.append(canvas, caption);
+  live.after(figure);
+  void import('../map/street-map.ts')
+    .then(({ createStreetMap }) => createStreetMap(canvas, stop, t('streetMapLabel')))
+    .then(async (created) => {
+      streetMap = created;
+      // The read again, unless the live stream brought it already: the driver's position is in it, not in the HTML.
+      const view = lastView ?? ((await fetch(api, { headers }).then((res) => (res.ok ? res.json() : null))) as { tracking: TrackingView } | null)?.tracking;
+      if (view) show(view);
+    })
+    .catch(() => {
+      canvas.remove();
+      caption.textContent = t('streetMapFailed');
+    });
+}
+if (stop) void startStreetMap(stop);
 
 if (live && token) {
   const source = new EventSource(`${api}/live`);

@@ -69,6 +69,9 @@ const MESSAGES = {
     photo: 'Photo of the delivery',
     map: 'Map: the driver is {distance} from your stop.',
     mapNoStop: 'Map: where the driver is.',
+    streetMap: 'Your stop on the map (the driver too once on the way to you). © OpenStreetMap contributors.',
+    streetMapLabel: 'Street map: your stop, and the driver once on the way to you. Arrow keys pan, plus and minus zoom.',
+    streetMapFailed: 'The street map could not be loaded; status and times above are current.',
     driverMarker: 'Driver',
     stopMarker: 'Your stop',
   },
@@ -114,6 +117,9 @@ const MESSAGES = {
     photo: 'Foto der Zustellung',
     map: 'Karte: die Fahrerin oder der Fahrer ist {distance} von Ihrem Stopp entfernt.',
     mapNoStop: 'Karte: wo die Fahrerin oder der Fahrer ist.',
+    streetMap: 'Ihr Stopp auf der Karte (auch die Fahrerin oder der Fahrer, sobald auf dem Weg zu Ihnen). © OpenStreetMap contributors.',
+    streetMapLabel: 'Stadtplan: Ihr Stopp und die Fahrerin oder der Fahrer, sobald auf dem Weg zu Ihnen. Pfeiltasten verschieben, Plus und Minus zoomen.',
+    streetMapFailed: 'Der Stadtplan konnte nicht geladen werden; Status und Zeiten oben sind aktuell.',
     driverMarker: 'Fahrer',
     stopMarker: 'Ihr Stopp',
   },
@@ -195,8 +201,17 @@ export function renderMap(driver: LatLng, stop: LatLng | null, lang: TrackLang):
   return `<figure class="track-map"><svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${parts.join('')}</svg><figcaption class="track-muted">${label}</figcaption></figure>`;
 }
 
-/** The page's live part: status, driver (with the small map), stops (with ETA windows), proof, feedback given. */
-export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: string) => string, stop: LatLng | null = null): string {
+/** The small map's words alone: what the street map (drawn by the page's script beside this part) does not say. */
+function mapCaption(driver: LatLng, stop: LatLng | null, lang: TrackLang): string {
+  const label = stop ? trackText(lang, 'map', { distance: formatDistance(lang, distanceMetres(driver, stop)) }) : trackText(lang, 'mapNoStop');
+  return `<p class="track-muted track-distance">${escapeHtml(label)}</p>`;
+}
+
+/**
+ * The page's live part: status, driver (with the small map), stops (with ETA windows), proof, feedback given. With
+ * `streetMap` the script draws the street map itself (decision 1721): the inline SVG gives way to its words.
+ */
+export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: string) => string, stop: LatLng | null = null, options: { streetMap?: boolean } = {}): string {
   const t = (key: TrackMessage, params?: Record<string, string | number>) => escapeHtml(trackText(lang, key, params));
   const status = (MESSAGES[lang] as Record<string, string>)[`booking.${view.booking_status}`] ?? view.booking_status;
   const parts: string[] = [`<p class="track-status" id="track-status">${escapeHtml(status)}</p>`];
@@ -212,7 +227,7 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
     parts.push(`<p class="track-driver">${line}</p>`);
     if (view.driver.position) {
       parts.push(`<p class="track-muted">${t('position', { at: time(view.driver.position.recorded_at) })}</p>`);
-      parts.push(renderMap(view.driver.position, stop, lang));
+      parts.push(options.streetMap ? mapCaption(view.driver.position, stop, lang) : renderMap(view.driver.position, stop, lang));
     }
   }
   const stops = view.stops.map((stop) => {

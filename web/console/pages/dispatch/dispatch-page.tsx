@@ -85,8 +85,8 @@ export function DispatchPage() {
             {tours.isPending ? <Loading label={tc('loading')} /> : null}
             {tours.data && tours.data.length === 0 ? <p className="card muted">{t('tours_empty')}</p> : null}
             <div className="lanes">
-              {(tours.data ?? []).map((tour) => (
-                <TourLane key={tour.id} tour={tour} onDrop={dropOnLane} />
+              {(tours.data ?? []).map((tour, k) => (
+                <TourLane key={tour.id} tour={tour} index={k} onDrop={dropOnLane} />
               ))}
             </div>
           </section>

@@ -8,6 +8,7 @@ import { Link } from 'wouter';
 import type { Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
+import { TOUR_PALETTE } from '../../../map/index.ts';
 import { StatusBadge, useTourName } from '../../../ui/index.ts';
 import { BOOKING, STOP, payloads, type DraggedStop } from './drag.ts';
 import { messages } from './messages.ts';
@@ -28,7 +29,8 @@ const bookingsFromOtherTours = (dragged: readonly DraggedStop[], tourId: string)
 
 const addressLine = (stop: Stop): string => [[stop.address.street, stop.address.number].filter(Boolean).join(' '), stop.address.city].filter(Boolean).join(', ');
 
-export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop) => void }) {
+/** `index`: the lane's place on the board, its colour and number (decision 1543), as on the map and plan pages. */
+export function TourLane({ tour, index, onDrop }: { tour: Tour; index: number; onDrop: (drop: LaneDrop) => void }) {
   const t = useT(messages);
   const tc = useT(common);
   // The name a person reads (decision 1603); the short reference tells apart two tours of one name (decision 1681).
@@ -75,6 +77,9 @@ export function TourLane({ tour, onDrop }: { tour: Tour; onDrop: (drop: LaneDrop
     <section className="card stack lane" aria-labelledby={`lane-${tour.id}`}>
       <div className="row-between">
         <h3 id={`lane-${tour.id}`}>
+          <span className={`tour-swatch tour-color-${index % TOUR_PALETTE.length}`} aria-hidden="true">
+            {index + 1}
+          </span>{' '}
           <Link href={`/tours/${tour.id}`} aria-label={t('open_tour', { name, ref: shortId })}>
             {name} <span className="muted">· {shortId}</span>
           </Link>

@@ -16,6 +16,7 @@ import { messages as toursMessages } from '../tours/messages.ts';
 import { CompleteDialog } from './complete-dialog.tsx';
 import { FailDialog } from './fail-dialog.tsx';
 import { messages } from './messages.ts';
+import { TourMap } from './tour-map.tsx';
 
 type Open = { kind: 'complete' | 'fail'; stopId: string } | null;
 
@@ -165,6 +166,7 @@ export function TourPage({ id, user }: { id: string; user: User }) {
       </div>
       {tour.waiting ? <p className="drv-waiting">{tApp('waiting_to_send')}</p> : null}
       <TourActions tour={tour} driverId={user.id} />
+      <TourMap tourId={tour.id} stops={tour.stops} numberOf={numberOf} keep={mineAndDriven && tour.status !== 'completed'} />
       <ol className="plain-list stack">
         {tour.stops.map((stop) => (
           <StopCard key={stop.id} tour={tour} stop={stop} number={numberOf(stop)} packages={packagesOf(stop)} onOpen={setOpen} />
