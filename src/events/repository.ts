@@ -8,6 +8,8 @@ export type EventRow = typeof events.$inferSelect;
 export interface EventLogFilter {
   types?: string[];
   resourceId?: string;
+  /** With resourceId: the events of one resource (a booking's own, not its tours'). */
+  resourceType?: string;
   /** The user who acted (events_actor_idx). */
   actorId?: string;
   since?: Date;
@@ -19,6 +21,7 @@ export async function listEvents(q: Queryable, tenantId: string, filter: EventLo
   const conditions: SQL[] = [eq(events.tenantId, tenantId)];
   if (filter.types?.length) conditions.push(inArray(events.type, filter.types));
   if (filter.resourceId) conditions.push(eq(events.resourceId, filter.resourceId));
+  if (filter.resourceType) conditions.push(eq(events.resourceType, filter.resourceType));
   if (filter.actorId) conditions.push(eq(events.actorId, filter.actorId));
   if (filter.since) conditions.push(gte(events.occurredAt, filter.since));
   if (filter.beforeId) conditions.push(lt(events.id, filter.beforeId));

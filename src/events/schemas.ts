@@ -64,4 +64,8 @@ export const EventLogQuery = Type.Object(
 );
 export type EventLogQuery = Static<typeof EventLogQuery>;
 
+/** One resource's events (a booking's timeline): pages only, the resource is the path's. */
+export const EventPageQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
+export type EventPageQuery = Static<typeof EventPageQuery>;
+
 export const EventList = ListOf('events', EventEnvelope);

@@ -1,8 +1,8 @@
-// Writing CSV on the server: the one cell rule for every file the server writes (decision 1581). A cell that a
-// spreadsheet would run as a formula — beginning with `=`, `+`, `-`, `@`, a tab or a carriage return — gets a leading
-// `'` (OWASP, "CSV Injection"); a plain negative number stays as it is. The console's copy is web/ui/csv.ts. Today
-// the server writes no CSV of its own (reports are stored as uploaded); a route that starts to must write through
-// toCsv.
+// Writing CSV: the one cell rule for every file Tourbook writes, server and console alike (decision 1581) — the
+// console's web/ui/csv.ts re-exports this file, so there is one copy. A cell that a spreadsheet would run as a formula
+// — beginning with `=`, `+`, `-`, `@`, a tab or a carriage return — gets a leading `'` (OWASP, "CSV Injection"); a
+// plain negative number stays as it is. Today the server writes no CSV of its own (reports are stored as uploaded);
+// a route that starts to must write through toCsv. Imports nothing: the page bundle takes it as it is.
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEGATIVE_NUMBER = /^-\d+(?:[.,]\d+)?$/;

@@ -8,6 +8,6 @@ export { byId, useDrivers, useOrganizations, useServiceAreas, type Organization,
 export type { Schemas } from '../../clients/typescript/src/index.ts';
 export { upload, type UploadProgress } from './upload.ts';
 export { useLiveStream, type LiveEvent, type LiveState } from './live.ts';
-export { FAILURE_OUTCOMES } from './closed-lists.ts';
+export { EVENT_TYPES, FAILURE_OUTCOMES, LIVE_EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from './closed-lists.ts';
 export { OPEN_TOUR_STATUSES, useInsertBookings, useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from './dispatch.ts';
 export { tourName, type NameableTour, type TourNaming } from './tour-name.ts';

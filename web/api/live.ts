@@ -2,8 +2,8 @@
 // a new ticket opens a new stream after a short wait; the events missed meanwhile are refetched by the page.
 import { useEffect, useState } from 'react';
 import { useLatest } from '../ui/use-latest.ts';
-import type { Schemas } from '../../clients/typescript/src/index.ts';
 import { api, call } from './client.ts';
+import { LIVE_EVENT_TYPES } from './closed-lists.ts';
 
 export interface LiveEvent {
   id: string;
@@ -58,7 +58,7 @@ export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Opti
           const envelope = JSON.parse(message.data) as { id: string; type: string; data: Record<string, unknown> };
           handlers.current.onEvent({ id: envelope.id, type: envelope.type, data: envelope.data });
         };
-        for (const type of types ? types.split(',') : KNOWN_TYPES) source.addEventListener(type, listener as EventListener);
+        for (const type of types ? types.split(',') : LIVE_EVENT_TYPES) source.addEventListener(type, listener as EventListener);
         source.onerror = () => {
           // A ticket opens one stream: EventSource's own retry would present a used ticket. Start over instead.
           source?.close();
@@ -84,20 +84,3 @@ export function useLiveStream(onEvent: (event: LiveEvent) => void, options: Opti
   return state;
 }
 
-/** Every tour and booking event: what a console follows when it names no types of its own. */
-const KNOWN_TYPES: Schemas['EventType'][] = [
-  'booking.created',
-  'booking.etas_recalculated',
-  'booking.modified',
-  'booking.route_changed',
-  'booking.transition',
-  'booking.stop_failed',
-  'booking.return_started',
-  'tour.created',
-  'tour.active_status_changed',
-  'tour.driver_location_updated',
-  'tour.etas_recalculated',
-  'tour.force_assigned',
-  'tour.force_unassigned',
-  'tour.modified',
-];

@@ -61,7 +61,7 @@ export function App() {
           <Route path="/bookings">{() => <BookingsPage />}</Route>
           <Route path="/bookings/new">{() => <NewBookingPage />}</Route>
           <Route path="/bookings/import">{() => <ImportPage />}</Route>
-          <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} user={user} />}</Route>
+          <Route path="/bookings/:id">{(params) => <BookingPage id={params.id} />}</Route>
           <Route path="/tours">{() => <ToursPage />}</Route>
           <Route path="/tours/:id">{(params) => <TourPage id={params.id} />}</Route>
           <Route path="/dispatch">

@@ -550,6 +550,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/bookings/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The booking's timeline: its own events, newest first (admin; manager who sees it) */
+        get: operations["listBookingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings/{id}/managing_organizations": {
         parameters: {
             query?: never;
@@ -10558,6 +10575,93 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBookingEvents: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from `meta.next_cursor`. */
+                cursor?: string;
+                /** @description Page size (1–100). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000019",
+                     *           "type": "booking.created",
+                     *           "resource_type": "booking",
+                     *           "event": "created",
+                     *           "timestamp": "2026-11-22T13:05:00.000Z",
+                     *           "data": {
+                     *             "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *             "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *             "customer_id": "0193b2e4-0c1d-7a2e-8f30-000000000005",
+                     *             "external_id": "SHOP-1042"
+                     *           },
+                     *           "actor": {
+                     *             "type": "user",
+                     *             "id": "0193b2e4-0c1d-7a2e-8f30-000000000002",
+                     *             "api_key_id": "0193b2e4-0c1d-7a2e-8f30-000000000018"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "next_cursor": "WyIwMTkzYjJlNC03YzFhLTdkMmUtOWY0MC0wYzFkMmUzZjRhNWIiXQ",
+                     *         "has_more": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        events: components["schemas"]["Event"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -4,13 +4,15 @@ import type { Actor } from '../../http/actor.ts';
 import { permissionTable } from '../../http/permission-table.ts';
 
 export const dispatchPermissions = permissionTable({
-  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility', 'tracking_link'],
+  admin: ['create_booking', 'tip', 'dispatch', 'list_tours', 'explain_visibility', 'tracking_link', 'booking_events'],
   // A manager dispatches what it sees (visibility.ts).
-  manager: ['create_booking', 'tip', 'dispatch', 'list_tours', 'tracking_link'],
+  manager: ['create_booking', 'tip', 'dispatch', 'list_tours', 'tracking_link', 'booking_events'],
   // `drive`: the driver's tour transitions (claim, pick, start, …). `dispatch`: cancelling bookings, managing
   // organizations and preferred drivers, adding and changing stops, merge and insert, removing and forcing packages,
   // and the dispatcher's tour transitions.
   // `tracking_link`: a booking's recipient link (decision 1100), never a driver's to see or rotate.
+  // `booking_events`: a booking's timeline, the dispatchers' (decision 1662): it names who acted and what the
+  // recipient was sent.
   driver: ['drive', 'list_tours'],
   customer: ['create_booking', 'tip', 'tracking_link'],
 });

@@ -5,6 +5,7 @@ import type { Actor } from '../../http/actor.ts';
 import { notFound } from '../../http/errors.ts';
 import { readScope } from './permissions.ts';
 import * as repo from './repository.ts';
+import * as orgRepo from './organizations-repository.ts';
 
 /** The user and its organizations, if the caller may read it. */
 export async function requireUser(q: Queryable, actor: Actor, id: string): Promise<{ user: repo.UserRow; organizationIds: string[] }> {
@@ -17,9 +18,9 @@ export async function requireUser(q: Queryable, actor: Actor, id: string): Promi
 }
 
 /** The organization, if the caller may read it. */
-export async function requireOrganization(q: Queryable, actor: Actor, id: string): Promise<repo.OrganizationRow> {
+export async function requireOrganization(q: Queryable, actor: Actor, id: string): Promise<orgRepo.OrganizationRow> {
   const within = readScope(actor, 'read_organizations');
-  const row = await repo.findOrganization(q, actor.tenantId, id);
+  const row = await orgRepo.findOrganization(q, actor.tenantId, id);
   if (!row || (within && !within.includes(id))) throw notFound('organization');
   return row;
 }

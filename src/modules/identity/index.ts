@@ -2,23 +2,26 @@
 // active tour. The seams identity asks through (Deps.hooks.identity) are declared in src/seams/identity.ts.
 export {
   adminEmails,
-  autoDispatchSettingRead,
   findUser,
   membershipsOf,
   findTenant,
-  findOrganization,
-  findOrganizations,
-  findServiceArea,
-  findServiceAreas,
-  serviceAreasNotifyingRecipients,
-  serviceAreaTimeZones,
   grantAudience,
   setActiveTour,
   tenantExtensionsRead,
   tenantsWithExtension,
   userNameRead,
 } from './repository.ts';
-export type { UserRow, OrganizationRow, ServiceAreaRow } from './repository.ts';
+export {
+  autoDispatchSettingRead,
+  findOrganization,
+  findOrganizations,
+  findServiceArea,
+  findServiceAreas,
+  serviceAreasNotifyingRecipients,
+  serviceAreaTimeZones,
+} from './organizations-repository.ts';
+export type { UserRow } from './repository.ts';
+export type { OrganizationRow, ServiceAreaRow } from './organizations-repository.ts';
 export { findActiveCredential } from './actors.ts';
 export { DEFAULT_AVERAGE_SPEED_KMH } from './rules.ts';
 // For the tourbook command (src/cli/): the bootstrap tenant and the operator's way back in.

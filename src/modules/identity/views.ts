@@ -1,6 +1,7 @@
 // Identity's resources as the wire shows them, mapped from rows: no queries here.
 import { iso, isoOrNull } from '../../shared/time.ts';
 import type * as repo from './repository.ts';
+import type * as orgRepo from './organizations-repository.ts';
 import type { PolygonInput } from './schemas.ts';
 
 export interface TenantView {
@@ -39,7 +40,7 @@ export function toUserView(row: repo.UserRow, organizationIds: string[]) {
 
 export type UserView = ReturnType<typeof toUserView>;
 
-export const toOrganizationView = (row: repo.OrganizationRow) => ({
+export const toOrganizationView = (row: orgRepo.OrganizationRow) => ({
   id: row.id,
   name: row.name,
   service_area_ids: row.serviceAreaIds,
@@ -47,7 +48,7 @@ export const toOrganizationView = (row: repo.OrganizationRow) => ({
 });
 export type OrganizationView = ReturnType<typeof toOrganizationView>;
 
-export const toServiceAreaView = (row: repo.ServiceAreaRow) => ({
+export const toServiceAreaView = (row: orgRepo.ServiceAreaRow) => ({
   id: row.id,
   name: row.name,
   currency: row.currency,

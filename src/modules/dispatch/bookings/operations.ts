@@ -4,6 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { badParameter, invalidFields, invalidTransition, unknownReference } from '../../../http/errors.ts';
 import { decodeCursor, toPage } from '../../../http/pagination.ts';
+import { listResourceEvents } from '../../../events/operations.ts';
 import { recordEvent } from '../../../events/outbox.ts';
 import { isUuid, newId } from '../../../shared/ids.ts';
 import { findUser, membershipsOf } from '../../identity/index.ts';
@@ -54,6 +55,15 @@ export async function getBooking(deps: Deps, actor: Actor, id: string, view: 'st
   const tips = deps.hooks.dispatch.tipOutcomeRead ? { evaluated: new Map([[id, found!.part ?? null]]) } : { fresh: false };
   const [rendered] = await renderBookings(deps.db, deps, actor, [booking], view, new Map([[id, found!.children]]), tips);
   return rendered!;
+}
+
+/**
+ * The booking's timeline: its own events, newest first (decision 1662), for an admin and a manager who sees the
+ * booking — the booking door answers 403 and 404 before the log is read; its tours' events are not in it.
+ */
+export async function listBookingEvents(deps: Deps, actor: Actor, id: string, query: { limit?: number; cursor?: string }) {
+  await requireBooking(deps.db, actor, id, { action: 'booking_events' });
+  return listResourceEvents(deps, actor.tenantId, { type: 'booking', id }, query);
 }
 
 /** A new tracking link for the booking (docs/tracking.md): the old one answers 404 at once; answers the booking. */

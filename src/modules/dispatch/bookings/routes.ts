@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
+import { EventList, EventPageQuery } from '../../../events/schemas.ts';
 import { setNextLink } from '../../../http/pagination.ts';
 import { bulkItemRateLimit } from '../../../http/rate-limit.ts';
 import { bodyOptional, EmptyBody, IdParams } from '../../../http/schemas.ts';
@@ -64,6 +65,15 @@ export const bookingRoutes =
       '/api/hailing/bookings/:id',
       { preHandler: rendersStops, schema: { tags, operationId: 'getBooking', summary: 'Show a booking', params: IdParams, querystring: ViewQuery, response: { 200: BookingEnvelope } } },
       async (request) => ({ booking: await ops.getBooking(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.get(
+      '/api/hailing/bookings/:id/events',
+      { schema: { tags, operationId: 'listBookingEvents', summary: "The booking's timeline: its own events, newest first (admin; manager who sees it)", params: IdParams, querystring: EventPageQuery, response: { 200: EventList } } },
+      async (request, reply) => {
+        const page = await ops.listBookingEvents(deps, actorOf(request), request.params.id, request.query);
+        setNextLink(request, reply, page.meta.next_cursor);
+        return { events: page.items, meta: page.meta };
+      },
     );
     app.post(
       '/api/hailing/bookings/:id/cancel',

@@ -8,7 +8,7 @@ import { isPhoneCountry } from '../../../shared/contact.ts';
 import { newId } from '../../../shared/ids.ts';
 import { requireOrganization } from '../access.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
-import * as repo from '../repository.ts';
+import * as orgRepo from '../organizations-repository.ts';
 import { canonicalTimeZone, DEFAULT_AVERAGE_SPEED_KMH, isCurrency, polygonErrors } from '../rules.ts';
 import type { OrganizationCreateInput, OrganizationUpdateInput, ServiceAreaCreateInput, ServiceAreaUpdateInput } from '../schemas.ts';
 import { AUTO_DISPATCH_BUDGET_MS, RECIPIENT_APPROACHING_MINUTES } from '../schemas.ts';
@@ -20,7 +20,7 @@ const cursorId = (cursor: string | undefined): string | null => {
 };
 
 async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promise<void> {
-  const found = new Set((await repo.findServiceAreas(tx, tenantId, ids)).map((a) => a.id));
+  const found = new Set((await orgRepo.findServiceAreas(tx, tenantId, ids)).map((a) => a.id));
   const missing = ids.findIndex((id) => !found.has(id));
   if (missing >= 0) throw unknownReference(`/organization/service_area_ids/${missing}`, 'service area');
 }
@@ -28,7 +28,7 @@ async function checkServiceAreas(tx: Tx, tenantId: string, ids: string[]): Promi
 export async function listOrganizations(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<OrganizationView>> {
   const within = readScope(actor, 'read_organizations');
   const limit = query.limit ?? 25;
-  const rows = await repo.listOrganizations(deps.db, actor.tenantId, { withinIds: within, afterId: cursorId(query.cursor), limit });
+  const rows = await orgRepo.listOrganizations(deps.db, actor.tenantId, { withinIds: within, afterId: cursorId(query.cursor), limit });
   const page = toPage(rows, limit, (row) => [row.id]);
   return { items: page.items.map(toOrganizationView), meta: page.meta };
 }
@@ -42,7 +42,7 @@ export async function createOrganization(deps: Deps, actor: Actor, input: Organi
   const row = { tenantId: actor.tenantId, id: newId(), name: input.name, serviceAreaIds: input.service_area_ids ?? [], createdAt: deps.clock.now() };
   return deps.db.transaction(async (tx) => {
     await checkServiceAreas(tx, actor.tenantId, row.serviceAreaIds);
-    await repo.insertOrganization(tx, row);
+    await orgRepo.insertOrganization(tx, row);
     return toOrganizationView(row);
   });
 }
@@ -50,14 +50,14 @@ export async function createOrganization(deps: Deps, actor: Actor, input: Organi
 export async function updateOrganization(deps: Deps, actor: Actor, id: string, input: OrganizationUpdateInput): Promise<OrganizationView> {
   identityPermissions.require(actor, 'manage_organizations');
   return deps.db.transaction(async (tx) => {
-    const current = await repo.findOrganizationForUpdate(tx, actor.tenantId, id);
+    const current = await orgRepo.findOrganizationForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('organization');
     if (input.service_area_ids) await checkServiceAreas(tx, actor.tenantId, input.service_area_ids);
     const patch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.service_area_ids !== undefined ? { serviceAreaIds: input.service_area_ids } : {}),
     };
-    await repo.updateOrganization(tx, actor.tenantId, id, patch);
+    await orgRepo.updateOrganization(tx, actor.tenantId, id, patch);
     return toOrganizationView({ ...current, ...patch });
   });
 }
@@ -86,14 +86,14 @@ async function checkSchedulingConfig(deps: Deps, tx: Tx, tenantId: string, id: s
 export async function listServiceAreas(deps: Deps, actor: Actor, query: { limit?: number; cursor?: string }): Promise<Page<ServiceAreaView>> {
   identityPermissions.require(actor, 'read_service_areas');
   const limit = query.limit ?? 25;
-  const rows = await repo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
+  const rows = await orgRepo.listServiceAreas(deps.db, actor.tenantId, cursorId(query.cursor), limit);
   const page = toPage(rows, limit, (row) => [row.id]);
   return { items: page.items.map(toServiceAreaView), meta: page.meta };
 }
 
 export async function getServiceArea(deps: Deps, actor: Actor, id: string): Promise<ServiceAreaView> {
   identityPermissions.require(actor, 'read_service_areas');
-  const row = await repo.findServiceArea(deps.db, actor.tenantId, id);
+  const row = await orgRepo.findServiceArea(deps.db, actor.tenantId, id);
   if (!row) throw notFound('service area');
   return toServiceAreaView(row);
 }
@@ -101,7 +101,7 @@ export async function getServiceArea(deps: Deps, actor: Actor, id: string): Prom
 export async function createServiceArea(deps: Deps, actor: Actor, input: ServiceAreaCreateInput): Promise<ServiceAreaView> {
   identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
-  const row: repo.ServiceAreaRow = {
+  const row: orgRepo.ServiceAreaRow = {
     tenantId: actor.tenantId,
     id: newId(),
     name: input.name,
@@ -119,7 +119,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
-    await repo.insertServiceArea(tx, row);
+    await orgRepo.insertServiceArea(tx, row);
     return toServiceAreaView(row);
   });
 }
@@ -128,10 +128,10 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
   identityPermissions.require(actor, 'manage_service_areas');
   const { timeZone } = checkServiceAreaFields(input);
   return deps.db.transaction(async (tx) => {
-    const current = await repo.findServiceAreaForUpdate(tx, actor.tenantId, id);
+    const current = await orgRepo.findServiceAreaForUpdate(tx, actor.tenantId, id);
     if (!current) throw notFound('service area');
     await checkSchedulingConfig(deps, tx, actor.tenantId, input.scheduling_config_id);
-    const patch: Partial<repo.ServiceAreaRow> = {
+    const patch: Partial<orgRepo.ServiceAreaRow> = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.currency !== undefined ? { currency: input.currency } : {}),
       ...(timeZone !== undefined ? { timeZone } : {}),
@@ -144,7 +144,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.recipient_approaching_minutes !== undefined ? { recipientApproachingMinutes: input.recipient_approaching_minutes } : {}),
       ...(input.country_code !== undefined ? { countryCode: input.country_code } : {}),
     };
-    await repo.updateServiceArea(tx, actor.tenantId, id, patch);
+    await orgRepo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });
   });
 }

@@ -14,6 +14,7 @@ import { toUserView, type UserView } from '../views.ts';
 import { requireUser } from '../access.ts';
 import { identityPermissions, readScope } from '../permissions.ts';
 import * as repo from '../repository.ts';
+import * as orgRepo from '../organizations-repository.ts';
 import { membershipErrors } from '../rules.ts';
 import type { UserCreateInput, UserListQueryInput, UserUpdateInput } from '../schemas.ts';
 
@@ -26,7 +27,7 @@ const emailTaken = () => invalidFields([{ pointer: '/user/email', code: 'taken',
 async function checkMemberships(tx: Tx, tenantId: string, role: Actor['role'], organizationIds: string[]): Promise<void> {
   const errors = membershipErrors(role, organizationIds);
   if (errors.length) throw invalidFields(errors);
-  const found = new Set((await repo.findOrganizations(tx, tenantId, organizationIds)).map((o) => o.id));
+  const found = new Set((await orgRepo.findOrganizations(tx, tenantId, organizationIds)).map((o) => o.id));
   const missing = organizationIds.findIndex((id) => !found.has(id));
   if (missing >= 0) throw unknownReference(`/user/organization_ids/${missing}`, 'organization');
 }

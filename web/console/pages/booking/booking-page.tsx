@@ -1,29 +1,26 @@
-// The booking page: its stops (state, window, ETA, tour), packages, and its timeline from the event log.
+// The booking page: its stops (state, window, ETA, tour), packages, and its timeline (its own events, for admins and
+// the managers who see it; decision 1662).
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import { byId, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useBooking, useBookingEvents, useCancelBooking, useRecipientFeedback } from './queries.ts';
-import { RecipientMailNote } from './recipient-mail-note.tsx';
+import { skipReason } from './event-detail.tsx';
+import { BookingTimeline } from './timeline.tsx';
 
 const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispatched']);
 
-/** Why auto-dispatch left the booking waiting, with the binding constraint of a `no_fit` (decision 1350). */
-function skipReason<K extends string>(t: (key: K) => string, reason: string | null, constraint: string | null): string {
-  const text = t(`auto_dispatch_reason.${reason ?? 'no_fit'}` as K);
-  return constraint ? `${text} (${t(`auto_dispatch_constraint.${constraint}` as K)})` : text;
-}
-
-export function BookingPage({ id, user }: { id: string; user: User }) {
+export function BookingPage({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
   const booking = useBooking(id);
   const areas = useServiceAreas();
-  const events = useBookingEvents(id, user.role === 'admin' && booking.isSuccess);
+  // Admins and managers read the timeline (the console is theirs); the API answers for the bookings they see.
+  const events = useBookingEvents(id, booking.isSuccess);
   const cancel = useCancelBooking(id);
   // Feedback is taken only after the last drop-off, so only finished bookings are asked for it.
   const feedback = useRecipientFeedback(id, booking.data?.tracking?.url, booking.data?.status === 'completed');
@@ -119,7 +116,7 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
                   {(b.packages ?? []).map((p) => (
                     <tr key={p.id}>
                       <td className="mono">{p.shortcode}</td>
-                      <td>{p.status}</td>
+                      <td>{t(`package.${p.status}`)}</td>
                       <td>{p.description ?? '—'}</td>
                     </tr>
                   ))}
@@ -128,22 +125,7 @@ export function BookingPage({ id, user }: { id: string; user: User }) {
             </div>
           )}
         </section>
-        {user.role === 'admin' ? (
-          <section className="stack" aria-labelledby="booking-timeline">
-            <h2 id="booking-timeline">{t('timeline')}</h2>
-            {events.isError ? <ErrorBanner error={events.error} /> : null}
-            {events.data?.length === 0 ? <p className="muted">{t('no_events')}</p> : null}
-            <ol className="plain-list stack">
-              {(events.data ?? []).map((event) => (
-                <li key={event.id} className="card">
-                  <div className="mono">{event.type}</div>
-                  <div className="muted">{format.dateTime(event.timestamp, zone)}</div>
-                  <RecipientMailNote event={event} />
-                </li>
-              ))}
-            </ol>
-          </section>
-        ) : null}
+        <BookingTimeline events={events} zone={zone} />
       </div>
       <Dialog open={confirming} onClose={() => setConfirming(false)} title={t('cancel')}>
         <p>{t('cancel_confirm')}</p>

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { common } from '../../../i18n/common.ts';
+import { useEventLabel } from '../../../i18n/event-types.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Badge, Button, Dialog, ErrorBanner, Loading, Pager, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
@@ -14,6 +15,7 @@ const DELIVERY_TONES = { pending: 'info', succeeded: 'ok', failed: 'warn', exhau
 function DeliveryLog({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
+  const te = useEventLabel();
   const format = useFormat();
   const paging = useCursorPages();
   const deliveries = useDeliveries(id, paging.cursor);
@@ -52,7 +54,9 @@ function DeliveryLog({ id }: { id: string }) {
             <tbody>
               {deliveries.data.deliveries.map((d) => (
                 <tr key={d.id}>
-                  <td className="mono">{d.event_type}</td>
+                  <td>
+                    {te(d.event_type)} <span className="mono muted">{d.event_type}</span>
+                  </td>
                   <td>
                     <Badge tone={DELIVERY_TONES[d.status]}>{t(`delivery.${d.status}`)}</Badge>
                   </td>
@@ -83,6 +87,7 @@ function DeliveryLog({ id }: { id: string }) {
 export function WebhookPage({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
+  const te = useEventLabel();
   const format = useFormat();
   const webhook = useWebhook(id);
   const rotate = useRotateSecret(id);
@@ -122,7 +127,7 @@ export function WebhookPage({ id }: { id: string }) {
           </>
         ) : null}
         <dt>{t('events')}</dt>
-        <dd className="mono break">{w.events.includes('*') ? t('all_events') : w.events.join(', ')}</dd>
+        <dd className="break">{w.events.includes('*') ? t('all_events') : w.events.map(te).join(', ')}</dd>
         <dt>{t('created')}</dt>
         <dd>{format.dateTime(w.created_at)}</dd>
       </dl>

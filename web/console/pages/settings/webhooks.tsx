@@ -2,36 +2,19 @@
 // shown once (api-guide "Subscriptions").
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
+import { useEventLabel } from '../../../i18n/event-types.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Badge, Button, Dialog, ErrorBanner, errorsAt, Loading, Pager, TextField, useCursorPages } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { Checkboxes, SecretOnce } from './parts.tsx';
 import { useCreateWebhook, useWebhooks, type EventType } from './queries.ts';
 
-/** The catalog's event types one may subscribe to (api-guide "Event catalog"); webhook.test goes to one endpoint on request. */
-export const EVENT_TYPES: EventType[] = [
-  'booking.created',
-  'booking.modified',
-  'booking.route_changed',
-  'booking.transition',
-  'booking.stop_failed',
-  'booking.return_started',
-  'booking.etas_recalculated',
-  'tour.created',
-  'tour.modified',
-  'tour.active_status_changed',
-  'tour.force_assigned',
-  'tour.force_unassigned',
-  'tour.driver_location_updated',
-  'tour.etas_recalculated',
-  'tour.compensation_updated',
-  'busyness.place_changed',
-];
-
 function NewWebhook({ onClose }: { onClose: () => void }) {
   const t = useT(messages);
   const tc = useT(common);
+  const te = useEventLabel();
   const create = useCreateWebhook();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
@@ -58,7 +41,7 @@ function NewWebhook({ onClose }: { onClose: () => void }) {
             <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> {t('all_events')}
           </label>
         </div>
-        {!all ? <Checkboxes legend={t('events')} options={EVENT_TYPES.map((type) => ({ value: type, label: type }))} value={events} onChange={setEvents} errors={errorsAt(create.error, '/webhook/events')} /> : null}
+        {!all ? <Checkboxes legend={t('events')} options={SUBSCRIBABLE_EVENT_TYPES.map((type) => ({ value: type, label: `${te(type)} (${type})` }))} value={events} onChange={setEvents} errors={errorsAt(create.error, '/webhook/events')} /> : null}
         <div className="row">
           <Button type="submit" variant="primary" busy={create.isPending}>
             {t('create')}
