@@ -56,6 +56,10 @@ describe('a tour’s route', () => {
     expect(route.geometry).toEqual({ type: 'LineString', coordinates: berlin.map((p) => [p.lng, p.lat]) });
     expect(route.distance_m).toBeCloseTo(haversineMeters(berlin[0], berlin[1]) * 1.3, 0);
     expect(route.duration_s).toBeGreaterThan(0);
+    const ids = await bookingsThrough(tenant, serviceId, berlin);
+    const { plan } = (await expectOk(tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200 }))) as { plan: { travel_source: string; tours: { route: RouteBody['route'] }[] } };
+    expect(plan.travel_source).toBe('straight_line');
+    expect(plan.tours[0]!.route.travel_source).toBe('straight_line');
   });
 
   describe('on the Monaco region', () => {
@@ -106,6 +110,22 @@ describe('a tour’s route', () => {
       const none = ((await expectOk(tenant.admin.get(`/api/hailing/tours/${tour.id}/route`))) as RouteBody).route;
       expect(none.geometry.coordinates).toEqual([]);
       expect(none.duration_s).toBe(0);
+    });
+
+    it('a plan’s proposed tours carry their route and travel_source, as their times', async () => {
+      const ids = await bookingsThrough(tenant, serviceId, [CASINO, PALAIS], [PORT, CASINO]);
+      const { plan } = (await expectOk(tenant.admin.post('/api/hailing/dispatch/plan', { booking_ids: ids, time_limit_ms: 200 }))) as {
+        plan: { travel_source: string; tours: { stop_ids: string[]; travel_seconds: number; travel_source: string; route: RouteBody['route'] }[] };
+      };
+      expect(plan.travel_source).toBe('road_network');
+      expect(plan.tours.length).toBeGreaterThan(0);
+      for (const tour of plan.tours) {
+        expect(tour.travel_source).toBe('road_network');
+        expect(tour.route.travel_source).toBe('road_network');
+        expect(tour.route.geometry.coordinates.length).toBeGreaterThan(tour.stop_ids.length);
+        // The same roads as the plan's times: the route drives what the plan counts.
+        expect(Math.abs(tour.route.duration_s - tour.travel_seconds)).toBeLessThan(2 * tour.stop_ids.length);
+      }
     });
 
     it('is 404 for whoever does not see the tour, before anything else', async () => {
