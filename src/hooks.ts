@@ -3,7 +3,7 @@ import type { Hooks } from './deps.ts';
 import { compensationDispatchHooks } from './modules/compensation/index.ts';
 import { failureRules, seedPackageFailureReasons } from './modules/failures/index.ts';
 import { liveDispatchHooks, travelTimes } from './modules/live/index.ts';
-import { travelMatrix } from './modules/region/index.ts';
+import { travelMatrix, travelRoute } from './modules/region/index.ts';
 import { getSchedulingConfig } from './modules/services/index.ts';
 import { NO_DISPATCH_HOOKS, type DispatchHooks } from './seams/index.ts';
 
@@ -37,7 +37,7 @@ export function wireHooks(overrides: HookOverrides = {}): Hooks {
       schedulingConfigExists: async (q, tenantId, id) => (await getSchedulingConfig(q, tenantId, id)) !== null,
     },
     // The one source of travel times (contract §15): region/travel/matrix.ts; the drivers' positions from live.
-    travel: { ...travelTimes, matrix: travelMatrix, matrixSeconds: async (deps, points, speedKmh) => (await travelMatrix(deps, points, speedKmh)).seconds },
+    travel: { ...travelTimes, matrix: travelMatrix, route: travelRoute, matrixSeconds: async (deps, points, speedKmh) => (await travelMatrix(deps, points, speedKmh)).seconds },
     ...others,
   };
 }

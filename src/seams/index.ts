@@ -12,4 +12,4 @@ export type {
   StopFailureFacts,
 } from './failure-rules.ts';
 export type { IdentityHooks } from './identity.ts';
-export type { Point, TravelTimes, TravelAsk, TravelAnswer, TravelSource } from './travel.ts';
+export type { Point, TravelTimes, TravelAsk, TravelAnswer, TravelRouteAnswer, TravelSource } from './travel.ts';

@@ -29,11 +29,22 @@ export interface TravelAnswer {
   source: TravelSource;
 }
 
+/** A line along the roads through points in their order (contract §15's routes). */
+export interface TravelRouteAnswer {
+  /** [lng, lat] pairs (GeoJSON order). */
+  coordinates: [number, number][];
+  meters: number;
+  seconds: number;
+  source: TravelSource;
+}
+
 export interface TravelTimes {
   /** Seconds and meters from every point to every point, and their source; `speedKmh` is the service area's (straight lines). */
   matrix(deps: TravelAsk, points: readonly Point[], speedKmh: number): Promise<TravelAnswer>;
   /** matrix(…).seconds. */
   matrixSeconds(deps: TravelAsk, points: readonly Point[], speedKmh: number): Promise<number[][]>;
+  /** The route through the points in their order, from the same source as matrix() would use. */
+  route(deps: TravelAsk, points: readonly Point[], speedKmh: number): Promise<TravelRouteAnswer>;
   /** The last position the tour's driver reported, or null. */
   lastPosition(q: Queryable, tenantId: string, tourId: string): Promise<Point | null>;
   /** The last positions of many tours' drivers in one read (auto-dispatch, decision 1350); tours without one absent. */

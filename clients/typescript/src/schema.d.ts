@@ -1065,6 +1065,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/tours/{id}/route": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The route along the roads through the remaining stops (from the driver while en route) */
+        get: operations["getTourRoute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/tours/{id}/schedule": {
         parameters: {
             query?: never;
@@ -3351,10 +3368,34 @@ export type components = {
          *           "etas": [
          *             "2026-11-22T13:05:00.000Z",
          *             "2026-11-22T13:31:40.000Z"
-         *           ]
+         *           ],
+         *           "travel_source": "road_network",
+         *           "route": {
+         *             "geometry": {
+         *               "type": "LineString",
+         *               "coordinates": [
+         *                 [
+         *                   7.42752,
+         *                   43.739611
+         *                 ],
+         *                 [
+         *                   7.424112,
+         *                   43.736527
+         *                 ],
+         *                 [
+         *                   7.419733,
+         *                   43.731101
+         *                 ]
+         *               ]
+         *             },
+         *             "distance_m": 11840.5,
+         *             "duration_s": 1420.2,
+         *             "travel_source": "road_network"
+         *           }
          *         }
          *       ],
          *       "travel_seconds": 1420,
+         *       "travel_source": "road_network",
          *       "unplaced": []
          *     }
          */
@@ -3364,7 +3405,7 @@ export type components = {
             objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
-                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                /** @description With drivers: metres along the route, start to end, from the same source as the times (`travel_source`). */
                 distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
@@ -3376,6 +3417,7 @@ export type components = {
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
+                route: components["schemas"]["TravelRoute"];
                 /** @description With drivers: true when this is the driver's tour under way (claimed or en_route), re-planned (decision 1303): `tour_id` is its id also in a proposal, `kept_stop_ids` stay where they are, `stop_ids` are its open stops and the plan's stops joining it, in the planned order. Otherwise a new tour: `tour_id` is null until applied. */
                 running?: boolean;
                 /** Format: uuid */
@@ -3387,12 +3429,14 @@ export type components = {
                 stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                travel_source: components["schemas"]["TravelSource"];
                 /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
                 waiting_s?: number;
                 /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
                 working_s?: number;
             }[];
             travel_seconds: number;
+            travel_source: components["schemas"]["TravelSource"];
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
             unplaced: {
                 booking_id?: string | null;
@@ -3431,7 +3475,7 @@ export type components = {
             tour_ids?: string[];
             tours?: {
                 booking_ids: string[];
-                /** @description With drivers: metres along the route, start to end, straight line between the points until road distances are used. */
+                /** @description With drivers: metres along the route, start to end, from the same source as the times (`travel_source`). */
                 distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
@@ -3443,6 +3487,7 @@ export type components = {
                 etas: string[];
                 /** @description A running tour's stops done or under way, in tour order: they keep their positions. */
                 kept_stop_ids?: string[];
+                route: components["schemas"]["TravelRoute"];
                 /** @description With drivers: true when this is the driver's tour under way (claimed or en_route), re-planned (decision 1303): `tour_id` is its id also in a proposal, `kept_stop_ids` stay where they are, `stop_ids` are its open stops and the plan's stops joining it, in the planned order. Otherwise a new tour: `tour_id` is null until applied. */
                 running?: boolean;
                 /** Format: uuid */
@@ -3454,12 +3499,14 @@ export type components = {
                 stops_count?: number;
                 tour_id: string | null;
                 travel_seconds: number;
+                travel_source: components["schemas"]["TravelSource"];
                 /** @description With drivers: seconds waited at or before stops for a time window to open, after the tour has left. */
                 waiting_s?: number;
                 /** @description With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`). */
                 working_s?: number;
             }[];
             travel_seconds?: number;
+            travel_source?: components["schemas"]["TravelSource"];
             /** @description Without drivers: as in `Optimization`. With drivers: stops on no tour (`shift_too_short`, `capacity`, `skills`, `time_window`, `no_driver_available`), every stop of the booking named, with `detail`. */
             unplaced?: {
                 booking_id?: string | null;
@@ -4882,6 +4929,52 @@ export type components = {
             /** Format: uri */
             url: string;
         };
+        /**
+         * @example {
+         *       "geometry": {
+         *         "type": "LineString",
+         *         "coordinates": [
+         *           [
+         *             7.42752,
+         *             43.739611
+         *           ],
+         *           [
+         *             7.426881,
+         *             43.738902
+         *           ],
+         *           [
+         *             7.424112,
+         *             43.736527
+         *           ],
+         *           [
+         *             7.419733,
+         *             43.731101
+         *           ]
+         *         ]
+         *       },
+         *       "distance_m": 1689.2,
+         *       "duration_s": 212.4,
+         *       "travel_source": "road_network"
+         *     }
+         */
+        TravelRoute: {
+            distance_m: number;
+            /** @description Driving time only: no waiting for time windows, no service time. */
+            duration_s: number;
+            /** @description A GeoJSON LineString. */
+            geometry: {
+                /** @description [lng, lat] pairs along the roads through the remaining stops in tour order (RFC 7946); empty when no stop remains. */
+                coordinates: number[][];
+                /** @enum {string} */
+                type: "LineString";
+            };
+            travel_source: components["schemas"]["TravelSource"];
+        };
+        /**
+         * @description Where the travel times come from: the configured engine (osrm, valhalla), the imported region’s roads (road_network), or straight lines × 1.3 (straight_line).
+         * @enum {string}
+         */
+        TravelSource: "road_network" | "osrm" | "valhalla" | "straight_line";
         /**
          * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
@@ -12117,10 +12210,34 @@ export interface operations {
                      *             "etas": [
                      *               "2026-11-22T13:05:00.000Z",
                      *               "2026-11-22T13:31:40.000Z"
-                     *             ]
+                     *             ],
+                     *             "travel_source": "road_network",
+                     *             "route": {
+                     *               "geometry": {
+                     *                 "type": "LineString",
+                     *                 "coordinates": [
+                     *                   [
+                     *                     7.42752,
+                     *                     43.739611
+                     *                   ],
+                     *                   [
+                     *                     7.424112,
+                     *                     43.736527
+                     *                   ],
+                     *                   [
+                     *                     7.419733,
+                     *                     43.731101
+                     *                   ]
+                     *                 ]
+                     *               },
+                     *               "distance_m": 11840.5,
+                     *               "duration_s": 1420.2,
+                     *               "travel_source": "road_network"
+                     *             }
                      *           }
                      *         ],
                      *         "travel_seconds": 1420,
+                     *         "travel_source": "road_network",
                      *         "unplaced": []
                      *       },
                      *       "tours": [
@@ -12279,10 +12396,34 @@ export interface operations {
                      *             "etas": [
                      *               "2026-11-22T13:05:00.000Z",
                      *               "2026-11-22T13:31:40.000Z"
-                     *             ]
+                     *             ],
+                     *             "travel_source": "road_network",
+                     *             "route": {
+                     *               "geometry": {
+                     *                 "type": "LineString",
+                     *                 "coordinates": [
+                     *                   [
+                     *                     7.42752,
+                     *                     43.739611
+                     *                   ],
+                     *                   [
+                     *                     7.424112,
+                     *                     43.736527
+                     *                   ],
+                     *                   [
+                     *                     7.419733,
+                     *                     43.731101
+                     *                   ]
+                     *                 ]
+                     *               },
+                     *               "distance_m": 11840.5,
+                     *               "duration_s": 1420.2,
+                     *               "travel_source": "road_network"
+                     *             }
                      *           }
                      *         ],
                      *         "travel_seconds": 1420,
+                     *         "travel_source": "road_network",
                      *         "unplaced": []
                      *       },
                      *       "tours": [
@@ -15432,6 +15573,88 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTourRoute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "route": {
+                     *         "geometry": {
+                     *           "type": "LineString",
+                     *           "coordinates": [
+                     *             [
+                     *               7.42752,
+                     *               43.739611
+                     *             ],
+                     *             [
+                     *               7.426881,
+                     *               43.738902
+                     *             ],
+                     *             [
+                     *               7.424112,
+                     *               43.736527
+                     *             ],
+                     *             [
+                     *               7.419733,
+                     *               43.731101
+                     *             ]
+                     *           ]
+                     *         },
+                     *         "distance_m": 1689.2,
+                     *         "duration_s": 212.4,
+                     *         "travel_source": "road_network"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        route: components["schemas"]["TravelRoute"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -19085,8 +19308,7 @@ export interface operations {
                             distances_m: number[][];
                             /** @description Seconds from point i (row) to point j (column). */
                             durations_s: number[][];
-                            /** @description Where the travel times come from: the configured engine, the imported region’s roads, or straight lines × 1.3. */
-                            source: "road_network" | "osrm" | "valhalla" | "straight_line";
+                            source: components["schemas"]["TravelSource"];
                         };
                     };
                 };

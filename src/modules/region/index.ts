@@ -17,3 +17,4 @@ export { regionRoutes } from './routes.ts';
 export { geocode, geocodeAddress, type GeocodeResult, type GeocodeAnswer, type Precision } from './geocode/geocoder.ts';
 export { travelRoutes } from './travel/routes.ts';
 export { travelMatrix, clearTravelCache, type TravelMatrix, type TravelSource, type TravelDeps } from './travel/matrix.ts';
+export { travelRoute, type TravelRoute } from './travel/route.ts';

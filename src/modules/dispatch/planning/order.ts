@@ -10,6 +10,7 @@ import type { StopRow } from '../stops/index.ts';
 import { inFreePositions } from './positions.ts';
 import { isMovable, modelOf, placeAll, problemOf, scheduleOf, startOf, withTravel, type Model, type Unplaced } from './problem.ts';
 import type { Point } from './travel.ts';
+import type { TravelSource } from '../../../seams/index.ts';
 
 /** The same seed every time: one tour, one budget, one answer (as far as the budget allows). */
 export const SEED = 1;
@@ -31,12 +32,13 @@ export async function routedModel(
   stops: readonly StopRow[],
   start: ReturnType<typeof startOf>,
   startAt: Date,
-): Promise<Model<StopRow>> {
+): Promise<Model<StopRow> & { travelSource: TravelSource }> {
   const links = await packagesRepo.findPackagesOfStops(q, tenantId, stops.map((s) => s.id));
   const model = modelOf(stops, links, start, startAt);
   const speed = (await findServiceArea(q, tenantId, serviceAreaId))?.averageSpeedKmh ?? DEFAULT_AVERAGE_SPEED_KMH;
   // Through q: a caller inside a transaction must not wait on a second connection (PGlite has only one).
-  return withTravel(model, await deps.hooks.travel.matrixSeconds({ db: q, clock: deps.clock, config: deps.config }, model.points, speed));
+  const travel = await deps.hooks.travel.matrix({ db: q, clock: deps.clock, config: deps.config }, model.points, speed);
+  return { ...withTravel(model, travel.seconds), travelSource: travel.source };
 }
 
 export interface TourToOrder {

@@ -40,6 +40,9 @@ import { inFreePositions } from './positions.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
 import type { Point } from './travel.ts';
+import { proposedRoutes } from './proposed-routes.ts';
+import type { TravelRouteView } from '../../../http/travel-schemas.ts';
+import type { TravelSource } from '../../../seams/index.ts';
 
 export const messages: Messages = {
   'planning.running_tour_changed': { en: 'The tour {tour_id} changed since the plan was made; plan again.', de: 'Die Tour {tour_id} änderte sich seit der Planung; bitte neu planen.' },
@@ -189,6 +192,8 @@ export interface FleetPlanTour {
   waiting_s: number;
   working_s: number;
   distance_m: number;
+  travel_source: TravelSource;
+  route: TravelRouteView;
 }
 
 export interface FleetPlan {
@@ -196,6 +201,7 @@ export interface FleetPlan {
   objective: FleetObjective;
   tours: FleetPlanTour[];
   travel_seconds: number;
+  travel_source: TravelSource;
   unplaced: FleetUnplaced[];
 }
 
@@ -233,7 +239,8 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
   const managing = new Map(bookings.map((b) => [b.id, b.managingOrganizationIds]));
   const fleetStops = stops.map((s) => ({ ...s, requiredSkills: s.requiredSkills ?? [] }));
   let model = fleetModelOf(fleetStops, packages, shifts, managing, origin, now);
-  model = withFleetTravel(model, await deps.hooks.travel.matrixSeconds(deps, model.points, speed));
+  const travel = await deps.hooks.travel.matrix(deps, model.points, speed);
+  model = withFleetTravel(model, travel.seconds);
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);
   if (shifts.length) {
@@ -259,6 +266,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(schedule.departure), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at), work }];
   });
   const tourIds: (string | null)[] = input.apply ? await applyFleetPlan(deps, actor, input, waiting, proposed, selectStops) : proposed.map((p) => p.running?.tour.id ?? null);
+  const lines = await proposedRoutes(deps, proposed.map((p) => p.stops), speed, proposed.map((p) => p.shift.running?.from ?? p.shift.start));
   const tours = proposed.map((p, k): FleetPlanTour => ({
     tour_id: tourIds[k] ?? null,
     ...(p.running ? { running: true, kept_stop_ids: p.running.stops.filter((s) => !isMovable(s)).map((s) => s.id) } : {}),
@@ -271,9 +279,11 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     travel_seconds: Math.round(p.travelSeconds),
     etas: p.etas,
     ...p.work,
+    travel_source: travel.source,
+    route: lines[k]!,
   }));
   return {
-    plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), unplaced: explainUnplaced(model, left) },
+    plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), travel_source: travel.source, unplaced: explainUnplaced(model, left) },
     tourIds: input.apply ? tourIds.filter((id): id is string => !!id) : [],
   };
 }

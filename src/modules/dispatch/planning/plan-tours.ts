@@ -13,6 +13,7 @@ import { getTour } from '../tours/get-tours.ts';
 import { createPlannedTours, selectAgain, settleAppliedPlan } from './apply-plan.ts';
 import { SEED, routedModel } from './order.ts';
 import { placeAll, problemOf, scheduleOf } from './problem.ts';
+import { proposedRoutes, speedOf } from './proposed-routes.ts';
 import { checkFleet, planFleet, withFleet } from './plan-fleet.ts';
 import * as planRepo from './repository.ts';
 import { SYNC_PLAN_MAX_BOOKINGS, type PlanInput, type PlanWire } from './schemas.ts';
@@ -101,6 +102,8 @@ export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promi
       return { stops: tourStops, travelSeconds: Math.round(schedule.travelSeconds), etas };
     });
   const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed) : proposed.map(() => null);
+  const speed = await speedOf(deps.db, actor.tenantId, serviceAreaId);
+  const lines = await proposedRoutes(deps, proposed.map((p) => p.stops), speed);
   const plan = {
     applied: input.apply === true,
     tours: proposed.map((p, k) => ({
@@ -109,8 +112,11 @@ export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promi
       booking_ids: [...new Set(p.stops.map((s) => s.bookingId).filter((id): id is string => !!id))],
       travel_seconds: p.travelSeconds,
       etas: p.etas,
+      travel_source: model.travelSource,
+      route: lines[k]!,
     })),
     travel_seconds: proposed.reduce((sum, p) => sum + p.travelSeconds, 0),
+    travel_source: model.travelSource,
     unplaced,
   };
   return { plan, tourIds: tourIds.filter((id): id is string => !!id) };

@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { component, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
+import { TravelRoute, TravelSource } from '../../../http/travel-schemas.ts';
 import { Tour } from '../tours/index.ts';
 
 /** Search budgets: bounded so no request holds a core for long (decision 0956). */
@@ -81,10 +82,13 @@ const planMembers = {
       driving_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds driving, start to end (as travel_seconds).' })),
       waiting_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds waited at or before stops for a time window to open, after the tour has left.' })),
       working_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`).' })),
-      distance_m: Type.Optional(Type.Integer({ description: 'With drivers: metres along the route, start to end, straight line between the points until road distances are used.' })),
+      distance_m: Type.Optional(Type.Integer({ description: 'With drivers: metres along the route, start to end, from the same source as the times (`travel_source`).' })),
+      travel_source: TravelSource,
+      route: TravelRoute,
     }),
   ),
   travel_seconds: Type.Integer(),
+  travel_source: TravelSource,
   unplaced: PlanUnplaced,
 };
 
@@ -93,8 +97,17 @@ export const PlanResponse = Type.Object({
     'DispatchPlan',
     withExample(Type.Object(planMembers), {
       applied: false,
-      tours: [{ tour_id: null, stop_ids: [ID.pickupStop, ID.dropoffStop], booking_ids: [ID.booking], travel_seconds: 1420, etas: ['2026-11-22T13:05:00.000Z', '2026-11-22T13:31:40.000Z'] }],
+      tours: [{
+        tour_id: null,
+        stop_ids: [ID.pickupStop, ID.dropoffStop],
+        booking_ids: [ID.booking],
+        travel_seconds: 1420,
+        etas: ['2026-11-22T13:05:00.000Z', '2026-11-22T13:31:40.000Z'],
+        travel_source: 'road_network',
+        route: { geometry: { type: 'LineString', coordinates: [[7.42752, 43.739611], [7.424112, 43.736527], [7.419733, 43.731101]] }, distance_m: 11840.5, duration_s: 1420.2, travel_source: 'road_network' },
+      }],
       travel_seconds: 1420,
+      travel_source: 'road_network',
       unplaced: [],
     }),
   ),

@@ -1,4 +1,5 @@
-// Tours routes: dispatch (merge, insert), custom tour stops, the tour machine's actions, preferred drivers, visibility.
+// Tours routes: dispatch (merge, insert), custom tour stops, the tour machine's actions, preferred drivers, visibility,
+// the route along the roads.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { actorOf } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
@@ -10,6 +11,9 @@ import { CustomStopBody, PreferredDriversBody, StopEnvelope, ViewQuery } from '.
 import { dispatchIntoNewTour, insertStopsIntoTour } from './merge-and-insert.ts';
 import { addTourStop, explainTourVisibility, patchTour, setTourPreferredDrivers, transitionTour } from './operations.ts';
 import { getTour, listTours } from './get-tours.ts';
+import { getTourRoute } from './tour-route.ts';
+import { TravelRoute } from '../../../http/travel-schemas.ts';
+import { Type } from '@sinclair/typebox';
 import { ForceAssignBody, InsertStopsBody, MergeBody, TourEnvelope, TourList, TourListQuery, TourPatchBody, TourVisibilityEnvelope } from './schemas.ts';
 import type { TourAction } from './tour-machine.ts';
 import { MergeResponse } from '../planning/index.ts';
@@ -41,6 +45,19 @@ export const tourRoutes =
       '/api/hailing/tours/:id',
       { preHandler: rendersStops, schema: { tags, operationId: 'getTour', summary: 'Show a tour', params: IdParams, querystring: ViewQuery, response: { 200: TourEnvelope } } },
       async (request) => ({ tour: await getTour(deps, actorOf(request), request.params.id, request.query.view) }),
+    );
+    app.get(
+      '/api/hailing/tours/:id/route',
+      {
+        schema: {
+          tags,
+          operationId: 'getTourRoute',
+          summary: 'The route along the roads through the remaining stops (from the driver while en route)',
+          params: IdParams,
+          response: { 200: Type.Object({ route: TravelRoute }) },
+        },
+      },
+      async (request) => ({ route: await getTourRoute(deps, actorOf(request), request.params.id) }),
     );
     app.patch(
       '/api/hailing/tours/:id',

@@ -1,9 +1,11 @@
 // The road graph and its search against references (docs/decisions/1522-road-search.md): tags, one-way streets and
-// turn restrictions on hand-made extracts, and the edge-based Dijkstra against Bellman-Ford on random graphs.
+// turn restrictions on hand-made extracts, and the edge-based Dijkstra (matrices and routes) against Bellman-Ford on
+// random graphs.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OsmData, OsmNode, OsmRelation, OsmWay } from '../osm-data.ts';
-import { buildRoadGraph, type RoadGraph } from './graph.ts';
+import { buildRoadGraph, haversineM, type RoadGraph } from './graph.ts';
+import { roadPath } from './path.ts';
 import { roadMatrix, SearchWorkspace, type RoadPosition } from './search.ts';
 import { buildSnapIndex } from './snap.ts';
 import { carClass, onewayOf, parseMaxspeed, speedKmh } from './tags.ts';
@@ -183,13 +185,31 @@ describe('road search against Bellman-Ford', () => {
         if (graph.edgeTo.length === 0) return;
         const index = buildSnapIndex(graph);
         const positions = points.map((p) => index.snap(p.lat, p.lng)).filter((p): p is NonNullable<typeof p> => p !== null);
-        const { seconds } = roadMatrix(new SearchWorkspace(graph), positions, positions);
+        const workspace = new SearchWorkspace(graph);
+        const { seconds, meters } = roadMatrix(workspace, positions, positions);
         positions.forEach((s, i) =>
           positions.forEach((t, j) => {
             const expected = reference(graph, s, t);
             const actual = seconds[i * positions.length + j]!;
-            if (expected === Infinity) expect(actual).toBe(Infinity);
-            else expect(actual).toBeCloseTo(expected, 6);
+            // The route between the two (roads/path.ts): as fast as the matrix says, from one point to the other
+            // along shapes whose length is its meters.
+            const path = roadPath(workspace, s, t);
+            if (expected === Infinity) {
+              expect(actual).toBe(Infinity);
+              expect(path).toBeNull();
+              return;
+            }
+            expect(actual).toBeCloseTo(expected, 6);
+            expect(path!.seconds).toBeCloseTo(expected, 6);
+            expect(path!.meters).toBeCloseTo(meters[i * positions.length + j]!, 3);
+            const line = path!.coordinates;
+            expect(line[0]![0]).toBeCloseTo(s.lng, 5);
+            expect(line[0]![1]).toBeCloseTo(s.lat, 5);
+            expect(line[line.length - 1]![0]).toBeCloseTo(t.lng, 5);
+            expect(line[line.length - 1]![1]).toBeCloseTo(t.lat, 5);
+            let length = 0;
+            for (let k = 1; k < line.length; k++) length += haversineM(line[k - 1]![1], line[k - 1]![0], line[k]![1], line[k]![0]);
+            expect(Math.abs(length - path!.meters)).toBeLessThan(1 + path!.meters * 0.01);
           }),
         );
       }),

@@ -24,6 +24,7 @@ export class SearchWorkspace {
   readonly endMeters: Float64Array;
   readonly entryTime: Float64Array;
   readonly entryMeters: Float64Array;
+  private previous: Int32Array | null = null;
   constructor(readonly graph: RoadGraph) {
     const edges = graph.edgeTo.length;
     this.heap = new IndexedHeap(edges);
@@ -31,6 +32,12 @@ export class SearchWorkspace {
     this.endMeters = new Float64Array(edges);
     this.entryTime = new Float64Array(edges);
     this.entryMeters = new Float64Array(edges);
+  }
+
+  /** The edge each edge was entered from (roads/path.ts; a source edge k as -1 - k): made on the first route asked. */
+  previousEdge(): Int32Array {
+    this.previous ??= new Int32Array(this.graph.edgeTo.length);
+    return this.previous;
   }
 }
 
@@ -55,74 +62,85 @@ function targetsByEdge(edgeCount: number, targets: readonly RoadPosition[]): { s
 
 /** Fastest-path seconds and their meters from every source to every target (row = source). */
 export function roadMatrix(workspace: SearchWorkspace, sources: readonly RoadPosition[], targets: readonly RoadPosition[]): RoadMatrix {
-  const { graph, heap, endTime, endMeters, entryTime, entryMeters } = workspace;
+  const { graph, heap, endTime, endMeters, entryTime } = workspace;
   const { firstEdge, edgeTo, edgeSeconds, edgeMeters, bannedStart, bannedTo } = graph;
   const edgeCount = edgeTo.length;
   const byEdge = targetsByEdge(edgeCount, targets);
+  const targetStart = byEdge.start;
+  const targetOf = byEdge.target;
+  const targetFraction = byEdge.fraction;
   const n = targets.length;
   const seconds = new Float64Array(sources.length * n).fill(Infinity);
   const meters = new Float64Array(sources.length * n).fill(Infinity);
 
-  sources.forEach((source, row) => {
+  // Every array below is typed and allocated once per matrix (or per graph, in the workspace): a relaxation allocates
+  // nothing (docs/performance.md "Road travel times").
+  for (let row = 0; row < sources.length; row++) {
+    const source = sources[row]!;
     const base = row * n;
     endTime.fill(Infinity);
     entryTime.fill(Infinity);
     heap.clear();
-    const offer = (t: number, entrySeconds: number, entryM: number): void => {
-      // A target on edge f at fraction s is reached s of the way along f after entering it.
-      for (let k = byEdge.start[t]!; k < byEdge.start[t + 1]!; k++) {
-        const s = byEdge.fraction[k]!;
-        const cell = base + byEdge.target[k]!;
-        const time = entrySeconds + s * edgeSeconds[t]!;
-        if (time < seconds[cell]!) {
-          seconds[cell] = time;
-          meters[cell] = entryM + s * edgeMeters[t]!;
-        }
-      }
-    };
-    source.edges.forEach((e, k) => {
+    // Targets not reached yet; once none is left, the search stops when nothing in the heap can improve the slowest.
+    let unreached = n;
+    for (let k = 0; k < source.edges.length; k++) {
+      const e = source.edges[k]!;
       const t = source.fractions[k]!;
-      const rest = 1 - t;
       // Targets further along the source's own edge are reached without leaving it.
-      for (let j = byEdge.start[e]!; j < byEdge.start[e + 1]!; j++) {
-        const s = byEdge.fraction[j]!;
+      for (let j = targetStart[e]!; j < targetStart[e + 1]!; j++) {
+        const s = targetFraction[j]!;
         if (s < t) continue;
-        const cell = base + byEdge.target[j]!;
+        const cell = base + targetOf[j]!;
         const time = (s - t) * edgeSeconds[e]!;
         if (time < seconds[cell]!) {
+          if (seconds[cell] === Infinity) unreached--;
           seconds[cell] = time;
           meters[cell] = (s - t) * edgeMeters[e]!;
         }
       }
-      const time = rest * edgeSeconds[e]!;
+      const time = (1 - t) * edgeSeconds[e]!;
       if (time < endTime[e]!) {
         endTime[e] = time;
-        endMeters[e] = rest * edgeMeters[e]!;
+        endMeters[e] = (1 - t) * edgeMeters[e]!;
         heap.push(e, time);
       }
-    });
+    }
 
+    let worst = Infinity;
     let pops = 0;
     while (heap.size > 0) {
-      const key = heap.peekKey();
-      // Stop once every target is reached sooner than anything left could reach it (checked now and then: O(targets)).
-      if ((++pops & 63) === 0) {
-        let worst = 0;
-        for (let j = 0; j < n; j++) if (seconds[base + j]! > worst) worst = seconds[base + j]!;
-        if (worst <= key) break;
+      if (unreached === 0) {
+        // The slowest target so far, recomputed now and then: it only falls, so a stale one stops no search too early.
+        if (worst === Infinity || (pops & 255) === 0) {
+          worst = 0;
+          for (let j = base; j < base + n; j++) if (seconds[j]! > worst) worst = seconds[j]!;
+        }
+        if (worst <= heap.peekKey()) break;
       }
+      pops++;
       const e = heap.pop();
       const time = endTime[e]!;
       const m = endMeters[e]!;
       const v = edgeTo[e]!;
       const bannedFrom = bannedStart[e]!;
       const bannedEnd = bannedStart[e + 1]!;
-      for (let f = firstEdge[v]!; f < firstEdge[v + 1]!; f++) {
+      const last = firstEdge[v + 1]!;
+      for (let f = firstEdge[v]!; f < last; f++) {
         if (bannedEnd > bannedFrom && isBanned(bannedTo, bannedFrom, bannedEnd, f)) continue;
         if (time >= entryTime[f]!) continue;
         entryTime[f] = time;
-        entryMeters[f] = m;
-        offer(f, time, m);
+        // A target on edge f at fraction s is reached s of the way along f after entering it.
+        const targetEnd = targetStart[f + 1]!;
+        for (let k = targetStart[f]!; k < targetEnd; k++) {
+          const s = targetFraction[k]!;
+          const cell = base + targetOf[k]!;
+          const at = time + s * edgeSeconds[f]!;
+          if (at < seconds[cell]!) {
+            if (seconds[cell] === Infinity) unreached--;
+            seconds[cell] = at;
+            meters[cell] = m + s * edgeMeters[f]!;
+          }
+        }
         const end = time + edgeSeconds[f]!;
         if (end < endTime[f]!) {
           endTime[f] = end;
@@ -131,7 +149,7 @@ export function roadMatrix(workspace: SearchWorkspace, sources: readonly RoadPos
         }
       }
     }
-  });
+  }
   return { seconds, meters };
 }
 

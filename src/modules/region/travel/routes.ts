@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { Deps } from '../../../deps.ts';
 import { actorOf } from '../../../http/actor.ts';
 import { permissionTable } from '../../../http/permission-table.ts';
+import { TravelSource } from '../../../http/travel-schemas.ts';
 import { travelMatrix } from './matrix.ts';
 
 /** The straight-line speed of a matrix asked without a service area: the service areas' default average speed. */
@@ -14,9 +15,6 @@ export const MAX_MATRIX_POINTS = 1000;
 
 const travelPermissions = permissionTable({ admin: ['routing_matrix'], manager: ['routing_matrix'], customer: [], driver: [] });
 
-export const TravelSourceSchema = Type.Union([Type.Literal('road_network'), Type.Literal('osrm'), Type.Literal('valhalla'), Type.Literal('straight_line')], {
-  description: 'Where the travel times come from: the configured engine, the imported region’s roads, or straight lines × 1.3.',
-});
 
 const MatrixBody = withExample(Type.Object(
   {
@@ -32,7 +30,7 @@ const MatrixResponse = withExample(
     matrix: Type.Object({
       durations_s: Type.Array(Type.Array(Type.Number()), { description: 'Seconds from point i (row) to point j (column).' }),
       distances_m: Type.Array(Type.Array(Type.Number()), { description: 'Meters from point i (row) to point j (column).' }),
-      source: TravelSourceSchema,
+      source: TravelSource,
     }),
   }),
   { matrix: { durations_s: [[0, 212.4], [198.7, 0]], distances_m: [[0, 1689.2], [1544.1, 0]], source: 'road_network' } },

@@ -28,8 +28,8 @@ function proposalFeatures(proposal: Proposal, stops: Map<string, Stop>): { lines
   proposal.plan.tours.forEach((tour, k) => {
     const located = tour.stop_ids.map((id) => stops.get(id)).filter((s): s is Stop => !!s);
     // Along the roads when the plan carries the tour's route (contract §15), else stop to stop.
-    const route = (tour as { route?: { geometry?: { type: string; coordinates: number[][] } } | null }).route?.geometry;
-    const coordinates = route?.type === 'LineString' && route.coordinates.length > 1 ? route.coordinates : located.map((s) => [s.location.lng, s.location.lat]);
+    const route = tour.route.geometry;
+    const coordinates = route.coordinates.length > 1 ? route.coordinates : located.map((s) => [s.location.lng, s.location.lat]);
     const selected = proposal.included[k] ?? true;
     // Tour n keeps colour n and its number on its stops, as in the list beside the map (decision 1543).
     const look = { color: tourColor(k), label: k + 1 };
@@ -216,6 +216,8 @@ export function PlanPage({ user }: { user: User }) {
             {proposal ? (
               <>
                 <p>{t('proposal_summary', { tours: format.number(proposal.plan.tours.length), minutes: format.number(minutes(proposal.plan.travel_seconds)) })}</p>
+                {/* Contract §15: the console says in words when the times are straight lines. */}
+                {proposal.plan.travel_source === 'straight_line' ? <p role="note">{t('straight_line')}</p> : null}
                 <p className="muted">{t('eta_hint')}</p>
                 {outdated ? (
                   <Banner tone="warn" live>

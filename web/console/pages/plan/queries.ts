@@ -40,7 +40,7 @@ export function usePlan() {
       while ('status' in plan) {
         input.onProgress?.(plan);
         if (plan.status === 'failed') throw new Error(plan.error?.detail ?? 'The plan failed.');
-        if (plan.status === 'done') return { applied: false, tours: plan.tours ?? [], travel_seconds: plan.travel_seconds ?? 0, unplaced: plan.unplaced ?? [], ...(plan.objective ? { objective: plan.objective } : {}) };
+        if (plan.status === 'done') return { applied: false, tours: plan.tours ?? [], travel_seconds: plan.travel_seconds ?? 0, travel_source: plan.travel_source ?? 'straight_line', unplaced: plan.unplaced ?? [], ...(plan.objective ? { objective: plan.objective } : {}) };
         await wait(POLL_MS);
         plan = (await call(api.GET('/api/hailing/dispatch/plans/{id}', { params: { path: { id: plan.id } } }))).plan;
       }

@@ -1,4 +1,4 @@
-// The tour page's data and actions: the tour with its stops, stop failure reasons, the compensation and its history.
+// The tour page's data and actions: the tour with its stops, its route, stop failure reasons, the compensation and its history.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
 
@@ -10,6 +10,14 @@ export const tourKey = (id: string) => ['tours', id] as const;
 
 export function useTour(id: string) {
   return useQuery({ queryKey: tourKey(id), queryFn: async () => (await call(api.GET('/api/hailing/tours/{id}', { params: { path: { id } } }))).tour });
+}
+
+/** The tour's remaining route along the roads (contract §15): asked again whenever a stop moves on (`stopsKey`). */
+export function useTourRoute(id: string, stopsKey: string) {
+  return useQuery({
+    queryKey: [...tourKey(id), 'route', stopsKey],
+    queryFn: async () => (await call(api.GET('/api/hailing/tours/{id}/route', { params: { path: { id } } }))).route,
+  });
 }
 
 export function useStopFailureReasons() {
