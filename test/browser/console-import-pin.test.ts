@@ -75,8 +75,13 @@ describe('pinning a row of the import on the map', () => {
       // The keyboard's way: the focused map pans with the arrow keys, Enter sets the pin at its centre.
       await map.focus();
       await page.keyboard.press('ArrowRight');
-      await page.keyboard.press('Enter');
-      await expect.poll(() => dialog.getByRole('status').textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^${w.pinAt} 43\\.\\d+, 7\\.\\d+$`));
+      // The map takes the key once it has loaded its style: Enter again until the pin is set.
+      await expect
+        .poll(async () => {
+          await map.press('Enter');
+          return dialog.getByRole('status').textContent();
+        }, { timeout: 60_000, intervals: [1000] })
+        .toMatch(new RegExp(`^${w.pinAt} 43\\.\\d+, 7\\.\\d+$`));
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `console-import-pin-dialog-${lang}-${viewport.width}`);
       await dialog.getByRole('button', { name: w.save }).click();
