@@ -80,7 +80,7 @@ describe('pinning a row of the import on the map', () => {
         .poll(async () => {
           await map.press('Enter');
           return dialog.getByRole('status').textContent();
-        }, { timeout: 60_000, intervals: [1000] })
+        }, { timeout: 60_000, interval: 1000 })
         .toMatch(new RegExp(`^${w.pinAt} 43\\.\\d+, 7\\.\\d+$`));
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `console-import-pin-dialog-${lang}-${viewport.width}`);
