@@ -9,7 +9,7 @@ const ITEMS = 30;
 describe.skipIf(!process.env.TEST_DATABASE_URL)('concurrent imports of one file on PostgreSQL', () => {
   const { world, item } = bulkRace();
 
-  it('creates each booking once when two bulk creates with other keys carry the same external ids', async () => {
+  it('creates each booking once when two bulk creates with other keys carry the same external ids', { timeout: 120_000 }, async () => {
     // Another browser, session or script: its own idempotency keys, so only the external ids can tell the rows apart.
     const { tenant } = world;
     const itemsOf = (run: string) => Array.from({ length: ITEMS }, (_, i) => item(`${run}-${i}`, `#${1001 + i}`));
