@@ -1,6 +1,7 @@
 // Delivery analytics through the API (contract §17): every figure against a hand-computed Berlin day on its
 // daylight-saving change, the day boundary in the area's time zone, pickups narrowed by filters[stop_type], the ETA
 // error from the ETAs as they were shown, the manager's visibility, CSV equal to JSON, and a tour's plan against actual.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createBooking, createOrganization, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../../../test/factories.ts';
@@ -143,6 +144,9 @@ describe('GET /api/analytics/deliveries', () => {
     const [low, high] = [...errors].sort((x, y) => x - y) as [number, number];
     // p90 of two values interpolates between them (percentile_cont).
     expect(figures.eta_error_s).toEqual({ mae: Math.round((low + high) / 2), p90: Math.round(low + 0.9 * (high - low)), samples: 2 });
+    // The drop-off's samples were pruned when it left the open stops: the one shown at 08:20 (30 minutes before) and later.
+    const kept = (await t.deps.db.execute(sql`SELECT published_at FROM stop_eta_samples WHERE stop_id = ${dropoff.id}::uuid ORDER BY published_at`)) as unknown as { rows: { published_at: Date | string }[] };
+    expect(kept.rows.map((r) => new Date(r.published_at).toISOString())).toEqual(['2026-05-04T08:20:00.000Z']);
     // The positions are the distance driven: 52.52 → 52.6 on one meridian, about 8.9 km.
     expect(figures.distance_km).toBeCloseTo(8.9, 1);
   });

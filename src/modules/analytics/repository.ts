@@ -35,13 +35,13 @@ export async function deliveryFigures(q: Queryable, scope: FinishedStopsScope, t
     q,
     sql`
 WITH f AS (${finishedStopsSql(scope)}),
+shown AS (${etaShownSql(tenant, col('f'))}),
 z AS (SELECT * FROM json_to_recordset(${JSON.stringify(timeZones.map((a) => ({ id: a.id, tz: a.timeZone })))}::json) AS z(id uuid, tz text)),
 x AS (
   SELECT f.*, (f.status = 'completed' AND (f.window_ends_at IS NULL OR f.finished_at <= f.window_ends_at)) AS on_time,
          to_char(f.finished_at AT TIME ZONE coalesce(z.tz, 'UTC'), 'YYYY-MM-DD') AS day,
-         CASE WHEN f.arrived_at IS NOT NULL AND f.tour_started_at IS NOT NULL
-              THEN abs(extract(epoch FROM f.arrived_at - ${etaShownSql(tenant, col('f.stop_id'), col('f.arrived_at'), col('f.tour_started_at'))})) END AS eta_error_s
-    FROM f LEFT JOIN z ON z.id = f.service_area_id),
+         abs(extract(epoch FROM f.arrived_at - shown.eta)) AS eta_error_s
+    FROM f LEFT JOIN z ON z.id = f.service_area_id LEFT JOIN shown ON shown.stop_id = f.stop_id),
 w AS (
   SELECT tour_id, driver_id,
          greatest(0, extract(epoch FROM least(coalesce(tour_completed_at, max(finished_at)), ${to}::timestamptz)

@@ -20,7 +20,7 @@ export const RECOMPUTE_ETAS_JOB: JobKind = 'live.recompute_etas';
  * routing request never holds the tour's lock (decision 0903); tours nobody holds any more drop their ETAs at once.
  */
 const dropOrRecomputeEtas: DispatchHooks['trackedToursChanged'] = async (tx, change) => {
-  await repo.deleteEtasOfTours(tx, change.tenantId, change.tours.filter((t) => !t.tracked).map((t) => t.id));
+  await repo.deleteEtasOfTours(tx, change.tenantId, change.tours.filter((t) => !t.tracked).map((t) => t.id), change.at);
   for (const tour of change.tours.filter((t) => t.tracked)) {
     await ensureJob(tx, {
       tenantId: change.tenantId,

@@ -196,15 +196,20 @@ async function pruneEtaSamples(q: Queryable, tenantId: string, stopIds: readonly
 }
 
 /**
- * The ETA shown for a stop at the moment its ETA error is measured, as SQL over the outer query's columns (contract
- * §17): the one shown 30 minutes before the arrival, or the first after the tour started when that is later.
+ * The ETA shown for each stop of `stops` (a relation with stop_id, arrived_at, tour_started_at) at the moment its ETA
+ * error is measured (contract §17): the one shown 30 minutes before the arrival, or the first after the tour started
+ * when that is later (or there is none). Set-based joins, not a probe per stop: a year's stops read at once.
  */
-export const etaShownSql = (tenantId: SQL, stopId: SQL, arrivedAt: SQL, tourStartedAt: SQL): SQL => sql`coalesce(
-    CASE WHEN ${arrivedAt} - interval '30 minutes' >= ${tourStartedAt} THEN
-      (SELECT x.eta FROM ${stopEtaSamples} x WHERE x.tenant_id = ${tenantId} AND x.stop_id = ${stopId}
-          AND x.published_at <= ${arrivedAt} - interval '30 minutes' ORDER BY x.published_at DESC LIMIT 1) END,
-    (SELECT x.eta FROM ${stopEtaSamples} x WHERE x.tenant_id = ${tenantId} AND x.stop_id = ${stopId}
-        AND x.published_at >= date_trunc('minute', ${tourStartedAt}) AND x.published_at <= ${arrivedAt} ORDER BY x.published_at LIMIT 1))`;
+export const etaShownSql = (tenantId: SQL, stops: SQL): SQL => sql`
+  SELECT s.stop_id, coalesce(l.eta, e.eta) AS eta FROM ${stops} s
+    LEFT JOIN (SELECT DISTINCT ON (x.stop_id) x.stop_id, x.eta FROM ${stopEtaSamples} x JOIN ${stops} s2 ON x.stop_id = s2.stop_id
+                WHERE x.tenant_id = ${tenantId} AND s2.arrived_at - interval '30 minutes' >= s2.tour_started_at
+                  AND x.published_at <= s2.arrived_at - interval '30 minutes'
+                ORDER BY x.stop_id, x.published_at DESC) l ON l.stop_id = s.stop_id
+    LEFT JOIN (SELECT DISTINCT ON (x.stop_id) x.stop_id, x.eta FROM ${stopEtaSamples} x JOIN ${stops} s2 ON x.stop_id = s2.stop_id
+                WHERE x.tenant_id = ${tenantId} AND x.published_at >= date_trunc('minute', s2.tour_started_at) AND x.published_at <= s2.arrived_at
+                ORDER BY x.stop_id, x.published_at) e ON e.stop_id = s.stop_id
+   WHERE s.arrived_at IS NOT NULL AND s.tour_started_at IS NOT NULL AND coalesce(l.eta, e.eta) IS NOT NULL`;
 
 /**
  * Metres driven on the tours `tourIds` (a subquery or uuid[] expression) by their kept positions, great-circle between
@@ -261,8 +266,9 @@ export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopId
   return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta }]));
 }
 
-/** Tours nobody drives any more keep no ETAs (their stops render none). */
-export async function deleteEtasOfTours(q: Queryable, tenantId: string, tourIds: readonly string[]): Promise<void> {
+/** Tours nobody drives any more keep no ETAs (their stops render none); their stops' samples are pruned (decision 1740). */
+export async function deleteEtasOfTours(q: Queryable, tenantId: string, tourIds: readonly string[], now: Date): Promise<void> {
   if (!tourIds.length) return;
-  await q.delete(stopEtas).where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.tourId, [...tourIds])));
+  const gone = await q.delete(stopEtas).where(and(eq(stopEtas.tenantId, tenantId), inArray(stopEtas.tourId, [...tourIds]))).returning({ stopId: stopEtas.stopId });
+  await pruneEtaSamples(q, tenantId, gone.map((r) => r.stopId), now);
 }
