@@ -6,7 +6,8 @@ import type { SubRequests, SubResponse } from '../../../http/sub-requests.ts';
 import { checkBody } from '../../../http/validation.ts';
 import { dispatchPermissions } from '../permissions.ts';
 import { checkNewBooking } from './create-booking.ts';
-import { BookingCreateBody, type BookingCreateInput, type BulkBookingCreateInput, type BulkBookingResultOutput } from './schemas.ts';
+import type { BulkBookingCreateInput, BulkBookingResultOutput } from './bulk-schemas.ts';
+import { BookingCreateBody, type BookingCreateInput } from './schemas.ts';
 
 /** The single route every item goes through. */
 const CREATE_BOOKING = { method: 'POST', url: '/api/hailing/bookings' } as const;

@@ -13,12 +13,9 @@ import * as stopOps from '../stops/operations.ts';
 import { createBooking } from './create-booking.ts';
 import { createBookingsInBulk } from './create-bookings-in-bulk.ts';
 import * as ops from './operations.ts';
+import { BULK_MAX_ITEMS, BulkBookingCreateBody, BulkBookingResults, type BulkBookingCreateInput } from './bulk-schemas.ts';
 import {
   BookingCreateBody,
-  BULK_MAX_ITEMS,
-  BulkBookingCreateBody,
-  BulkBookingResults,
-  type BulkBookingCreateInput,
   BookingEnvelope,
   BookingList,
   BookingListQuery,

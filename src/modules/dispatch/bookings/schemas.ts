@@ -1,5 +1,5 @@
 // Bookings wire schemas: bookings, stops, packages and their request bodies (docs/api-guide.md "Bookings, stops and tours").
-import { component, documentedAs, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
+import { component, EnumText, StringEnum, withExample } from '../../../http/openapi-components.ts';
 import { EXAMPLE_AT, EXAMPLE_ID as ID } from '../../../http/openapi-examples.ts';
 import { deprecatedItem } from '../../../http/openapi.ts';
 import { FailureOutcomeName } from '../../services/index.ts';
@@ -312,86 +312,6 @@ export type BookingCreateInput = Static<typeof BookingCreate>;
 export const BookingEnvelope = Type.Object({ booking: Booking });
 export const BookingList = ListOf('bookings', Booking);
 
-/** Items per bulk create: a chunk of a CSV import (api-guide "Creating bookings in bulk"). */
-export const BULK_MAX_ITEMS = 100;
-
-const BulkBookingItem = Type.Object(
-  {
-    idempotency_key: Type.String({ minLength: 1, maxLength: 255, description: 'The `Idempotency-Key` this item is created with, as if sent alone.' }),
-    // Checked item by item against createBooking's body, so that one bad item answers its own 422 (decision 0320).
-    booking: documentedAs<BookingCreateInput>('BookingCreate', 'Exactly the `booking` of the body of `createBooking`; validated per item.'),
-  },
-  { additionalProperties: false },
-);
-export const BulkBookingCreateBody = withExample(
-  Type.Object(
-    {
-      bookings: Type.Array(BulkBookingItem, { minItems: 1, maxItems: BULK_MAX_ITEMS }),
-      dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Check every item as the create would, writing nothing.' })),
-    },
-    { additionalProperties: false },
-  ),
-  {
-    dry_run: false,
-    bookings: [
-      {
-        idempotency_key: 'import-7f3a-row-1',
-        booking: { service_id: ID.service, external_id: 'CSV-1', stops: [{ type: 'pickup', place_id: ID.pickupPlace }, { type: 'dropoff', place_id: ID.dropoffPlace }] },
-      },
-    ],
-  },
-);
-export type BulkBookingCreateInput = Static<typeof BulkBookingCreateBody>;
-
-const BulkFieldError = Type.Object({
-  pointer: Type.String({ description: 'As `createBooking` answers it: into the item (`/booking/stops/0/place_id`).' }),
-  full_pointer: Type.String({ description: 'Into the bulk body (`/bookings/3/booking/stops/0/place_id`).' }),
-  code: Type.String(),
-  detail: Type.String(),
-});
-const BulkItemProblem = component(
-  'BulkItemProblem',
-  Type.Object(
-    {
-      type: Type.String({ format: 'uri' }),
-      title: Type.String(),
-      status: Type.Integer({ minimum: 400, maximum: 599 }),
-      detail: Type.String(),
-      error_code: Type.String(),
-      errors: Type.Optional(Type.Array(BulkFieldError)),
-    },
-    { additionalProperties: true, description: 'The problem `createBooking` answers for this item, each field error with its `full_pointer` too.' },
-  ),
-);
-export const BulkBookingResult = component(
-  'BulkBookingResult',
-  withExample(
-    Type.Object({
-      index: Type.Integer({ minimum: 0, description: 'The item’s position in `bookings`.' }),
-      status: Type.Integer({ description: '`createBooking`’s status for this item: 201, or 4xx with `error`.' }),
-      replayed: Type.Boolean({ description: 'Answered from the idempotency store: the key was used before with the same booking.' }),
-      booking: Nullable(Booking),
-      error: Nullable(BulkItemProblem),
-    }),
-    {
-      index: 1,
-      status: 422,
-      replayed: false,
-      booking: null,
-      error: {
-        type: 'https://tourbook.dev/errors/validation_failed',
-        title: 'Validation failed',
-        status: 422,
-        detail: 'The request body is not valid.',
-        error_code: 'validation_failed',
-        errors: [{ pointer: '/booking/stops/0/place_id', full_pointer: '/bookings/1/booking/stops/0/place_id', code: 'unknown_reference', detail: 'No place with this id is visible to you.' }],
-      },
-    },
-  ),
-);
-export type BulkBookingResultOutput = Static<typeof BulkBookingResult>;
-export const BulkBookingResults = Type.Object({ results: Type.Array(BulkBookingResult) });
-
 export const BookingListQuery = Type.Object(
   {
     ...PaginationQuery,
@@ -461,56 +381,3 @@ export const PreferredDriversBody = withExample(Type.Object(
   { preferred_driver_ids: Type.Array(Uuid, { uniqueItems: true, maxItems: 100 }) },
   { additionalProperties: false },
 ), { preferred_driver_ids: [ID.driver] });
-
-/** Routes that take a DeliveryProof (two base64 images of up to 7,000,000 characters) declare this body limit (decision 0111). */
-export const PROOF_BODY_LIMIT = 16 * 1024 * 1024;
-
-/** Proof of a handover: of a forced delivery, or of a stop's completion (docs/api-guide.md "Bookings, stops and tours"). */
-export const DeliveryProof = Type.Object(
-  {
-    signature: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000 })),
-    photo: Type.Optional(Type.String({ minLength: 1, maxLength: 7_000_000, description: 'base64, at most 5 MiB decoded' })),
-    recipient_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    note: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
-  },
-  { additionalProperties: false },
-);
-export type DeliveryProofInput = Static<typeof DeliveryProof>;
-
-export const StopCompleteBody = withExample(Type.Object(
-  {
-    packages: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            id: Uuid,
-            result: Type.Union([Type.Literal('picked_up'), Type.Literal('delivered'), Type.Literal('failed')]),
-            reason_key: Type.Optional(Type.String({ maxLength: 64 })),
-            note: Type.Optional(Type.String({ maxLength: 2000 })),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 1000 },
-      ),
-    ),
-    proof: Type.Optional(DeliveryProof),
-  },
-  { additionalProperties: false },
-), { packages: [{ id: ID.package, result: 'delivered' }], proof: { recipient_name: 'A. Lovelace', note: 'Handed over at the door' } });
-export type StopCompleteInput = Static<typeof StopCompleteBody>;
-
-export const PackageLookupBody = withExample(Type.Union(
-  [
-    Type.Object({ shortcode: Type.String({ minLength: 1, maxLength: 20 }) }, { additionalProperties: false }),
-    Type.Object({ external_label: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }),
-  ],
-), { shortcode: 'EPHW4MQK' });
-export const PackageEnvelope = Type.Object({ package: Package });
-export const LookedUpPackageEnvelope = Type.Object({ package: LookedUpPackage });
-
-export const ForceDeliveryBody = withExample(Type.Object({ proof: Type.Optional(DeliveryProof) }, { additionalProperties: false }), {
-  proof: { recipient_name: 'Reception, 2nd floor', note: 'Scanner broken; signed on paper' },
-});
-export type ForceDeliveryInput = Static<typeof ForceDeliveryBody>;
-
-export const PackageTransitionBody = withExample(Type.Object({ event: Type.String({ minLength: 1, maxLength: 50 }) }, { additionalProperties: false }), { event: 'announce' });
