@@ -10,11 +10,14 @@ import { sql } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTiles } from '../../src/modules/region/tiles/index.ts';
+import { readOsmFile } from '../../src/modules/region/index.ts';
+import { roadsStep } from '../../src/modules/region/roads/step.ts';
 import { createBooking, createOrganization, createService, createServiceArea, createUser, tourEnRoute } from '../factories.ts';
 import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const DEMO_TILES = path.resolve(import.meta.dirname, '../../regions/monaco.mbtiles');
+const MONACO_PBF = path.resolve(import.meta.dirname, '../../regions/monaco.osm.pbf');
 // Two tours in Monaco, on streets of the old town and of La Condamine.
 const TOURS = [
   [
@@ -39,6 +42,8 @@ describe('maps you can read', () => {
       VALUES (${regionId}, 'monaco', 43.72, 7.40, 43.76, 7.44, 'monaco.osm.pbf', now(), '{}'::jsonb)`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-maps-browser-'));
     fs.copyFileSync(DEMO_TILES, path.join(dir, 'monaco.mbtiles'));
+    // The region's roads too: the tour page draws its route along them (contract §15).
+    await roadsStep.run(app.t.deps.db, regionId, await readOsmFile(MONACO_PBF), { path: MONACO_PBF });
     await importTiles(app.t.deps.db, regionId, path.join(dir, 'monaco.osm.pbf'), { tilemaker: false });
     fs.rmSync(dir, { recursive: true, force: true });
 
@@ -64,7 +69,7 @@ describe('maps you can read', () => {
       const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
       tourId ??= tour.id;
     }
-  });
+  }, 240_000);
   afterAll(async () => app?.close());
 
   /** Signs in with the labels of the page's language (the harness's signIn reads the English ones). */
@@ -129,13 +134,23 @@ describe('maps you can read', () => {
   it.each([
     ['en', LAPTOP, 'en-GB'],
     ['de', PHONE, 'de-DE'],
-  ] as const)('the tour page (%s, %j): the tour over the streets, its stops numbered', async (lang, viewport, locale) => {
+  ] as const)('the tour page (%s, %j): the tour over the streets along its route on the roads, its stops numbered', async (lang, viewport, locale) => {
     const watched = await openPage(app, { viewport, locale });
     const { page } = watched;
+    const notFound: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
     await signInAs(page, lang);
     await page.goto(`${app.url}/console/tours/${tourId}`);
     const map = await settled(page);
     await expect.poll(async () => (await map.getAttribute('data-tour-colors')) ?? '', { timeout: 30_000 }).toBe('#0072B2');
+    // The route from GET …/route, along the roads: a line of many points through the tour's two stops, said in words.
+    await expect.poll(async () => await map.getAttribute('data-travel-source'), { timeout: 30_000, message: 'the route drawn' }).toBe('road_network');
+    expect(Number(await map.getAttribute('data-route-points'))).toBeGreaterThan(5);
+    await page.getByText(lang === 'de' ? /Verbleibende Route: [\d,]+ km/ : /Remaining route: [\d.]+ km/).waitFor({ state: 'visible' });
+    expect(await page.getByRole('note').count()).toBe(0);
+    expect(notFound, 'no request answered 404').toEqual([]);
     await page.getByText('© OpenStreetMap contributors').waitFor({ state: 'visible' });
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `maps-console-tour-${lang}-${viewport.width}`);

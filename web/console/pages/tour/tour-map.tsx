@@ -33,7 +33,10 @@ export function TourMap({ tourId, stops }: { tourId: string; stops: Stop[] }) {
     if (!map) return;
     setLayerData(map, 'tours', features.lines);
     setLayerData(map, 'stops', features.points);
+    // What the browser tests read: whether the line is the server's route, and where its times come from.
     map.getContainer().dataset.routed = String(!!route.data);
+    map.getContainer().dataset.travelSource = route.data?.travel_source ?? '';
+    map.getContainer().dataset.routePoints = String(features.lines[0]?.geometry.type === 'LineString' ? features.lines[0].geometry.coordinates.length : 0);
     const bounds = boundsOf([...features.lines, ...features.points]);
     if (bounds && !fitted.current) {
       map.fitBounds(bounds, { padding: 40, maxZoom: 16, animate: false });
