@@ -2,6 +2,7 @@
 // reads it in German with every event in words — labels, statuses, the failure's reason and outcome, never a key —
 // axe-clean on a laptop and a phone; a manager of another organization gets the booking's "not found" in words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { createBooking, createOrganization, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../factories.ts';
 import { axeViolations, LAPTOP, openPage, PHONE, screenshot, type BrowserApp, startBrowserApp } from './harness.ts';
 
@@ -37,7 +38,7 @@ describe('the booking timeline in a browser', () => {
   }, 120_000);
   afterAll(async () => app?.close());
 
-  const signInDe = async (page: import('playwright-core').Page, email: string) => {
+  const signInDe = async (page: Page, email: string) => {
     await page.goto(`${app.url}/console`);
     await page.getByLabel('E-Mail').fill(email);
     await page.getByLabel('Passwort').fill(PASSWORD);
