@@ -15,8 +15,9 @@ export function buildTestAppHeldAfterRouting(routed: () => Promise<void>): Promi
     hooks: {
       travel: {
         ...travelTimes,
-        matrixSeconds: async (...args) => {
-          const matrix = await travelTimes.matrixSeconds(...args);
+        // The plan's matrix (durations, distances and source: contract §15); matrixSeconds serves other reads.
+        matrix: async (...args) => {
+          const matrix = await travelTimes.matrix(...args);
           await routed();
           return matrix;
         },
