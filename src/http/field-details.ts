@@ -136,6 +136,9 @@ export const fieldDetails: FieldDetails = {
   'A reason with the key {key} exists already.': { de: 'Ein Grund mit dem Schlüssel {key} existiert bereits.' },
 
   // Reading your own writes (read replicas).
+  // Delivery analytics' period (src/modules/analytics, decision 1741).
+  'to must be after from.': { de: 'to muss nach from liegen.' },
+  'A period covers at most {days} days.': { de: 'Ein Zeitraum umfasst höchstens {days} Tage.' },
   'Tourbook-Consistency must be a WAL position this API returned, e.g. 0/16B3748.': {
     de: 'Tourbook-Consistency muss eine WAL-Position sein, die diese API geliefert hat, z. B. 0/16B3748.',
   },
