@@ -47,8 +47,9 @@ export async function runTilemaker(input: string, output: string): Promise<void>
   try {
     await promisify(execFile)(
       'tilemaker',
-      ['--input', input, '--output', output, '--config', path.join(SCHEMA_DIR, 'tilemaker-config.json'), '--process', path.join(SCHEMA_DIR, 'tilemaker-process.lua')],
-      // tilemaker writes its progress next to the output; its working directory is a temporary one of ours.
+      ['--input', path.resolve(input), '--output', path.resolve(output), '--config', path.join(SCHEMA_DIR, 'tilemaker-config.json'), '--process', path.join(SCHEMA_DIR, 'tilemaker-process.lua')],
+      // tilemaker runs in a temporary directory of ours (it writes its progress there): the paths given are made absolute,
+      // or `region import regions/x.osm.pbf` would look for the file inside that directory.
       { cwd: store, timeout: 30 * 60_000, maxBuffer: 64 * 1024 * 1024 },
     );
   } catch (error) {
