@@ -3,7 +3,7 @@
 import type { OsmTags } from '../osm-data.ts';
 
 /** km/h by road class where the way carries no usable `maxspeed` (urban values: the regions we serve are towns). */
-const CLASS_SPEED_KMH: Readonly<Record<string, number>> = {
+export const CLASS_SPEED_KMH: Readonly<Record<string, number>> = {
   motorway: 100,
   motorway_link: 60,
   trunk: 80,
