@@ -198,18 +198,21 @@ async function pruneEtaSamples(q: Queryable, tenantId: string, stopIds: readonly
 /**
  * The ETA shown for each stop of `stops` (a relation with stop_id, arrived_at, tour_started_at) at the moment its ETA
  * error is measured (contract §17): the one shown 30 minutes before the arrival, or the first after the tour started
- * when that is later (or there is none). Set-based joins, not a probe per stop: a year's stops read at once.
+ * when that is later (or there is none). One row per stop that has one: stop_id, arrived_at, eta. One pass over the
+ * samples joined to the stops, both picks as ordered aggregates of the same group, so a stop without samples costs
+ * nothing and a year's stops are read once (docs/performance.md, "Delivery analytics").
  */
-export const etaShownSql = (tenantId: SQL, stops: SQL): SQL => sql`
-  SELECT s.stop_id, coalesce(l.eta, e.eta) AS eta FROM ${stops} s
-    LEFT JOIN (SELECT DISTINCT ON (x.stop_id) x.stop_id, x.eta FROM ${stopEtaSamples} x JOIN ${stops} s2 ON x.stop_id = s2.stop_id
-                WHERE x.tenant_id = ${tenantId} AND s2.arrived_at - interval '30 minutes' >= s2.tour_started_at
-                  AND x.published_at <= s2.arrived_at - interval '30 minutes'
-                ORDER BY x.stop_id, x.published_at DESC) l ON l.stop_id = s.stop_id
-    LEFT JOIN (SELECT DISTINCT ON (x.stop_id) x.stop_id, x.eta FROM ${stopEtaSamples} x JOIN ${stops} s2 ON x.stop_id = s2.stop_id
-                WHERE x.tenant_id = ${tenantId} AND x.published_at >= date_trunc('minute', s2.tour_started_at) AND x.published_at <= s2.arrived_at
-                ORDER BY x.stop_id, x.published_at) e ON e.stop_id = s.stop_id
-   WHERE s.arrived_at IS NOT NULL AND s.tour_started_at IS NOT NULL AND coalesce(l.eta, e.eta) IS NOT NULL`;
+export const etaShownSql = (tenantId: SQL, stops: SQL): SQL => {
+  const cutoff = sql`s.arrived_at - interval '30 minutes'`;
+  const latest = sql`(array_agg(x.eta ORDER BY x.published_at DESC) FILTER (WHERE ${cutoff} >= s.tour_started_at AND x.published_at <= ${cutoff}))[1]`;
+  const first = sql`(array_agg(x.eta ORDER BY x.published_at) FILTER (WHERE x.published_at >= date_trunc('minute', s.tour_started_at)))[1]`;
+  return sql`
+  SELECT s.stop_id, s.arrived_at, coalesce(${latest}, ${first}) AS eta
+    FROM ${stopEtaSamples} x JOIN ${stops} s ON x.stop_id = s.stop_id
+   WHERE x.tenant_id = ${tenantId} AND s.arrived_at IS NOT NULL AND s.tour_started_at IS NOT NULL AND x.published_at <= s.arrived_at
+   GROUP BY s.stop_id, s.arrived_at, s.tour_started_at
+  HAVING coalesce(${latest}, ${first}) IS NOT NULL`;
+};
 
 /**
  * Metres driven on the tours `tourIds` (a subquery or uuid[] expression) by their kept positions, great-circle between
