@@ -265,7 +265,7 @@ export function ImportPage() {
             {check.error ? <ErrorBanner error={check.error} /> : null}
             {summary ? (
               <p role="status" className="summary">
-                {t('preview_summary', { ready: summary.ready, replayed: summary.replayed, failed: summary.failed })}
+                {t(summary.ready === 1 ? 'preview_summary_one' : 'preview_summary', { ready: summary.ready, replayed: summary.replayed, failed: summary.failed })}
               </p>
             ) : null}
             {summary && streetOnly ? <p className="muted">{t('street_only', { count: streetOnly })}</p> : null}

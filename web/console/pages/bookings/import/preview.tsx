@@ -24,10 +24,11 @@ export function words(t: T, error: RowError): string {
 }
 
 /** Where the row's drop-off will be, in words, and how sure (a badge's tone). */
-function whereOf(t: T, row: ImportRow, located: Located | undefined): { text: string; tone: 'ok' | 'warn' | 'danger' | 'neutral' } {
+function whereOf(t: T, row: ImportRow, located: Located | undefined, outcome: RowOutcome | undefined): { text: string; tone: 'ok' | 'warn' | 'danger' | 'neutral' } {
   if (!row.address) return row.booking.stops[1]?.place_id ? { text: t('where.place'), tone: 'ok' } : { text: t('where.none'), tone: 'danger' };
   if (row.located) return { text: row.booking.stops[1]?.place_id ? t('where.pinned') : t('where.given'), tone: 'ok' };
-  if (!located) return { text: t('where.pending'), tone: 'neutral' };
+  // A row the check has already refused is not still being looked up: its error says why, the badge says "not found".
+  if (!located) return outcome?.status === 'failed' ? { text: t('where.none'), tone: 'danger' } : { text: t('where.pending'), tone: 'neutral' };
   const result = located.result;
   if (!result) return { text: t('where.none'), tone: 'danger' };
   const source = ['places', 'region', 'nominatim', 'photon'].includes(result.source) ? t(`source.${result.source as 'region'}`) : result.source;
@@ -48,7 +49,7 @@ export function PreviewList({ rows, outcomes, located, canPin, onPin }: { rows: 
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
           const outcome = outcomes.get(row.number);
-          const where = whereOf(t, row, located(row));
+          const where = whereOf(t, row, located(row), outcome);
           const errors = outcome?.status === 'failed' ? outcome.errors : [];
           return (
             <li key={row.number} ref={virtualizer.measureElement} data-index={item.index} style={{ transform: `translateY(${item.start}px)` }} aria-label={t('row_label', { row: row.number })}>
