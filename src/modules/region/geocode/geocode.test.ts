@@ -34,6 +34,7 @@ const HOUSES: [query: string, lat: number, lng: number][] = [
   ["17 Avenue de l'Annonciade", 43.7483, 7.431053],
   ['1 Avenue Pierre Weck, 06320 Cap-d’Ail', 43.722049, 7.396081],
   ['22 Avenue de Grande-Bretagne', 43.743289, 7.429115],
+  ['6 Quai Antoine 1er, 98000 Monaco, MC', 43.732922, 7.42579],
 ];
 
 /** Streets of the extract asked without a number, or with one OSM does not have. */
@@ -44,6 +45,9 @@ const STREETS: [query: string, street: string][] = [
   ['Rue Grimaldi', 'Rue Grimaldi'],
   ['rue grimaldi 999', 'Rue Grimaldi'],
   ['Av. de la Costa', 'Avenue de la Costa'],
+  // A shop export's Country column ends the line: the country, not more words of the city.
+  ['Boulevard des Moulins 1, 98000 Monaco, MC', 'Boulevard des Moulins'],
+  ['3 Avenue de la Costa, 98000 Monaco, Monaco', 'Avenue de la Costa'],
 ];
 
 const UNKNOWN = ['Rue Inconnue', '12 Rue Inconnue, 98000 Monaco', 'Hauptstraße 5, Berlin'];

@@ -37,6 +37,14 @@ export function parseQuery(input: { line?: string; parts?: AddressParts }): Pars
       rest = [`${m[2]} ${m[3]}`];
     }
   }
+  // "…, 98000 Monaco, MC": the last piece after a locality is the country (the shape a shop export's Country column
+  // and the console's own lines give), not more words of the city — read as the city it made no street match.
+  let country: string | null = null;
+  const last = rest.at(-1);
+  if (rest.length >= 2 && last && !/\d/.test(last) && rest.slice(0, -1).some((piece) => piece.split(' ').some((w) => !POSTCODE.test(w)))) {
+    country = last;
+    rest = rest.slice(0, -1);
+  }
   let zip: string | null = null;
   const cityWords: string[] = [];
   for (const word of rest.join(' ').split(' ').filter((w) => w !== '')) {
@@ -46,7 +54,7 @@ export function parseQuery(input: { line?: string; parts?: AddressParts }): Pars
   // A line that is only a postcode and/or a city ("98000", "Monaco").
   if (rest.length === 0 && /^\S+$/.test(streetLine) && POSTCODE.test(streetLine)) return finish(null, null, streetLine, null, null, text);
   const { street, number } = splitStreetLine(streetLine);
-  return finish(street || null, number, zip, cityWords.join(' ') || null, null, text);
+  return finish(street || null, number, zip, cityWords.join(' ') || null, country, text);
 }
 
 function finish(street: string | null, number: string | null, zip: string | null, city: string | null, country: string | null, text: string): ParsedQuery {
