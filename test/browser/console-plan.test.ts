@@ -43,6 +43,11 @@ describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
   }
 
   const now0 = () => app.t.clock.now().getTime();
+  /** What `read` says once the worker has run what is due: every plan runs as a job (decision 1645), polled by the page. */
+  const afterWorker = async <T,>(read: () => Promise<T>): Promise<T> => {
+    await createWorker(app.t.deps).drain();
+    return read();
+  };
 
   beforeAll(async () => {
     app = await startBrowserApp();
@@ -169,7 +174,7 @@ describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
     expect(await page.getByLabel('Booking WAIT-1').isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Plan tours' }).click();
     const list = page.getByRole('list', { name: 'Proposed tours' });
-    await expect.poll(() => list.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /^Tour \d+$/ }) }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(() => afterWorker(() => list.getByRole('listitem').filter({ has: page.getByRole('heading', { name: /^Tour \d+$/ }) }).count()), { timeout: 30_000 }).toBeGreaterThan(0);
     // Every stop of the three bookings is listed once, and drawn on the map.
     await expect.poll(() => list.getByText(/of booking PLAN-\d/).count()).toBe(6);
     const map = page.locator('[data-tours]');
@@ -245,7 +250,7 @@ describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
       await page.getByRole('button', { name: en ? 'Sign in' : 'Anmelden' }).click();
       await expect.poll(() => page.getByLabel(`${en ? 'Booking' : 'Buchung'} ${name}`).isChecked(), { timeout: 20_000 }).toBe(true);
       await page.getByRole('button', { name: en ? 'Plan tours' : 'Touren planen' }).click();
-      await expect.poll(() => page.locator('[data-tours]').getAttribute('data-stops'), { timeout: 30_000 }).toBe('2');
+      await expect.poll(() => afterWorker(() => page.locator('[data-tours]').getAttribute('data-stops')), { timeout: 30_000 }).toBe('2');
       expect(await axeViolations(page)).toEqual([]);
       await screenshot(page, `console-plan-${locale}-${viewport.width}`);
       watched.expectClean();

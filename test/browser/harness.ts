@@ -85,10 +85,14 @@ export interface WatchedPage {
   expectClean(): void;
 }
 
-export async function openPage(app: BrowserApp, options: { viewport?: { width: number; height: number }; locale?: 'en-GB' | 'de-DE'; mobile?: boolean } = {}): Promise<WatchedPage> {
+export async function openPage(
+  app: BrowserApp,
+  options: { viewport?: { width: number; height: number }; locale?: 'en-GB' | 'de-DE'; mobile?: boolean; /** The browser's own zone (default: the machine's). */ timezoneId?: string } = {},
+): Promise<WatchedPage> {
   const context = await app.browser.newContext({
     viewport: options.viewport ?? LAPTOP,
     locale: options.locale ?? 'en-GB',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     ...(options.mobile ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
   });
   const page = await context.newPage();

@@ -1,6 +1,7 @@
 // Shared accessible components: native elements with labels, descriptions and errors wired by id, so assistive
 // technology and the browser tests find every control by its accessible name.
 import { useEffect, useId, useRef, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { TimesNote } from './times-note.tsx';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -88,10 +89,18 @@ export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'info
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-export function PageHead({ title, actions }: { title: ReactNode; actions?: ReactNode }) {
+/** A page's heading; with `timeZones`, the page's times are said to be on those zones' clocks once, under it (decision 1682). */
+export function PageHead({ title, actions, timeZones, deviceZone = false }: { title: ReactNode; actions?: ReactNode; timeZones?: readonly string[]; deviceZone?: boolean }) {
   return (
     <div className="page-head">
-      <h1>{title}</h1>
+      {timeZones ? (
+        <div>
+          <h1>{title}</h1>
+          <TimesNote zones={timeZones} device={deviceZone} />
+        </div>
+      ) : (
+        <h1>{title}</h1>
+      )}
       {actions ? <div className="row">{actions}</div> : null}
     </div>
   );

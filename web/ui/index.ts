@@ -7,3 +7,4 @@ export { markReactAriaStylesPresent } from './react-aria.ts';
 export { Pager, useCursorPages, type CursorPages } from './pager.tsx';
 export { SignInForm } from './sign-in-form.tsx';
 export { useTourName } from './use-tour-name.ts';
+export { deviceZone, TimesNote, useAreaZones, zoneLabel } from './times-note.tsx';

@@ -720,6 +720,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/dispatch/plans/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a plan run as a job, as proposed: all its tours or those chosen, in one transaction, once */
+        post: operations["applyDispatchPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/failure_reasons": {
         parameters: {
             query?: never;
@@ -12649,6 +12666,208 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    applyDispatchPlan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "tours": [
+                 *         {
+                 *           "index": 0
+                 *         },
+                 *         {
+                 *           "index": 1,
+                 *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The proposed tours to apply, each at most once (default: all of them); the stops of those left out keep waiting. */
+                    tours?: {
+                        /** @description Force-assign the new tour to this driver (one you may dispatch to) instead of the planned shift's; null: no driver. Not for a driver's tour under way. */
+                        driver_id?: string | null;
+                        /** @description The proposed tour, by its place in the plan's `tours` (from 0). */
+                        index: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Link: components["headers"]["Link"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    Sunset: components["headers"]["Sunset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "plan": {
+                     *         "id": "0193b2e4-0c1d-7a2e-8f30-000000000021",
+                     *         "status": "running",
+                     *         "created_at": "2026-11-22T13:05:00.000Z",
+                     *         "finished_at": null
+                     *       },
+                     *       "tours": [
+                     *         {
+                     *           "id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *           "service_id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
+                     *           "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
+                     *           "status": "en_route",
+                     *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *           "executing_organization_id": "0193b2e4-0c1d-7a2e-8f30-000000000006",
+                     *           "scheduled_at": "2026-11-22T13:00:00.000Z",
+                     *           "claim_expires_at": null,
+                     *           "optimized": true,
+                     *           "label": "North route",
+                     *           "locked": false,
+                     *           "managing_organization_ids": [
+                     *             "0193b2e4-0c1d-7a2e-8f30-000000000006"
+                     *           ],
+                     *           "preferred_driver_ids": [],
+                     *           "stops": [
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000011",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "pickup",
+                     *               "status": "approaching",
+                     *               "position": 0,
+                     *               "tour_position": 0,
+                     *               "place_id": "0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "location": {
+                     *                 "lat": 52.5303,
+                     *                 "lng": 13.3295
+                     *               },
+                     *               "address": {
+                     *                 "street": "Beusselstraße",
+                     *                 "number": "44",
+                     *                 "zip_code": "10553",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": null
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Front desk",
+                     *                 "phone_number": "+49 30 555 0100",
+                     *                 "email": null
+                     *               },
+                     *               "group": "A-pickup-0193b2e4-0c1d-7a2e-8f30-00000000000a",
+                     *               "time_window": {
+                     *                 "starts_at": "2026-11-22T13:00:00.000Z",
+                     *                 "ends_at": "2026-11-22T15:00:00.000Z"
+                     *               },
+                     *               "service_duration_seconds": 120,
+                     *               "notes": null,
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             },
+                     *             {
+                     *               "id": "0193b2e4-0c1d-7a2e-8f30-000000000012",
+                     *               "booking_id": "0193b2e4-0c1d-7a2e-8f30-000000000010",
+                     *               "tour_id": "0193b2e4-0c1d-7a2e-8f30-000000000014",
+                     *               "type": "dropoff",
+                     *               "status": "scheduled",
+                     *               "position": 1,
+                     *               "tour_position": 1,
+                     *               "place_id": null,
+                     *               "location": {
+                     *                 "lat": 52.5378,
+                     *                 "lng": 13.4093
+                     *               },
+                     *               "address": {
+                     *                 "street": "Kastanienallee",
+                     *                 "number": "12",
+                     *                 "zip_code": "10435",
+                     *                 "city": "Berlin",
+                     *                 "country": "DE",
+                     *                 "additional_line": "Hinterhaus, 3rd floor"
+                     *               },
+                     *               "contact": {
+                     *                 "name": "Ada Lovelace",
+                     *                 "phone_number": "+49 151 2345678",
+                     *                 "email": null
+                     *               },
+                     *               "group": null,
+                     *               "time_window": null,
+                     *               "service_duration_seconds": 120,
+                     *               "notes": "Ring twice",
+                     *               "package_ids": [
+                     *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
+                     *               ],
+                     *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "completed_at": null,
+                     *               "failed_at": null,
+                     *               "failure": null,
+                     *               "recovery_of_stop_id": null,
+                     *               "recovery_kind": null,
+                     *               "proof": null,
+                     *               "completion_requirements": {
+                     *                 "fail": false
+                     *               }
+                     *             }
+                     *           ],
+                     *           "earnings": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z",
+                     *           "started_at": "2026-11-22T13:10:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        plan: components["schemas"]["DispatchPlanJob"];
+                        /** @description The tours created and the running tours re-planned, in the order of the plan's tours applied. */
+                        tours: components["schemas"]["Tour"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

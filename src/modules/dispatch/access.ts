@@ -126,9 +126,9 @@ export async function requirePackage<P extends { bookingId: string }>(q: Queryab
 }
 
 /** A plan job's door: dispatchers (403), and a plan is its maker's, or any admin's to read (404 otherwise). */
-export async function requirePlan(q: Queryable, actor: Actor, id: string): Promise<PlanRow> {
+export async function requirePlan(q: Queryable, actor: Actor, id: string, options: { forUpdate?: boolean } = {}): Promise<PlanRow> {
   requireDispatcher(actor);
-  const row = await planningRepository.findPlan(q, actor.tenantId, id);
+  const row = await planningRepository.findPlan(q, actor.tenantId, id, options);
   if (!row || (actor.role !== 'admin' && row.actor.userId !== actor.userId)) throw notFound('plan');
   return row;
 }

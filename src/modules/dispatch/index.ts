@@ -70,7 +70,7 @@ export { findTourPlan, type TourPlanRow } from './tour-plans.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as applyPlan } from './planning/apply-plan.ts';
-import { messages as planFleet } from './planning/plan-fleet.ts';
+import { messages as applyJob } from './planning/apply-job.ts';
 import { messages as optimizeTour } from './planning/optimize-tour.ts';
 import { messages as packages } from './packages/operations.ts';
 import { messages as trackedBooking } from './bookings/tracked-booking.ts';
@@ -82,4 +82,4 @@ import { messages as dispatching } from './tours/merge-and-insert.ts';
 import { messages as createBooking } from './bookings/create-booking.ts';
 import { messages as locateStops } from './bookings/locate-stops.ts';
 import { messages as bookingSplit } from './tours/booking-split.ts';
-export const messages: readonly Messages[] = [applyPlan, planFleet, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops, bookingSplit];
+export const messages: readonly Messages[] = [applyPlan, applyJob, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops, bookingSplit];

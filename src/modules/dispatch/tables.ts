@@ -290,8 +290,12 @@ export const dispatchPlans = pgTable(
     input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     result: jsonb('result').$type<Record<string, unknown>>(),
     error: jsonb('error').$type<{ error_code: string; detail: string }>(),
+    /** What a done plan proposed, as apply needs it (planning/stored-proposal.ts); never shown. Decision 1645. */
+    proposal: jsonb('proposal').$type<Record<string, unknown>>(),
     createdAt: ts('created_at').notNull(),
     finishedAt: ts('finished_at'),
+    /** When POST …/plans/{id}/apply created its tours (or the job did, with `apply`): a plan is applied once. */
+    appliedAt: ts('applied_at'),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

@@ -3,24 +3,19 @@
 // (docs/api-guide.md "Optimising tours and planning dispatch"; decisions 1301, 1304). A driver's tour under way is
 // planned from where it stands, its stops done or under way kept in place (decision 1303). With `apply`, new tours
 // are created and force-assigned to their drivers, and stops planned into a running tour are inserted into it.
-import type { Queryable, Tx } from '../../../db/client.ts';
+import type { Queryable } from '../../../db/client.ts';
 import type { Deps } from '../../../deps.ts';
 import type { Actor } from '../../../http/actor.ts';
-import { conflict, unknownReference } from '../../../http/errors.ts';
-import type { Messages } from '../../../http/i18n.ts';
-import { recordEvents } from '../../../events/outbox.ts';
+import { unknownReference } from '../../../http/errors.ts';
 import { DEFAULT_AVERAGE_SPEED_KMH, findServiceArea, findUser, membershipsOf } from '../../identity/index.ts';
 import { getService } from '../../services/index.ts';
 import { shiftsByIds, shiftsOfDrivers, type ShiftView } from '../../shifts/index.ts';
-import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { packagesRepository as packagesRepo } from '../packages/index.ts';
-import { bookingEventData, tourEventData } from '../settle.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
-import { layOutTour } from '../tours/merge-and-insert.ts';
 import { HELD_BY_DRIVER_STATUSES } from '../tours/index.ts';
 import { toursRepository as toursRepo } from '../tours/index.ts';
 import { maySendDriver, seesTour } from '../access.ts';
-import { createPlannedTours, selectAgain, settleAppliedPlan, type SelectStops, type Selection } from './apply-plan.ts';
+import { applyProposal, fingerprint, type SelectStops, type StoredProposal } from './apply-plan.ts';
 import {
   acceptRoutes,
   explainUnplaced,
@@ -36,7 +31,6 @@ import {
   type RunningTour,
 } from './fleet.ts';
 import { SEED } from './order.ts';
-import { inFreePositions } from './positions.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
 import type { Point } from './travel.ts';
@@ -44,16 +38,12 @@ import { proposedRoutes } from './proposed-routes.ts';
 import type { TravelRouteView } from '../../../http/travel-schemas.ts';
 import type { TravelSource } from '../../../seams/index.ts';
 
-export const messages: Messages = {
-  'planning.running_tour_changed': { en: 'The tour {tour_id} changed since the plan was made; plan again.', de: 'Die Tour {tour_id} änderte sich seit der Planung; bitte neu planen.' },
-};
-
 
 /** Whether the plan is made with a fleet: drivers, or their shifts. */
 export const withFleet = (input: PlanInput): boolean => input.drivers !== undefined || input.shift_ids !== undefined;
 
 /** Driver → organization, each a driver the caller may dispatch to (admins: any; managers: their organizations'); else 422 at `pointerOf(i)`. */
-async function dispatchableDrivers(q: Queryable, actor: Actor, driverIds: readonly string[], pointerOf: (i: number) => string, resource: string): Promise<Map<string, string | null>> {
+export async function dispatchableDrivers(q: Queryable, actor: Actor, driverIds: readonly string[], pointerOf: (i: number) => string, resource: string): Promise<Map<string, string | null>> {
   const organizations = await membershipsOf(q, actor.tenantId, [...new Set(driverIds)]);
   const result = new Map<string, string | null>();
   for (const [i, id] of driverIds.entries()) {
@@ -216,7 +206,7 @@ interface Proposed {
   work: Pick<FleetPlanTour, 'stops_count' | 'driving_s' | 'waiting_s' | 'working_s' | 'distance_m'>;
 }
 
-export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[] }> {
+export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, selectStops: SelectStops): Promise<{ plan: FleetPlan; tourIds: string[]; proposal: StoredProposal }> {
   const objective: FleetObjective = input.objective ?? 'balanced';
   const now = deps.clock.now();
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
@@ -265,7 +255,18 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     };
     return [{ shift, running: r, stops: route.map((i) => stops[i]!), travelSeconds: schedule.travelSeconds, starts_at: at(schedule.departure), ends_at: at(schedule.finish), etas: schedule.arrivals.map(at), work }];
   });
-  const tourIds: (string | null)[] = input.apply ? await applyFleetPlan(deps, actor, input, waiting, proposed, selectStops) : proposed.map((p) => p.running?.tour.id ?? null);
+  const proposal: StoredProposal = {
+    selected: waiting.map((s) => s.id),
+    tours: proposed.map((p) => ({
+      stop_ids: p.stops.map((s) => s.id),
+      driver_id: p.shift.driverId,
+      starts_at: p.starts_at,
+      finish_at: p.ends_at,
+      distance_m: p.work.distance_m,
+      running: p.running ? { tour_id: p.running.tour.id, fingerprint: fingerprint(p.running.tour, p.running.stops) } : null,
+    })),
+  };
+  const tourIds: (string | null)[] = input.apply ? await deps.db.transaction((tx) => applyProposal(tx, deps, actor, deps.clock.now(), input, proposal, selectStops)) : proposed.map((p) => p.running?.tour.id ?? null);
   const lines = await proposedRoutes(deps, proposed.map((p) => p.stops), speed, proposed.map((p) => p.shift.running?.from ?? p.shift.start));
   const tours = proposed.map((p, k): FleetPlanTour => ({
     tour_id: tourIds[k] ?? null,
@@ -285,69 +286,7 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
   return {
     plan: { applied: input.apply === true, objective, tours, travel_seconds: tours.reduce((sum, t) => sum + t.travel_seconds, 0), travel_source: travel.source, unplaced: explainUnplaced(model, left) },
     tourIds: input.apply ? tourIds.filter((id): id is string => !!id) : [],
+    proposal,
   };
 }
 
-/** What a running tour's plan depends on: its state, driver and start, and each stop's state and position. */
-const fingerprint = (tour: toursRepo.TourRow, stops: readonly stopsRepo.StopRow[]): string =>
-  [tour.status, tour.driverId ?? '', tour.scheduledAt?.getTime() ?? '', String(tour.locked), ...stops.map((s) => `${s.id}:${s.status}:${s.tourPosition}`)].join('|');
-
-/**
- * Applies the plan in one transaction: the running tours locked first and refused (409 plan_outdated naming the tour)
- * if any changed since it was read, then the selection under its bookings' locks (the lock order of every dispatch
- * write: tours, then bookings); stops are inserted into the running tours, the other tours are created and
- * force-assigned to their shifts' drivers for the shift's start (decisions 1301, 1303). The tour ids, in `proposed` order.
- */
-async function applyFleetPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], proposed: readonly Proposed[], selectStops: SelectStops): Promise<string[]> {
-  const at = deps.clock.now();
-  const tenantId = actor.tenantId;
-  return deps.db.transaction(async (tx) => {
-    const runningIds = proposed.flatMap((p) => (p.running ? [p.running.tour.id] : []));
-    const locked = await toursRepo.findToursForUpdate(tx, tenantId, runningIds);
-    const stopsNow = await stopsRepo.findStopsOfTours(tx, tenantId, runningIds);
-    for (const p of proposed) {
-      if (!p.running) continue;
-      const tour = locked.find((t) => t.id === p.running!.tour.id);
-      const now = stopsNow.filter((s) => s.tourId === p.running!.tour.id);
-      if (!tour || fingerprint(tour, now) !== fingerprint(p.running.tour, p.running.stops)) {
-        const changed = [{ stop_id: null, booking_id: null, change: 'tour_changed', tour_id: p.running.tour.id }];
-        throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: p.running.tour.id } }, { tour_id: p.running.tour.id, changed });
-      }
-    }
-    const selection = await selectAgain(tx, actor, input, selectStops, selected);
-    const fresh = proposed.filter((p) => !p.running);
-    const created = await createPlannedTours(tx, actor, at, selection, fresh.map((p) => ({ stops: p.stops, scheduledAt: new Date(p.starts_at), driverId: p.shift.driverId, promise: { distanceM: p.work.distance_m, finishAt: new Date(p.ends_at) } })));
-    const changed: string[] = [];
-    for (const p of proposed) if (p.running && (await extendRunningTour(tx, actor, at, selection, p.running, p.stops))) changed.push(p.running.tour.id);
-    await settleAppliedPlan(tx, deps, actor, at, selection, [...created, ...changed]);
-    return proposed.map((p) => p.running?.tour.id ?? created[fresh.indexOf(p)]!);
-  });
-}
-
-/**
- * Lays a locked running tour out with the planned order of its open stops and the plan's stops joining it: the stops
- * done or under way keep their positions, the others fill the remaining ones in the planned order (positions.ts), and
- * the tour is written as an insert writes (layOutTour) with tour.modified and booking.route_changed for the bookings
- * that joined or moved. False when nothing changes.
- */
-async function extendRunningTour(tx: Tx, actor: Actor, at: Date, selection: Selection, r: Running, planned: readonly stopsRepo.StopRow[]): Promise<boolean> {
-  const tenantId = actor.tenantId;
-  const own = new Map(r.stops.map((s) => [s.id, s]));
-  const added = planned.filter((s) => !own.has(s.id)).map((s) => selection.byId.get(s.id)!);
-  const wanted = planned.map((s) => own.get(s.id) ?? selection.byId.get(s.id)!);
-  const all = [...r.stops, ...added];
-  const order = inFreePositions(all, await packagesRepo.findPackagesOfStops(tx, tenantId, all.map((s) => s.id)), wanted, (s) => !isMovable(s));
-  // The planned order keeps every pickup before its drop-off, so a filling exists; if not, nothing is written.
-  if (!order) throw conflict('plan_outdated', { key: 'planning.running_tour_changed', params: { tour_id: r.tour.id } }, { tour_id: r.tour.id });
-  const moved = order.filter((s, i) => own.has(s.id) && s.tourPosition !== i);
-  if (!added.length && !moved.length) return false;
-  await layOutTour(tx, tenantId, r.tour.id, selection.service, order, at);
-  await toursRepo.updateTour(tx, tenantId, r.tour.id, { optimized: true, updatedAt: at });
-  const bookingIds = [...new Set([...added, ...moved].map((s) => s.bookingId).filter((id): id is string => !!id))].sort();
-  const bookings = await bookingsRepo.findBookings(tx, tenantId, bookingIds);
-  await recordEvents(tx, [
-    { tenantId, actor, type: 'tour.modified', resourceId: r.tour.id, at, data: tourEventData(r.tour) },
-    ...bookings.map((b) => ({ tenantId, actor, type: 'booking.route_changed' as const, resourceId: b.id, at, data: { ...bookingEventData(b), tour_id: r.tour.id } })),
-  ]);
-  return true;
-}

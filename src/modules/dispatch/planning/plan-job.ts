@@ -31,19 +31,22 @@ export const runPlanJob: JobHandler = async (deps, job) => {
   const row = await repo.findPlan(deps.db, job.tenantId, String(job.payload.plan_id));
   if (!row || row.status !== 'running') return;
   const actor = row.actor as unknown as Actor;
-  let patch: Pick<repo.PlanRow, 'status' | 'result' | 'error' | 'finishedAt'>;
+  let patch: Pick<repo.PlanRow, 'status' | 'result' | 'error' | 'finishedAt' | 'proposal' | 'appliedAt'>;
   let tourIds: string[] = [];
   let unplaced = 0;
   try {
-    const { plan, tourIds: ids } = await planNow(deps, actor, row.input as unknown as PlanInput);
+    const input = row.input as unknown as PlanInput;
+    const { plan, tourIds: ids, proposal } = await planNow(deps, actor, input);
     tourIds = ids;
     unplaced = Array.isArray(plan.unplaced) ? plan.unplaced.length : 0;
-    patch = { status: 'done', result: { ...plan, tour_ids: ids }, error: null, finishedAt: deps.clock.now() };
+    const finishedAt = deps.clock.now();
+    // A proposal is kept for POST …/apply (decision 1645); a plan applied by its job is applied once already.
+    patch = { status: 'done', result: { ...plan, tour_ids: ids }, error: null, finishedAt, proposal: input.apply ? null : { ...proposal }, appliedAt: input.apply ? finishedAt : null };
   } catch (err) {
     // A plan that cannot be made (a stop dispatched meanwhile, a driver gone) fails with the error the request would have had.
     const problem = err instanceof AppError ? toProblem(err, actor.lang) : null;
     if (!problem) deps.log.error({ err, plan_id: row.id }, 'plan job failed');
-    patch = { status: 'failed', result: null, error: problem ? { error_code: problem.error_code, detail: problem.detail } : { error_code: 'internal_error', detail: 'The plan could not be made.' }, finishedAt: deps.clock.now() };
+    patch = { status: 'failed', result: null, error: problem ? { error_code: problem.error_code, detail: problem.detail } : { error_code: 'internal_error', detail: 'The plan could not be made.' }, finishedAt: deps.clock.now(), proposal: null, appliedAt: null };
   }
   await deps.db.transaction(async (tx) => {
     await repo.finishPlan(tx, row.tenantId, row.id, patch);

@@ -10,7 +10,7 @@ import { bookingsRepository as bookingsRepo } from '../bookings/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
 import { loadDispatchableStops } from '../tours/merge-and-insert.ts';
 import { getTour } from '../tours/get-tours.ts';
-import { createPlannedTours, selectAgain, settleAppliedPlan } from './apply-plan.ts';
+import { applyProposal, type StoredProposal } from './apply-plan.ts';
 import { SEED, routedModel } from './order.ts';
 import { placeAll, problemOf, scheduleOf } from './problem.ts';
 import { proposedRoutes, speedOf } from './proposed-routes.ts';
@@ -81,7 +81,7 @@ async function startPlanJob(deps: Deps, actor: Actor, input: PlanInput): Promise
 }
 
 /** Plans (and with `apply` creates the tours) now: with drivers by their shifts, else as many tours as needed. */
-export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promise<{ plan: PlanWire; tourIds: string[] }> {
+export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promise<{ plan: PlanWire; tourIds: string[]; proposal: StoredProposal }> {
   if (withFleet(input)) return planFleet(deps, actor, input, selectStops);
   // The search runs outside any transaction; `apply` takes the locks again and checks nothing moved meanwhile.
   const { stops, bookings } = await deps.db.transaction((tx) => selectStops(tx, actor, input));
@@ -101,7 +101,11 @@ export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promi
       const etas = schedule.arrivals.map((s) => new Date(model.startAt.getTime() + Math.round(s) * 1000).toISOString());
       return { stops: tourStops, travelSeconds: Math.round(schedule.travelSeconds), etas };
     });
-  const tourIds = input.apply ? await applyPlan(deps, actor, input, model.stops, proposed) : proposed.map(() => null);
+  const proposal: StoredProposal = {
+    selected: model.stops.map((s) => s.id),
+    tours: proposed.map((p) => ({ stop_ids: p.stops.map((s) => s.id), driver_id: null, starts_at: null, finish_at: p.etas.at(-1) ?? null, distance_m: null, running: null })),
+  };
+  const tourIds = input.apply ? await deps.db.transaction((tx) => applyProposal(tx, deps, actor, deps.clock.now(), input, proposal, selectStops)) : proposed.map(() => null);
   const speed = await speedOf(deps.db, actor.tenantId, serviceAreaId);
   const lines = await proposedRoutes(deps, proposed.map((p) => p.stops), speed);
   const plan = {
@@ -119,26 +123,11 @@ export async function planNow(deps: Deps, actor: Actor, input: PlanInput): Promi
     travel_source: model.travelSource,
     unplaced,
   };
-  return { plan, tourIds: tourIds.filter((id): id is string => !!id) };
+  return { plan, tourIds: tourIds.filter((id): id is string => !!id), proposal };
 }
 
 async function serviceOf(q: Queryable, actor: Actor, serviceId: string) {
   const service = await getService(q, actor.tenantId, serviceId);
   if (!service) throw new Error('booking without its service');
   return service;
-}
-
-/**
- * Creates the proposed tours in one transaction, if the stops selected (`selected`: those planned, and those no tour
- * had room for) all still wait for dispatch.
- */
-async function applyPlan(deps: Deps, actor: Actor, input: PlanInput, selected: readonly stopsRepo.StopRow[], planned: { stops: stopsRepo.StopRow[]; etas: string[] }[]): Promise<string[]> {
-  const at = deps.clock.now();
-  return deps.db.transaction(async (tx) => {
-    const selection = await selectAgain(tx, actor, input, selectStops, selected);
-    const scheduledAtOf = (route: readonly stopsRepo.StopRow[]) => selection.bookings.filter((b) => route.some((s) => s.bookingId === b.id)).map((b) => b.scheduledAt).find((d) => d) ?? null;
-    const ids = await createPlannedTours(tx, actor, at, selection, planned.map((p) => ({ stops: p.stops, scheduledAt: scheduledAtOf(p.stops), driverId: null, promise: { distanceM: null, finishAt: p.etas.length ? new Date(p.etas[p.etas.length - 1]!) : null } })));
-    await settleAppliedPlan(tx, deps, actor, at, selection, ids);
-    return ids;
-  });
 }

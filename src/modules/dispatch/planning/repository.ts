@@ -9,11 +9,17 @@ export async function insertPlan(q: Queryable, row: typeof dispatchPlans.$inferI
   await q.insert(dispatchPlans).values(row);
 }
 
-export async function findPlan(q: Queryable, tenantId: string, id: string): Promise<PlanRow | null> {
-  const [row] = await q.select().from(dispatchPlans).where(and(eq(dispatchPlans.tenantId, tenantId), eq(dispatchPlans.id, id)));
+/** The plan; `forUpdate` locks its row (apply: a plan is applied once, decision 1645). */
+export async function findPlan(q: Queryable, tenantId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PlanRow | null> {
+  const query = q.select().from(dispatchPlans).where(and(eq(dispatchPlans.tenantId, tenantId), eq(dispatchPlans.id, id)));
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   return row ?? null;
 }
 
-export async function finishPlan(q: Queryable, tenantId: string, id: string, patch: Pick<PlanRow, 'status' | 'result' | 'error' | 'finishedAt'>): Promise<void> {
+export async function finishPlan(q: Queryable, tenantId: string, id: string, patch: Pick<PlanRow, 'status' | 'result' | 'error' | 'finishedAt' | 'proposal' | 'appliedAt'>): Promise<void> {
+  await q.update(dispatchPlans).set(patch).where(and(eq(dispatchPlans.tenantId, tenantId), eq(dispatchPlans.id, id)));
+}
+
+export async function markPlanApplied(q: Queryable, tenantId: string, id: string, patch: Pick<PlanRow, 'result' | 'appliedAt'>): Promise<void> {
   await q.update(dispatchPlans).set(patch).where(and(eq(dispatchPlans.tenantId, tenantId), eq(dispatchPlans.id, id)));
 }

@@ -6,9 +6,10 @@ import { bodyOptional, IdParams } from '../../../http/schemas.ts';
 import { earningsDeprecation } from '../legacy-earnings-field.ts';
 import { stopPayloadDeprecation } from '../stops/index.ts';
 import { optimizeTour } from './optimize-tour.ts';
+import { applyPlanJob } from './apply-job.ts';
 import { getPlanJob } from './plan-job.ts';
 import { planDispatch } from './plan-tours.ts';
-import { OptimizeTourBody, OptimizeTourResponse, PlanBody, PlanJobResponse, PlanResponse } from './schemas.ts';
+import { AppliedPlanResponse, ApplyPlanBody, OptimizeTourBody, OptimizeTourResponse, PlanBody, PlanJobResponse, PlanResponse } from './schemas.ts';
 
 const tags = ['tours'];
 
@@ -47,5 +48,21 @@ export const planningRoutes =
       '/api/hailing/dispatch/plans/:id',
       { schema: { tags, operationId: 'getDispatchPlan', summary: 'A plan run as a job: running, done (with the plan) or failed', params: IdParams, response: { 200: PlanJobResponse } } },
       async (request) => ({ plan: await getPlanJob(deps, actorOf(request), request.params.id) }),
+    );
+    app.post(
+      '/api/hailing/dispatch/plans/:id/apply',
+      {
+        preHandler: rendersStops,
+        preValidation: bodyOptional,
+        schema: {
+          tags,
+          operationId: 'applyDispatchPlan',
+          summary: 'Apply a plan run as a job, as proposed: all its tours or those chosen, in one transaction, once',
+          params: IdParams,
+          body: ApplyPlanBody,
+          response: { 201: AppliedPlanResponse },
+        },
+      },
+      async (request, reply) => reply.status(201).send(await applyPlanJob(deps, actorOf(request), request.params.id, request.body ?? {})),
     );
   };

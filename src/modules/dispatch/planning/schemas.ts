@@ -136,3 +136,27 @@ export const PlanJob = component(
   ),
 );
 export const PlanJobResponse = Type.Object({ plan: PlanJob });
+
+/** Which proposed tours of a plan run as a job to apply, and with which drivers (decision 1645). */
+export const ApplyPlanBody = withExample(
+  Type.Object(
+    {
+      tours: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              index: Type.Integer({ minimum: 0, description: "The proposed tour, by its place in the plan's `tours` (from 0)." }),
+              driver_id: Type.Optional({ ...Nullable(Uuid), description: "Force-assign the new tour to this driver (one you may dispatch to) instead of the planned shift's; null: no driver. Not for a driver's tour under way." }),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: 100, description: "The proposed tours to apply, each at most once (default: all of them); the stops of those left out keep waiting." },
+        ),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  { tours: [{ index: 0 }, { index: 1, driver_id: ID.driver }] },
+);
+export type ApplyPlanInput = Static<typeof ApplyPlanBody>;
+export const AppliedPlanResponse = Type.Object({ plan: PlanJob, tours: Type.Array(Tour, { description: 'The tours created and the running tours re-planned, in the order of the plan\'s tours applied.' }) });

@@ -34,6 +34,7 @@ export function BookingPage({ id }: { id: string }) {
     <section className="stack">
       <PageHead
         title={t('title', { name: b.external_id ?? b.id.slice(-8) })}
+        timeZones={zone ? [zone] : []}
         actions={
           <>
             <StatusBadge status={b.status} />

@@ -64,6 +64,7 @@ export function BookingsPage() {
     <section className="stack" aria-labelledby="bookings-title">
       <PageHead
         title={<span id="bookings-title">{t('title')}</span>}
+        timeZones={[...new Set((areas.data ?? []).map((area) => area.time_zone))]}
         actions={
           // Both console roles may create bookings (admins and managers; the API guide's "Creating a booking").
           <>

@@ -8,7 +8,7 @@ import { byId, useDrivers, useLiveStream, useServiceAreas, type LiveEvent, type 
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { areaView, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type DriverMarker, type DriverSignal, type DriversOverlay, type Feature, type MapLibreMap } from '../../../map/index.ts';
-import { Banner, Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, useLatest } from '../../../ui/index.ts';
+import { Banner, Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, useAreaZones, useLatest } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
 
@@ -57,6 +57,7 @@ export function MapPage({ user }: { user: User }) {
   const tours = useDrivenTours();
   const drivers = useDrivers();
   const areas = useServiceAreas();
+  const zones = useAreaZones();
   const [ready, setReady] = useState<{ map: MapLibreMap; overlay: DriversOverlay } | null>(null);
   const map = ready?.map ?? null;
   const [selected, setSelected] = useState<string | null>(null); // a tour id
@@ -217,7 +218,7 @@ export function MapPage({ user }: { user: User }) {
 
   return (
     <section className="stack">
-      <PageHead title={t('title')} />
+      <PageHead title={t('title')} timeZones={zones.all} />
       {stream === 'reconnecting' ? (
         <Banner tone="warn" live>
           {t('stream_reconnecting')}
@@ -281,7 +282,7 @@ export function MapPage({ user }: { user: User }) {
                       </span>{' '}
                       <span className={`dot dot-${signal === 'none' ? 'lost' : signal}`} aria-hidden="true" />
                       {name} <span className="muted">({t(`signal_${signal}`)})</span>
-                      {fix ? <div className="muted">{t('last_seen', { time: format.time(new Date(fix.recordedAt).toISOString()) })}</div> : null}
+                      {fix ? <div className="muted">{t('last_seen', { time: format.time(new Date(fix.recordedAt).toISOString(), zones.zoneOf(tour.service_area_id)) })}</div> : null}
                     </span>
                     <Button small aria-label={t('show_on_map', { name })} aria-pressed={selected === tour.id} onClick={() => select(tour.id)}>
                       {t('show')}

@@ -6,11 +6,13 @@ import { byId, useDrivers, useServiceAreas, type User } from '../../../api/index
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { boundsOf, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type Feature, type MapLibreMap } from '../../../map/index.ts';
-import { Banner, Button, ErrorBanner, Loading, PageHead } from '../../../ui/index.ts';
+import { Banner, Button, ErrorBanner, Loading, PageHead, useAreaZones } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useApplyPlan, usePlan, useWaitingBookings, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
+import { useApplyPlan, usePlan, useWaitingBookings, type Applied, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
 
 interface Proposal {
+  /** The plan's id: apply names it (decision 1645). */
+  id: string;
   plan: Plan;
   bookingIds: string[];
   driverIds: string[];
@@ -46,6 +48,7 @@ export function PlanPage({ user }: { user: User }) {
   const waiting = useWaitingBookings();
   const drivers = useDrivers();
   const areas = byId(useServiceAreas().data);
+  const zones = useAreaZones();
   const plan = usePlan();
   const apply = useApplyPlan();
   const [chosen, setChosen] = useState<Set<string> | null>(null); // booking ids; null: not chosen yet
@@ -82,7 +85,7 @@ export function PlanPage({ user }: { user: User }) {
       { bookingIds, driverIds, objective, onProgress: setJob },
       {
         // With drivers each proposed tour names its driver (from the shift it was planned for).
-        onSuccess: (result) => setProposal({ plan: result, bookingIds, driverIds, included: result.tours.map(() => true), drivers: result.tours.map((tour) => tour.driver_id ?? null) }),
+        onSuccess: ({ id, plan: result }) => setProposal({ id, plan: result, bookingIds, driverIds, included: result.tours.map(() => true), drivers: result.tours.map((tour) => tour.driver_id ?? null) }),
         onSettled: () => setJob(null),
       },
     );
@@ -92,13 +95,15 @@ export function PlanPage({ user }: { user: User }) {
   const applyKept = () => {
     if (!proposal) return;
     apply.mutate(
-      kept.map(({ tour, index }) =>
-        // Into a running tour go only the plan's waiting stops; its own open stops are on it already.
-        tour.running && tour.tour_id
-          ? { index, stopIds: tour.stop_ids.filter((id) => stopById.get(id)?.status === 'to_be_dispatched'), driverId: null, runningTourId: tour.tour_id }
-          : { index, stopIds: tour.stop_ids, driverId: proposal.drivers[index] ?? null, runningTourId: null },
-      ),
-      { onSuccess: (results) => (results.every((r) => r.tourId && !r.error) ? setProposal(null) : undefined) },
+      {
+        planId: proposal.id,
+        // A driver is named only where the dispatcher chose another than the plan's; a running tour keeps its own.
+        tours: kept.map(({ tour, index }) => {
+          const driver = proposal.drivers[index] ?? null;
+          return tour.running || driver === (tour.driver_id ?? null) ? { index } : { index, driverId: driver };
+        }),
+      },
+      { onSuccess: () => setProposal(null) },
     );
   };
   const outdated = proposal !== null && (!sameSet(proposal.bookingIds, selection) || !sameSet(proposal.driverIds, chosenDrivers));
@@ -117,11 +122,14 @@ export function PlanPage({ user }: { user: User }) {
   }, [map, features]);
 
   const zoneOf = (b: Booking | undefined) => (b ? areas.get(b.service_area_id)?.time_zone : undefined);
+  // One service is planned at a time, so the chosen bookings share an area and its clock: shift and job times are on it too.
+  const chosenZones = zones.zonesOf(bookings.filter((b) => selection.has(b.id)).map((b) => b.service_area_id));
+  const planZone = chosenZones[0];
   const stopType = (s: Stop) => (s.type === 'pickup' || s.type === 'dropoff' ? tc(`stop.${s.type}`) : s.type);
 
   return (
     <section className="stack">
-      <PageHead title={t('title')} />
+      <PageHead title={t('title')} timeZones={chosenZones.length ? chosenZones : zones.all} />
       <p className="muted">{t('intro')}</p>
       {waiting.isError ? <ErrorBanner error={waiting.error} /> : null}
       <div className="plan-layout">
@@ -196,7 +204,7 @@ export function PlanPage({ user }: { user: User }) {
           </Button>
           {job ? (
             <p className="muted" role="status">
-              {t('job_running', { at: format.time(job.created_at) })}
+              {t('job_running', { at: format.time(job.created_at, planZone) })}
             </p>
           ) : null}
           {plan.isError ? <ErrorBanner error={plan.error} /> : null}
@@ -245,7 +253,7 @@ export function PlanPage({ user }: { user: User }) {
                         {tour.driver_id ? (
                           <p className="plan-shift">
                             {t('planned_driver', { name: driverList.find((d) => d.id === tour.driver_id)?.name ?? tour.driver_id.slice(-6) })}
-                            {tour.starts_at && tour.ends_at ? <span className="muted"> — {t('shift_time', { start: format.time(tour.starts_at), end: format.time(tour.ends_at) })}</span> : null}
+                            {tour.starts_at && tour.ends_at ? <span className="muted"> — {t('shift_time', { start: format.time(tour.starts_at, planZone), end: format.time(tour.ends_at, planZone) })}</span> : null}
                           </p>
                         ) : null}
                         {tour.running ? <p>{t('running_tour', { kept: tour.kept_stop_ids?.length ?? 0 })}</p> : null}
@@ -329,7 +337,7 @@ export function PlanPage({ user }: { user: User }) {
   );
 }
 
-function AppliedList({ results }: { results: { index: number; tourId: string | null; error: unknown; running: boolean }[] }) {
+function AppliedList({ results }: { results: Applied[] }) {
   const t = useT(messages);
   const created = results.filter((r) => r.tourId && !r.running);
   return (
@@ -339,12 +347,6 @@ function AppliedList({ results }: { results: { index: number; tourId: string | n
         {results.map((r) => (
           <li key={r.index}>
             {r.tourId ? <Link href={`/tours/${r.tourId}`}>{t(r.running ? 'updated_tour' : 'applied_tour', { n: r.index + 1 })}</Link> : null}
-            {r.error ? (
-              <>
-                <strong>{t(r.running ? 'update_failed' : r.tourId ? 'assign_failed' : 'failed_tour', { n: r.index + 1 })}</strong>
-                <ErrorBanner error={r.error} />
-              </>
-            ) : null}
           </li>
         ))}
       </ul>

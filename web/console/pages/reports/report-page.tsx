@@ -6,7 +6,7 @@ import { Link } from 'wouter';
 import { type User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, Dialog, ErrorBanner, Loading, PageHead } from '../../../ui/index.ts';
+import { Button, deviceZone, Dialog, ErrorBanner, Loading, PageHead } from '../../../ui/index.ts';
 import { ReportState, useGrantWords } from './grants.tsx';
 import { messages } from './messages.ts';
 import { useGrantableUsers, useReport, useReportActivity, useRevokeGrant, type Report } from './queries.ts';
@@ -113,6 +113,8 @@ export function ReportPage({ id, user }: { id: string; user: User }) {
         <Link href="/reports">← {t('back')}</Link>
       </p>
       <PageHead
+        timeZones={[deviceZone()]}
+        deviceZone
         title={<span id="report-title">{r.title}</span>}
         actions={
           r.status === 'ready' && r.file ? (

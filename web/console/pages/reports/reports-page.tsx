@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, Pager, TextField, useCursorPages } from '../../../ui/index.ts';
+import { Button, deviceZone, ErrorBanner, Loading, PageHead, Pager, TextField, useCursorPages } from '../../../ui/index.ts';
 import { ReportState } from './grants.tsx';
 import { messages } from './messages.ts';
 import { useReportsPage } from './queries.ts';
@@ -35,6 +35,8 @@ export function ReportsPage() {
   return (
     <section className="stack" aria-labelledby="reports-title">
       <PageHead
+        timeZones={[deviceZone()]}
+        deviceZone
         title={<span id="reports-title">{t('title')}</span>}
         actions={
           <Link className="btn btn-primary" href="/reports/new">

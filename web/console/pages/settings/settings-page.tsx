@@ -4,7 +4,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import type { User } from '../../../api/index.ts';
 import { useT } from '../../../i18n/index.tsx';
-import { PageHead } from '../../../ui/index.ts';
+import { deviceZone, PageHead } from '../../../ui/index.ts';
 import { ApiKeysSection } from './api-keys.tsx';
 import { messages } from './messages.ts';
 import { OrganizationsSection } from './organizations.tsx';
@@ -49,7 +49,7 @@ export function SettingsPage({ user }: { user: User }) {
   const has = (section: Section) => sections.includes(section);
   return (
     <section className="stack" aria-labelledby="settings-title">
-      <PageHead title={<span id="settings-title">{t('title')}</span>} />
+      <PageHead title={<span id="settings-title">{t('title')}</span>} timeZones={[deviceZone()]} deviceZone />
       <SubNav sections={sections} />
       <Switch>
         {has('webhooks') ? <Route path="/webhooks">{() => <WebhooksSection />}</Route> : null}

@@ -4,7 +4,6 @@ export const messages = defineMessages({
   en: {
     title: 'Shifts',
     intro: 'When each driver works, where the day starts and ends, and what the vehicle carries: planning with drivers uses these.',
-    zone: 'Times are in {zone} ({area}).',
     area: 'Service area',
     view: 'View',
     'view.day': 'One day, all drivers',
@@ -69,7 +68,6 @@ export const messages = defineMessages({
   de: {
     title: 'Schichten',
     intro: 'Wann jeder Fahrer arbeitet, wo sein Tag beginnt und endet und was das Fahrzeug trägt: die Planung mit Fahrern nutzt das.',
-    zone: 'Zeiten in {zone} ({area}).',
     area: 'Servicegebiet',
     view: 'Ansicht',
     'view.day': 'Ein Tag, alle Fahrer',

@@ -317,6 +317,7 @@ export function ShiftsPage() {
     <section className="stack" aria-labelledby="shifts-title">
       <PageHead
         title={<span id="shifts-title">{t('title')}</span>}
+        timeZones={area ? [timeZone] : []}
         actions={
           shown.length ? (
             <>
@@ -329,7 +330,6 @@ export function ShiftsPage() {
         }
       />
       <p className="muted">{t('intro')}</p>
-      {area ? <p>{t('zone', { zone: timeZone, area: area.name })}</p> : null}
       <ErrorBanner error={areas.error ?? drivers.error ?? places.error ?? shifts.error ?? remove.error} />
       {!shown.length ? <Banner tone="warn">{t('no_drivers')}</Banner> : null}
       {!areaPlaces.length ? <Banner tone="warn">{t('no_places')}</Banner> : null}

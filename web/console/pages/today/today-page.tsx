@@ -2,10 +2,10 @@
 // out, tours running late, failed stops awaiting a decision, paused tip distributions — each item linking to its page.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { byId, useServiceAreas, type User } from '../../../api/index.ts';
+import type { User } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { ErrorBanner, Loading, PageHead, StatusBadge, useTourName } from '../../../ui/index.ts';
+import { ErrorBanner, Loading, PageHead, StatusBadge, useAreaZones, useTourName } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { claimRunningOut, isLate, useCompletedBookings, useToursIn, useWaitingBookings, type Booking, type Stop, type Tour } from './queries.ts';
 
@@ -63,8 +63,8 @@ export function TodayPage({ user }: { user: User }) {
   const claimed = useToursIn(['claimed'], 'compact');
   const enRoute = useToursIn(['en_route'], 'full');
   const completed = useCompletedBookings();
-  const areas = byId(useServiceAreas().data);
-  const zone = (areaId: string) => areas.get(areaId)?.time_zone;
+  const zones = useAreaZones();
+  const zone = zones.zoneOf;
   // Claim windows age while the page is open: re-evaluated every half minute.
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -112,7 +112,7 @@ export function TodayPage({ user }: { user: User }) {
 
   return (
     <section className="stack">
-      <PageHead title={t('title')} />
+      <PageHead title={t('title')} timeZones={zones.all} />
       <div className="today-grid">
         <Section
           id="waiting"

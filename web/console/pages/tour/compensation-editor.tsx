@@ -75,7 +75,7 @@ function ComponentForm({ tourId, currency, kind, initial, newBonus, onDone }: Co
   );
 }
 
-export function CompensationEditor({ tourId }: { tourId: string }) {
+export function CompensationEditor({ tourId, timeZone }: { tourId: string; timeZone?: string | undefined }) {
   const t = useT(messages);
   const tc = useT(common);
   const format = useFormat();
@@ -138,7 +138,7 @@ export function CompensationEditor({ tourId }: { tourId: string }) {
             <tbody>
               {[...c.history].reverse().map((entry, i) => (
                 <tr key={i}>
-                  <td>{format.dateTime(entry.at)}</td>
+                  <td>{format.dateTime(entry.at, timeZone)}</td>
                   <td>{entry.component === 'bonus' ? t('component.bonus', { key: entry.key ?? '' }) : t(`component.${entry.component}`)}</td>
                   <td>
                     {entry.from ? money(entry.from.amount) : '—'} → {entry.to ? money(entry.to.amount) : t('removed')}

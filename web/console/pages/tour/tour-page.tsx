@@ -31,7 +31,7 @@ export function TourPage({ id }: { id: string }) {
   const driver = data.driver_id ? byId(drivers.data).get(data.driver_id) : undefined;
   return (
     <section className="stack">
-      <PageHead title={t('title', { id: nameOf(data) })} actions={<StatusBadge status={data.status} />} />
+      <PageHead title={t('title', { id: nameOf(data) })} actions={<StatusBadge status={data.status} />} timeZones={area ? [area.time_zone] : []} />
       <dl className="props card">
         <dt>{t('driver')}</dt>
         <dd>{data.driver_id ? (driver?.name ?? data.driver_id) : t('no_driver')}</dd>
@@ -51,7 +51,7 @@ export function TourPage({ id }: { id: string }) {
           <h2 id="stops-title">{t('stops')}</h2>
           <StopTimeline tourId={data.id} stops={data.stops ?? []} timeZone={area?.time_zone} />
         </section>
-        <CompensationEditor tourId={data.id} />
+        <CompensationEditor tourId={data.id} timeZone={area?.time_zone} />
       </div>
     </section>
   );

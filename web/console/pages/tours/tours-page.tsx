@@ -5,7 +5,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { api, byId, call, useDrivers, type Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, useCursorPages, useTourName } from '../../../ui/index.ts';
+import { Button, ErrorBanner, Loading, PageHead, Pager, SelectField, StatusBadge, useAreaZones, useCursorPages, useTourName } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 
 type TourStatus = Schemas['TourStatus'];
@@ -31,6 +31,7 @@ export function ToursPage() {
   const tours = useToursPage(status, pages.cursor);
   const drivers = byId(useDrivers().data);
   const nameOf = useTourName();
+  const zones = useAreaZones();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -41,7 +42,7 @@ export function ToursPage() {
 
   return (
     <section className="stack">
-      <PageHead title={t('title')} />
+      <PageHead title={t('title')} timeZones={zones.all} />
       <form className="card row" onSubmit={submit} aria-label={t('filters')} key={search}>
         <SelectField label={t('status')} name="status" defaultValue={status ?? ''}>
           <option value="">{t('any_status')}</option>
@@ -89,7 +90,7 @@ export function ToursPage() {
                       </td>
                       <td>{tour.driver_id ? (drivers.get(tour.driver_id)?.name ?? '—') : '—'}</td>
                       <td>{t('stops_done', { done, total: stops.length })}</td>
-                      <td>{format.dateTime(tour.scheduled_at)}</td>
+                      <td>{format.dateTime(tour.scheduled_at, zones.zoneOf(tour.service_area_id))}</td>
                     </tr>
                   );
                 })}

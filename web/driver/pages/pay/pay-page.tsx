@@ -1,7 +1,7 @@
 // The driver's pay: each of its tours' compensation (base, bonuses, tips, total), newest tour first.
 import type { User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { ErrorBanner, Loading } from '../../../ui/index.ts';
+import { deviceZone, ErrorBanner, Loading, TimesNote } from '../../../ui/index.ts';
 import { useCompensations, useRecentTours } from '../../data.ts';
 import { messages as app } from '../../messages.ts';
 import { messages as toursMessages } from '../tours/messages.ts';
@@ -19,6 +19,7 @@ export function PayPage({ user }: { user: User }) {
   return (
     <div className="stack">
       <h1>{t('title')}</h1>
+      <TimesNote zones={[deviceZone()]} device />
       {mine.length ? (
         <ul className="plain-list stack">
           {mine.map((tour, index) => {

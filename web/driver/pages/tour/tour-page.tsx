@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { isApiError, queryClient, useLiveStream, type User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { Button, ErrorBanner, Loading } from '../../../ui/index.ts';
+import { Button, deviceZone, ErrorBanner, Loading, TimesNote } from '../../../ui/index.ts';
 import { useStopDetails, useTour, useTourBookings, type Package } from '../../data.ts';
 import { addressLine, geoLink, timeWindow } from '../../format.ts';
 import { messages as app } from '../../messages.ts';
@@ -164,6 +164,7 @@ export function TourPage({ id, user }: { id: string; user: User }) {
         </h1>
         <span className={`drv-pill drv-pill-${tour.status}`}>{tTours(`status.${tour.status}`)}</span>
       </div>
+      <TimesNote zones={[deviceZone()]} device />
       {tour.waiting ? <p className="drv-waiting">{tApp('waiting_to_send')}</p> : null}
       <TourActions tour={tour} driverId={user.id} />
       <TourMap tourId={tour.id} stops={tour.stops} numberOf={numberOf} keep={mineAndDriven && tour.status !== 'completed'} />

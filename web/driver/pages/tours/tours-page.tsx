@@ -3,7 +3,7 @@
 import { Link } from 'wouter';
 import type { User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
-import { ErrorBanner, Loading } from '../../../ui/index.ts';
+import { deviceZone, ErrorBanner, Loading, TimesNote } from '../../../ui/index.ts';
 import { useOpenTours } from '../../data.ts';
 import { addressLine } from '../../format.ts';
 import { messages as app } from '../../messages.ts';
@@ -50,6 +50,7 @@ export function ToursPage({ user }: { user: User }) {
   return (
     <div className="stack">
       <h1>{t('title')}</h1>
+      <TimesNote zones={[deviceZone()]} device />
       <section aria-labelledby="mine" className="stack">
         <h2 id="mine">{t('mine')}</h2>
         {mine.length ? (
