@@ -13,6 +13,14 @@ export function useTour(id: string) {
 }
 
 /** The tour's remaining route along the roads (contract §15): asked again whenever a stop moves on (`stopsKey`). */
+/** The tour's applied plan against what happened (api-guide "Delivery analytics"); refetched with the tour. */
+export function useTourAnalytics(id: string) {
+  return useQuery({
+    queryKey: [...tourKey(id), 'analytics'],
+    queryFn: async () => (await call(api.GET('/api/analytics/tours/{id}', { params: { path: { id } } }))).tour_analytics,
+  });
+}
+
 export function useTourRoute(id: string, stopsKey: string) {
   return useQuery({
     queryKey: [...tourKey(id), 'route', stopsKey],
