@@ -245,7 +245,7 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
       }
       expect(await axeViolations(page)).toEqual([]);
       // The page never scrolls sideways as a whole on a phone (the chart scrolls in its own box).
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await screenshot(page, `console-analytics-${locale.slice(0, 2)}-${viewport.width}`);
 
       // The tour page: a planned tour shows the plan's promise beside what happened; an unplanned one says so.
