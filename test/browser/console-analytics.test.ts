@@ -128,7 +128,11 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
     await page.getByLabel(labels.from, { exact: true }).fill(FIRST);
     await page.getByLabel(labels.to, { exact: true }).fill(LAST);
     const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().includes('/api/analytics/deliveries?') && r.request().headers().accept !== 'text/csv'),
+      // The week's request, not an earlier one for the preset still under way.
+      page.waitForResponse((r) => {
+        const asked = new URL(r.url());
+        return asked.pathname === '/api/analytics/deliveries' && asked.searchParams.get('from') === PERIOD.from && asked.searchParams.get('to') === PERIOD.to;
+      }),
       page.getByRole('button', { name: labels.show }).click(),
     ]);
     return new URL(response.url());
@@ -214,6 +218,20 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
 
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'console-analytics-en-1440');
+    watched.expectClean();
+    await watched.context.close();
+  });
+
+  it('shows a manager only its organizations’ tours: another organization’s manager finds no stops in the week', async () => {
+    const other = await createOrganization(admin, { name: 'Kurier Süd' });
+    const email = `analytics-manager-${Date.now()}@example.com`;
+    await createUser(admin, { role: 'manager', email, password: PASSWORD, name: 'Mo Manager', organization_ids: [other.id] });
+    const watched = await openPage(app, { viewport: LAPTOP });
+    const { page } = watched;
+    await signIn(page, app.url, email, PASSWORD, '/console/analytics');
+    await chooseWeek(page, { range: 'Date range', from: 'From', to: 'To', show: 'Show' });
+    await page.getByText('No finished stops in this period.').waitFor();
+    expect(await page.getByRole('button', { name: 'Download CSV' }).count()).toBe(0);
     watched.expectClean();
     await watched.context.close();
   });

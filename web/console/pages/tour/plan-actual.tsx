@@ -5,11 +5,11 @@ import { ErrorBanner } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { useTourAnalytics } from './queries.ts';
 
-export function PlanActual({ tourId, timeZone }: { tourId: string; timeZone: string | undefined }) {
+export function PlanActual({ tourId, progressKey, timeZone }: { tourId: string; progressKey: string; timeZone: string | undefined }) {
   const t = useT(messages);
   const format = useFormat();
   const { lang } = useLang();
-  const analytics = useTourAnalytics(tourId);
+  const analytics = useTourAnalytics(tourId, progressKey);
   if (analytics.isPending) return null;
   if (analytics.isError) return <ErrorBanner error={analytics.error} />;
   const { planned, actual } = analytics.data;

@@ -46,7 +46,7 @@ export function TourPage({ id }: { id: string }) {
         ) : null}
       </dl>
       <TourActions tourId={data.id} status={data.status} />
-      <PlanActual tourId={data.id} timeZone={area?.time_zone} />
+      <PlanActual tourId={data.id} progressKey={`${data.status}|${(data.stops ?? []).map((s) => s.status).join(',')}`} timeZone={area?.time_zone} />
       {(data.stops ?? []).length ? <TourMap tourId={data.id} stops={data.stops ?? []} /> : null}
       <div className="two-col">
         <section className="stack" aria-labelledby="stops-title">
