@@ -87,6 +87,7 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
     }
   }
 
+  // A week of stops through the API: minutes, not the hook's default seconds, on a loaded machine.
   beforeAll(async () => {
     app = await startBrowserApp();
     const tenant = await app.t.createTenant();
@@ -112,7 +113,7 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
     app.t.clock.set(new Date());
     adminEmail = `analytics-admin-${Date.now()}@example.com`;
     await createUser(admin, { role: 'admin', email: adminEmail, password: PASSWORD, name: 'Lea Lead' });
-  });
+  }, 240_000);
   afterAll(async () => app?.close());
 
   /** The API's own answer for the seeded week, JSON and CSV as bytes. */
