@@ -7,6 +7,7 @@ import { useLang } from '../i18n/index.tsx';
 import { ErrorBanner, Loading } from '../ui/index.ts';
 import { common } from '../i18n/common.ts';
 import { useT } from '../i18n/index.tsx';
+import { AnalyticsPage } from './pages/analytics/analytics-page.tsx';
 import { BookingPage } from './pages/booking/booking-page.tsx';
 import { BookingsPage } from './pages/bookings/bookings-page.tsx';
 import { ImportPage } from './pages/bookings/import/import-page.tsx';
@@ -74,6 +75,7 @@ export function App() {
           <Route path="/plan">{() => <PlanPage user={user} />}</Route>
           <Route path="/shifts">{() => <ShiftsPage />}</Route>
           <Route path="/map">{() => <MapPage user={user} />}</Route>
+          <Route path="/analytics">{() => <AnalyticsPage />}</Route>
           <Route path="/reports">{() => <ReportsPage />}</Route>
           <Route path="/reports/new">{() => <NewReportPage user={user} />}</Route>
           <Route path="/reports/:id">{(params) => <ReportPage id={params.id} user={user} />}</Route>

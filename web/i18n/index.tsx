@@ -77,6 +77,8 @@ export interface Formatters {
   /** Money in minor units (the API's `amount`), e.g. 1250 EUR → "€12.50". */
   money(amount: number, currency: string): string;
   number(value: number): string;
+  /** A share from 0 to 1 as a percentage, at most one decimal ("93.5%", "93,5 %"). */
+  percent(share: number): string;
 }
 
 /** Formatters are cached per language and time zone: Intl objects are costly to build per row. */
@@ -111,6 +113,7 @@ export function formattersFor(lang: Lang): Formatters {
       return nf.format(amount / 10 ** digits);
     },
     number: (value) => (cached(`${lang}|number`, () => new Intl.NumberFormat(locale)) as Intl.NumberFormat).format(value),
+    percent: (share) => (cached(`${lang}|percent`, () => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 })) as Intl.NumberFormat).format(share),
   };
 }
 

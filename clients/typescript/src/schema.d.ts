@@ -3335,6 +3335,99 @@ export type components = {
             next_attempt_at: string | null;
             status: components["schemas"]["DeliveryStatus"];
         };
+        /**
+         * @example {
+         *       "from": "2026-11-21T23:00:00.000Z",
+         *       "to": "2026-11-22T23:00:00.000Z",
+         *       "stops": {
+         *         "completed": 46,
+         *         "failed": 2,
+         *         "on_time": 43,
+         *         "late": 3
+         *       },
+         *       "on_time_rate": 0.9348,
+         *       "first_attempt_success_rate": 0.9583,
+         *       "eta_error_s": {
+         *         "mae": 212,
+         *         "p90": 540,
+         *         "samples": 40
+         *       },
+         *       "stops_per_hour": 6.13,
+         *       "distance_km": 84.2,
+         *       "by_driver": [
+         *         {
+         *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *           "name": "Dana Driver",
+         *           "stops_completed": 46,
+         *           "on_time_rate": 0.9348,
+         *           "stops_per_hour": 6.13
+         *         }
+         *       ],
+         *       "by_failure_reason": [
+         *         {
+         *           "reason_key": "recipient_absent",
+         *           "count": 2
+         *         }
+         *       ],
+         *       "by_day": [
+         *         {
+         *           "date": "2026-11-22",
+         *           "completed": 46,
+         *           "on_time": 43,
+         *           "late": 3,
+         *           "failed": 2,
+         *           "on_time_rate": 0.9348
+         *         }
+         *       ]
+         *     }
+         */
+        DeliveryAnalytics: {
+            by_day: {
+                completed: number;
+                /**
+                 * Format: date
+                 * @description The day in the stop's service area's time zone.
+                 */
+                date: string;
+                failed: number;
+                /** @description `completed` − `on_time`. */
+                late: number;
+                /** @description Completed at or before the window’s end (or without a window). */
+                on_time: number;
+                on_time_rate: number | null;
+            }[];
+            by_driver: {
+                /** Format: uuid */
+                driver_id: string;
+                name: string | null;
+                on_time_rate: number | null;
+                stops_completed: number;
+                stops_per_hour: number | null;
+            }[];
+            by_failure_reason: {
+                count: number;
+                reason_key: string | null;
+            }[];
+            distance_km: number | null;
+            eta_error_s: {
+                mae: number;
+                p90: number;
+                samples: number;
+            } | null;
+            first_attempt_success_rate: number | null;
+            /** Format: date-time */
+            from: string;
+            on_time_rate: number | null;
+            stops: {
+                completed: number;
+                failed: number;
+                late: number;
+                on_time: number;
+            };
+            stops_per_hour: number | null;
+            /** Format: date-time */
+            to: string;
+        };
         DeliveryAttempt: {
             /** Format: date-time */
             at: string;
@@ -4626,6 +4719,34 @@ export type components = {
             timestamp: string;
             /** @constant */
             type: "tour.active_status_changed";
+        };
+        /**
+         * @example {
+         *       "planned": {
+         *         "stops": 12,
+         *         "distance_m": 38400,
+         *         "finish_at": "2026-11-22T15:30:00.000Z"
+         *       },
+         *       "actual": {
+         *         "stops_completed": 11,
+         *         "stops_failed": 1,
+         *         "distance_m": 40125,
+         *         "finish_at": "2026-11-22T15:52:00.000Z"
+         *       }
+         *     }
+         */
+        TourAnalytics: {
+            actual: {
+                distance_m: number | null;
+                finish_at: string | null;
+                stops_completed: number;
+                stops_failed: number;
+            };
+            planned: {
+                distance_m: number | null;
+                finish_at: string | null;
+                stops: number;
+            } | null;
         };
         TourCompensationUpdatedEvent: {
             actor: components["schemas"]["EventActor"] | null;
@@ -8778,6 +8899,9 @@ export interface operations {
                      *           {
                      *             "date": "2026-11-22",
                      *             "completed": 46,
+                     *             "on_time": 43,
+                     *             "late": 3,
+                     *             "failed": 2,
                      *             "on_time_rate": 0.9348
                      *           }
                      *         ]
@@ -8785,91 +8909,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /**
-                         * @example {
-                         *       "from": "2026-11-21T23:00:00.000Z",
-                         *       "to": "2026-11-22T23:00:00.000Z",
-                         *       "stops": {
-                         *         "completed": 46,
-                         *         "failed": 2,
-                         *         "on_time": 43,
-                         *         "late": 3
-                         *       },
-                         *       "on_time_rate": 0.9348,
-                         *       "first_attempt_success_rate": 0.9583,
-                         *       "eta_error_s": {
-                         *         "mae": 212,
-                         *         "p90": 540,
-                         *         "samples": 40
-                         *       },
-                         *       "stops_per_hour": 6.13,
-                         *       "distance_km": 84.2,
-                         *       "by_driver": [
-                         *         {
-                         *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
-                         *           "name": "Dana Driver",
-                         *           "stops_completed": 46,
-                         *           "on_time_rate": 0.9348,
-                         *           "stops_per_hour": 6.13
-                         *         }
-                         *       ],
-                         *       "by_failure_reason": [
-                         *         {
-                         *           "reason_key": "recipient_absent",
-                         *           "count": 2
-                         *         }
-                         *       ],
-                         *       "by_day": [
-                         *         {
-                         *           "date": "2026-11-22",
-                         *           "completed": 46,
-                         *           "on_time_rate": 0.9348
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        analytics: {
-                            by_day: {
-                                completed: number;
-                                /**
-                                 * Format: date
-                                 * @description The day in the stop's service area's time zone.
-                                 */
-                                date: string;
-                                on_time_rate: number | null;
-                            }[];
-                            by_driver: {
-                                /** Format: uuid */
-                                driver_id: string;
-                                name: string | null;
-                                on_time_rate: number | null;
-                                stops_completed: number;
-                                stops_per_hour: number | null;
-                            }[];
-                            by_failure_reason: {
-                                count: number;
-                                reason_key: string | null;
-                            }[];
-                            distance_km: number | null;
-                            eta_error_s: {
-                                mae: number;
-                                p90: number;
-                                samples: number;
-                            } | null;
-                            first_attempt_success_rate: number | null;
-                            /** Format: date-time */
-                            from: string;
-                            on_time_rate: number | null;
-                            stops: {
-                                completed: number;
-                                failed: number;
-                                late: number;
-                                on_time: number;
-                            };
-                            stops_per_hour: number | null;
-                            /** Format: date-time */
-                            to: string;
-                        };
+                        analytics: components["schemas"]["DeliveryAnalytics"];
                     };
                     "text/csv": string;
                 };
@@ -8938,34 +8978,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /**
-                         * @example {
-                         *       "planned": {
-                         *         "stops": 12,
-                         *         "distance_m": 38400,
-                         *         "finish_at": "2026-11-22T15:30:00.000Z"
-                         *       },
-                         *       "actual": {
-                         *         "stops_completed": 11,
-                         *         "stops_failed": 1,
-                         *         "distance_m": 40125,
-                         *         "finish_at": "2026-11-22T15:52:00.000Z"
-                         *       }
-                         *     }
-                         */
-                        tour_analytics: {
-                            actual: {
-                                distance_m: number | null;
-                                finish_at: string | null;
-                                stops_completed: number;
-                                stops_failed: number;
-                            };
-                            planned: {
-                                distance_m: number | null;
-                                finish_at: string | null;
-                                stops: number;
-                            } | null;
-                        };
+                        tour_analytics: components["schemas"]["TourAnalytics"];
                     };
                 };
             };

@@ -79,7 +79,7 @@ describe('GET /api/analytics/deliveries', () => {
       first_attempt_success_rate: 0.75,
       distance_km: null,
       by_failure_reason: [{ reason_key: 'customer_absent', count: 1 }],
-      by_day: [{ date: '2026-03-29', completed: 4, on_time_rate: 0.75 }],
+      by_day: [{ date: '2026-03-29', completed: 4, on_time: 3, late: 1, failed: 1, on_time_rate: 0.75 }],
     });
     // Working time: the 05:00Z start to the tour's completion (22:30Z), clipped to the period's end (22:00Z): 17 h.
     expect(day.stops_per_hour).toBe(Math.round((4 / 17) * 100) / 100);
@@ -90,8 +90,8 @@ describe('GET /api/analytics/deliveries', () => {
     const both = await analytics(w.tenant.admin, TWO_DAYS);
     expect(both.stops).toEqual({ completed: 5, failed: 1, on_time: 4, late: 1 });
     expect(both.by_day).toEqual([
-      { date: '2026-03-29', completed: 4, on_time_rate: 0.75 },
-      { date: '2026-03-30', completed: 1, on_time_rate: 1 },
+      { date: '2026-03-29', completed: 4, on_time: 3, late: 1, failed: 1, on_time_rate: 0.75 },
+      { date: '2026-03-30', completed: 1, on_time: 1, late: 0, failed: 0, on_time_rate: 1 },
     ]);
     // The tour completed at 22:30Z: its working time is 17.5 h.
     expect(both.stops_per_hour).toBe(Math.round((5 / 17.5) * 100) / 100);
@@ -113,7 +113,7 @@ describe('GET /api/analytics/deliveries', () => {
     const rowOf = (section: string) => Object.fromEntries(header.map((h: string, i: number) => [h, lines.find((l: string[]) => l[0] === section)![i]]));
     expect(rowOf('total')).toMatchObject({ stops_completed: '4', stops_failed: '1', stops_on_time: '3', stops_late: '1', on_time_rate: '0.75', first_attempt_success_rate: '0.75', eta_error_s_samples: '', distance_km: '' });
     expect(rowOf('by_driver')).toMatchObject({ driver_id: driver.id, stops_completed: '4', on_time_rate: '0.75' });
-    expect(rowOf('by_day')).toMatchObject({ date: '2026-03-29', completed: '4' });
+    expect(rowOf('by_day')).toMatchObject({ date: '2026-03-29', completed: '4', on_time: '3', late: '1', failed: '1', on_time_rate: '0.75' });
     expect(rowOf('by_failure_reason')).toMatchObject({ reason_key: 'customer_absent', count: '1' });
   });
 

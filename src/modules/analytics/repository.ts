@@ -16,7 +16,7 @@ export interface DeliveryFigures {
   distance_km: number | null;
   by_driver: { driver_id: string; name: string | null; stops_completed: number; on_time_rate: number | null; stops_per_hour: number | null }[];
   by_failure_reason: { reason_key: string | null; count: number }[];
-  by_day: { date: string; completed: number; on_time_rate: number | null }[];
+  by_day: { date: string; completed: number; on_time: number; late: number; failed: number; on_time_rate: number | null }[];
 }
 
 const col = (name: string): SQL => sql.raw(name);
@@ -77,8 +77,10 @@ SELECT json_build_object(
       FROM d LEFT JOIN dw ON dw.driver_id = d.driver_id), '[]'::json),
   'by_failure_reason', coalesce((SELECT json_agg(json_build_object('reason_key', r.reason_key, 'count', r.n) ORDER BY r.n DESC, r.reason_key)
       FROM (SELECT reason_key, ${total('failed')} AS n FROM g GROUP BY reason_key HAVING sum(failed) > 0) r), '[]'::json),
-  'by_day', coalesce((SELECT json_agg(json_build_object('date', y.day, 'completed', y.completed, 'on_time_rate', ${rate(sql`y.on_time`, sql`y.completed`)}) ORDER BY y.day)
-      FROM (SELECT to_char(day, 'YYYY-MM-DD') AS day, ${total('completed')} AS completed, ${total('on_time')} AS on_time FROM g GROUP BY g.day) y), '[]'::json)
+  'by_day', coalesce((SELECT json_agg(json_build_object('date', y.day, 'completed', y.completed, 'on_time', y.on_time, 'late', y.completed - y.on_time,
+        'failed', y.failed, 'on_time_rate', ${rate(sql`y.on_time`, sql`y.completed`)}) ORDER BY y.day)
+      FROM (SELECT to_char(day, 'YYYY-MM-DD') AS day, ${total('completed')} AS completed, ${total('on_time')} AS on_time, ${total('failed')} AS failed
+              FROM g GROUP BY g.day) y), '[]'::json)
 ) AS figures FROM t, e`;
   // Planned for a year the statement's cost estimate is far above jit_optimize_above_cost: PostgreSQL spent more time
   // compiling it (1.2 s) than running it. The per-tour groups outgrow the default work_mem and spilled to disk.

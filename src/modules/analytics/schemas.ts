@@ -1,6 +1,6 @@
 // Delivery analytics wire schemas (contract §17, docs/api-guide.md "Delivery analytics").
 import { Type, type Static } from '@sinclair/typebox';
-import { withExample } from '../../http/openapi-components.ts';
+import { component, withExample } from '../../http/openapi-components.ts';
 import { EXAMPLE_ID as ID } from '../../http/openapi-examples.ts';
 import { IdParams, Nullable, Timestamp, Uuid } from '../../http/schemas.ts';
 
@@ -19,7 +19,8 @@ export const DeliveriesQuery = Type.Object(
 );
 export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
 
-export const DeliveryAnalytics = withExample(
+// Named components so the typed client (and the console's Analytics page) reads them by name.
+export const DeliveryAnalytics = component('DeliveryAnalytics', withExample(
   Type.Object({
     from: Timestamp,
     to: Timestamp,
@@ -33,7 +34,16 @@ export const DeliveryAnalytics = withExample(
       Type.Object({ driver_id: Uuid, name: Nullable(Type.String()), stops_completed: Type.Integer(), on_time_rate: Rate, stops_per_hour: Nullable(Type.Number()) }),
     ),
     by_failure_reason: Type.Array(Type.Object({ reason_key: Nullable(Type.String()), count: Type.Integer() })),
-    by_day: Type.Array(Type.Object({ date: Type.String({ format: 'date', description: "The day in the stop's service area's time zone." }), completed: Type.Integer(), on_time_rate: Rate })),
+    by_day: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date', description: "The day in the stop's service area's time zone." }),
+        completed: Type.Integer(),
+        on_time: Type.Integer({ description: 'Completed at or before the window’s end (or without a window).' }),
+        late: Type.Integer({ description: '`completed` − `on_time`.' }),
+        failed: Type.Integer(),
+        on_time_rate: Rate,
+      }),
+    ),
   }),
   {
     from: '2026-11-21T23:00:00.000Z',
@@ -46,13 +56,13 @@ export const DeliveryAnalytics = withExample(
     distance_km: 84.2,
     by_driver: [{ driver_id: ID.driver, name: 'Dana Driver', stops_completed: 46, on_time_rate: 0.9348, stops_per_hour: 6.13 }],
     by_failure_reason: [{ reason_key: 'recipient_absent', count: 2 }],
-    by_day: [{ date: '2026-11-22', completed: 46, on_time_rate: 0.9348 }],
+    by_day: [{ date: '2026-11-22', completed: 46, on_time: 43, late: 3, failed: 2, on_time_rate: 0.9348 }],
   },
-);
+));
 export type DeliveryAnalytics = Static<typeof DeliveryAnalytics>;
 export const DeliveryAnalyticsResponse = Type.Object({ analytics: DeliveryAnalytics });
 
-export const TourAnalytics = withExample(
+export const TourAnalytics = component('TourAnalytics', withExample(
   Type.Object({
     planned: Nullable(Type.Object({ stops: Type.Integer(), distance_m: Nullable(Type.Integer()), finish_at: Nullable(Timestamp) })),
     actual: Type.Object({ stops_completed: Type.Integer(), stops_failed: Type.Integer(), distance_m: Nullable(Type.Integer()), finish_at: Nullable(Timestamp) }),
@@ -61,7 +71,7 @@ export const TourAnalytics = withExample(
     planned: { stops: 12, distance_m: 38400, finish_at: '2026-11-22T15:30:00.000Z' },
     actual: { stops_completed: 11, stops_failed: 1, distance_m: 40125, finish_at: '2026-11-22T15:52:00.000Z' },
   },
-);
+));
 export type TourAnalytics = Static<typeof TourAnalytics>;
 export const TourAnalyticsResponse = Type.Object({ tour_analytics: TourAnalytics });
 export { IdParams };

@@ -6,7 +6,7 @@ import type { DeliveryAnalytics } from './schemas.ts';
 export const CSV_HEADERS = [
   'section', 'from', 'to', 'stops_completed', 'stops_failed', 'stops_on_time', 'stops_late', 'on_time_rate', 'first_attempt_success_rate',
   'eta_error_s_mae', 'eta_error_s_p90', 'eta_error_s_samples', 'stops_per_hour', 'distance_km',
-  'driver_id', 'name', 'date', 'completed', 'reason_key', 'count',
+  'driver_id', 'name', 'date', 'completed', 'on_time', 'late', 'failed', 'reason_key', 'count',
 ] as const;
 type Header = (typeof CSV_HEADERS)[number];
 
@@ -24,7 +24,7 @@ export function analyticsCsv(a: DeliveryAnalytics): string {
       stops_per_hour: a.stops_per_hour, distance_km: a.distance_km,
     }),
     ...a.by_driver.map((d) => row({ section: 'by_driver', driver_id: d.driver_id, name: d.name, stops_completed: d.stops_completed, on_time_rate: d.on_time_rate, stops_per_hour: d.stops_per_hour })),
-    ...a.by_day.map((d) => row({ section: 'by_day', date: d.date, completed: d.completed, on_time_rate: d.on_time_rate })),
+    ...a.by_day.map((d) => row({ section: 'by_day', date: d.date, completed: d.completed, on_time: d.on_time, late: d.late, failed: d.failed, on_time_rate: d.on_time_rate })),
     ...a.by_failure_reason.map((r) => row({ section: 'by_failure_reason', reason_key: r.reason_key, count: r.count })),
   ];
   return toCsv(CSV_HEADERS, rows);

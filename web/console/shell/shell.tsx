@@ -8,7 +8,7 @@ import { Banner, Button, ErrorBanner } from '../../ui/index.ts';
 import icon from '../../public/icon.svg';
 import { messages } from './messages.ts';
 
-type NavKey = 'today' | 'bookings' | 'dispatch' | 'tours' | 'plan' | 'shifts' | 'map' | 'reports' | 'settings';
+type NavKey = 'today' | 'bookings' | 'dispatch' | 'tours' | 'plan' | 'shifts' | 'map' | 'analytics' | 'reports' | 'settings';
 
 /** The pages in the navigation, in order; `href` is below /console. */
 export const NAV: { key: NavKey; href: string }[] = [
@@ -19,6 +19,7 @@ export const NAV: { key: NavKey; href: string }[] = [
   { key: 'plan', href: '/plan' },
   { key: 'shifts', href: '/shifts' },
   { key: 'map', href: '/map' },
+  { key: 'analytics', href: '/analytics' },
   { key: 'reports', href: '/reports' },
   { key: 'settings', href: '/settings' },
 ];

@@ -1,5 +1,5 @@
 // The tour page's data and actions: the tour with its stops, its route, stop failure reasons, the compensation and its history.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
 
 export type Tour = Schemas['Tour'];
@@ -13,6 +13,18 @@ export function useTour(id: string) {
 }
 
 /** The tour's remaining route along the roads (contract §15): asked again whenever a stop moves on (`stopsKey`). */
+/**
+ * The tour's applied plan against what happened (api-guide "Delivery analytics"): asked again whenever a stop or the
+ * tour moves on (`progressKey`), which the live stream makes the tour's own refetch see.
+ */
+export function useTourAnalytics(id: string, progressKey: string) {
+  return useQuery({
+    queryKey: [...tourKey(id), 'analytics', progressKey],
+    placeholderData: keepPreviousData,
+    queryFn: async () => (await call(api.GET('/api/analytics/tours/{id}', { params: { path: { id } } }))).tour_analytics,
+  });
+}
+
 export function useTourRoute(id: string, stopsKey: string) {
   return useQuery({
     queryKey: [...tourKey(id), 'route', stopsKey],

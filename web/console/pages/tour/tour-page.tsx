@@ -7,6 +7,7 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { ErrorBanner, Loading, PageHead, StatusBadge, useTourName } from '../../../ui/index.ts';
 import { CompensationEditor } from './compensation-editor.tsx';
 import { messages } from './messages.ts';
+import { PlanActual } from './plan-actual.tsx';
 import { useTour } from './queries.ts';
 import { StopTimeline } from './stop-timeline.tsx';
 import { TourActions } from './tour-actions.tsx';
@@ -45,6 +46,7 @@ export function TourPage({ id }: { id: string }) {
         ) : null}
       </dl>
       <TourActions tourId={data.id} status={data.status} />
+      <PlanActual tourId={data.id} progressKey={`${data.status}|${(data.stops ?? []).map((s) => s.status).join(',')}`} timeZone={area?.time_zone} />
       {(data.stops ?? []).length ? <TourMap tourId={data.id} stops={data.stops ?? []} /> : null}
       <div className="two-col">
         <section className="stack" aria-labelledby="stops-title">
