@@ -2706,6 +2706,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -2750,6 +2751,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -4323,6 +4325,7 @@ export type components = {
          *         "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *       ],
          *       "eta": "2026-11-22T13:20:00.000Z",
+         *       "travel_source": "road_network",
          *       "completed_at": null,
          *       "failed_at": null,
          *       "failure": null,
@@ -4400,6 +4403,8 @@ export type components = {
             } | null;
             tour_id: string | null;
             tour_position: number | null;
+            /** @description Which travel source computed `eta` (contract §15): null when there is no ETA, or one stored before the source was kept. */
+            travel_source: components["schemas"]["TravelSource"] | null;
             type: string;
         };
         /** @enum {string} */
@@ -4492,6 +4497,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -4536,6 +4542,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -9088,6 +9095,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9132,6 +9140,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9641,6 +9650,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -9685,6 +9695,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -9916,6 +9927,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9960,6 +9972,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10126,6 +10139,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10170,6 +10184,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10342,6 +10357,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10386,6 +10402,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10567,6 +10584,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10611,6 +10629,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10878,6 +10897,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10922,6 +10942,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11103,6 +11124,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -11262,6 +11284,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11306,6 +11329,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11488,6 +11512,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11532,6 +11557,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11700,6 +11726,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11744,6 +11771,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12020,6 +12048,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12064,6 +12093,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12295,6 +12325,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12339,6 +12370,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12481,6 +12513,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12525,6 +12558,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13219,6 +13253,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13263,6 +13298,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13401,6 +13437,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13445,6 +13482,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13592,6 +13630,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13636,6 +13675,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13765,6 +13805,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13809,6 +13850,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13937,6 +13979,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13981,6 +14024,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14109,6 +14153,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14153,6 +14198,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14527,6 +14573,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14571,6 +14618,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14699,6 +14747,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14743,6 +14792,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14871,6 +14921,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14915,6 +14966,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15053,6 +15105,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15097,6 +15150,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15231,6 +15285,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15275,6 +15330,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15498,6 +15554,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15542,6 +15599,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15752,6 +15810,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15796,6 +15855,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15924,6 +15984,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15968,6 +16029,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16125,6 +16187,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -16261,6 +16324,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16305,6 +16369,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16433,6 +16498,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16477,6 +16543,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -19828,6 +19895,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -19938,6 +20006,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20043,6 +20112,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20176,6 +20246,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20291,6 +20362,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20338,6 +20410,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20529,6 +20602,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -21577,6 +21651,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -21621,6 +21696,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
