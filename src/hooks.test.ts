@@ -11,7 +11,7 @@ describe('the dispatch hooks wiring', () => {
   });
 
   it('takes each answer once and the no-op defaults elsewhere', async () => {
-    const stopEtas = async () => new Map([['stop', { tourId: 'tour', eta: new Date(0) }]]);
+    const stopEtas = async () => new Map([['stop', { tourId: 'tour', eta: new Date(0), travelSource: 'road_network' as const }]]);
     const hooks = answerDispatchHooks({ stopEtas });
     expect(hooks.stopEtas).toBe(stopEtas);
     expect(hooks.tipOutcomeRead).toBeNull();

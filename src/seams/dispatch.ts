@@ -4,6 +4,15 @@
 import type { Placeholder } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/client.ts';
 import type { JsonPart } from '../db/json-read.ts';
+import type { TravelSource } from './travel.ts';
+
+/** A stop's ETA as live tracking keeps it (`stopEtas`): the tour it was computed on and the travel source of its times. */
+export interface StopEta {
+  tourId: string;
+  eta: Date;
+  /** Null on an ETA stored before its source was kept (migration 0027). */
+  travelSource: TravelSource | null;
+}
 
 /** The tours a settled change touched (`trackedToursChanged`). */
 export interface TrackedToursChanged {
@@ -45,8 +54,8 @@ export interface DispatchHooks {
   trackedToursChanged(tx: Tx, change: TrackedToursChanged): Promise<void>;
   /** Tours completed, bookings finished or a tip changed (never with none): compensation schedules tip distribution. */
   tipFactsChanged(tx: Tx, change: DispatchChange): Promise<void>;
-  /** Each stop's ETA with the tour it was computed on (live tracking); called with at least one stop. */
-  stopEtas(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>>;
+  /** Each stop's ETA with the tour it was computed on and its travel source (live tracking); called with at least one stop. */
+  stopEtas(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, StopEta>>;
   /**
    * Each booking's tip_distribution (compensation). `fresh`: the bookings were just created, so nothing was evaluated
    * for them yet and nothing needs reading; `evaluated`: the outcomes were read already (by `tipOutcomeRead`).

@@ -166,6 +166,11 @@ describe('the driver app in a browser', () => {
     expect(drawn.status).toBe(200);
     expect(drawn.headers['content-type']).toMatch(/^image\/(png|jpeg|webp)/);
 
+    // Berlin lies in no imported region: the open stop's ETA (from the phone's position) says it is a straight-line
+    // estimate (contract §15, decision 1702).
+    await expect.poll(() => stopCard(page, 1).getByText('Estimated in a straight line — no road data').count(), { timeout: 30_000 }).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-tour-eta-straight-en-390');
     await press(page, 1, 'Approach');
     await press(page, 1, 'Fail');
     const fail = page.getByRole('dialog', { name: 'Fail stop 2' });

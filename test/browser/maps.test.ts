@@ -12,10 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importTiles } from '../../src/modules/region/tiles/index.ts';
 import { readOsmFile } from '../../src/modules/region/index.ts';
 import { roadsStep } from '../../src/modules/region/roads/step.ts';
-import { createBooking, createOrganization, createService, createServiceArea, createUser, tourEnRoute } from '../factories.ts';
+import { createBooking, createOrganization, createService, createServiceArea, createUser, expectOk, tourEnRoute } from '../factories.ts';
 import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
+const STRAIGHT_ETA = { en: 'Estimated in a straight line — no road data', de: 'Luftlinien-Schätzung — keine Straßendaten' } as const;
 const DEMO_TILES = path.resolve(import.meta.dirname, '../../regions/monaco.mbtiles');
 const MONACO_PBF = path.resolve(import.meta.dirname, '../../regions/monaco.osm.pbf');
 // Two tours in Monaco, on streets of the old town and of La Condamine.
@@ -34,6 +35,9 @@ describe('maps you can read', () => {
   let app: BrowserApp;
   let adminEmail: string;
   let tourId: string;
+  /** Another tenant's tour in Berlin, which no region holds: its ETAs are straight-line estimates (decision 1702). */
+  let berlinAdminEmail: string;
+  let berlinTourId: string;
 
   beforeAll(async () => {
     app = await startBrowserApp();
@@ -67,16 +71,28 @@ describe('maps you can read', () => {
       ];
       const booking = await createBooking(tenant.admin, { service_id: service.id, stops });
       const tour = await tourEnRoute(tenant.admin, [booking.id], driver.id);
+      // A position computes the tour's ETAs (on the region's roads here).
+      await expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat: from[0], lng: from[1], recorded_at: app.t.clock.now().toISOString() } }));
       tourId ??= tour.id;
     }
+
+    const berlin = await app.t.createTenant();
+    const berlinArea = await createServiceArea(berlin.admin, { name: 'Berlin', time_zone: 'Europe/Berlin' });
+    const berlinService = await createService(berlin.admin, { service_area_id: berlinArea.id });
+    berlinAdminEmail = `maps-berlin-${Date.now()}@example.com`;
+    await createUser(berlin.admin, { role: 'admin', email: berlinAdminEmail, password: PASSWORD, name: 'Berlin Admin' });
+    const berlinDriver = await createUser(berlin.admin, { role: 'driver', name: 'Driver Berlin' });
+    const berlinTour = await tourEnRoute(berlin.admin, [(await createBooking(berlin.admin, { service_id: berlinService.id })).id], berlinDriver.id);
+    await expectOk(berlinDriver.client.post(`/api/hailing/tours/${berlinTour.id}/driver_location`, { location: { lat: 52.49, lng: 13.39, recorded_at: app.t.clock.now().toISOString() } }));
+    berlinTourId = berlinTour.id;
   }, 240_000);
   afterAll(async () => app?.close());
 
   /** Signs in with the labels of the page's language (the harness's signIn reads the English ones). */
-  const signInAs = async (page: Page, lang: 'en' | 'de') => {
-    if (lang === 'en') return signIn(page, app.url, adminEmail, PASSWORD);
+  const signInAs = async (page: Page, lang: 'en' | 'de', email = adminEmail) => {
+    if (lang === 'en') return signIn(page, app.url, email, PASSWORD);
     await page.goto(`${app.url}/console`);
-    await page.getByLabel('E-Mail').fill(adminEmail);
+    await page.getByLabel('E-Mail').fill(email);
     await page.getByLabel('Passwort').fill(PASSWORD);
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByRole('button', { name: 'Abmelden' }).waitFor({ timeout: 20_000 });
@@ -150,10 +166,34 @@ describe('maps you can read', () => {
     expect(Number(await map.getAttribute('data-route-points'))).toBeGreaterThan(5);
     await page.getByText(lang === 'de' ? /Verbleibende Route: [\d,]+ km/ : /Remaining route: [\d.]+ km/).waitFor({ state: 'visible' });
     expect(await page.getByRole('note').count()).toBe(0);
+    // ETAs on the roads: shown, and not said to be straight-line estimates.
+    await page.getByText(lang === 'de' ? /Ankunft \d/ : /ETA \d/).first().waitFor({ state: 'visible' });
+    expect(await page.getByText(STRAIGHT_ETA[lang]).count()).toBe(0);
     expect(notFound, 'no request answered 404').toEqual([]);
     await page.getByText('© OpenStreetMap contributors').waitFor({ state: 'visible' });
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, `maps-console-tour-${lang}-${viewport.width}`);
+    watched.expectClean();
+    await watched.context.close();
+  }, 180_000);
+
+  it.each([
+    ['en', LAPTOP, 'en-GB'],
+    ['de', PHONE, 'de-DE'],
+    ['en', PHONE, 'en-GB'],
+    ['de', LAPTOP, 'de-DE'],
+  ] as const)('the tour page of a tour no region holds (%s, %j): each ETA said in words to be a straight-line estimate', async (lang, viewport, locale) => {
+    const watched = await openPage(app, { viewport, locale });
+    const { page } = watched;
+    await signInAs(page, lang, berlinAdminEmail);
+    await page.goto(`${app.url}/console/tours/${berlinTourId}`);
+    // Both open stops have an ETA from straight lines, and each says so beside it (contract §15, decision 1702).
+    await expect.poll(async () => page.getByText(STRAIGHT_ETA[lang]).count(), { timeout: 30_000, message: 'the straight-line words' }).toBe(2);
+    expect(await page.getByText(lang === 'de' ? /Ankunft \d/ : /ETA \d/).count()).toBe(2);
+    // The route is drawn (straight too) before the picture is taken.
+    await expect.poll(async () => page.locator('.map-canvas').first().getAttribute('data-travel-source'), { timeout: 30_000, message: 'the route drawn' }).toBe('straight_line');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, `maps-console-tour-straight-${lang}-${viewport.width}`);
     watched.expectClean();
     await watched.context.close();
   }, 180_000);

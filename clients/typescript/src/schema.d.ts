@@ -2723,6 +2723,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -2767,6 +2768,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -4433,6 +4435,7 @@ export type components = {
          *         "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *       ],
          *       "eta": "2026-11-22T13:20:00.000Z",
+         *       "travel_source": "road_network",
          *       "completed_at": null,
          *       "failed_at": null,
          *       "failure": null,
@@ -4510,6 +4513,8 @@ export type components = {
             } | null;
             tour_id: string | null;
             tour_position: number | null;
+            /** @description Which travel source computed `eta` (contract §15): null when there is no ETA, or one stored before the source was kept. */
+            travel_source: components["schemas"]["TravelSource"] | null;
             type: string;
         };
         /** @enum {string} */
@@ -4602,6 +4607,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:20:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -4646,6 +4652,7 @@ export type components = {
          *             "0193b2e4-0c1d-7a2e-8f30-000000000013"
          *           ],
          *           "eta": "2026-11-22T13:41:00.000Z",
+         *           "travel_source": "road_network",
          *           "completed_at": null,
          *           "failed_at": null,
          *           "failure": null,
@@ -9118,6 +9125,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9162,6 +9170,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9671,6 +9680,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -9715,6 +9725,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -9946,6 +9957,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -9990,6 +10002,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10156,6 +10169,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10200,6 +10214,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10372,6 +10387,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10416,6 +10432,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10597,6 +10614,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10641,6 +10659,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10908,6 +10927,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -10952,6 +10972,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11133,6 +11154,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -11292,6 +11314,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11336,6 +11359,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11518,6 +11542,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11562,6 +11587,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11730,6 +11756,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -11774,6 +11801,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12050,6 +12078,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12094,6 +12123,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -12325,6 +12355,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12369,6 +12400,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12511,6 +12543,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12555,6 +12588,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12803,6 +12837,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -12847,6 +12882,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13451,6 +13487,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:20:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13495,6 +13532,7 @@ export interface operations {
                      *                 "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *               ],
                      *               "eta": "2026-11-22T13:41:00.000Z",
+                     *               "travel_source": "road_network",
                      *               "completed_at": null,
                      *               "failed_at": null,
                      *               "failure": null,
@@ -13633,6 +13671,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13677,6 +13716,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13824,6 +13864,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13868,6 +13909,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -13997,6 +14039,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14041,6 +14084,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14169,6 +14213,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14213,6 +14258,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14341,6 +14387,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14385,6 +14432,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14759,6 +14807,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14803,6 +14852,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14931,6 +14981,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -14975,6 +15026,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15103,6 +15155,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15147,6 +15200,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15285,6 +15339,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15329,6 +15384,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15463,6 +15519,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15507,6 +15564,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15730,6 +15788,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15774,6 +15833,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -15984,6 +16044,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16028,6 +16089,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16156,6 +16218,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16200,6 +16263,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16357,6 +16421,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -16493,6 +16558,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16537,6 +16603,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16665,6 +16732,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -16709,6 +16777,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -20060,6 +20129,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20170,6 +20240,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20275,6 +20346,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20408,6 +20480,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20523,6 +20596,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20570,6 +20644,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -20761,6 +20836,7 @@ export interface operations {
                      *           "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *         ],
                      *         "eta": "2026-11-22T13:20:00.000Z",
+                     *         "travel_source": "road_network",
                      *         "completed_at": null,
                      *         "failed_at": null,
                      *         "failure": null,
@@ -21809,6 +21885,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:20:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,
@@ -21853,6 +21930,7 @@ export interface operations {
                      *               "0193b2e4-0c1d-7a2e-8f30-000000000013"
                      *             ],
                      *             "eta": "2026-11-22T13:41:00.000Z",
+                     *             "travel_source": "road_network",
                      *             "completed_at": null,
                      *             "failed_at": null,
                      *             "failure": null,

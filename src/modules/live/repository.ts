@@ -1,6 +1,7 @@
 // Live tracking SQL: positions, the per-tour tracking row (the lock of every ETA update), stop ETAs, tickets.
 import { and, desc, eq, inArray, isNull, lt, gt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import type { StopEta, TravelSource } from '../../seams/index.ts';
 import type { JsonPart } from '../../db/json-read.ts';
 import { runPrepared } from '../../db/prepared.ts';
 import { queryRows } from '../../db/sql.ts';
@@ -134,7 +135,8 @@ export async function notifiedEtasOfTour(q: Queryable, tenantId: string, tourId:
 
 /**
  * The tour's ETAs become exactly `etas`: stops no longer open lose theirs, a stop moved here from another tour moves
- * too. With `notified` they are also what was last told; otherwise what was last told stays.
+ * too. With `notified` they are also what was last told; otherwise what was last told stays. `travelSource` is the
+ * source of the matrix that computed them all.
  */
 export async function replaceEtas(
   q: Queryable,
@@ -144,6 +146,7 @@ export async function replaceEtas(
   now: Date,
   notified: boolean,
   previousStopIds: Iterable<string>,
+  travelSource: TravelSource,
 ): Promise<void> {
   const ids = [...etas.keys()];
   // Most updates keep the same open stops: the delete is a round trip only when one left.
@@ -163,13 +166,14 @@ export async function replaceEtas(
     .onConflictDoUpdate({ target: [stopEtaSamples.tenantId, stopEtaSamples.stopId, stopEtaSamples.publishedAt], set: { tourId: sql`excluded.tour_id`, eta: sql`excluded.eta` } });
   await q
     .insert(stopEtas)
-    .values(ids.map((stopId) => ({ tenantId, stopId, tourId, eta: etas.get(stopId) ?? now, notifiedEta: notified ? (etas.get(stopId) ?? now) : null, computedAt: now })))
+    .values(ids.map((stopId) => ({ tenantId, stopId, tourId, eta: etas.get(stopId) ?? now, notifiedEta: notified ? (etas.get(stopId) ?? now) : null, computedAt: now, travelSource })))
     .onConflictDoUpdate({
       target: [stopEtas.tenantId, stopEtas.stopId],
       set: {
         tourId: sql`excluded.tour_id`,
         eta: sql`excluded.eta`,
         computedAt: sql`excluded.computed_at`,
+        travelSource: sql`excluded.travel_source`,
         ...(notified ? { notifiedEta: sql`excluded.notified_eta` } : {}),
       },
     });
@@ -251,8 +255,8 @@ export async function deleteTicketsExpiredBefore(q: Queryable, cutoff: Date): Pr
   await q.delete(liveTickets).where(lt(liveTickets.expiresAt, cutoff));
 }
 
-/** ETAs with the tour they were computed on (what dispatch's stop views render). */
-export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, { tourId: string; eta: Date }>> {
+/** ETAs with the tour they were computed on and their travel source (what dispatch's stop views render). */
+export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopIds: readonly string[]): Promise<Map<string, StopEta>> {
   if (!stopIds.length) return new Map();
   // Prepared, with the ids as one array: every booking read with a stop under way runs it (one plan, not one per count).
   const rows = await runPrepared(
@@ -260,13 +264,13 @@ export async function etasWithTourOfStops(q: Queryable, tenantId: string, stopId
     'etas_with_tour_of_stops',
     (q) =>
       q
-        .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta })
+        .select({ stopId: stopEtas.stopId, tourId: stopEtas.tourId, eta: stopEtas.eta, travelSource: stopEtas.travelSource })
         .from(stopEtas)
         .where(and(eq(stopEtas.tenantId, sql.placeholder('tenantId')), sql`${stopEtas.stopId} = ANY(${sql.placeholder('ids')}::uuid[])`))
         .prepare('etas_with_tour_of_stops'),
     { tenantId, ids: [...stopIds] },
   );
-  return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta }]));
+  return new Map(rows.map((r) => [r.stopId, { tourId: r.tourId, eta: r.eta, travelSource: r.travelSource }]));
 }
 
 /** Tours nobody drives any more keep no ETAs (their stops render none); their stops' samples are pruned (decision 1740). */

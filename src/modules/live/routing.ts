@@ -96,6 +96,7 @@ export function routingProvider(config: { osrmUrl: string | null; live: { osrmTi
 /**
  * Travel seconds of each leg of a route from the one travel seam (contract §10, §15; decision 1523): the same source
  * as plans and optimisation — a configured engine, else the region's roads, else straight lines — and which it was.
+ * One point has no leg, but its ETA still names the source a leg from it would take (decision 1702): the point to itself.
  */
 export async function travelLegs(
   deps: Pick<Deps, 'clock' | 'config' | 'hooks'>,
@@ -103,7 +104,8 @@ export async function travelLegs(
   points: readonly LatLng[],
   speedKmh: number,
 ): Promise<{ legs: number[]; source: TravelSource }> {
-  if (points.length < 2) return { legs: [], source: 'straight_line' };
-  const matrix = await deps.hooks.travel.matrix({ db: q, clock: deps.clock, config: deps.config }, points, speedKmh);
+  if (points.length === 0) return { legs: [], source: 'straight_line' };
+  const matrix = await deps.hooks.travel.matrix({ db: q, clock: deps.clock, config: deps.config }, points.length === 1 ? [points[0]!, points[0]!] : points, speedKmh);
+  if (points.length === 1) return { legs: [], source: matrix.source };
   return { legs: points.slice(1).map((_, i) => matrix.seconds[i]![i + 1]!), source: matrix.source };
 }

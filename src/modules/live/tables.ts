@@ -1,5 +1,6 @@
 // Live tracking tables: the append-only position history, each tour's current position, stop ETAs, stream tickets.
 import { boolean, doublePrecision, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TravelSource } from '../../seams/index.ts';
 import type { PositionFilter } from './ingestion.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -67,6 +68,8 @@ export const stopEtas = pgTable(
     /** The ETA last told in *.etas_recalculated: "moved by ≥ 60 s" is measured against it, so slow drift adds up. */
     notifiedEta: ts('notified_eta'),
     computedAt: ts('computed_at').notNull(),
+    /** The travel source of the matrix that computed `eta` (contract §15, decision 1702); null on ETAs stored before it was kept. */
+    travelSource: text('travel_source').$type<TravelSource>(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.stopId] }), index('stop_etas_tour_idx').on(t.tenantId, t.tourId)],
 );

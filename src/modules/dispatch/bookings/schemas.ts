@@ -6,6 +6,7 @@ import { FailureOutcomeName } from '../../services/index.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { PaginationQuery } from '../../../http/pagination.ts';
 import { ListOf, Nullable, Timestamp, Uuid } from '../../../http/schemas.ts';
+import { TravelSource } from '../../../http/travel-schemas.ts';
 import { FAILURE_OUTCOMES, type FailureOutcome } from '../../services/index.ts';
 import { AddressInput, ContactInput, Location, Metadata } from '../../places/index.ts';
 
@@ -82,6 +83,7 @@ export const STOP_EXAMPLE = {
   notes: null,
   package_ids: [ID.package],
   eta: '2026-11-22T13:20:00.000Z',
+  travel_source: 'road_network' as const,
   completed_at: null,
   failed_at: null,
   failure: null,
@@ -130,6 +132,9 @@ export const Stop = component('Stop', withExample(Type.Object({
   required_skills: Type.Optional(Type.Array(Type.String(), { description: 'Present when the stop needs skills of the vehicle.' })),
   package_ids: Type.Array(Uuid),
   eta: Nullable(Timestamp),
+  travel_source: Type.Union([TravelSource, Type.Null()], {
+    description: 'Which travel source computed `eta` (contract §15): null when there is no ETA, or one stored before the source was kept.',
+  }),
   completed_at: Nullable(Timestamp),
   failed_at: Nullable(Timestamp),
   failure: Nullable(Type.Object({ outcome: EnumText(FailureOutcomeName), reason_key: Nullable(Type.String()), note: Nullable(Type.String()) })),

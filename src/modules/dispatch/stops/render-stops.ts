@@ -2,6 +2,7 @@
 import type { Queryable } from '../../../db/client.ts';
 import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
+import type { StopEta } from '../../../seams/index.ts';
 import { getService, type ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/index.ts';
 import { findTours, type TourRow } from '../tours/index.ts';
@@ -42,7 +43,7 @@ export async function loadStopContext(
     for (const stopId of [p.pickupStopId, p.dropoffStopId]) packageIdsByStop.set(stopId, [...(packageIdsByStop.get(stopId) ?? []), p.id]);
   }
   const etaStopIds = stops.filter((s) => s.tourId !== null && !isFinalStop(s.status)).map((s) => s.id);
-  const etas = etaStopIds.length ? await render.hooks.dispatch.stopEtas(q, tenantId, etaStopIds) : new Map<string, { tourId: string; eta: Date }>();
+  const etas = etaStopIds.length ? await render.hooks.dispatch.stopEtas(q, tenantId, etaStopIds) : new Map<string, StopEta>();
   return {
     etas,
     tours: new Map(tours.map((t) => [t.id, t])),

@@ -2,6 +2,7 @@
 import { stillServed } from '../../../compat/http.ts';
 import type { Actor } from '../../../http/actor.ts';
 import type { Deps } from '../../../deps.ts';
+import type { StopEta } from '../../../seams/index.ts';
 import { iso, isoOrNull } from '../../../shared/time.ts';
 import type { ServiceConfig } from '../../services/index.ts';
 import { isFinalStop } from '../bookings/index.ts';
@@ -24,7 +25,7 @@ export interface StopContext {
   clock: Deps['clock'];
   failureRules: FailureRules;
   /** ETAs of open tour stops, from live tracking (Deps.hooks.dispatch.stopEtas), with the tour each was computed on. */
-  etas: Map<string, { tourId: string; eta: Date }>;
+  etas: Map<string, StopEta>;
 }
 
 /**
@@ -45,15 +46,17 @@ function stopFailureOptions(actor: Actor, stop: stopsRepo.StopRow, context: Stop
   });
 }
 
-/** An open stop's ETA, if live tracking computed one on the tour the stop is on now. */
-function etaOf(stop: stopsRepo.StopRow, context: StopContext): Date | null {
-  if (isFinalStop(stop.status)) return null;
+/** An open stop's ETA, if live tracking computed one on the tour the stop is on now, and the travel source of its times. */
+function etaOf(stop: stopsRepo.StopRow, context: StopContext): { eta: Date | null; travelSource: StopEta['travelSource'] } {
+  if (isFinalStop(stop.status)) return { eta: null, travelSource: null };
   const known = context.etas.get(stop.id);
-  return known && known.tourId === stop.tourId ? known.eta : stop.eta;
+  // The ETA kept on the stop row itself has no recorded source (decision 1702).
+  return known && known.tourId === stop.tourId ? known : { eta: stop.eta, travelSource: null };
 }
 
 export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopContext) {
   const options = stopFailureOptions(actor, stop, context);
+  const eta = etaOf(stop, context);
   return {
     id: stop.id,
     booking_id: stop.bookingId,
@@ -75,7 +78,8 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
     notes: stop.notes,
     ...(stop.requiredSkills?.length ? { required_skills: stop.requiredSkills } : {}),
     package_ids: context.packageIdsByStop.get(stop.id) ?? [],
-    eta: isoOrNull(etaOf(stop, context)),
+    eta: isoOrNull(eta.eta),
+    travel_source: eta.eta ? eta.travelSource : null,
     completed_at: isoOrNull(stop.completedAt),
     failed_at: isoOrNull(stop.failedAt),
     failure: stop.failure,

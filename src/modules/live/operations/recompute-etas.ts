@@ -45,11 +45,11 @@ export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config' | 'hooks
   const stops = await openStopsOfTour(tx, tenantId, tour.id);
   const origin: LatLng | null = row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null;
   const speedKmh = await areaSpeedKmh(tx, tenantId, tour.serviceAreaId);
-  const { legs } = await travelLegs(deps, tx, routePoints(origin, stops), speedKmh);
+  const { legs, source } = await travelLegs(deps, tx, routePoints(origin, stops), speedKmh);
   const next = computeEtas(now, origin !== null, stops, legs);
   const told = state?.told ?? (await repo.notifiedEtasOfTour(tx, tenantId, tour.id));
   const moved = etasMoved(told, next);
-  await repo.replaceEtas(tx, tenantId, tour.id, next, now, moved, told.keys());
+  await repo.replaceEtas(tx, tenantId, tour.id, next, now, moved, told.keys(), source);
   const { tenantId: _t, tourId: _id, ...fields } = row;
   await repo.updateTracking(tx, tenantId, tour.id, { ...fields, etasComputedAt: now, updatedAt: now });
   if (!moved) return false;

@@ -24,6 +24,7 @@ import { combinedRead, decodeCombined, rowFromJson, type JsonPart } from '../../
 import { insertFromJson, jsonParameter } from '../../../db/json-insert.ts';
 import { rawStatement, runRaw } from '../../../db/prepared.ts';
 import type { Deps } from '../../../deps.ts';
+import type { TravelSource } from '../../../seams/index.ts';
 import type { Actor } from '../../../http/actor.ts';
 import { newId } from '../../../shared/ids.ts';
 import { pendingEvent } from '../../../worker/debounce.ts';
@@ -55,6 +56,7 @@ const ph = (name: string) => sql.placeholder(name);
 interface StoredEta {
   eta: Date;
   notified: Date | null;
+  travelSource: TravelSource | null;
 }
 
 const trackingPart: JsonPart<{ row: TrackingRow; xmin: string } | null> = {
@@ -75,10 +77,15 @@ const duplicatePart: JsonPart<boolean> = {
 };
 
 const etasPart: JsonPart<Map<string, StoredEta>> = {
-  sql: sql`(SELECT coalesce(json_agg(json_build_array(stop_id, eta, notified_eta)), '[]'::json) FROM stop_etas
+  sql: sql`(SELECT coalesce(json_agg(json_build_array(stop_id, eta, notified_eta, travel_source)), '[]'::json) FROM stop_etas
              WHERE tenant_id = ${ph('tenantId')} AND tour_id = ${ph('tourId')})`,
   decode: (json) =>
-    new Map((json as [string, string, string | null][]).map(([id, eta, notified]) => [id, { eta: new Date(eta), notified: notified === null ? null : new Date(notified) }])),
+    new Map(
+      (json as [string, string, string | null, TravelSource | null][]).map(([id, eta, notified, travelSource]) => [
+        id,
+        { eta: new Date(eta), notified: notified === null ? null : new Date(notified), travelSource },
+      ]),
+    ),
 };
 
 const READ_PARTS = {
@@ -122,7 +129,7 @@ p AS (
          ${ph('now')}::timestamptz, ${ph('filtered')}::text, ${ph('current')}::boolean
     FROM t),
 e AS (
-  UPDATE stop_etas SET eta = x.eta, computed_at = ${ph('now')}::timestamptz,
+  UPDATE stop_etas SET eta = x.eta, computed_at = ${ph('now')}::timestamptz, travel_source = ${ph('travelSource')}::text,
          notified_eta = CASE WHEN ${ph('told')}::boolean THEN x.eta ELSE stop_etas.notified_eta END
     FROM t, json_to_recordset(${ph('etas')}::json) AS x(stop_id uuid, eta timestamptz)
    WHERE stop_etas.tenant_id = ${ph('tenantId')}::uuid AND stop_etas.stop_id = x.stop_id AND stop_etas.tour_id = ${ph('tourId')}::uuid),
@@ -199,8 +206,11 @@ export async function recordPositionFast(
     let job: ReturnType<typeof pendingEvent> | null = null;
     let notice = '';
     let told: EventInput[] = [];
+    let source: TravelSource = 'straight_line';
     if (row.becameCurrent) {
-      const computed = computeEtas(now, true, snapshot.stops, await legSeconds(deps, tour.serviceAreaId, fix, snapshot.stops, actor.tenantId));
+      const legs = await legSeconds(deps, tour.serviceAreaId, fix, snapshot.stops, actor.tenantId);
+      source = legs.source;
+      const computed = computeEtas(now, true, snapshot.stops, legs.legs);
       // A stop that left (its ETA row goes) or one without an ETA row yet needs the transaction.
       if ([...snapshot.etas.keys()].some((id) => !computed.has(id)) || [...computed.keys()].some((id) => !snapshot.etas.has(id))) return null;
       if (etasMoved(new Map([...snapshot.etas].map(([id, stored]) => [id, stored.notified])), computed)) {
@@ -208,9 +218,13 @@ export async function recordPositionFast(
         if (!snapshot.bookingData) continue;
         told = etaEventInputs(actor.tenantId, actor, tour, snapshot.stops, computed, now, snapshot.bookingData);
       }
-      // Every stop has its ETA row here: the write updates rows, never inserts; told ETAs are all written.
+      // Every stop has its ETA row here: the write updates rows, never inserts; told ETAs are all written, and so is one
+      // whose travel source changed (a region imported, an engine down): the source shown is that of the times shown.
       etas = [...computed]
-        .filter(([id, eta]) => told.length > 0 || Math.abs((snapshot.etas.get(id)?.eta.getTime() ?? 0) - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000)
+        .filter(([id, eta]) => {
+          const stored = snapshot.etas.get(id);
+          return told.length > 0 || stored?.travelSource !== source || Math.abs((stored?.eta.getTime() ?? 0) - eta.getTime()) >= ETA_STORE_TOLERANCE_SECONDS * 1000;
+        })
         .map(([id, eta]) => ({ stop_id: id, eta: eta.toISOString() }));
       next = { ...tracking, ...currentPositionFields(actor, row), etasComputedAt: now };
       const pending = mapOf(pendingUntil, deps.db);
@@ -219,11 +233,11 @@ export async function recordPositionFast(
       }
       notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row));
     }
-    const result = await write(deps, snapshot, next, row, { etas, told }, job, notice, !duplicate);
+    const result = await write(deps, snapshot, next, row, { etas, told, source }, job, notice, !duplicate);
     if (!result) continue;
     if (job && result.scheduled) remember(mapOf(pendingUntil, deps.db), key, job.dueAt.getTime());
     const stored = new Map(snapshot.etas);
-    for (const { stop_id, eta } of etas) stored.set(stop_id, { eta: new Date(eta), notified: told.length ? new Date(eta) : (stored.get(stop_id)?.notified ?? null) });
+    for (const { stop_id, eta } of etas) stored.set(stop_id, { eta: new Date(eta), notified: told.length ? new Date(eta) : (stored.get(stop_id)?.notified ?? null), travelSource: source });
     remember(known, key, { ...snapshot, tracking: next, trackingVersion: result.version, etas: stored, bookingData: null });
     return { location: renderPosition(row) };
   }
@@ -271,9 +285,9 @@ function mapOf<V>(maps: WeakMap<object, Map<string, V>>, db: object): Map<string
   return map;
 }
 
-async function legSeconds(deps: Deps, serviceAreaId: string, origin: Fix, stops: Parameters<typeof routePoints>[1], tenantId: string): Promise<number[]> {
+async function legSeconds(deps: Deps, serviceAreaId: string, origin: Fix, stops: Parameters<typeof routePoints>[1], tenantId: string) {
   const speed = await areaSpeedKmh(deps.db, tenantId, serviceAreaId);
-  return (await travelLegs(deps, deps.db, routePoints(origin, stops), speed)).legs;
+  return travelLegs(deps, deps.db, routePoints(origin, stops), speed);
 }
 
 /** The guarded write; the tracking row's new version, or null when a version check failed (nothing written). */
@@ -282,7 +296,7 @@ async function write(
   read: Snapshot,
   t: TrackingRow,
   row: PositionRow,
-  etas: { etas: { stop_id: string; eta: string }[]; told: EventInput[] },
+  etas: { etas: { stop_id: string; eta: string }[]; told: EventInput[]; source: TravelSource },
   job: ReturnType<typeof pendingEvent> | null,
   notice: string,
   fresh: boolean,
@@ -317,6 +331,7 @@ async function write(
     filtered: row.filtered,
     current: row.becameCurrent,
     etas: JSON.stringify(etas.etas),
+    travelSource: etas.source,
     told: etas.told.length > 0,
     events: jsonParameter(eventRows(etas.told)),
     scheduleJob: job !== null,

@@ -1,4 +1,5 @@
-// A tour's stops in order as a timeline: kind, address, window, ETA (marked late when after the window), state,
+// A tour's stops in order as a timeline: kind, address, window, ETA (marked late when after the window, and said to be a
+// straight-line estimate when no road data computed it), state,
 // the failure or the proof, and "Fail" where the stop's failure_options allow any outcome.
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -49,6 +50,8 @@ export function StopTimeline({ tourId, stops, timeZone }: { tourId: string; stop
                 {stop.completed_at ? ` · ${t('completed_at', { time: format.time(stop.completed_at, timeZone) })}` : ''}
                 {stop.failed_at ? ` · ${t('failed_at', { time: format.time(stop.failed_at, timeZone) })}` : ''}
               </div>
+              {/* Contract §15: the console says in words when an ETA is a straight-line estimate (decision 1702). */}
+              {stop.eta && stop.travel_source === 'straight_line' ? <div className="muted eta-source">{t('eta_straight_line')}</div> : null}
               {stop.recovery_kind ? <div className="muted">{t('recovery_of', { kind: stop.recovery_kind })}</div> : null}
               {stop.failure ? <div>{t('failure', { reason: failureText(stop.failure) })}{stop.failure.note ? ` — ${stop.failure.note}` : ''}</div> : null}
               {stop.proof ? <StopProof proof={stop.proof} timeZone={timeZone} /> : null}

@@ -50,7 +50,11 @@ function StopCard({ tour, stop, number, packages, onOpen }: { tour: ProjectedTou
         {open && stop.eta ? (
           <>
             <dt>{t('eta')}</dt>
-            <dd>{f.time(stop.eta)}</dd>
+            <dd>
+              {f.time(stop.eta)}
+              {/* Contract §15: said in words when the ETA is a straight-line estimate (decision 1702). */}
+              {stop.travel_source === 'straight_line' ? <span className="drv-eta-source">{t('eta_straight_line')}</span> : null}
+            </dd>
           </>
         ) : null}
         {stop.contact?.name || stop.contact?.phone_number ? (
