@@ -5,7 +5,7 @@ import { component, StringEnum, withExample } from '../../http/openapi-component
 import { EXAMPLE_AT } from '../../http/openapi-examples.ts';
 import { ListOf, Nullable, Timestamp } from '../../http/schemas.ts';
 import { TEMPLATE_LIMITS } from './recipient-mail.ts';
-import { RECIPIENT_LOCALES, RECIPIENT_MOMENTS } from './tables.ts';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, RECIPIENT_LOCALES, RECIPIENT_MOMENTS } from './tables.ts';
 
 const TimeWindow = Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp }));
 
@@ -156,3 +156,38 @@ export const PreviewEnvelope = withExample(
     },
   },
 );
+
+/** One e-mail or SMS told to a booking's recipient, with its delivery state (contract §18, decision 1761). */
+export const RecipientMessage = component('RecipientMessage', withExample(Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  channel: StringEnum(MESSAGE_CHANNELS),
+  to: Type.String(),
+  moment: StringEnum(RECIPIENT_MOMENTS),
+  status: StringEnum(MESSAGE_STATUSES),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+}), {
+  id: '0b5c2f5e-6d1e-4f3a-9a43-2b8f1f0c7d21',
+  channel: 'sms',
+  to: '+4915112345678',
+  moment: 'on_its_way',
+  status: 'delivered',
+  error: null,
+  created_at: EXAMPLE_AT,
+}));
+export const RecipientMessageList = Type.Object({ messages: Type.Array(RecipientMessage) });
+
+/** Kannel's receipt (its dlr-url, decision 1762): our secret, the message it is about, its %d type and %A answer. */
+export const KannelStatusQuery = Type.Object({
+  secret: Type.Optional(Type.String({ maxLength: 200 })),
+  tenant: Type.String({ format: 'uuid' }),
+  message: Type.String({ format: 'uuid' }),
+  type: Type.Integer({ minimum: 0, maximum: 255 }),
+  answer: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+/** Kannel's inbound message (its sms-service get-url or post-url, decision 1764): our secret, the sender's number (%p), the text (%a). */
+export const KannelInboundQuery = Type.Object({
+  secret: Type.Optional(Type.String({ maxLength: 200 })),
+  from: Type.String({ minLength: 1, maxLength: 40 }),
+  text: Type.String({ maxLength: 2000 }),
+});
