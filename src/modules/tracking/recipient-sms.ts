@@ -6,12 +6,12 @@ import type { MessageStatus } from './tables.ts';
 const OPT_OUT_HINT: Record<Lang, string> = { en: 'Reply STOP to opt out.', de: 'Antworten Sie STOPP zum Abmelden.' };
 
 /**
- * The SMS of a moment: the same rendered template as the e-mail (its text, not its subject), blank lines closed up —
- * every line break costs a character — and the way out a reply gives.
+ * The SMS of a moment: the same rendered template as the e-mail (its text, not its subject) on one line — a line break
+ * ends the message for some SMSC links (Kannel's fake SMSC among them; decision 1762) — and the way out a reply gives.
  */
 export function recipientSmsText(lang: Lang, messageText: string): string {
   const lines = messageText.split('\n').map((l) => l.trim()).filter(Boolean);
-  return [...lines, OPT_OUT_HINT[lang]].join('\n');
+  return [...lines, OPT_OUT_HINT[lang]].join(' ');
 }
 
 /** A reply that opts its number out (contract §18): its first word is STOP, STOPP or ABMELDEN, in any case. */
