@@ -11,10 +11,10 @@ export async function insertMessage(q: Queryable, row: Omit<MessageRow, 'sending
 }
 
 /**
- * Takes a queued message for sending until `until`, in one statement: null when it was sent or failed already, or
- * another job holds it (a job run twice — its lease ran out mid-send — sends once; decision 1763).
+ * Takes a queued message for sending until `until`, in one statement (a job run twice — its lease ran out mid-send —
+ * sends once; decision 1763): `done` when it was sent or failed already (or is no more), `held` while another job holds it.
  */
-export async function claimMessage(q: Queryable, tenantId: string, id: string, now: Date, until: Date): Promise<MessageRow | null> {
+export async function claimMessage(q: Queryable, tenantId: string, id: string, now: Date, until: Date): Promise<MessageRow | 'held' | 'done'> {
   const [row] = await q
     .update(recipientMessages)
     .set({ sendingUntil: until, updatedAt: now })
@@ -27,7 +27,12 @@ export async function claimMessage(q: Queryable, tenantId: string, id: string, n
       ),
     )
     .returning();
-  return row ?? null;
+  if (row) return row;
+  const [left] = await q
+    .select({ status: recipientMessages.status })
+    .from(recipientMessages)
+    .where(and(eq(recipientMessages.tenantId, tenantId), eq(recipientMessages.id, id)));
+  return left?.status === 'queued' ? 'held' : 'done';
 }
 
 /** The send job's outcome: sent (the gateway took it), failed for good, or back to queued for the next attempt. */

@@ -10,8 +10,22 @@ const OPT_OUT_HINT: Record<Lang, string> = { en: 'Reply STOP to opt out.', de: '
  * ends the message for some SMSC links (Kannel's fake SMSC among them; decision 1762) — and the way out a reply gives.
  */
 export function recipientSmsText(lang: Lang, messageText: string): string {
-  const lines = messageText.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = gsmFriendly(messageText).split('\n').map((l) => l.trim()).filter(Boolean);
   return [...lines, OPT_OUT_HINT[lang]].join(' ');
+}
+
+/**
+ * The typography a rendered text carries that GSM-7 has no place for — dashes, curly quotes, the narrow spaces Intl
+ * puts in times — as their plain look-alikes: one such character would send the whole SMS as UCS-2, at 70 characters a
+ * segment instead of 160 (decision 1765). Letters are left alone: a name in another script goes as UCS-2.
+ */
+export function gsmFriendly(text: string): string {
+  return text
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[\u2018\u2019\u201A\u2032]/g, "'")
+    .replace(/[\u201C\u201D\u201E\u2033]/g, '"')
+    .replace(/\u2026/g, '...')
+    .replace(/[\u00A0\u2000-\u200A\u202F\u205F]/g, ' ');
 }
 
 /** A reply that opts its number out (contract §18): its first word is STOP, STOPP or ABMELDEN, in any case. */

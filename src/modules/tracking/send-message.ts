@@ -12,8 +12,11 @@ import { NOT_SENT } from './recipient-sms.ts';
 export const SEND_MESSAGE_JOB: JobKind = 'tracking.send_message';
 /** Attempts before a message is failed: 5 s, 20 s, 80 s, 320 s, 21 min, 1 h apart (the jobs' backoff) — about 1.5 h. */
 export const SEND_MESSAGE_ATTEMPTS = 7;
-/** How long a send job holds its message: longer than the gateway's timeout, shorter than the job's lease. */
-const HOLD_MS = 55_000;
+/**
+ * How long a send job holds its message: longer than the gateway's timeout and the job's lease, so a job taken again
+ * while the first still talks to the gateway finds it held (and tries later) rather than sending it twice.
+ */
+const HOLD_MS = 120_000;
 
 export interface SendMessagePayload {
   message_id: string;
@@ -29,7 +32,9 @@ export const sendRecipientMessageJob: JobHandler = async (deps, job) => {
   const payload = job.payload as unknown as SendMessagePayload;
   const now = deps.clock.now();
   const message = await repo.claimMessage(deps.db, job.tenantId, payload.message_id, now, new Date(now.getTime() + HOLD_MS));
-  if (!message) return; // sent or failed already, or another job holds it
+  if (message === 'done') return; // sent or failed already
+  // Another run of this job holds it (its lease ran out mid-send): when that one fails, this one's retry sends.
+  if (message === 'held') throw new Error('the message is being sent by another job');
   const key = { tenantId: job.tenantId, id: message.id };
   const reason = await send(deps, message, payload);
   if (reason === null) {
