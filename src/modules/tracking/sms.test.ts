@@ -24,7 +24,8 @@ type Answer = { status: number; body: string } | 'hang';
 let peer: http.Server;
 const received: Sendsms[] = [];
 let answers: Answer[] = [];
-let delayMs = 0;
+/** While set, answers wait until the test calls it (a gateway slow to answer, for as long as the test needs). */
+let held: Promise<void> | null = null;
 let t: TestApp;
 let smtp: SmtpPeer;
 let worker: Worker;
@@ -36,7 +37,7 @@ beforeAll(async () => {
     received.push({ query: new URL(req.url ?? '/', 'http://peer').searchParams });
     const answer = answers.shift() ?? ACCEPTED;
     if (answer === 'hang') return; // never answers
-    setTimeout(() => res.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.body), delayMs);
+    void (held ?? Promise.resolve()).then(() => res.writeHead(answer.status, { 'content-type': 'text/html' }).end(answer.body));
   });
   await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
   smtp = await startSmtpPeer();
@@ -51,7 +52,7 @@ beforeAll(async () => {
       password: 'secret-password',
       from: 'Tourbook',
       callbackSecret: secret,
-      timeoutMs: 1500,
+      timeoutMs: 5000,
     },
   });
   worker = createWorker(t.deps);
@@ -153,7 +154,7 @@ describe('recipient SMS', () => {
     const s = await scene();
     answers = ['hang', ...Array.from({ length: SEND_MESSAGE_ATTEMPTS - 1 }, () => ({ status: 400, body: 'Missing receiver number' }))];
     await sweep();
-    expect(await messagesOf(s)).toMatchObject([{ status: 'queued', error: 'Kannel did not answer within 1500 ms' }]);
+    expect(await messagesOf(s)).toMatchObject([{ status: 'queued', error: 'Kannel did not answer within 5000 ms' }]);
     for (let attempt = 1; attempt < SEND_MESSAGE_ATTEMPTS; attempt++) await nextAttempt(attempt);
     expect(sentTo(s.phone)).toHaveLength(SEND_MESSAGE_ATTEMPTS);
     expect(await messagesOf(s)).toMatchObject([{ status: 'failed', error: 'Kannel answered 400: Missing receiver number' }]);
@@ -258,20 +259,23 @@ describe("Kannel's callbacks", () => {
 
 describe('sent once', () => {
   it('a send job taken again while its first run still talks to the gateway (the lease ran out) sends the SMS once', async () => {
-    const s = await scene();
     const second = createWorker(t.deps);
-    await second.drain(); // its start-up (the periodic jobs) done before the race
-    delayMs = 600;
+    await Promise.all([worker.drain(), second.drain()]); // their start-up (the periodic jobs) done before the race
+    const s = await scene();
+    let release: () => void = () => undefined;
+    held = new Promise<void>((resolve) => (release = resolve));
     try {
       await notifyRecipients(t.deps);
       const first = worker.drain();
-      // The first worker is waiting for the gateway; the job's lease runs out, and the second worker takes it.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The first worker waits for the gateway; the job's lease runs out, and the second worker takes the job.
+      while (sentTo(s.phone).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       t.clock.advance(61_000);
       await second.drain();
+      release();
       await first;
     } finally {
-      delayMs = 0;
+      held = null;
+      release();
     }
     expect(sentTo(s.phone)).toHaveLength(1);
     expect((await messagesOf(s))[0]).toMatchObject({ status: 'sent', error: null });
