@@ -61,16 +61,16 @@ const rankOf = (column: typeof recipientMessages.status) =>
  * racing each other cannot take it back. False for a message no row has.
  */
 export async function applyReceipt(q: Queryable, key: { tenantId: string; id: string }, status: MessageStatus, rank: number, error: string | null, now: Date): Promise<boolean> {
-  const [found] = await q
-    .select({ id: recipientMessages.id })
-    .from(recipientMessages)
-    .where(and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), eq(recipientMessages.channel, 'sms')));
-  if (!found) return false;
-  await q
+  const isThis = and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), eq(recipientMessages.channel, 'sms'));
+  const moved = await q
     .update(recipientMessages)
     .set({ status, error: status === 'failed' ? error : null, sendingUntil: null, updatedAt: now })
-    .where(and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), sql`${rankOf(recipientMessages.status)} < ${rank}`));
-  return true;
+    .where(and(isThis, sql`${rankOf(recipientMessages.status)} < ${rank}`))
+    .returning({ id: recipientMessages.id });
+  if (moved.length) return true;
+  // Not moved: a receipt that is no news (a late 8 after 1), or no such message.
+  const [found] = await q.select({ id: recipientMessages.id }).from(recipientMessages).where(isThis);
+  return Boolean(found);
 }
 
 export async function messagesOfBooking(q: Queryable, tenantId: string, bookingId: string): Promise<MessageRow[]> {
