@@ -7317,7 +7317,12 @@ export interface operations {
                      *       "preview": {
                      *         "subject": "Ihre Lieferung ist unterwegs",
                      *         "text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample",
-                     *         "email_text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n"
+                     *         "email_text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n",
+                     *         "sms": {
+                     *           "text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample Antworten Sie STOPP zum Abmelden.",
+                     *           "coding": "gsm7",
+                     *           "segments": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -7325,6 +7330,13 @@ export interface operations {
                         preview: {
                             /** @description The e-mail: the message and the unsubscribe footer Tourbook appends. */
                             email_text: string;
+                            /** @description The SMS the template makes (one line, the STOP hint appended) and what it costs: GSM-7 (160 characters a segment, 153 when split) or UCS-2 (70, 67). */
+                            sms: {
+                                /** @enum {string} */
+                                coding: "gsm7" | "ucs2";
+                                segments: number;
+                                text: string;
+                            };
                             subject: string;
                             /** @description The message as `booking.recipient_notification_due` carries it. */
                             text: string;

@@ -145,6 +145,14 @@ export const PreviewEnvelope = withExample(
       subject: Type.String(),
       text: Type.String({ description: 'The message as `booking.recipient_notification_due` carries it.' }),
       email_text: Type.String({ description: 'The e-mail: the message and the unsubscribe footer Tourbook appends.' }),
+      sms: Type.Object(
+        {
+          text: Type.String(),
+          coding: StringEnum(['gsm7', 'ucs2'] as const),
+          segments: Type.Integer({ minimum: 1 }),
+        },
+        { description: 'The SMS the template makes (one line, the STOP hint appended) and what it costs: GSM-7 (160 characters a segment, 153 when split) or UCS-2 (70, 67).' },
+      ),
     }),
   }),
   {
@@ -153,6 +161,11 @@ export const PreviewEnvelope = withExample(
       text: 'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample',
       email_text:
         'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n',
+      sms: {
+        text: 'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample Antworten Sie STOPP zum Abmelden.',
+        coding: 'gsm7',
+        segments: 1,
+      },
     },
   },
 );

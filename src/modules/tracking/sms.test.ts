@@ -193,6 +193,21 @@ describe('recipient SMS', () => {
   });
 });
 
+describe('the template preview', () => {
+  it('shows the SMS a template makes, its coding and its segments', async () => {
+    const tn = await t.createTenant();
+    const preview = async (body: string) =>
+      (await expectOk(tn.admin.post('/api/admin/recipient_templates/dispatched/de/preview', { recipient_template: { subject: 'Eingeplant', body } }))).preview.sms;
+    expect(await preview('Hallo {{name}},\n\nIhre Lieferung ist eingeplant: {{tracking_url}}')).toEqual({
+      text: 'Hallo Erika Mustermann, Ihre Lieferung ist eingeplant: https://track.example/track/sample Antworten Sie STOPP zum Abmelden.',
+      coding: 'gsm7',
+      segments: 1,
+    });
+    expect(await preview(`${'Sehr lange Nachricht. '.repeat(7)}{{tracking_url}}`)).toMatchObject({ coding: 'gsm7', segments: 2 });
+    expect(await preview('Ihre Lieferung 🚚 {{tracking_url}}')).toMatchObject({ coding: 'ucs2', segments: 2 });
+  });
+});
+
 describe("Kannel's callbacks", () => {
   const status = (query: string) => t.anonymous.get(`/api/sms/kannel/status?${query}`);
 
