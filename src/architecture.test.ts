@@ -73,6 +73,7 @@ const RULE_FILES = [
   'modules/live/ingestion.ts',
   'modules/reports/report-machine.ts',
   'modules/services/rules.ts',
+  'modules/tracking/recipient-sms.ts',
   'modules/webhooks/retry-schedule.ts',
   // The solver's feasibility code (mutated too): domain-free, but pure on the same terms.
   'optimizer/insertion.ts',

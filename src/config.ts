@@ -70,6 +70,11 @@ export interface Config {
   blobDirShared: boolean;
   /** Days a proof photo or signature file is kept after the handover, then deleted (decision 1250). */
   proofRetentionDays: number;
+  /**
+   * The SMS gateway recipients are told through (contract §18, decision 1760): Kannel's `sendsms` URL with its
+   * credentials, the sender (`SMS_FROM`, else `Tourbook`) and the secret its callbacks carry. Null: no SMS is sent.
+   */
+  sms: { provider: 'kannel'; url: string; username: string | null; password: string | null; from: string; callbackSecret: string | null; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -148,9 +153,17 @@ const ENV_SCHEMA = {
     SHUTDOWN_GRACE_SECONDS: integer(0, 3600),
     WORKER_METRICS_PORT: integer(0, 65535),
     BLOB_DIR_SHARED: boolean,
+    SMS_PROVIDER: { type: 'string', enum: ['kannel'] },
+    SMS_URL: httpUrl,
+    SMS_USERNAME: text,
+    SMS_PASSWORD: text,
+    // GSM 03.38 alphanumeric senders are at most 11 characters; a number is up to 15 digits after an optional +.
+    SMS_FROM: { type: 'string', pattern: '^([A-Za-z0-9 ._-]{1,11}|\\+?[0-9]{1,15})$' },
+    SMS_CALLBACK_SECRET: { type: 'string', minLength: 16, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' },
+    SMS_TIMEOUT_MS: integer(100, 60_000),
   },
   // An S3 endpoint without credentials used to become `''` silently and fail at the first upload.
-  dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], DATABASE_DIRECT_URL: ['DATABASE_URL'], DATABASE_TRANSACTION_POOLER: ['DATABASE_DIRECT_URL'] },
+  dependencies: { S3_ENDPOINT: ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'], DATABASE_DIRECT_URL: ['DATABASE_URL'], DATABASE_TRANSACTION_POOLER: ['DATABASE_DIRECT_URL'], SMS_PROVIDER: ['SMS_URL'] },
 } as const;
 
 const envAjv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
@@ -255,6 +268,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workerMetricsPort: v.WORKER_METRICS_PORT === undefined ? null : num('WORKER_METRICS_PORT', 0),
     blobDirShared: bool('BLOB_DIR_SHARED', false),
     proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
+    sms: smsOf(str('SMS_PROVIDER'), str('SMS_URL'), {
+      username: str('SMS_USERNAME'),
+      password: str('SMS_PASSWORD'),
+      from: str('SMS_FROM') ?? 'Tourbook',
+      callbackSecret: str('SMS_CALLBACK_SECRET'),
+      timeoutMs: num('SMS_TIMEOUT_MS', 10_000),
+    }),
     ...overrides,
   };
   // An override of osrmUrl alone (a test's OSRM peer) is the alias too.
@@ -271,4 +291,11 @@ function routingOf(engine: string | null, url: string | null, osrmUrl: string | 
     return { engine, url: engineUrl, parallel, cacheSeconds };
   }
   return osrmUrl ? { engine: 'osrm', url: osrmUrl, parallel, cacheSeconds } : { engine: null, url: null, parallel, cacheSeconds };
+}
+
+/** SMS_PROVIDER and SMS_URL go together: a URL without a provider is a half-made configuration, not "no SMS". */
+function smsOf(provider: string | null, url: string | null, rest: Omit<NonNullable<Config['sms']>, 'provider' | 'url'>): Config['sms'] {
+  if (provider === null && url === null) return null;
+  if (provider === null) throw new ConfigError('Invalid configuration:\n  SMS_URL is set but SMS_PROVIDER is not: set SMS_PROVIDER=kannel');
+  return { provider: 'kannel', url: url!, ...rest };
 }

@@ -5,6 +5,7 @@ import { scheduleJob } from '../worker/jobs.ts';
 import { isSendableAddress } from './address.ts';
 
 export { addressProblem, isSendableAddress, type AddressProblem } from './address.ts';
+export { mailerFor } from './mailer.ts';
 
 export { adminEmails } from '../modules/identity/index.ts';
 

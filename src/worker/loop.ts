@@ -38,7 +38,7 @@ export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOp
     const handler = isJobKind(job.kind) ? (options.handlers?.[job.kind] ?? JOB_HANDLERS[job.kind]) : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, payload: job.payload });
+      await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, payload: job.payload });
       await completeJob(deps.db, job, deps.clock.now());
     } catch (err) {
       deps.log.warn({ err, job_id: job.id, kind: job.kind }, 'job failed');

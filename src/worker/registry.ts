@@ -6,6 +6,8 @@ export interface JobContext {
   tenantId: string;
   jobId: string;
   attempt: number;
+  /** The attempt after which the job is failed for good: a handler that records an outcome knows its last try. */
+  maxAttempts: number;
   payload: Record<string, unknown>;
 }
 

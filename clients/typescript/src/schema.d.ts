@@ -584,6 +584,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/hailing/bookings/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every e-mail and SMS told to the booking's recipients, with its delivery state */
+        get: operations["listBookingMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/hailing/bookings/{id}/stops": {
         parameters: {
             query?: never;
@@ -1649,6 +1666,42 @@ export type paths = {
         put?: never;
         /** Sign in with e-mail and password */
         post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/kannel/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A reply to an SMS through Kannel (its sms-service URL): STOP, STOPP or ABMELDEN opts the number out */
+        get: operations["kannelInboundGet"];
+        put?: never;
+        /** A reply to an SMS through Kannel (its sms-service URL): STOP, STOPP or ABMELDEN opts the number out */
+        post: operations["kannelInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/kannel/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Kannel's delivery receipt for an SMS (its dlr-url) */
+        get: operations["kannelStatusGet"];
+        put?: never;
+        /** Kannel's delivery receipt for an SMS (its dlr-url) */
+        post: operations["kannelStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4133,6 +4186,31 @@ export type components = {
                 note_required: boolean;
                 triggers_reattempt: boolean;
             };
+        };
+        /**
+         * @example {
+         *       "id": "0b5c2f5e-6d1e-4f3a-9a43-2b8f1f0c7d21",
+         *       "channel": "sms",
+         *       "to": "+4915112345678",
+         *       "moment": "on_its_way",
+         *       "status": "delivered",
+         *       "error": null,
+         *       "created_at": "2026-11-22T13:05:00.000Z"
+         *     }
+         */
+        RecipientMessage: {
+            /** @enum {string} */
+            channel: "email" | "sms";
+            /** Format: date-time */
+            created_at: string;
+            error: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            moment: "dispatched" | "on_its_way" | "approaching" | "delivered" | "failed";
+            /** @enum {string} */
+            status: "queued" | "sent" | "delivered" | "failed";
+            to: string;
         };
         /**
          * @example {
@@ -7384,7 +7462,12 @@ export interface operations {
                      *       "preview": {
                      *         "subject": "Ihre Lieferung ist unterwegs",
                      *         "text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample",
-                     *         "email_text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n"
+                     *         "email_text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n",
+                     *         "sms": {
+                     *           "text": "Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample Antworten Sie STOPP zum Abmelden.",
+                     *           "coding": "gsm7",
+                     *           "segments": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -7392,6 +7475,13 @@ export interface operations {
                         preview: {
                             /** @description The e-mail: the message and the unsubscribe footer Tourbook appends. */
                             email_text: string;
+                            /** @description The SMS the template makes (one line, the STOP hint appended) and what it costs: GSM-7 (160 characters a segment, 153 when split) or UCS-2 (70, 67). */
+                            sms: {
+                                /** @enum {string} */
+                                coding: "gsm7" | "ucs2";
+                                segments: number;
+                                text: string;
+                            };
                             subject: string;
                             /** @description The message as `booking.recipient_notification_due` carries it. */
                             text: string;
@@ -11028,6 +11118,73 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBookingMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "messages": [
+                     *         {
+                     *           "id": "0b5c2f5e-6d1e-4f3a-9a43-2b8f1f0c7d21",
+                     *           "channel": "sms",
+                     *           "to": "+4915112345678",
+                     *           "moment": "on_its_way",
+                     *           "status": "delivered",
+                     *           "error": null,
+                     *           "created_at": "2026-11-22T13:05:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        messages: components["schemas"]["RecipientMessage"][];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -20053,6 +20210,162 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    kannelInboundGet: {
+        parameters: {
+            query: {
+                from: string;
+                secret?: string;
+                text: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    kannelInbound: {
+        parameters: {
+            query: {
+                from: string;
+                secret?: string;
+                text: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    kannelStatusGet: {
+        parameters: {
+            query: {
+                answer?: string;
+                message: string;
+                secret?: string;
+                tenant: string;
+                type: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    kannelStatus: {
+        parameters: {
+            query: {
+                answer?: string;
+                message: string;
+                secret?: string;
+                tenant: string;
+                type: number;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["Unprocessable"];
             500: components["responses"]["InternalError"];
         };

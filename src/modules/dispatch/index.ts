@@ -32,7 +32,7 @@ export {
 export * from './tracking-reads.ts';
 // The visibility rule over facts (the live stream decides per event in live/access.ts), and the tour's door.
 export { canSeeBooking, canSeeTour } from './visibility.ts';
-export { requireLoadedTour, requireTour } from './access.ts';
+export { requireBooking, requireLoadedTour, requireTour } from './access.ts';
 // Live tracking follows the tours a driver holds; the tour machine says which statuses those are.
 export { isHeldByDriver } from './tours/tour-machine.ts';
 // Whether a stop takes no more steps (decision 0215: the one list of final statuses), for tracking's read.

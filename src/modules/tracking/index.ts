@@ -4,6 +4,8 @@ export { trackingRoutes } from './routes.ts';
 export { readTracking, readTrackingPage } from './operations.ts';
 // The worker's recipient-notification sweep (decision 1104).
 export { ensureRecipientNotifications, notifyRecipientsJob } from './notify.ts';
+// The recipient messages' send job (decision 1761).
+export { sendRecipientMessageJob } from './send-message.ts';
 // Tracking's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as tracking } from './operations.ts';

@@ -1,21 +1,26 @@
 // Recipient notifications (decisions 1104, 1108, 1109): a periodic sweep finds drop-offs at a moment worth telling —
 // on a tour, the driver heading there, close by, delivered, failed — and tells each moment once: an e-mail (the
-// tenant's template or Tourbook's, en/de, tracking link, RFC 8058 one-click unsubscribe) through the mail jobs, and
+// tenant's template or Tourbook's, en/de, tracking link, RFC 8058 one-click unsubscribe) and an SMS where the contact has
+// a phone number (decision 1762), each a recipient message with its send job (decision 1761), and
 // `booking.recipient_notification_due` for integrators' other channels.
 import { createHash, createHmac } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../db/client.ts';
 import { masterKeyRingFor } from '../../crypto/master-key.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { addressProblem, enqueueMail, type AddressProblem } from '../../mail/index.ts';
-import { NIL_UUID } from '../../shared/ids.ts';
+import { addressProblem, type AddressProblem } from '../../mail/index.ts';
+import { phoneNumberToE164 } from '../../shared/contact.ts';
+import { newId, NIL_UUID } from '../../shared/ids.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
 import { bookingEventDataOf, recipientStopsAtAMoment, trackingLinksOf, type RecipientStop } from '../dispatch/index.ts';
 import { serviceAreasNotifyingRecipients } from '../identity/index.ts';
 import { DEFAULT_TEMPLATES, momentToTell, recipientMailText, recipientMessage, unsubscribeHeaders, type RecipientTemplate } from './recipient-mail.ts';
+import * as messages from './messages-repository.ts';
 import * as repo from './recipient-repository.ts';
+import { NOT_SENT, recipientSmsText } from './recipient-sms.ts';
+import { SEND_MESSAGE_ATTEMPTS, SEND_MESSAGE_JOB, type SendMessagePayload } from './send-message.ts';
 import type { RecipientLocale, RecipientMoment } from './tables.ts';
 
 /** Why a recipient e-mail was not sent (the event's `email_not_sent`; the console says it in words, decision 1622). */
@@ -135,9 +140,12 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
     trackingUrl,
   });
   const email = stop.contact?.email?.trim().toLowerCase() || null;
+  const about = { tenantId, bookingId: stop.bookingId, stopId: stop.stopId, moment, createdAt: now };
   // Nothing goes to SMTP without one valid recipient (decision 1622); the event says why an e-mail was not sent.
   const unsendable = addressProblem(email);
-  const notSent: EmailNotSent | null = unsendable ?? (await mail(tx, deps, { tenantId, email: email!, lang, message, now }));
+  if (unsendable === 'invalid_address') await messages.insertMessage(tx, { ...about, id: newId(), channel: 'email', to: email!, status: 'failed', error: NOT_SENT.invalidAddress });
+  const notSent: EmailNotSent | null = unsendable ?? (await mail(tx, deps, { about, email: email!, lang, message }));
+  await textMessage(tx, deps, { about, phone: stop.contact?.phone_number ?? null, lang, text: message.text, trackingUrl });
   const mailed = notSent === null;
   if (mailed && email) await repo.setNotifiedEmail(tx, { tenantId, stopId: stop.stopId, moment }, email);
   await recordEvent(tx, {
@@ -162,27 +170,71 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
   return true;
 }
 
+type MessageAbout = Pick<messages.MessageRow, 'tenantId' | 'bookingId' | 'stopId' | 'moment' | 'createdAt'>;
+
 /**
- * Queues the e-mail unless the address opted out. The unsubscribe token is derived under the master key from tenant and
- * address (as tracking links, decision 1100), so every e-mail to an address carries the same link; without a master
- * key there is neither a tracking link nor an unsubscribe link, and no e-mail.
+ * Queues the e-mail unless the address opted out, as a recipient message with its send job (decision 1761). The
+ * unsubscribe token is derived under the master key from tenant and address (as tracking links, decision 1100), so
+ * every e-mail to an address carries the same link; without a master key there is neither a tracking link nor an
+ * unsubscribe link, and no e-mail.
  */
-async function mail(tx: Tx, deps: Deps, input: { tenantId: string; email: string; lang: 'en' | 'de'; message: { subject: string; text: string }; now: Date }): Promise<EmailNotSent | null> {
+async function mail(tx: Tx, deps: Deps, input: { about: MessageAbout; email: string; lang: 'en' | 'de'; message: { subject: string; text: string } }): Promise<EmailNotSent | null> {
+  const { about } = input;
+  const row = { ...about, id: newId(), channel: 'email' as const, to: input.email };
   const [key] = masterKeyRingFor(deps.config);
-  if (!key) return 'no_tracking_link';
-  const token = createHmac('sha256', key.key).update(`tourbook-recipient-unsubscribe\0${input.tenantId}\0${input.email}`).digest('base64url');
-  const { unsubscribed } = await repo.upsertAddress(tx, { tenantId: input.tenantId, email: input.email, tokenHash: hashToken(token), createdAt: input.now });
-  if (unsubscribed) return 'unsubscribed';
+  if (!key) {
+    await messages.insertMessage(tx, { ...row, status: 'failed', error: NOT_SENT.noTrackingLink });
+    return 'no_tracking_link';
+  }
+  const token = createHmac('sha256', key.key).update(`tourbook-recipient-unsubscribe\0${about.tenantId}\0${input.email}`).digest('base64url');
+  const { unsubscribed } = await repo.upsertAddress(tx, { tenantId: about.tenantId, email: input.email, tokenHash: hashToken(token), createdAt: about.createdAt });
+  if (unsubscribed) {
+    await messages.insertMessage(tx, { ...row, status: 'failed', error: NOT_SENT.unsubscribed });
+    return 'unsubscribed';
+  }
   const url = unsubscribeUrl(deps.config, token);
-  const queued = await enqueueMail(tx, {
-    tenantId: input.tenantId,
-    to: [input.email],
-    subject: input.message.subject,
-    text: recipientMailText(input.lang, input.message.text, url),
-    headers: unsubscribeHeaders(url),
-    now: input.now,
-  });
-  return queued ? null : 'invalid_address';
+  await messages.insertMessage(tx, { ...row, status: 'queued', error: null });
+  const payload: SendMessagePayload = { message_id: row.id, subject: input.message.subject, text: recipientMailText(input.lang, input.message.text, url), headers: unsubscribeHeaders(url) };
+  await scheduleJob(tx, { tenantId: about.tenantId, kind: SEND_MESSAGE_JOB, payload: { ...payload }, dueAt: about.createdAt, now: about.createdAt, maxAttempts: SEND_MESSAGE_ATTEMPTS });
+  return null;
+}
+
+/**
+ * The moment's SMS where the drop-off's contact has a phone number and an SMS gateway is configured (contract §18,
+ * decision 1762): queued with its send job, or recorded as failed in words — a number that is not E.164, no tracking
+ * link to carry, a number that replied STOP.
+ */
+async function textMessage(tx: Tx, deps: Deps, input: { about: MessageAbout; phone: string | null; lang: 'en' | 'de'; text: string; trackingUrl: string | null }): Promise<void> {
+  const phone = input.phone?.trim();
+  if (!phone || !deps.config.sms) return;
+  const { about } = input;
+  const reading = phoneNumberToE164(phone, null);
+  const row = { ...about, id: newId(), channel: 'sms' as const, to: reading.ok ? reading.e164 : phone };
+  const problem = !reading.ok
+    ? NOT_SENT.invalidNumber(phone)
+    : !input.trackingUrl
+      ? NOT_SENT.noTrackingLink
+      : (await messages.optedOutPhones(tx, about.tenantId, [row.to])).size
+        ? NOT_SENT.optedOut
+        : null;
+  if (problem) {
+    await messages.insertMessage(tx, { ...row, status: 'failed', error: problem });
+    return;
+  }
+  await messages.insertMessage(tx, { ...row, status: 'queued', error: null });
+  const payload: SendMessagePayload = { message_id: row.id, text: recipientSmsText(input.lang, input.text), status_url: smsStatusUrl(deps.config, about.tenantId, row.id) };
+  await scheduleJob(tx, { tenantId: about.tenantId, kind: SEND_MESSAGE_JOB, payload: { ...payload }, dueAt: about.createdAt, now: about.createdAt, maxAttempts: SEND_MESSAGE_ATTEMPTS });
+}
+
+/**
+ * Where Kannel reports an SMS's delivery (docs/api-guide.md "Recipient messages"): our status route with the callback
+ * secret, the tenant and the message, and Kannel's %d (type) and %A (the carrier's answer), which it fills in. Null
+ * without SMS_CALLBACK_SECRET: no receipts are asked for, and a sent SMS stays `sent`.
+ */
+export function smsStatusUrl(config: Deps['config'], tenantId: string, messageId: string): string | null {
+  const secret = config.sms?.callbackSecret;
+  if (!secret) return null;
+  return `${baseUrl(config)}/api/sms/kannel/status?secret=${secret}&tenant=${tenantId}&message=${messageId}&type=%d&answer=%A`;
 }
 
 /** RFC 8058's POST: the token's address gets no more e-mails from its tenant. 404 for a token no address has. */

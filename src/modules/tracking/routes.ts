@@ -9,9 +9,13 @@ import { addressRateLimit } from './rate-limit.ts';
 import { giveFeedback, readTracking, readTrackingProofPhoto } from './operations.ts';
 import { proofImageHeaders } from '../dispatch/index.ts';
 import { openTrackingStream } from './stream.ts';
+import { listBookingMessages } from './messages.ts';
+import { smsRoutes } from './sms-routes.ts';
 import { templateRoutes } from './template-routes.ts';
 import { unsubscribeRoutes } from './unsubscribe-routes.ts';
-import { FeedbackBody, ProofPhotoParams, TokenParams, TrackingEnvelope } from './schemas.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { actorOf } from '../../http/actor.ts';
+import { FeedbackBody, ProofPhotoParams, RecipientMessageList, TokenParams, TrackingEnvelope } from './schemas.ts';
 
 const tags = ['tracking'];
 
@@ -34,6 +38,13 @@ export const trackingRoutes =
     await app.register(unsubscribeRoutes(deps));
     // The admin's recipient templates (decision 1109): authenticated, unlike everything else here.
     await app.register(templateRoutes(deps));
+    // The SMS gateway's receipts and replies (decision 1762), in a scope of their own for their form-body parser.
+    await app.register(smsRoutes(deps));
+    app.get(
+      '/api/hailing/bookings/:id/messages',
+      { schema: { tags, operationId: 'listBookingMessages', summary: "Every e-mail and SMS told to the booking's recipients, with its delivery state", params: IdParams, response: { 200: RecipientMessageList } } },
+      async (request) => ({ messages: await listBookingMessages(deps, actorOf(request), request.params.id) }),
+    );
     app.get(
       '/api/tracking/:token',
       {

@@ -5,7 +5,7 @@ import { component, StringEnum, withExample } from '../../http/openapi-component
 import { EXAMPLE_AT } from '../../http/openapi-examples.ts';
 import { ListOf, Nullable, Timestamp } from '../../http/schemas.ts';
 import { TEMPLATE_LIMITS } from './recipient-mail.ts';
-import { RECIPIENT_LOCALES, RECIPIENT_MOMENTS } from './tables.ts';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, RECIPIENT_LOCALES, RECIPIENT_MOMENTS } from './tables.ts';
 
 const TimeWindow = Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp }));
 
@@ -145,6 +145,14 @@ export const PreviewEnvelope = withExample(
       subject: Type.String(),
       text: Type.String({ description: 'The message as `booking.recipient_notification_due` carries it.' }),
       email_text: Type.String({ description: 'The e-mail: the message and the unsubscribe footer Tourbook appends.' }),
+      sms: Type.Object(
+        {
+          text: Type.String(),
+          coding: StringEnum(['gsm7', 'ucs2'] as const),
+          segments: Type.Integer({ minimum: 1 }),
+        },
+        { description: 'The SMS the template makes (one line, the STOP hint appended) and what it costs: GSM-7 (160 characters a segment, 153 when split) or UCS-2 (70, 67).' },
+      ),
     }),
   }),
   {
@@ -153,6 +161,46 @@ export const PreviewEnvelope = withExample(
       text: 'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample',
       email_text:
         'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample\n\n-- \nSie erhalten diese E-Mail, weil eine Lieferung an diese Adresse ging.\nKeine Liefer-E-Mails mehr an diese Adresse: https://tourbook.example/unsubscribe/sample\n',
+      sms: {
+        text: 'Hallo Erika Mustermann, gleich da: Do., 13:13 UTC. https://tourbook.example/track/sample Antworten Sie STOPP zum Abmelden.',
+        coding: 'gsm7',
+        segments: 1,
+      },
     },
   },
 );
+
+/** One e-mail or SMS told to a booking's recipient, with its delivery state (contract §18, decision 1761). */
+export const RecipientMessage = component('RecipientMessage', withExample(Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  channel: StringEnum(MESSAGE_CHANNELS),
+  to: Type.String(),
+  moment: StringEnum(RECIPIENT_MOMENTS),
+  status: StringEnum(MESSAGE_STATUSES),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+}), {
+  id: '0b5c2f5e-6d1e-4f3a-9a43-2b8f1f0c7d21',
+  channel: 'sms',
+  to: '+4915112345678',
+  moment: 'on_its_way',
+  status: 'delivered',
+  error: null,
+  created_at: EXAMPLE_AT,
+}));
+export const RecipientMessageList = Type.Object({ messages: Type.Array(RecipientMessage) });
+
+/** Kannel's receipt (its dlr-url, decision 1762): our secret, the message it is about, its %d type and %A answer. */
+export const KannelStatusQuery = Type.Object({
+  secret: Type.Optional(Type.String({ maxLength: 200 })),
+  tenant: Type.String({ format: 'uuid' }),
+  message: Type.String({ format: 'uuid' }),
+  type: Type.Integer({ minimum: 0, maximum: 255 }),
+  answer: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+/** Kannel's inbound message (its sms-service get-url or post-url, decision 1764): our secret, the sender's number (%p), the text (%a). */
+export const KannelInboundQuery = Type.Object({
+  secret: Type.Optional(Type.String({ maxLength: 200 })),
+  from: Type.String({ minLength: 1, maxLength: 40 }),
+  text: Type.String({ maxLength: 2000 }),
+});

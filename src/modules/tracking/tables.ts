@@ -1,5 +1,6 @@
-// Tracking's own tables (decisions 1104, 1108, 1109): which recipient moments were told, each recipient address's one-click
-// unsubscribe token and opt-out, and a tenant's own texts for the recipient's messages.
+// Tracking's own tables (decisions 1104, 1108, 1109, 1761): which recipient moments were told, each recipient address's one-click
+// unsubscribe token and opt-out, a tenant's own texts for the recipient's messages, each message sent and the opted-out numbers.
+import { sql } from 'drizzle-orm';
 import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -56,4 +57,54 @@ export const recipientTemplates = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.moment, t.locale] })],
+);
+
+/** The channels a recipient is told through (contract §18). */
+export const MESSAGE_CHANNELS = ['email', 'sms'] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+/** A message's delivery state; `delivered` and `failed` are final (decision 1762). */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * One e-mail or SMS to a drop-off's recipient and its delivery state (contract §18, decision 1761): written when the
+ * moment is told, moved on by the send job and by the gateway's receipts. `sending_until`: a send job holds it
+ * while it talks to the gateway, so a second job for it sends nothing (decision 1763).
+ */
+export const recipientMessages = pgTable(
+  'recipient_messages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid('id').notNull(),
+    bookingId: uuid('booking_id').notNull(),
+    stopId: uuid('stop_id').notNull(),
+    channel: text('channel').$type<MessageChannel>().notNull(),
+    /** The address or the E.164 number (as given, when it was not one). */
+    to: text('to').notNull(),
+    moment: text('moment').$type<RecipientMoment>().notNull(),
+    status: text('status').$type<MessageStatus>().notNull(),
+    /** Why it failed, in words (the gateway's answer, or ours). */
+    error: text('error'),
+    /** The gateway's own id of the message, where it gives one. */
+    providerRef: text('provider_ref'),
+    sendingUntil: ts('sending_until'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('recipient_messages_booking_idx').on(t.tenantId, t.bookingId, t.createdAt),
+    index('recipient_messages_sms_to_idx').on(t.to, t.createdAt).where(sql`"channel" = 'sms'`),
+  ],
+);
+
+/** A number that replied a stop word to a tenant's SMS: it gets no more SMS from that tenant (decision 1764). */
+export const recipientPhones = pgTable(
+  'recipient_phones',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    phoneNumber: text('phone_number').notNull(),
+    optedOutAt: ts('opted_out_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.phoneNumber] })],
 );

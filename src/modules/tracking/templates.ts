@@ -4,10 +4,12 @@ import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../http/actor.ts';
 import { invalidFields, notFound } from '../../http/errors.ts';
 import { isoOrNull } from '../../shared/time.ts';
+import { smsEncoding, type SmsEncoding } from '../../sms/index.ts';
 import { baseUrl } from './notify.ts';
 import { trackingPermissions } from './permissions.ts';
 import { DEFAULT_TEMPLATES, PLACEHOLDERS_OF, recipientMailText, recipientMessage, templateProblems, type RecipientTemplate } from './recipient-mail.ts';
 import * as repo from './recipient-repository.ts';
+import { recipientSmsText } from './recipient-sms.ts';
 import type { TemplateInput } from './schemas.ts';
 import { RECIPIENT_LOCALES, RECIPIENT_MOMENTS, type RecipientLocale, type RecipientMoment } from './tables.ts';
 
@@ -78,15 +80,15 @@ const SAMPLE_NAMES: Record<RecipientLocale, string> = { en: 'Ada Lovelace', de: 
 
 /**
  * The message a template makes with sample facts — a name, an ETA eight minutes from now, a two-hour window, a
- * next attempt tomorrow, a signed proof with a photo — in UTC, with a sample tracking and unsubscribe link. A draft is
- * checked as a save would check it.
+ * next attempt tomorrow, a signed proof with a photo — in UTC, with a sample tracking and unsubscribe link; and the SMS
+ * it makes with its coding and segments (decision 1765). A draft is checked as a save would check it.
  */
 export async function previewRecipientTemplate(
   deps: Deps,
   actor: Actor,
   params: { moment: string; locale: string },
   draft: TemplateInput | undefined,
-): Promise<{ subject: string; text: string; email_text: string }> {
+): Promise<{ subject: string; text: string; email_text: string; sms: { text: string } & Pick<SmsEncoding, 'coding' | 'segments'> }> {
   trackingPermissions.require(actor, 'read_recipient_templates');
   const key = keyOf(params);
   if (draft) checkTemplate(key.moment, draft);
@@ -105,5 +107,7 @@ export async function previewRecipientTemplate(
     timeZone: 'UTC',
     trackingUrl: `${base}/track/sample`,
   });
-  return { ...message, email_text: recipientMailText(key.locale, message.text, `${base}/unsubscribe/sample`) };
+  const sms = recipientSmsText(key.locale, message.text);
+  const { coding, segments } = smsEncoding(sms);
+  return { ...message, email_text: recipientMailText(key.locale, message.text, `${base}/unsubscribe/sample`), sms: { text: sms, coding, segments } };
 }

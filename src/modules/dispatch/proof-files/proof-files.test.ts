@@ -218,7 +218,7 @@ describe('retention', () => {
     expect(proofBlobs(tn.tenantId)).toHaveLength(3);
 
     t.clock.advance(30 * 86_400_000 + 1000); // the old one is 90 days and a second old
-    await proofRetentionJob(t.deps, { tenantId: tn.tenantId, jobId: 'test', attempt: 1, payload: {} });
+    await proofRetentionJob(t.deps, { tenantId: tn.tenantId, jobId: 'test', attempt: 1, maxAttempts: 10, payload: {} });
 
     const { stop } = await expectOk(tn.admin.get(`/api/stops/${oldStop}`));
     expect(stop.proof).toEqual({ recipient_name: 'Ada', photo: expect.stringMatching(/^sha256:/), photo_url: null, signature_url: null, deleted_at: t.clock.now().toISOString() });

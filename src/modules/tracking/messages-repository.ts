@@ -1,0 +1,106 @@
+// Recipient messages SQL (decisions 1761–1764): a message's row and its state, the claim a send job holds while it talks
+// to the gateway, receipts that only move a state forward, and the numbers that opted out.
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { recipientMessages, recipientPhones, type MessageStatus } from './tables.ts';
+
+export type MessageRow = typeof recipientMessages.$inferSelect;
+
+export async function insertMessage(q: Queryable, row: Omit<MessageRow, 'sendingUntil' | 'providerRef' | 'updatedAt'>): Promise<void> {
+  await q.insert(recipientMessages).values({ ...row, providerRef: null, sendingUntil: null, updatedAt: row.createdAt });
+}
+
+/**
+ * Takes a queued message for sending until `until`, in one statement (a job run twice — its lease ran out mid-send —
+ * sends once; decision 1763): `done` when it was sent or failed already (or is no more), `held` while another job holds it.
+ */
+export async function claimMessage(q: Queryable, tenantId: string, id: string, now: Date, until: Date): Promise<MessageRow | 'held' | 'done'> {
+  const [row] = await q
+    .update(recipientMessages)
+    .set({ sendingUntil: until, updatedAt: now })
+    .where(
+      and(
+        eq(recipientMessages.tenantId, tenantId),
+        eq(recipientMessages.id, id),
+        eq(recipientMessages.status, 'queued'),
+        or(isNull(recipientMessages.sendingUntil), lt(recipientMessages.sendingUntil, now)),
+      ),
+    )
+    .returning();
+  if (row) return row;
+  const [left] = await q
+    .select({ status: recipientMessages.status })
+    .from(recipientMessages)
+    .where(and(eq(recipientMessages.tenantId, tenantId), eq(recipientMessages.id, id)));
+  return left?.status === 'queued' ? 'held' : 'done';
+}
+
+/** The send job's outcome: sent (the gateway took it), failed for good, or back to queued for the next attempt. */
+export async function finishSending(
+  q: Queryable,
+  key: { tenantId: string; id: string },
+  outcome: { status: 'sent'; providerRef: string | null } | { status: 'failed' | 'queued'; error: string },
+  now: Date,
+): Promise<void> {
+  const set =
+    outcome.status === 'sent'
+      ? { status: 'sent' as const, providerRef: outcome.providerRef, error: null }
+      : { status: outcome.status, error: outcome.error.slice(0, 1000) };
+  // A receipt may come before the gateway's answer is written: a message it moved on stays where it is.
+  await q
+    .update(recipientMessages)
+    .set({ ...set, sendingUntil: null, updatedAt: now })
+    .where(and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), eq(recipientMessages.status, 'queued')));
+}
+
+const rankOf = (column: typeof recipientMessages.status) =>
+  sql`(CASE ${column} WHEN 'queued' THEN 0 WHEN 'sent' THEN 1 ELSE 2 END)`;
+
+/**
+ * A receipt's state, if it moves the message forward (recipient-sms.ts STATUS_RANK) — one statement, so receipts
+ * racing each other cannot take it back. False for a message no row has.
+ */
+export async function applyReceipt(q: Queryable, key: { tenantId: string; id: string }, status: MessageStatus, rank: number, error: string | null, now: Date): Promise<boolean> {
+  const isThis = and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), eq(recipientMessages.channel, 'sms'));
+  const moved = await q
+    .update(recipientMessages)
+    .set({ status, error: status === 'failed' ? error : null, sendingUntil: null, updatedAt: now })
+    .where(and(isThis, sql`${rankOf(recipientMessages.status)} < ${rank}`))
+    .returning({ id: recipientMessages.id });
+  if (moved.length) return true;
+  // Not moved: a receipt that is no news (a late 8 after 1), or no such message.
+  const [found] = await q.select({ id: recipientMessages.id }).from(recipientMessages).where(isThis);
+  return Boolean(found);
+}
+
+export async function messagesOfBooking(q: Queryable, tenantId: string, bookingId: string): Promise<MessageRow[]> {
+  return q
+    .select()
+    .from(recipientMessages)
+    .where(and(eq(recipientMessages.tenantId, tenantId), eq(recipientMessages.bookingId, bookingId)))
+    .orderBy(asc(recipientMessages.createdAt), asc(recipientMessages.id));
+}
+
+/** The tenant that last sent an SMS to the number (a reply names only the number; decision 1764). */
+export async function lastSenderOf(q: Queryable, phoneNumber: string): Promise<string | null> {
+  const [row] = await q
+    .select({ tenantId: recipientMessages.tenantId })
+    .from(recipientMessages)
+    .where(and(eq(recipientMessages.channel, 'sms'), eq(recipientMessages.to, phoneNumber)))
+    .orderBy(desc(recipientMessages.createdAt))
+    .limit(1);
+  return row?.tenantId ?? null;
+}
+
+export async function optOutPhone(q: Queryable, tenantId: string, phoneNumber: string, at: Date): Promise<void> {
+  await q.insert(recipientPhones).values({ tenantId, phoneNumber, optedOutAt: at }).onConflictDoNothing();
+}
+
+export async function optedOutPhones(q: Queryable, tenantId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
+  if (!phoneNumbers.length) return new Set();
+  const rows = await q
+    .select({ phoneNumber: recipientPhones.phoneNumber })
+    .from(recipientPhones)
+    .where(and(eq(recipientPhones.tenantId, tenantId), inArray(recipientPhones.phoneNumber, [...phoneNumbers])));
+  return new Set(rows.map((r) => r.phoneNumber));
+}

@@ -1,0 +1,73 @@
+// The tracking.send_message job (decisions 1761, 1763): hands one recipient message — an e-mail to the mailer, an SMS
+// to the gateway — and records what became of it. A refusal or a timeout is retried with the jobs' backoff; after the
+// last attempt the message is failed with the gateway's reason.
+import type { Deps } from '../../deps.ts';
+import { mailerFor } from '../../mail/index.ts';
+import { smsGatewayFor } from '../../sms/index.ts';
+import type { JobKind } from '../../worker/job-kinds.ts';
+import type { JobHandler } from '../../worker/registry.ts';
+import * as repo from './messages-repository.ts';
+import { NOT_SENT } from './recipient-sms.ts';
+
+export const SEND_MESSAGE_JOB: JobKind = 'tracking.send_message';
+/** Attempts before a message is failed: 5 s, 20 s, 80 s, 320 s, 21 min, 1 h apart (the jobs' backoff) — about 1.5 h. */
+export const SEND_MESSAGE_ATTEMPTS = 7;
+/**
+ * How long a send job holds its message: longer than the gateway's timeout and the job's lease, so a job taken again
+ * while the first still talks to the gateway finds it held (and tries later) rather than sending it twice.
+ */
+const HOLD_MS = 120_000;
+
+export interface SendMessagePayload {
+  message_id: string;
+  /** E-mail only. */
+  subject?: string;
+  text: string;
+  headers?: Record<string, string>;
+  /** SMS only: where the gateway reports delivery. */
+  status_url?: string | null;
+}
+
+export const sendRecipientMessageJob: JobHandler = async (deps, job) => {
+  const payload = job.payload as unknown as SendMessagePayload;
+  const now = deps.clock.now();
+  const message = await repo.claimMessage(deps.db, job.tenantId, payload.message_id, now, new Date(now.getTime() + HOLD_MS));
+  if (message === 'done') return; // sent or failed already
+  // Another run of this job holds it (its lease ran out mid-send): when that one fails, this one's retry sends.
+  if (message === 'held') throw new Error('the message is being sent by another job');
+  const key = { tenantId: job.tenantId, id: message.id };
+  const reason = await send(deps, message, payload);
+  if (reason === null) {
+    await repo.finishSending(deps.db, key, { status: 'sent', providerRef: null }, deps.clock.now());
+    return;
+  }
+  if (job.attempt >= job.maxAttempts || reason.final) {
+    await repo.finishSending(deps.db, key, { status: 'failed', error: reason.text }, deps.clock.now());
+    return;
+  }
+  await repo.finishSending(deps.db, key, { status: 'queued', error: reason.text }, deps.clock.now());
+  throw new Error(reason.text); // the job's backoff decides when it runs again
+};
+
+type Reason = { text: string; final: boolean };
+
+/** Null when the mailer or the gateway took the message, else why not. */
+async function send(deps: Deps, message: repo.MessageRow, payload: SendMessagePayload): Promise<Reason | null> {
+  if (message.channel === 'email') {
+    try {
+      // The message id as Message-ID lets a receiving server drop a retry's duplicate.
+      await mailerFor(deps.config, deps.log).send({ id: message.id, to: [message.to], subject: payload.subject ?? '', text: payload.text, ...(payload.headers ? { headers: payload.headers } : {}) });
+      return null;
+    } catch (err) {
+      return { text: `The mail server refused it: ${err instanceof Error ? err.message : String(err)}`, final: false };
+    }
+  }
+  // A reply STOP may have come while the message waited (decision 1764).
+  if ((await repo.optedOutPhones(deps.db, message.tenantId, [message.to])).size) return { text: NOT_SENT.optedOut, final: true };
+  const gateway = smsGatewayFor(deps.config);
+  if (!gateway) return { text: NOT_SENT.noGateway, final: true };
+  const result = await gateway.send({ id: message.id, tenantId: message.tenantId, to: message.to, from: deps.config.sms!.from, text: payload.text, statusUrl: payload.status_url ?? null });
+  if (result.accepted) return null;
+  deps.log.warn({ message_id: message.id, reason: result.reason }, 'SMS refused by the gateway');
+  return { text: result.reason, final: false };
+}

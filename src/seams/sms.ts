@@ -1,0 +1,24 @@
+// The SMS gateway seam (contract §18, decision 1760): what the recipient notifications hand an SMS to, whatever the
+// provider. Plain shapes only; the adapters live in src/sms/ (Kannel's sendsms today), one file each.
+
+export interface SmsOutgoing {
+  /** Our message id: a gateway that calls back with a receipt names the message by it. */
+  id: string;
+  tenantId: string;
+  /** E.164. */
+  to: string;
+  /** The sender: a number or an alphanumeric id of at most 11 characters. */
+  from: string;
+  text: string;
+  /** Where the gateway reports delivery (its receipts), or null for none. */
+  statusUrl: string | null;
+}
+
+/** What the gateway answered: accepted (with its own id, if it gives one), or refused with its reason in words. */
+export type SmsSendResult = { accepted: true; providerRef: string | null } | { accepted: false; reason: string };
+
+export interface SmsGateway {
+  readonly provider: 'kannel';
+  /** Never throws for a refusal, an unreachable gateway or a timeout: they are answers (`accepted: false`). */
+  send(message: SmsOutgoing): Promise<SmsSendResult>;
+}
