@@ -70,6 +70,10 @@ export const fieldDetails: FieldDetails = {
 
   // Dispatch: bookings, stops, tours, packages.
   'no stop of these bookings waits for dispatch': { de: 'kein Stopp dieser Buchungen wartet auf die Disposition' },
+  "is past the plan's tours (numbered from 0)": { de: 'liegt hinter den Touren der Planung (gezählt ab 0)' },
+  'each proposed tour at most once': { de: 'jede vorgeschlagene Tour höchstens einmal' },
+  "a driver's tour under way keeps its driver": { de: 'eine Tour unterwegs behält ihren Fahrer' },
+  'is not a Kannel DLR type (1, 2, 4, 8 or 16)': { de: 'ist kein Kannel-DLR-Typ (1, 2, 4, 8 oder 16)' },
   'names no stop': { de: 'bezeichnet keinen Stopp' },
   'must come after the pickup stop': { de: 'muss nach dem Abholstopp kommen' },
   'is already used by an open package': { de: 'wird bereits von einem offenen Paket verwendet' },

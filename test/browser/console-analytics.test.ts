@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBooking, createOrganization, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../factories.ts';
+import { createBooking, createOrganization, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client, type CreatedUser } from '../factories.ts';
 import { axeViolations, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -38,7 +38,7 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
    * reason alternating between "nobody present" and "location closed"; the first driver sends positions. The day's
    * steps run in the order of their times, so the test clock only moves forward.
    */
-  async function seedWeek(area: { id: string }, org: string): Promise<void> {
+  async function seedWeek(area: { id: string }, org: string): Promise<CreatedUser[]> {
     const service = await createService(admin, { service_area_id: area.id });
     const drivers = [];
     for (const name of DRIVERS) drivers.push(await createUser(admin, { role: 'driver', organization_ids: [org], name }));
@@ -85,6 +85,7 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
       }
       for (const step of steps.sort((a, b) => a.when.localeCompare(b.when))) await at(step.when, step.run);
     }
+    return drivers;
   }
 
   // A week of stops through the API: minutes, not the hook's default seconds, on a loaded machine.
@@ -95,7 +96,22 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
     adminToken = tenant.adminToken;
     const area = await createServiceArea(admin, { name: 'Berlin', time_zone: 'Europe/Berlin' });
     const org = await createOrganization(admin, { name: 'Kurier Nord', service_area_ids: [area.id] });
-    await seedWeek(area, org.id);
+    const drivers = await seedWeek(area, org.id);
+    // The week's last day, after its tours: a tour an applied plan made, which the first driver drives (planned vs actual per driver-day).
+    const berlin = (hhmm: string) => `2026-11-08T${hhmm}:00.000Z`;
+    app.t.clock.set(berlin('12:00'));
+    const inWeek = await createBooking(admin, {
+      service_id: (await createService(admin, { service_area_id: area.id, name: 'Planned in the week' })).id,
+      managing_organization_ids: [org.id],
+      stops: [
+        { type: 'pickup', location: { lat: 52.52, lng: 13.38 }, address: { street: 'Invalidenstraße', number: '60', city: 'Berlin' } },
+        { type: 'dropoff', location: { lat: 52.53, lng: 13.42 }, address: { street: 'Danziger Straße', number: '60', city: 'Berlin' } },
+      ],
+    });
+    const weekPlan = await expectOk(admin.post('/api/hailing/dispatch/plan', { booking_ids: [inWeek.id], apply: true }), 201);
+    await expectOk(admin.post(`/api/hailing/tours/${weekPlan.plan.tours[0].tour_id}/force_assign`, { driver_id: drivers[0]!.id, start: true }));
+    await at(berlin('12:30'), () => driveStop(drivers[0]!.client, inWeek.stops[0].id, 'completed'));
+    await at(berlin('13:00'), () => driveStop(drivers[0]!.client, inWeek.stops[1].id, 'completed'));
     // A tour an applied plan made (no drivers: it promises its stops and its last ETA).
     app.t.clock.set('2026-11-09T08:00:00.000Z');
     const planService = await createService(admin, { service_area_id: area.id, name: 'Planned' });
@@ -183,6 +199,23 @@ describe('the Analytics page in a browser', { timeout: 240_000 }, () => {
     expect(await dayTable.getByRole('row').count()).toBe(8);
     const tuesday = expected.by_day.find((d: { date: string }) => d.date === '2026-11-03');
     expect(await dayTable.getByRole('row', { name: /3 Nov 2026/ }).getByRole('cell').allTextContents()).toEqual([String(tuesday.on_time), String(tuesday.late), String(tuesday.failed)]);
+
+    // Planned against actual per driver-day: the one tour a plan made this week, beside what it did, on Berlin's clock.
+    expect(expected.by_driver_day).toHaveLength(1);
+    const [planned] = expected.by_driver_day;
+    const berlinTime = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'Europe/Berlin' });
+    const planTable = page.getByRole('table', { name: 'Planned vs actual' });
+    expect(await planTable.getByRole('rowheader').allTextContents()).toEqual([planned.name]);
+    expect(await planTable.getByRole('row', { name: new RegExp(planned.name) }).getByRole('cell').allTextContents()).toEqual([
+      '8 Nov 2026',
+      String(planned.planned.stops),
+      String(planned.actual.stops_completed),
+      berlinTime.format(new Date(planned.planned.finish_at)),
+      berlinTime.format(new Date(planned.actual.finish_at)),
+      '—',
+      '—',
+    ]);
+    expect(berlinTime.format(new Date(planned.actual.finish_at))).toBe('14:00');
 
     // Failures by reason with the catalogue's labels, never the keys.
     const reasons = page.getByRole('table', { name: 'Failures by reason' });

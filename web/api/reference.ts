@@ -61,3 +61,19 @@ export function useDrivers() {
 
 /** Lookups by id for rendering rows. */
 export const byId = <T extends { id: string }>(items: T[] | undefined): Map<string, T> => new Map((items ?? []).map((item) => [item.id, item]));
+
+async function stopFailureReasons() {
+  return (await call(api.GET('/api/reasons/stop_failure'))).reasons;
+}
+type StopFailureReasons = Awaited<ReturnType<typeof stopFailureReasons>>;
+const labelsByKey = (reasons: StopFailureReasons) => new Map(reasons.map((r) => [r.key, r.label] as const));
+
+/** The stop-failure reasons in `lang`: the API words them by the request's language, so the language is in the key. */
+export function useStopFailureReasons(lang: string) {
+  return useQuery({ queryKey: ['reasons', 'stop_failure', lang], staleTime: LONG, queryFn: stopFailureReasons });
+}
+
+/** The same reasons' labels by key, for naming a failure's reason in words (one cache entry with the list). */
+export function useStopFailureReasonLabels(lang: string) {
+  return useQuery({ queryKey: ['reasons', 'stop_failure', lang], staleTime: LONG, queryFn: stopFailureReasons, select: labelsByKey });
+}

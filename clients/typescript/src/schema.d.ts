@@ -3433,6 +3433,25 @@ export type components = {
          *           "failed": 2,
          *           "on_time_rate": 0.9348
          *         }
+         *       ],
+         *       "by_driver_day": [
+         *         {
+         *           "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+         *           "name": "Dana Driver",
+         *           "date": "2026-11-22",
+         *           "tours": 1,
+         *           "planned": {
+         *             "stops": 48,
+         *             "distance_m": 82500,
+         *             "finish_at": "2026-11-22T15:30:00.000Z"
+         *           },
+         *           "actual": {
+         *             "stops_completed": 46,
+         *             "stops_failed": 2,
+         *             "distance_m": 84200,
+         *             "finish_at": "2026-11-22T15:52:00.000Z"
+         *           }
+         *         }
          *       ]
          *     }
          */
@@ -3458,6 +3477,32 @@ export type components = {
                 on_time_rate: number | null;
                 stops_completed: number;
                 stops_per_hour: number | null;
+            }[];
+            /** @description Planned against actual per driver and day, for the tours an applied plan made (decision 1749). */
+            by_driver_day: {
+                /** @description What their stops did in the period: finished stops, metres by the kept positions, the last finished stop. */
+                actual: {
+                    distance_m: number | null;
+                    finish_at: string | null;
+                    stops_completed: number;
+                    stops_failed: number;
+                };
+                /**
+                 * Format: date
+                 * @description The day of the tours' first finished stop in the service area's time zone.
+                 */
+                date: string;
+                /** Format: uuid */
+                driver_id: string;
+                name: string | null;
+                /** @description What the applied plans promised for these tours. */
+                planned: {
+                    distance_m: number | null;
+                    finish_at: string | null;
+                    stops: number;
+                };
+                /** @description Tours of the driver that day made by an applied plan. */
+                tours: number;
             }[];
             by_failure_reason: {
                 count: number;
@@ -9000,6 +9045,25 @@ export interface operations {
                      *             "late": 3,
                      *             "failed": 2,
                      *             "on_time_rate": 0.9348
+                     *           }
+                     *         ],
+                     *         "by_driver_day": [
+                     *           {
+                     *             "driver_id": "0193b2e4-0c1d-7a2e-8f30-000000000004",
+                     *             "name": "Dana Driver",
+                     *             "date": "2026-11-22",
+                     *             "tours": 1,
+                     *             "planned": {
+                     *               "stops": 48,
+                     *               "distance_m": 82500,
+                     *               "finish_at": "2026-11-22T15:30:00.000Z"
+                     *             },
+                     *             "actual": {
+                     *               "stops_completed": 46,
+                     *               "stops_failed": 2,
+                     *               "distance_m": 84200,
+                     *               "finish_at": "2026-11-22T15:52:00.000Z"
+                     *             }
                      *           }
                      *         ]
                      *       }

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createBooking, createOrganization, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../../../test/factories.ts';
-import { planningWorld, type World } from '../../../test/planning.ts';
+import { planningWorld, shift, type World } from '../../../test/planning.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -190,6 +190,48 @@ describe('GET /api/analytics/deliveries', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error_code).toBe('parameter_unknown');
     expect((await get('from=2026-06-01T00:00:00Z&to=2026-06-02T00:00:00Z&filters[stop_type]=lunch')).status).toBe(400);
+  });
+});
+
+describe('planned against actual per driver-day (by_driver_day)', () => {
+  it('sets what the applied plan promised beside what the tour did; tours no plan made are not listed', async () => {
+    const w = await planningWorld(t, 2);
+    const [driver, other] = [w.drivers[0]!, w.drivers[1]!];
+    t.clock.set('2026-06-01T07:30:00.000Z');
+    await shift(w, driver, '08:00', '16:00');
+    const bookings = [];
+    for (const n of [1, 3]) bookings.push(await createBooking(w.manager.client, { service_id: w.serviceId, managing_organization_ids: [w.org], stops: [stop('pickup', n), stop('dropoff', n + 1)] }));
+    const plan = (await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: bookings.map((b) => b.id), drivers: [driver.id], apply: true, time_limit_ms: 500 }), 201)).plan;
+    expect(plan.unplaced, JSON.stringify(plan.unplaced)).toEqual([]);
+    const planned = plan.tours[0];
+    // A tour no plan made, the same day, by another driver: not in by_driver_day.
+    const unplanned = await createBooking(w.manager.client, { service_id: w.serviceId, managing_organization_ids: [w.org], stops: [stop('pickup', 4), stop('dropoff', 5)] });
+    const manual = await tourEnRoute(w.manager.client, [unplanned.id], other.id);
+    await at('2026-06-01T08:10:00.000Z', () => expectOk(driver.client.post(`/api/hailing/tours/${planned.tour_id}/start`)));
+    const stops = (await expectOk(w.manager.client.get(`/api/hailing/tours/${planned.tour_id}`))).tour.stops.sort((a: { tour_position: number }, b: { tour_position: number }) => a.tour_position - b.tour_position);
+    await at('2026-06-01T08:30:00.000Z', () => driveStop(driver.client, stops[0].id, 'completed'));
+    await at('2026-06-01T09:00:00.000Z', () => driveStop(driver.client, stops[1].id, 'completed'));
+    await at('2026-06-01T09:10:00.000Z', () => driveStop(driver.client, stops[2].id, 'completed'));
+    await at('2026-06-01T09:20:00.000Z', async () => {
+      await driveStop(driver.client, stops[3].id, 'arrived');
+      await expectOk(driver.client.post(`/api/stops/${stops[3].id}/fail`, { outcome: 'skip_recovery', reason_key: 'customer_absent' }));
+    });
+    await at('2026-06-01T09:30:00.000Z', () => driveStop(other.client, manual.stops[0].id, 'completed'));
+    const day = await analytics(w.tenant.admin, { from: '2026-05-31T22:00:00.000Z', to: '2026-06-01T22:00:00.000Z' });
+    expect(day.by_driver_day).toEqual([
+      {
+        driver_id: driver.id,
+        name: driver.user.name,
+        date: '2026-06-01',
+        tours: 1,
+        planned: { stops: 4, distance_m: planned.distance_m, finish_at: planned.ends_at },
+        actual: { stops_completed: 3, stops_failed: 1, distance_m: null, finish_at: '2026-06-01T09:20:00.000Z' },
+      },
+    ]);
+    const csv = await w.tenant.admin.get('/api/analytics/deliveries?from=2026-05-31T22:00:00.000Z&to=2026-06-01T22:00:00.000Z', { headers: { accept: 'text/csv' } });
+    const lines = csv.text.replace(/^\ufeff/, '').trim().split('\r\n').map((l: string) => l.split(','));
+    const row = Object.fromEntries(lines[0]!.map((h: string, i: number) => [h, lines.find((l: string[]) => l[0] === 'by_driver_day')![i]]));
+    expect(row).toMatchObject({ driver_id: driver.id, date: '2026-06-01', tours: '1', planned_stops: '4', planned_finish_at: planned.ends_at, actual_stops_completed: '3', actual_stops_failed: '1', actual_finish_at: '2026-06-01T09:20:00.000Z' });
   });
 });
 

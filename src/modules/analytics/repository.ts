@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
-import { finishedStopsSql, type FinishedStopsScope } from '../dispatch/index.ts';
+import { finishedStopsSql, tourPlansSql, type FinishedStopsScope } from '../dispatch/index.ts';
 import { userNameRead } from '../identity/index.ts';
 import { etaShownSql, tourDistanceSql } from '../live/index.ts';
 
@@ -17,6 +17,14 @@ export interface DeliveryFigures {
   by_driver: { driver_id: string; name: string | null; stops_completed: number; on_time_rate: number | null; stops_per_hour: number | null }[];
   by_failure_reason: { reason_key: string | null; count: number }[];
   by_day: { date: string; completed: number; on_time: number; late: number; failed: number; on_time_rate: number | null }[];
+  by_driver_day: {
+    driver_id: string;
+    name: string | null;
+    date: string;
+    tours: number;
+    planned: { stops: number; distance_m: number | null; finish_at: string | null };
+    actual: { stops_completed: number; stops_failed: number; distance_m: number | null; finish_at: string | null };
+  }[];
 }
 
 const col = (name: string): SQL => sql.raw(name);
@@ -61,6 +69,17 @@ t AS (
   SELECT ${total('completed')} AS completed, ${total('failed')} AS failed, ${total('on_time')} AS on_time,
          ${total('first_attempts')} AS first_attempts, ${total('first_attempt_successes')} AS first_attempt_successes
     FROM g),
+-- Planned against actual per driver-day (decision 1749): a tour belongs to the day of its first finished stop; only
+-- tours an applied plan made count, each with what its plan promised (tour_plans) beside what its stops did.
+td AS (
+  SELECT tour_id, driver_id, min(day) AS day, sum(completed) AS completed, sum(failed) AS failed, max(last_finished_at) AS finished_at
+    FROM g WHERE driver_id IS NOT NULL GROUP BY tour_id, driver_id),
+tp AS (${tourPlansSql(tenant, sql`(SELECT array_agg(tour_id) FROM td)`)}),
+pd AS (
+  SELECT td.driver_id, td.day, array_agg(td.tour_id) AS tour_ids, count(*) AS tours, sum(td.completed) AS completed, sum(td.failed) AS failed,
+         max(td.finished_at) AS finished_at, sum(tp.stops) AS planned_stops, sum(tp.distance_m) AS planned_distance_m, max(tp.finish_at) AS planned_finish_at
+    FROM td JOIN tp ON tp.tour_id = td.tour_id
+   GROUP BY td.driver_id, td.day),
 e AS (
   SELECT count(*) AS samples, avg(error_s) AS mae, percentile_cont(0.9) WITHIN GROUP (ORDER BY error_s) AS p90
     FROM (SELECT abs(extract(epoch FROM arrived_at - eta)) AS error_s FROM shown) s)
@@ -80,7 +99,13 @@ SELECT json_build_object(
   'by_day', coalesce((SELECT json_agg(json_build_object('date', y.day, 'completed', y.completed, 'on_time', y.on_time, 'late', y.completed - y.on_time,
         'failed', y.failed, 'on_time_rate', ${rate(sql`y.on_time`, sql`y.completed`)}) ORDER BY y.day)
       FROM (SELECT to_char(day, 'YYYY-MM-DD') AS day, ${total('completed')} AS completed, ${total('on_time')} AS on_time, ${total('failed')} AS failed
-              FROM g GROUP BY g.day) y), '[]'::json)
+              FROM g GROUP BY g.day) y), '[]'::json),
+  'by_driver_day', coalesce((SELECT json_agg(json_build_object('driver_id', pd.driver_id, 'name', ${userNameRead(tenant, col('pd.driver_id')).sql},
+        'date', to_char(pd.day, 'YYYY-MM-DD'), 'tours', pd.tours,
+        'planned', json_build_object('stops', pd.planned_stops, 'distance_m', pd.planned_distance_m, 'finish_at', pd.planned_finish_at),
+        'actual', json_build_object('stops_completed', pd.completed, 'stops_failed', pd.failed,
+          'distance_m', round(${tourDistanceSql(tenant, col('pd.tour_ids'))})::int, 'finish_at', pd.finished_at)) ORDER BY pd.day, pd.driver_id)
+      FROM pd), '[]'::json)
 ) AS figures FROM t, e`;
   // Planned for a year the statement's cost estimate is far above jit_optimize_above_cost: PostgreSQL spent more time
   // compiling it (1.2 s) than running it. The per-tour groups outgrow the default work_mem and spilled to disk.
@@ -89,7 +114,14 @@ SELECT json_build_object(
     await tx.execute(sql`SET LOCAL jit = off`);
     await tx.execute(sql`SET LOCAL work_mem = '32MB'`);
     const [row] = await queryRows<{ figures: DeliveryFigures }>(tx, query);
-    return row!.figures;
+    const figures = row!.figures;
+    // json_build_object writes timestamps in the session's format; the API's are ISO 8601 in UTC.
+    const instant = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+    for (const d of figures.by_driver_day) {
+      d.planned.finish_at = instant(d.planned.finish_at);
+      d.actual.finish_at = instant(d.actual.finish_at);
+    }
+    return figures;
   });
 }
 

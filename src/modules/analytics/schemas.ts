@@ -44,6 +44,20 @@ export const DeliveryAnalytics = component('DeliveryAnalytics', withExample(
         on_time_rate: Rate,
       }),
     ),
+    by_driver_day: Type.Array(
+      Type.Object({
+        driver_id: Uuid,
+        name: Nullable(Type.String()),
+        date: Type.String({ format: 'date', description: "The day of the tours' first finished stop in the service area's time zone." }),
+        tours: Type.Integer({ description: 'Tours of the driver that day made by an applied plan.' }),
+        planned: Type.Object({ stops: Type.Integer(), distance_m: Nullable(Type.Integer()), finish_at: Nullable(Timestamp) }, { description: 'What the applied plans promised for these tours.' }),
+        actual: Type.Object(
+          { stops_completed: Type.Integer(), stops_failed: Type.Integer(), distance_m: Nullable(Type.Integer()), finish_at: Nullable(Timestamp) },
+          { description: 'What their stops did in the period: finished stops, metres by the kept positions, the last finished stop.' },
+        ),
+      }),
+      { description: 'Planned against actual per driver and day, for the tours an applied plan made (decision 1749).' },
+    ),
   }),
   {
     from: '2026-11-21T23:00:00.000Z',
@@ -57,6 +71,14 @@ export const DeliveryAnalytics = component('DeliveryAnalytics', withExample(
     by_driver: [{ driver_id: ID.driver, name: 'Dana Driver', stops_completed: 46, on_time_rate: 0.9348, stops_per_hour: 6.13 }],
     by_failure_reason: [{ reason_key: 'recipient_absent', count: 2 }],
     by_day: [{ date: '2026-11-22', completed: 46, on_time: 43, late: 3, failed: 2, on_time_rate: 0.9348 }],
+    by_driver_day: [{
+      driver_id: ID.driver,
+      name: 'Dana Driver',
+      date: '2026-11-22',
+      tours: 1,
+      planned: { stops: 48, distance_m: 82500, finish_at: '2026-11-22T15:30:00.000Z' },
+      actual: { stops_completed: 46, stops_failed: 2, distance_m: 84200, finish_at: '2026-11-22T15:52:00.000Z' },
+    }],
   },
 ));
 export type DeliveryAnalytics = Static<typeof DeliveryAnalytics>;

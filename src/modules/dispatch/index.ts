@@ -66,7 +66,7 @@ export { recipientStopsAtAMoment, type RecipientArea, type RecipientStop } from 
 export { trackingLinksOf } from './bookings/tracking-links.ts';
 // Delivery analytics (contract §17): the finished stops it counts, what a tour's plan promised and what happened.
 export { finishedStopsSql, tourActuals, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
-export { findTourPlan, type TourPlanRow } from './tour-plans.ts';
+export { findTourPlan, tourPlansSql, type TourPlanRow } from './tour-plans.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as applyPlan } from './planning/apply-plan.ts';

@@ -25,7 +25,7 @@ function chosenTours(proposal: StoredProposal, body: ApplyPlanInput): StoredProp
   const seen = new Set<number>();
   const problems = body.tours.flatMap((choice, i) => {
     const tour = proposal.tours[choice.index];
-    if (!tour) return [{ pointer: `/tours/${i}/index`, code: 'out_of_range', detail: `the plan proposes ${proposal.tours.length} tours, numbered from 0` }];
+    if (!tour) return [{ pointer: `/tours/${i}/index`, code: 'out_of_range', detail: "is past the plan's tours (numbered from 0)" }];
     if (seen.has(choice.index)) return [{ pointer: `/tours/${i}/index`, code: 'duplicate', detail: 'each proposed tour at most once' }];
     seen.add(choice.index);
     if (choice.driver_id !== undefined && tour.running) return [{ pointer: `/tours/${i}/driver_id`, code: 'running_tour', detail: "a driver's tour under way keeps its driver" }];

@@ -3,15 +3,16 @@
 // same figures as the API's CSV file.
 import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useServiceAreas } from '../../../api/index.ts';
+import { useServiceAreas, useStopFailureReasonLabels } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useLang, useT } from '../../../i18n/index.tsx';
 import { Button, ErrorBanner, Loading, PageHead, SelectField, TextField } from '../../../ui/index.ts';
 import { chartDays, DayChart } from './day-chart.tsx';
 import { DriverTable } from './driver-table.tsx';
 import { messages } from './messages.ts';
+import { PlanTable } from './plan-table.tsx';
 import { datesOf, isDate, periodOf, presetDays, type Days, type PeriodKind } from './period.ts';
-import { downloadCsv, useDeliveryAnalytics, useFailureReasonLabels, type AnalyticsQuery, type DeliveryAnalytics } from './queries.ts';
+import { downloadCsv, useDeliveryAnalytics, type AnalyticsQuery, type DeliveryAnalytics } from './queries.ts';
 
 const KINDS: PeriodKind[] = ['yesterday', 'last_7_days', 'range'];
 
@@ -105,7 +106,7 @@ export function AnalyticsPage() {
       {areas.isError ? <ErrorBanner error={areas.error} /> : null}
       {figures.isError ? <ErrorBanner error={figures.error} /> : null}
       {areas.isPending || (query && figures.isPending) ? <Loading label={tc('loading')} /> : null}
-      {figures.data && days ? <Figures data={figures.data} days={days} busy={figures.isFetching} /> : null}
+      {figures.data && days ? <Figures data={figures.data} days={days} busy={figures.isFetching} timeZone={timeZone} /> : null}
     </section>
   );
 }
@@ -156,12 +157,12 @@ function useDuration() {
   return (seconds: number) => (seconds < 60 ? t('seconds', { s: seconds }) : t('minutes', { m: Math.floor(seconds / 60), s: seconds % 60 }));
 }
 
-function Figures({ data, days, busy }: { data: DeliveryAnalytics; days: Days; busy: boolean }) {
+function Figures({ data, days, busy, timeZone }: { data: DeliveryAnalytics; days: Days; busy: boolean; timeZone: string }) {
   const t = useT(messages);
   const format = useFormat();
   const { lang } = useLang();
   const duration = useDuration();
-  const reasons = useFailureReasonLabels(lang);
+  const reasons = useStopFailureReasonLabels(lang);
   if (!hasStops(data)) return <p className="card">{t('empty')}</p>;
   const km = new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB', { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 });
   const rate = (share: number | null) => (share === null ? t('none') : format.percent(share));
@@ -227,6 +228,10 @@ function Figures({ data, days, busy }: { data: DeliveryAnalytics; days: Days; bu
           )}
         </section>
       </div>
+      <section className="stack" aria-labelledby="plan-actual-title">
+        <h2 id="plan-actual-title">{t('plan_vs_actual')}</h2>
+        <PlanTable rows={data.by_driver_day} timeZone={timeZone} />
+      </section>
     </div>
   );
 }

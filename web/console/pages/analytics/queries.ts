@@ -1,12 +1,12 @@
-// The Analytics page's data: the figures of a period (api-guide "Delivery analytics"), the stop failure reasons'
-// labels in the page's language, and the same figures as the API's CSV file, saved as the API wrote it.
+// The Analytics page's data: the figures of a period (api-guide "Delivery analytics"), and the same figures as the
+// API's CSV file, saved as the API wrote it (the failure reasons' labels are the shared reference data, web/api).
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
-import type { Lang } from '../../../i18n/index.tsx';
 
 export type DeliveryAnalytics = Schemas['DeliveryAnalytics'];
 export type DriverFigures = DeliveryAnalytics['by_driver'][number];
 export type DayFigures = DeliveryAnalytics['by_day'][number];
+export type DriverDayFigures = DeliveryAnalytics['by_driver_day'][number];
 
 export interface AnalyticsQuery {
   from: string;
@@ -28,14 +28,6 @@ export function useDeliveryAnalytics(query: AnalyticsQuery | null) {
   });
 }
 
-/** The catalogue's labels by key; the language is in the key because the API answers them localized. */
-export function useFailureReasonLabels(lang: Lang) {
-  return useQuery({
-    queryKey: ['reasons', 'stop_failure', lang],
-    staleTime: 10 * 60_000,
-    queryFn: async () => new Map((await call(api.GET('/api/reasons/stop_failure'))).reasons.map((r) => [r.key, r.label])),
-  });
-}
 
 const FILENAME = /filename="([^"]+)"/;
 

@@ -1,7 +1,6 @@
 // The booking page's data: the booking, its timeline (GET …/events: admins, managers who see it), and cancelling it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../../api/index.ts';
-import { useLang } from '../../../i18n/index.tsx';
 
 export const bookingKey = (id: string) => ['bookings', id] as const;
 
@@ -14,19 +13,6 @@ export function useBookingEvents(id: string, enabled: boolean) {
     queryKey: [...bookingKey(id), 'events'],
     enabled,
     queryFn: async () => (await call(api.GET('/api/hailing/bookings/{id}/events', { params: { path: { id }, query: { limit: 100 } } }))).events,
-  });
-}
-
-/**
- * The stop-failure reasons in the page's language (the API localizes them by Accept-Language): the timeline names a
- * failure's reason by its key in words; the event's own `label` is English.
- */
-export function useStopFailureReasonLabels() {
-  const { lang } = useLang();
-  return useQuery({
-    queryKey: ['reasons', 'stop_failure', lang],
-    staleTime: 10 * 60_000,
-    queryFn: async () => new Map((await call(api.GET('/api/reasons/stop_failure'))).reasons.map((r) => [r.key, r.label] as const)),
   });
 }
 

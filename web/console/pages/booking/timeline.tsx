@@ -1,12 +1,11 @@
 // The booking's timeline (decision 1662): its own events, newest first, each with its type's label and what it says
 // in words (event-detail.tsx); the stop-failure reasons in the page's language name a failure's reason.
-import type { Schemas } from '../../../api/index.ts';
+import { useStopFailureReasonLabels, type Schemas } from '../../../api/index.ts';
 import { useEventLabel } from '../../../i18n/event-types.ts';
-import { useFormat, useT } from '../../../i18n/index.tsx';
+import { useFormat, useLang, useT } from '../../../i18n/index.tsx';
 import { ErrorBanner } from '../../../ui/index.ts';
 import { EventDetail } from './event-detail.tsx';
 import { messages } from './messages.ts';
-import { useStopFailureReasonLabels } from './queries.ts';
 
 type Event = Schemas['Event'];
 
@@ -14,7 +13,7 @@ export function BookingTimeline({ events, zone }: { events: { data?: Event[]; is
   const t = useT(messages);
   const label = useEventLabel();
   const format = useFormat();
-  const reasons = useStopFailureReasonLabels();
+  const reasons = useStopFailureReasonLabels(useLang().lang);
   return (
     <section className="stack" aria-labelledby="booking-timeline">
       <h2 id="booking-timeline">{t('timeline')}</h2>

@@ -1,15 +1,15 @@
 // The fail-stop dialog, built from the stop's failure_options: every outcome listed, those not allowed disabled with
 // the API's localized reason; the reasons from the catalogue; a note where the reason needs one.
 import { useState, type FormEvent } from 'react';
-import { FAILURE_OUTCOMES as OUTCOMES } from '../../../api/index.ts';
-import { useT } from '../../../i18n/index.tsx';
+import { FAILURE_OUTCOMES as OUTCOMES, useStopFailureReasons } from '../../../api/index.ts';
+import { useLang, useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, SelectField, TextArea, errorsAt } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useFailStop, useStopFailureReasons, type FailureOutcome, type Stop } from './queries.ts';
+import { useFailStop, type FailureOutcome, type Stop } from './queries.ts';
 
 export function FailDialog({ tourId, stop, position, onClose }: { tourId: string; stop: Stop; position: number; onClose: () => void }) {
   const t = useT(messages);
-  const reasons = useStopFailureReasons();
+  const reasons = useStopFailureReasons(useLang().lang);
   const fail = useFailStop(tourId);
   const options = stop.failure_options?.outcomes;
   const firstAllowed = OUTCOMES.find((o) => options?.[o]?.allowed) ?? 'skip_recovery';

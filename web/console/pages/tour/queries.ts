@@ -32,14 +32,6 @@ export function useTourRoute(id: string, stopsKey: string) {
   });
 }
 
-export function useStopFailureReasons() {
-  return useQuery({
-    queryKey: ['reasons', 'stop_failure'],
-    staleTime: 10 * 60_000,
-    queryFn: async () => (await call(api.GET('/api/reasons/stop_failure'))).reasons,
-  });
-}
-
 export function useFailStop(tourId: string) {
   const queryClient = useQueryClient();
   return useMutation({

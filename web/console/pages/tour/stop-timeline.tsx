@@ -4,12 +4,13 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { common } from '../../../i18n/common.ts';
-import { useFormat, useT } from '../../../i18n/index.tsx';
+import { useStopFailureReasonLabels } from '../../../api/index.ts';
+import { useFormat, useLang, useT } from '../../../i18n/index.tsx';
 import { Badge, Button, StatusBadge } from '../../../ui/index.ts';
 import { FailDialog } from './fail-dialog.tsx';
 import { StopProof } from './stop-proof.tsx';
 import { messages } from './messages.ts';
-import { useStopFailureReasons, type Stop } from './queries.ts';
+import type { Stop } from './queries.ts';
 
 export const isLate = (stop: Stop): boolean => Boolean(stop.eta && stop.time_window && Date.parse(stop.eta) > Date.parse(stop.time_window.ends_at));
 
@@ -24,7 +25,7 @@ export function StopTimeline({ tourId, stops, timeZone }: { tourId: string; stop
   const format = useFormat();
   const [failing, setFailing] = useState<{ stop: Stop; position: number } | null>(null);
   // A failure reads as the reason's label in the page's language (its key never shows), else as the outcome's words.
-  const reasons = new Map((useStopFailureReasons().data ?? []).map((r) => [r.key, r.label]));
+  const reasons = useStopFailureReasonLabels(useLang().lang).data ?? new Map<string, string>();
   const failureText = (failure: NonNullable<Stop['failure']>) => (failure.reason_key ? (reasons.get(failure.reason_key) ?? t(`outcome.${failure.outcome}`)) : t(`outcome.${failure.outcome}`));
   const ordered = [...stops].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
   return (
