@@ -44,6 +44,8 @@ export async function scratchDatabase(kind: DatabaseKind): Promise<ScratchDataba
     url: withDatabase(BENCH_DATABASE_URL, name),
     dataDir,
     drop: async () => {
+      // BENCH_KEEP_DATABASE=1 leaves the data for EXPLAIN ANALYZE by hand (docs/performance.md).
+      if (process.env.BENCH_KEEP_DATABASE === '1') return void console.log(`kept database ${name}`);
       const dropper = new pg.Client({ connectionString: BENCH_DATABASE_URL });
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -4,7 +4,7 @@ export { useConnection } from './connection.ts';
 export { ApiError, ConnectionError, isApiError, type FieldError } from './problem.ts';
 export { useSession, useSignIn, useSignOut, type User } from './session.ts';
 export { queryClient } from './query-client.ts';
-export { byId, useDrivers, useOrganizations, useServiceAreas, useStopFailureReasonLabels, useStopFailureReasons, type Organization, type ServiceArea } from './reference.ts';
+export { byId, useDrivers, useOrganizations, useServiceAreas, useStopFailureReasonLabels, useStopFailureReasons, usePlaceNames, type Organization, type ServiceArea } from './reference.ts';
 export type { Schemas } from '../../clients/typescript/src/index.ts';
 export { upload, type UploadProgress } from './upload.ts';
 export { useLiveStream, type LiveEvent, type LiveState } from './live.ts';

@@ -1,6 +1,6 @@
 // Reference data many pages show beside their own (service areas for time zones and currency, organizations for
 // names): fetched once per session and kept, since it changes rarely.
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import type { Schemas } from '../../clients/typescript/src/index.ts';
 import { api, call } from './client.ts';
 
@@ -76,4 +76,18 @@ export function useStopFailureReasons(lang: string) {
 /** The same reasons' labels by key, for naming a failure's reason in words (one cache entry with the list). */
 export function useStopFailureReasonLabels(lang: string) {
   return useQuery({ queryKey: ['reasons', 'stop_failure', lang], staleTime: LONG, queryFn: stopFailureReasons, select: labelsByKey });
+}
+
+/** Names of some places (a board's depots), each read once and kept; a place this caller may not read has none. */
+export function usePlaceNames(ids: readonly string[]): Map<string, string> {
+  const unique = [...new Set(ids)].sort();
+  return useQueries({
+    queries: unique.map((id) => ({
+      queryKey: ['places', id],
+      staleTime: LONG,
+      retry: false,
+      queryFn: async () => (await call(api.GET('/api/places/{id}', { params: { path: { id } } }))).place,
+    })),
+    combine: (results) => new Map(results.flatMap((r) => (r.data ? [[r.data.id, r.data.name] as const] : []))),
+  });
 }

@@ -3,11 +3,11 @@
 // inserted; stops dragged within a tour are reordered and between tours moved — all through merge and insert, so the
 // API's rules (a pickup before its drop-off, one service per tour) are its own, shown in words when it refuses.
 import { useState } from 'react';
-import { DropZone, I18nProvider, Text } from 'react-aria-components';
-import { useInsertStops, useMergeBookings, useOpenTours, useWaitingBookings, waitingStopIds } from '../../../api/index.ts';
+import { DropZone, I18nProvider, Text, ToggleButton } from 'react-aria-components';
+import { byId, useDrivers, useInsertStops, useMergeBookings, useOpenTours, usePlaceNames, useWaitingBookings, waitingStopIds } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useLang, useT } from '../../../i18n/index.tsx';
-import { Banner, ErrorBanner, Loading, PageHead, markReactAriaStylesPresent } from '../../../ui/index.ts';
+import { Banner, ErrorBanner, Loading, PageHead, markReactAriaStylesPresent, useAreaZones } from '../../../ui/index.ts';
 import { BOOKING, payloads } from './drag.ts';
 import { messages } from './messages.ts';
 import { TourLane, type LaneDrop } from './tour-lane.tsx';
@@ -26,6 +26,10 @@ export function DispatchPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const busy = merge.isPending || insert.isPending;
+  const drivers = byId(useDrivers().data);
+  const zones = useAreaZones();
+  const placeNames = usePlaceNames((tours.data ?? []).flatMap((tour) => (tour.stops ?? []).flatMap((s) => (s.place_id ? [s.place_id] : []))));
+  const [compact, setCompact] = useState(false);
 
   const done = (message: string) => {
     setError(null);
@@ -54,7 +58,7 @@ export function DispatchPage() {
 
   return (
     <section className="stack" aria-labelledby="dispatch-title" aria-busy={busy || undefined}>
-      <PageHead title={<span id="dispatch-title">{t('title')}</span>} />
+      <PageHead title={<span id="dispatch-title">{t('title')}</span>} timeZones={zones.zonesOf((tours.data ?? []).map((tour) => tour.service_area_id))} />
       <p className="muted">{t('intro')}</p>
       <div aria-live="polite" className="stack">
         {notice ? <Banner tone="ok">{notice}</Banner> : null}
@@ -80,13 +84,27 @@ export function DispatchPage() {
             {bookings.data ? <WaitingList bookings={bookings.data.filter((b) => waitingStopIds(b).length > 0)} /> : null}
           </section>
           <section className="stack" aria-labelledby="tours-title">
-            <h2 id="tours-title">{t('tours')}</h2>
+            <div className="row-between">
+              <h2 id="tours-title">{t('tours')}</h2>
+              <ToggleButton className="btn btn-small" isSelected={compact} onChange={setCompact} aria-describedby="compact-hint">
+                {t('compact')}
+              </ToggleButton>
+            </div>
+            <p id="compact-hint" className="visually-hidden">
+              {t('compact_hint')}
+            </p>
             {tours.isError ? <ErrorBanner error={tours.error} /> : null}
             {tours.isPending ? <Loading label={tc('loading')} /> : null}
             {tours.data && tours.data.length === 0 ? <p className="card muted">{t('tours_empty')}</p> : null}
-            <div className="lanes">
+            <div className={`lanes${compact ? ' compact' : ''}`}>
               {(tours.data ?? []).map((tour, k) => (
-                <TourLane key={tour.id} tour={tour} index={k} onDrop={dropOnLane} />
+                <TourLane
+                  key={tour.id}
+                  tour={tour}
+                  index={k}
+                  onDrop={dropOnLane}
+                  context={{ driverName: (id) => drivers.get(id)?.name ?? undefined, placeName: (id) => placeNames.get(id), timeZone: zones.zoneOf(tour.service_area_id), compact }}
+                />
               ))}
             </div>
           </section>
