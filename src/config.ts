@@ -70,6 +70,8 @@ export interface Config {
   blobDirShared: boolean;
   /** Days a proof photo or signature file is kept after the handover, then deleted (decision 1250). */
   proofRetentionDays: number;
+  /** Days recipients' phone numbers and messages are kept after their booking's last stop, then erased (decision 1773). */
+  recipientDataRetentionDays: number;
   /**
    * The SMS gateway recipients are told through (contract §18, decision 1760): Kannel's `sendsms` URL with its
    * credentials, the sender (`SMS_FROM`, else `Tourbook`) and the secret its callbacks carry. Null: no SMS is sent.
@@ -142,6 +144,7 @@ const ENV_SCHEMA = {
     LIVE_MAX_SPEED_KMH: integer(1, 2000),
     POSITION_RETENTION_DAYS: integer(1, 3650),
     PROOF_RETENTION_DAYS: integer(1, 3650),
+    RECIPIENT_DATA_RETENTION_DAYS: integer(1, 3650),
     OSRM_TIMEOUT_MS: integer(50, 60_000),
     LIVE_POLL_MS: integer(10, 10_000),
     LIVE_REVALIDATE_MS: integer(100, 600_000),
@@ -268,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     workerMetricsPort: v.WORKER_METRICS_PORT === undefined ? null : num('WORKER_METRICS_PORT', 0),
     blobDirShared: bool('BLOB_DIR_SHARED', false),
     proofRetentionDays: num('PROOF_RETENTION_DAYS', 90),
+    recipientDataRetentionDays: num('RECIPIENT_DATA_RETENTION_DAYS', 90),
     sms: smsOf(str('SMS_PROVIDER'), str('SMS_URL'), {
       username: str('SMS_USERNAME'),
       password: str('SMS_PASSWORD'),

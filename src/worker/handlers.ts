@@ -8,7 +8,7 @@ import { debouncedEventJob, DEBOUNCED_EVENT_TYPES, type DebouncedEventBuilders }
 import { driverLocationUpdatedData, purgeOldPositionsJob, recomputeEtasJob } from '../modules/live/index.ts';
 import { compensationUpdatedData, distributeTipsJob } from '../modules/compensation/index.ts';
 import { expireReportJob } from '../modules/reports/index.ts';
-import { notifyRecipientsJob, sendRecipientMessageJob } from '../modules/tracking/index.ts';
+import { notifyRecipientsJob, recipientRetentionJob, sendRecipientMessageJob } from '../modules/tracking/index.ts';
 import type { JobHandlers } from './registry.ts';
 
 /** The payload of each debounced event, read at send time (src/worker/debounce.ts). */
@@ -32,6 +32,7 @@ export const JOB_HANDLERS: JobHandlers = {
   'dispatch.proof_retention': proofRetentionJob,
   'tracking.notify_recipients': notifyRecipientsJob,
   'tracking.send_message': sendRecipientMessageJob,
+  'tracking.recipient_retention': recipientRetentionJob,
 };
 
 /** A worker refuses to start with a debounced type that has no builder (the Record type says so too; this catches a cast). */

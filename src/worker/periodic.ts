@@ -5,7 +5,7 @@ import { ensureBusynessTick } from '../modules/busyness/index.ts';
 import { ensurePositionRetention } from '../modules/live/index.ts';
 import { sealPlainWebhookSecrets } from '../modules/webhooks/index.ts';
 import { ensureProofRetention } from '../modules/dispatch/index.ts';
-import { ensureRecipientNotifications } from '../modules/tracking/index.ts';
+import { ensureRecipientNotifications, ensureRecipientRetention } from '../modules/tracking/index.ts';
 
 export async function ensurePeriodicJobs(deps: Deps): Promise<void> {
   await ensureBusynessTick(deps);
@@ -13,6 +13,7 @@ export async function ensurePeriodicJobs(deps: Deps): Promise<void> {
   await ensurePositionRetention(deps);
   await ensureProofRetention(deps);
   await ensureRecipientNotifications(deps);
+  await ensureRecipientRetention(deps);
   // Secrets stored in plain text before decision 0702 are sealed once (a no-op afterwards).
   await sealPlainWebhookSecrets(deps);
 }

@@ -4429,7 +4429,11 @@ export type components = {
          *         "failed"
          *       ],
          *       "recipient_approaching_minutes": 10,
-         *       "country_code": "DE"
+         *       "country_code": "DE",
+         *       "sms_quiet_hours": {
+         *         "from": "21:00",
+         *         "to": "07:00"
+         *       }
          *     }
          */
         ServiceArea: {
@@ -4453,6 +4457,10 @@ export type components = {
             recipient_approaching_minutes: number;
             recipient_notifications: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
             scheduling_config_id: string | null;
+            sms_quiet_hours: {
+                from: string;
+                to: string;
+            } | null;
             time_zone: string;
         };
         /**
@@ -7628,7 +7636,11 @@ export interface operations {
                      *             "failed"
                      *           ],
                      *           "recipient_approaching_minutes": 10,
-                     *           "country_code": "DE"
+                     *           "country_code": "DE",
+                     *           "sms_quiet_hours": {
+                     *             "from": "21:00",
+                     *             "to": "07:00"
+                     *           }
                      *         }
                      *       ],
                      *       "meta": {
@@ -7734,6 +7746,12 @@ export interface operations {
                         recipient_approaching_minutes?: number;
                         recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
+                        sms_quiet_hours?: {
+                            /** @description Local time, HH:MM. */
+                            from: string;
+                            /** @description Local time, HH:MM. */
+                            to: string;
+                        } | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone: string;
                     };
@@ -7799,7 +7817,11 @@ export interface operations {
                      *           "failed"
                      *         ],
                      *         "recipient_approaching_minutes": 10,
-                     *         "country_code": "DE"
+                     *         "country_code": "DE",
+                     *         "sms_quiet_hours": {
+                     *           "from": "21:00",
+                     *           "to": "07:00"
+                     *         }
                      *       }
                      *     }
                      */
@@ -7897,7 +7919,11 @@ export interface operations {
                      *           "failed"
                      *         ],
                      *         "recipient_approaching_minutes": 10,
-                     *         "country_code": "DE"
+                     *         "country_code": "DE",
+                     *         "sms_quiet_hours": {
+                     *           "from": "21:00",
+                     *           "to": "07:00"
+                     *         }
                      *       }
                      *     }
                      */
@@ -7973,6 +7999,12 @@ export interface operations {
                         recipient_approaching_minutes?: number;
                         recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
                         scheduling_config_id?: string | null;
+                        sms_quiet_hours?: {
+                            /** @description Local time, HH:MM. */
+                            from: string;
+                            /** @description Local time, HH:MM. */
+                            to: string;
+                        } | null;
                         /** @description IANA time zone, e.g. Europe/Berlin. */
                         time_zone?: string;
                     };
@@ -8038,7 +8070,11 @@ export interface operations {
                      *           "failed"
                      *         ],
                      *         "recipient_approaching_minutes": 10,
-                     *         "country_code": "DE"
+                     *         "country_code": "DE",
+                     *         "sms_quiet_hours": {
+                     *           "from": "21:00",
+                     *           "to": "07:00"
+                     *         }
                      *       }
                      *     }
                      */

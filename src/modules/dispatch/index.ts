@@ -64,6 +64,8 @@ export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 // Recipient notifications (the tracking module): drop-offs at a moment to tell, and the links their e-mails carry.
 export { recipientStopsAtAMoment, type RecipientArea, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
+// Recipient-data retention (the tracking module, decision 1773): bookings over since the cutoff, their stops' numbers.
+export { bookingsEndedBefore, eraseRecipientPhoneNumbers } from './recipient-retention.ts';
 // Delivery analytics (contract §17): the finished stops it counts, what a tour's plan promised and what happened.
 export { finishedStopsSql, tourActuals, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
 export { findTourPlan, tourPlansSql, type TourPlanRow } from './tour-plans.ts';

@@ -138,6 +138,8 @@ export const stops = pgTable(
     // Delivery analytics count a stop in the period of its completion or failure (decision 1743).
     index('stops_completed_at_idx').on(t.tenantId, t.completedAt).where(sql`completed_at IS NOT NULL`),
     index('stops_failed_at_idx').on(t.tenantId, t.failedAt).where(sql`failed_at IS NOT NULL`),
+    // Recipient-data retention looks only at stops still holding a phone number (decision 1773).
+    index('stops_contact_phone_idx').on(t.tenantId, t.bookingId).where(sql`(contact->>'phone_number') IS NOT NULL`),
   ],
 );
 

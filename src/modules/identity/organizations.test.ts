@@ -37,6 +37,8 @@ describe('service areas', () => {
       recipient_approaching_minutes: 10,
       // No country unless given: phone numbers then need their "+…" (contract §14).
       country_code: null,
+      // No SMS quiet hours unless set (decision 1772).
+      sms_quiet_hours: null,
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });

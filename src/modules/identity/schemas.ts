@@ -225,6 +225,8 @@ export type PolygonInput = Static<typeof Polygon>;
  */
 const RECIPIENT_MOMENTS = ['dispatched', 'on_its_way', 'approaching', 'delivered', 'failed'] as const;
 const RecipientMoment = StringEnum(RECIPIENT_MOMENTS);
+/** A wall-clock time, "HH:MM" from 00:00 to 23:59. */
+const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local time, HH:MM.' });
 /** Bounds of `recipient_approaching_minutes` (decision 1108). */
 export const RECIPIENT_APPROACHING_MINUTES = { min: 1, max: 120, default: 10 } as const;
 
@@ -243,6 +245,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   recipient_notifications: Type.Array(RecipientMoment),
   recipient_approaching_minutes: Type.Integer(),
   country_code: Nullable(Type.String()),
+  sms_quiet_hours: Nullable(Type.Object({ from: Type.String(), to: Type.String() })),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -256,6 +259,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   recipient_notifications: ['dispatched', 'approaching', 'delivered', 'failed'],
   recipient_approaching_minutes: 10,
   country_code: 'DE',
+  sms_quiet_hours: { from: '21:00', to: '07:00' },
 }));
 /** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
 export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
@@ -280,6 +284,12 @@ const serviceAreaFields = {
     description: 'The `approaching` moment: the ETA is at most this many minutes away (decision 1108).',
   }),
   country_code: Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. MC: phone numbers written without "+" are read in this country (contract §14).' })),
+  sms_quiet_hours: Nullable(
+    Type.Object(
+      { from: LocalTime, to: LocalTime },
+      { ...strict, description: "SMS quiet hours on the area's clock (contract §18, decision 1772): an SMS due inside them waits until `to`. May span midnight; `from` and `to` differ." },
+    ),
+  ),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

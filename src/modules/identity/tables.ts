@@ -85,6 +85,8 @@ export const serviceAreas = pgTable(
     recipientApproachingMinutes: integer('recipient_approaching_minutes').notNull().default(10),
     /** ISO 3166-1 alpha-2: the country phone numbers written without "+" are read in (contract §14); null: none. */
     countryCode: text('country_code'),
+    /** SMS quiet hours on the area's clock (decision 1772): an SMS due inside them waits until `to`; null: none. */
+    smsQuietHours: jsonb('sms_quiet_hours').$type<{ from: string; to: string }>(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

@@ -61,6 +61,7 @@ export const toServiceAreaView = (row: orgRepo.ServiceAreaRow) => ({
   recipient_notifications: row.recipientNotifications,
   recipient_approaching_minutes: row.recipientApproachingMinutes,
   country_code: row.countryCode,
+  sms_quiet_hours: row.smsQuietHours ?? null,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

@@ -6,6 +6,8 @@ export { readTracking, readTrackingPage } from './operations.ts';
 export { ensureRecipientNotifications, notifyRecipientsJob } from './notify.ts';
 // The recipient messages' send job (decision 1761).
 export { sendRecipientMessageJob } from './send-message.ts';
+// Recipients' numbers and messages erased after RECIPIENT_DATA_RETENTION_DAYS (decision 1773).
+export { ensureRecipientRetention, recipientRetentionJob } from './recipient-retention.ts';
 // Tracking's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
 import { messages as tracking } from './operations.ts';

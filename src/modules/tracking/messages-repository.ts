@@ -2,7 +2,7 @@
 // to the gateway, receipts that only move a state forward, and the numbers that opted out.
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { recipientMessages, recipientPhones, type MessageStatus } from './tables.ts';
+import { recipientMessages, recipientNotifications, recipientPhones, type MessageStatus } from './tables.ts';
 
 export type MessageRow = typeof recipientMessages.$inferSelect;
 
@@ -103,4 +103,37 @@ export async function optedOutPhones(q: Queryable, tenantId: string, phoneNumber
     .from(recipientPhones)
     .where(and(eq(recipientPhones.tenantId, tenantId), inArray(recipientPhones.phoneNumber, [...phoneNumbers])));
   return new Set(rows.map((r) => r.phoneNumber));
+}
+
+/**
+ * The bookings with a message written before `cutoff`, after the key `after` (retention pages through them once per
+ * run), up to `limit`, in key order.
+ */
+export async function bookingsWithMessagesBefore(
+  q: Queryable,
+  cutoff: Date,
+  after: { tenantId: string; bookingId: string } | null,
+  limit: number,
+): Promise<{ tenantId: string; bookingId: string }[]> {
+  const rows = await q
+    .selectDistinct({ tenantId: recipientMessages.tenantId, bookingId: recipientMessages.bookingId })
+    .from(recipientMessages)
+    .where(
+      and(
+        lt(recipientMessages.createdAt, cutoff),
+        after ? sql`(${recipientMessages.tenantId}, ${recipientMessages.bookingId}) > (${after.tenantId}::uuid, ${after.bookingId}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(recipientMessages.tenantId), asc(recipientMessages.bookingId))
+    .limit(limit);
+  return rows;
+}
+
+/** Erases the bookings' messages and the addresses their told moments kept (decision 1773). Answers the messages erased. */
+export async function eraseMessagesOfBookings(q: Queryable, keys: readonly { tenantId: string; bookingId: string }[]): Promise<number> {
+  if (!keys.length) return 0;
+  const list = sql.join(keys.map((k) => sql`(${k.tenantId}::uuid, ${k.bookingId}::uuid)`), sql`, `);
+  await q.update(recipientNotifications).set({ email: null }).where(sql`(${recipientNotifications.tenantId}, ${recipientNotifications.bookingId}) IN (${list}) AND ${recipientNotifications.email} IS NOT NULL`);
+  const erased = await q.delete(recipientMessages).where(sql`(${recipientMessages.tenantId}, ${recipientMessages.bookingId}) IN (${list})`).returning({ id: recipientMessages.id });
+  return erased.length;
 }

@@ -145,7 +145,7 @@ async function tell(tx: Tx, deps: Deps, tenantId: string, item: DueMoment, templ
   const unsendable = addressProblem(email);
   if (unsendable === 'invalid_address') await messages.insertMessage(tx, { ...about, id: newId(), channel: 'email', to: email!, status: 'failed', error: NOT_SENT.invalidAddress });
   const notSent: EmailNotSent | null = unsendable ?? (await mail(tx, deps, { about, email: email!, lang, message }));
-  await textMessage(tx, deps, { about, phone: stop.contact?.phone_number ?? null, lang, text: message.text, trackingUrl });
+  await textMessage(tx, deps, { about, serviceAreaId: stop.serviceAreaId, phone: stop.contact?.phone_number ?? null, lang, text: message.text, trackingUrl });
   const mailed = notSent === null;
   if (mailed && email) await repo.setNotifiedEmail(tx, { tenantId, stopId: stop.stopId, moment }, email);
   await recordEvent(tx, {
@@ -204,7 +204,7 @@ async function mail(tx: Tx, deps: Deps, input: { about: MessageAbout; email: str
  * decision 1762): queued with its send job, or recorded as failed in words — a number that is not E.164, no tracking
  * link to carry, a number that replied STOP.
  */
-async function textMessage(tx: Tx, deps: Deps, input: { about: MessageAbout; phone: string | null; lang: 'en' | 'de'; text: string; trackingUrl: string | null }): Promise<void> {
+async function textMessage(tx: Tx, deps: Deps, input: { about: MessageAbout; serviceAreaId: string; phone: string | null; lang: 'en' | 'de'; text: string; trackingUrl: string | null }): Promise<void> {
   const phone = input.phone?.trim();
   if (!phone || !deps.config.sms) return;
   const { about } = input;
@@ -222,7 +222,7 @@ async function textMessage(tx: Tx, deps: Deps, input: { about: MessageAbout; pho
     return;
   }
   await messages.insertMessage(tx, { ...row, status: 'queued', error: null });
-  const payload: SendMessagePayload = { message_id: row.id, text: recipientSmsText(input.lang, input.text), status_url: smsStatusUrl(deps.config, about.tenantId, row.id) };
+  const payload: SendMessagePayload = { message_id: row.id, text: recipientSmsText(input.lang, input.text), status_url: smsStatusUrl(deps.config, about.tenantId, row.id), service_area_id: input.serviceAreaId };
   await scheduleJob(tx, { tenantId: about.tenantId, kind: SEND_MESSAGE_JOB, payload: { ...payload }, dueAt: about.createdAt, now: about.createdAt, maxAttempts: SEND_MESSAGE_ATTEMPTS });
 }
 

@@ -4,9 +4,12 @@
 import type { Deps } from '../../deps.ts';
 import { mailerFor } from '../../mail/index.ts';
 import { smsGatewayFor } from '../../sms/index.ts';
+import { scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
+import { findServiceArea } from '../identity/index.ts';
 import * as repo from './messages-repository.ts';
+import { quietHoursEnd } from './quiet-hours.ts';
 import { NOT_SENT } from './recipient-sms.ts';
 
 export const SEND_MESSAGE_JOB: JobKind = 'tracking.send_message';
@@ -26,11 +29,14 @@ export interface SendMessagePayload {
   headers?: Record<string, string>;
   /** SMS only: where the gateway reports delivery. */
   status_url?: string | null;
+  /** SMS only: the drop-off's service area, whose quiet hours the SMS waits out (decision 1772). */
+  service_area_id?: string;
 }
 
 export const sendRecipientMessageJob: JobHandler = async (deps, job) => {
   const payload = job.payload as unknown as SendMessagePayload;
   const now = deps.clock.now();
+  if (await waitsOutQuietHours(deps, job.tenantId, payload, now)) return;
   const message = await repo.claimMessage(deps.db, job.tenantId, payload.message_id, now, new Date(now.getTime() + HOLD_MS));
   if (message === 'done') return; // sent or failed already
   // Another run of this job holds it (its lease ran out mid-send): when that one fails, this one's retry sends.
@@ -48,6 +54,21 @@ export const sendRecipientMessageJob: JobHandler = async (deps, job) => {
   await repo.finishSending(deps.db, key, { status: 'queued', error: reason.text }, deps.clock.now());
   throw new Error(reason.text); // the job's backoff decides when it runs again
 };
+
+/**
+ * An SMS due inside its area's quiet hours is not sent: its job is scheduled again for the instant they end, on the
+ * area's clock as it is set then (decision 1772). Read when the job runs, so a change of the hours applies to SMS
+ * already waiting. The dedupe key keeps one waiting job per message however often this runs; the claim sends it once.
+ */
+async function waitsOutQuietHours(deps: Deps, tenantId: string, payload: SendMessagePayload, now: Date): Promise<boolean> {
+  if (!payload.service_area_id) return false;
+  const area = await findServiceArea(deps.db, tenantId, payload.service_area_id);
+  const end = area ? quietHoursEnd(now, area.smsQuietHours, area.timeZone) : null;
+  if (!end) return false;
+  await scheduleJob(deps.db, { tenantId, kind: SEND_MESSAGE_JOB, payload: { ...payload }, dueAt: end, now, dedupeKey: `quiet-hours:${payload.message_id}`, maxAttempts: SEND_MESSAGE_ATTEMPTS });
+  deps.log.info({ message_id: payload.message_id, until: end.toISOString() }, 'SMS waits out the quiet hours');
+  return true;
+}
 
 type Reason = { text: string; final: boolean };
 

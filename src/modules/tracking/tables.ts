@@ -95,6 +95,8 @@ export const recipientMessages = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('recipient_messages_booking_idx').on(t.tenantId, t.bookingId, t.createdAt),
     index('recipient_messages_sms_to_idx').on(t.to, t.createdAt).where(sql`"channel" = 'sms'`),
+    // Retention's oldest messages first, across tenants (decision 1773).
+    index('recipient_messages_created_idx').on(t.createdAt, t.tenantId, t.bookingId),
   ],
 );
 

@@ -74,6 +74,9 @@ function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: str
   if (typeof input.country_code === 'string' && !isPhoneCountry(input.country_code)) {
     errors.push({ pointer: '/service_area/country_code', code: 'invalid_value', detail: 'is not an ISO 3166-1 alpha-2 country code' });
   }
+  if (input.sms_quiet_hours && input.sms_quiet_hours.from === input.sms_quiet_hours.to) {
+    errors.push({ pointer: '/service_area/sms_quiet_hours/to', code: 'invalid_value', detail: 'must differ from from (quiet hours of no length are none: send null)' });
+  }
   if (errors.length) throw invalidFields(errors);
   return timeZone ? { timeZone } : {};
 }
@@ -116,6 +119,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     recipientNotifications: input.recipient_notifications ?? [],
     recipientApproachingMinutes: input.recipient_approaching_minutes ?? RECIPIENT_APPROACHING_MINUTES.default,
     countryCode: input.country_code ?? null,
+    smsQuietHours: input.sms_quiet_hours ?? null,
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -143,6 +147,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.recipient_notifications !== undefined ? { recipientNotifications: input.recipient_notifications } : {}),
       ...(input.recipient_approaching_minutes !== undefined ? { recipientApproachingMinutes: input.recipient_approaching_minutes } : {}),
       ...(input.country_code !== undefined ? { countryCode: input.country_code } : {}),
+      ...(input.sms_quiet_hours !== undefined ? { smsQuietHours: input.sms_quiet_hours } : {}),
     };
     await orgRepo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });

@@ -7,7 +7,8 @@ import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
 import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useBooking, useBookingEvents, useCancelBooking, useRecipientFeedback } from './queries.ts';
+import { BookingMessages } from './booking-messages.tsx';
+import { useBooking, useBookingEvents, useBookingMessages, useCancelBooking, useRecipientFeedback } from './queries.ts';
 import { skipReason } from './event-detail.tsx';
 import { BookingTimeline } from './timeline.tsx';
 
@@ -21,6 +22,7 @@ export function BookingPage({ id }: { id: string }) {
   const areas = useServiceAreas();
   // Admins and managers read the timeline (the console is theirs); the API answers for the bookings they see.
   const events = useBookingEvents(id, booking.isSuccess);
+  const sent = useBookingMessages(id, booking.isSuccess);
   const cancel = useCancelBooking(id);
   // Feedback is taken only after the last drop-off, so only finished bookings are asked for it.
   const feedback = useRecipientFeedback(id, booking.data?.tracking?.url, booking.data?.status === 'completed');
@@ -126,7 +128,10 @@ export function BookingPage({ id }: { id: string }) {
             </div>
           )}
         </section>
-        <BookingTimeline events={events} zone={zone} />
+        <div className="stack">
+          <BookingMessages list={sent} zone={zone} />
+          <BookingTimeline events={events} zone={zone} />
+        </div>
       </div>
       <Dialog open={confirming} onClose={() => setConfirming(false)} title={t('cancel')}>
         <p>{t('cancel_confirm')}</p>

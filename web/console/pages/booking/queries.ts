@@ -1,5 +1,7 @@
-// The booking page's data: the booking, its timeline (GET …/events: admins, managers who see it), and cancelling it.
+// The booking page's data: the booking, its timeline (GET …/events: admins, managers who see it), the messages its
+// recipients were sent (GET …/messages), and cancelling it.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { paths } from '../../../../clients/typescript/src/index.ts';
 import { api, call } from '../../../api/index.ts';
 
 export const bookingKey = (id: string) => ['bookings', id] as const;
@@ -13,6 +15,17 @@ export function useBookingEvents(id: string, enabled: boolean) {
     queryKey: [...bookingKey(id), 'events'],
     enabled,
     queryFn: async () => (await call(api.GET('/api/hailing/bookings/{id}/events', { params: { path: { id }, query: { limit: 100 } } }))).events,
+  });
+}
+
+export type BookingMessage = paths['/api/hailing/bookings/{id}/messages']['get']['responses'][200]['content']['application/json']['messages'][number];
+
+/** Every e-mail and SMS the booking's recipients were sent, with its delivery state (contract §18). */
+export function useBookingMessages(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...bookingKey(id), 'messages'],
+    enabled,
+    queryFn: async () => (await call(api.GET('/api/hailing/bookings/{id}/messages', { params: { path: { id } } }))).messages,
   });
 }
 
