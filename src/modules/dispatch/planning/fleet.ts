@@ -144,8 +144,8 @@ export function withFleetTravel(model: FleetModel, pointSeconds: readonly (reado
 
 const secondsOf = (model: FleetModel, at: Date | null, fallback: number): number => (at ? (at.getTime() - model.origin.getTime()) / 1000 : fallback);
 const openEnd = (model: FleetModel) => model.points.length;
-const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
-const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
+export const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
+export const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
 /** When shift k's vehicle may leave: not before now, the shift's start, nor (running) the driver is free. */
 export const shiftEarliest = (model: FleetModel, k: number): number => Math.max(model.readyAt, secondsOf(model, model.shifts[k]!.startsAt, 0), secondsOf(model, model.shifts[k]!.running?.readyAt ?? null, 0));
 
@@ -252,13 +252,13 @@ function metresBetween(a: Point | undefined, b: Point | undefined): number {
 }
 
 /** Whether shift k may serve stop i (its request's skills and managing organizations). */
-function mayServe(model: FleetModel, k: number, i: number): boolean {
+export function mayServe(model: FleetModel, k: number, i: number): boolean {
   const q = model.requests.findIndex((r) => r.pickup === i || r.delivery === i);
   return q !== -1 && model.allowed[q]!.includes(k);
 }
 
 /** Whether every stop on `route` comes after its predecessors, all of which are on it too. */
-function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
+export function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
   const position = new Map(route.map((i, p) => [model.stops[i]!.id, p]));
   return route.every((i, p) => [...model.preds.get(model.stops[i]!.id)!].every((pred) => (position.get(pred) ?? Number.POSITIVE_INFINITY) < p));
 }
@@ -398,7 +398,7 @@ const organizationsOf = (model: FleetModel, members: readonly number[]): (readon
   [...new Set(members.map((i) => model.stops[i]!.bookingId).filter((id): id is string => !!id))].map((id) => model.managing.get(id) ?? []);
 
 /** Topological order (predecessors first), ties by index. */
-function inPrecedenceOrder(model: FleetModel, members: readonly number[]): number[] {
+export function inPrecedenceOrder(model: FleetModel, members: readonly number[]): number[] {
   const left = [...members].sort((a, b) => a - b);
   const done: number[] = [];
   while (left.length) {
