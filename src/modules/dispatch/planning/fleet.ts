@@ -263,9 +263,17 @@ export function keepsPrecedence(model: FleetModel, route: readonly number[]): bo
   return route.every((i, p) => [...model.preds.get(model.stops[i]!.id)!].every((pred) => (position.get(pred) ?? Number.POSITIVE_INFINITY) < p));
 }
 
+/** The route without every booking of which a stop comes before one of its predecessors or has one on no earlier position. */
+function withoutBrokenBookings(model: FleetModel, route: readonly number[]): number[] {
+  const position = new Map(route.map((i, p) => [model.stops[i]!.id, p]));
+  const keyOf = (i: number) => model.stops[i]!.bookingId ?? model.stops[i]!.id;
+  const broken = new Set(route.filter((i, p) => [...model.preds.get(model.stops[i]!.id)!].some((pred) => !((position.get(pred) ?? Number.POSITIVE_INFINITY) < p))).map(keyOf));
+  return route.filter((i) => !broken.has(keyOf(i)));
+}
+
 /**
  * The solver's routes, kept only where they hold under the model's own check (precedence across requests the solver
- * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced. The
+ * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced; a booking out of order leaves its route alone (its stops unplaced, the rest kept when it holds). The
  * stops on no route are returned for `diagnose`. A running tour's route must also hold all its open stops and stay
  * within `maxStops` with the stops it keeps; else it stays as it is, its open stops in their order and nothing
  * added (decision 1303).
@@ -274,8 +282,12 @@ export function acceptRoutes(model: FleetModel, solution: Pick<Solution, 'routes
   const index = new Map(model.stops.map((s, i) => [s.id, i]));
   const routes = model.shifts.map((shift, k) => {
     const route = solution.routes[k] ?? [];
+    if (!shift.running) {
+      // A booking the solver put out of order (a chain it does not see) leaves the route; the rest must hold.
+      const kept = withoutBrokenBookings(model, route);
+      return kept.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, kept).feasible ? kept : [];
+    }
     const holds = keepsPrecedence(model, route) && route.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, route).feasible;
-    if (!shift.running) return holds ? [...route] : [];
     const own = shift.running.openStopIds.flatMap((id) => (index.has(id) ? [index.get(id)!] : []));
     const whole = own.every((i) => route.includes(i)) && route.length + shift.running.keptStopIds.length <= maxStops;
     return holds && whole ? [...route] : own;

@@ -3,7 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../optimizer/prng.ts';
 import { fleetModelOf, fleetScheduleOf, withFleetTravel, type FleetModel, type FleetPackage, type FleetShift, type FleetStop } from './fleet.ts';
-import { insertCheapest, withGroup } from './insert-cheapest.ts';
+import { solve } from '../../../optimizer/index.ts';
+import { acceptRoutes, fleetProblemOf } from './fleet.ts';
+import { insertCheapest, placeLeftovers, withGroup } from './insert-cheapest.ts';
 
 const origin = new Date('2026-06-01T08:00:00Z');
 const at = (seconds: number) => new Date(origin.getTime() + seconds * 1000);
@@ -118,5 +120,41 @@ describe('insertCheapest', () => {
     const model = modelOf(stops, [], [shiftOf('s')]);
     // Room for one booking (2 stops) on top of 1 kept stop under a limit of 3: the near one.
     expect(insertCheapest(model, [[]], [[0, 1], [2, 3]], 3, [1])).toEqual({ routes: [[2, 3]], unplaced: [0, 1] });
+  });
+});
+
+describe('placeLeftovers', () => {
+  it('places whole the booking of one pickup and two drop-offs that the solver, seeing three unrelated stops, put out of order', () => {
+    const stops: FleetStop[] = [
+      { ...base, id: 'p', bookingId: 'b', type: 'pickup', lat: 0, lng: 0.1 },
+      { ...base, id: 'd1', bookingId: 'b', type: 'dropoff', lat: 0, lng: 0.2 },
+      { ...base, id: 'd2', bookingId: 'b', type: 'dropoff', lat: 0.1, lng: 0.2 },
+    ];
+    const packages = [{ pickupStopId: 'p', dropoffStopId: 'd1', weightGrams: 1 }, { pickupStopId: 'p', dropoffStopId: 'd2', weightGrams: 1 }];
+    const model = modelOf(stops, packages, [shiftOf('s', { start: { lat: 0, lng: 0.3 }, end: { lat: 0, lng: 0.3 } })]);
+    const solution = solve(fleetProblemOf(model).problem, { timeLimitMs: 100, seed: 1, objective: 'makespan', maxIterations: 50 });
+    const accepted = acceptRoutes(model, solution);
+    // The bug (issue 39): the drop-off nearest the start first, the route refused, the booking unplaced.
+    expect(accepted.unplaced).toEqual([0, 1, 2]);
+    const { routes, unplaced } = placeLeftovers(model, accepted.routes, accepted.unplaced);
+    expect(unplaced).toEqual([]);
+    expect(routes[0]![0]).toBe(0);
+    expect(fleetScheduleOf(model, 0, routes[0]!).feasible).toBe(true);
+  });
+
+  it('takes a booking split across routes off them and puts it in whole', () => {
+    const stops: FleetStop[] = [
+      { ...base, id: 'p', bookingId: 'b', type: 'pickup', lat: 0, lng: 1 },
+      { ...base, id: 'd1', bookingId: 'b', type: 'dropoff', lat: 0, lng: 2 },
+      { ...base, id: 'd2', bookingId: 'b', type: 'dropoff', lat: 0, lng: 3 },
+    ];
+    const packages = [{ pickupStopId: 'p', dropoffStopId: 'd1', weightGrams: 1 }, { pickupStopId: 'p', dropoffStopId: 'd2', weightGrams: 1 }];
+    const model = modelOf(stops, packages, [shiftOf('s'), shiftOf('t')]);
+    // p and d1 on the first route, d2 refused from the second (its pickup elsewhere).
+    const accepted = acceptRoutes(model, { routes: [[0, 1], [2]] });
+    expect(accepted).toEqual({ routes: [[0, 1], []], unplaced: [2] });
+    const { routes, unplaced } = placeLeftovers(model, accepted.routes, accepted.unplaced);
+    expect(unplaced).toEqual([]);
+    expect(routes).toEqual([[0, 1, 2], []]);
   });
 });

@@ -1,7 +1,7 @@
 // Cheapest insertion into a fleet's routes without moving what is on them (§16 `replan: only_new`, decision 1646):
 // each booking's stops go, in precedence order, into the one route and the positions where they add least driving,
 // and the stops already on a route keep their order. Pure: the fleet model (fleet.ts) says what fits.
-import { endOfShift, fleetScheduleOf, inPrecedenceOrder, keepsPrecedence, mayServe, startOfShift, type FleetModel } from './fleet.ts';
+import { endOfShift, fleetScheduleOf, inPrecedenceOrder, keepsPrecedence, mayServe, shiftEarliest, startOfShift, type FleetModel } from './fleet.ts';
 import { LATE_EPSILON_SECONDS } from './problem.ts';
 
 /** A placement of one group: route k with the group's stops in at `gaps` (gap g: between the route's g-th and g+1-th stop, 0 = first). */
@@ -21,21 +21,38 @@ interface Violations {
   overload: number;
 }
 
-function violationsOf(model: FleetModel, k: number, route: readonly number[]): Violations {
-  const schedule = fleetScheduleOf(model, k, route);
+const NONE: Violations = { late: new Map(), overrun: 0, overload: 0 };
+
+/**
+ * Drives shift k's route as fleetScheduleOf does (leave when the shift allows, wait for windows, serve, reach the end)
+ * without the distances, stopping at the first rule broken beyond `allowed`: null then, else what it broke.
+ */
+function violationsOf(model: FleetModel, k: number, route: readonly number[], allowed: Violations | null): Violations | null {
   const shift = model.shifts[k]!;
+  const origin = model.origin.getTime();
+  const capacity = [shift.capacity.packages ?? Number.POSITIVE_INFINITY, shift.capacity.weightGrams ?? Number.POSITIVE_INFINITY];
   const late = new Map<number, number>();
   const onBoard = [...model.initialLoads[k]!];
   let overload = 0;
-  for (const [n, i] of route.entries()) {
+  let t = shiftEarliest(model, k);
+  let at = startOfShift(model, k);
+  for (const i of route) {
     const s = model.stops[i]!;
-    const latest = s.timeWindowEndsAt ? (s.timeWindowEndsAt.getTime() - model.origin.getTime()) / 1000 : Number.POSITIVE_INFINITY;
-    late.set(i, Math.max(0, schedule.arrivals[n]! - latest - LATE_EPSILON_SECONDS));
+    t += model.matrix[at]![i]!;
+    if (s.timeWindowStartsAt) t = Math.max(t, (s.timeWindowStartsAt.getTime() - origin) / 1000);
+    const lateBy = s.timeWindowEndsAt ? Math.max(0, t - (s.timeWindowEndsAt.getTime() - origin) / 1000 - LATE_EPSILON_SECONDS) : 0;
+    if (allowed && lateBy > (allowed.late.get(i) ?? 0)) return null;
+    late.set(i, lateBy);
+    t += s.serviceDurationSeconds;
     onBoard[0]! += model.loads[i]![0];
     onBoard[1]! += model.loads[i]![1];
-    overload = Math.max(overload, onBoard[0]! - (shift.capacity.packages ?? Number.POSITIVE_INFINITY), onBoard[1]! - (shift.capacity.weightGrams ?? Number.POSITIVE_INFINITY));
+    overload = Math.max(overload, onBoard[0]! - capacity[0]!, onBoard[1]! - capacity[1]!);
+    if (allowed && overload > Math.max(0, allowed.overload)) return null;
+    at = i;
   }
-  const overrun = Math.max(0, schedule.finish - (shift.endsAt.getTime() - model.origin.getTime()) / 1000 - LATE_EPSILON_SECONDS);
+  const finish = t + model.matrix[at]![endOfShift(model, k)]!;
+  const overrun = Math.max(0, finish - (shift.endsAt.getTime() - origin) / 1000 - LATE_EPSILON_SECONDS);
+  if (allowed && overrun > allowed.overrun) return null;
   return { late, overrun, overload };
 }
 
@@ -44,12 +61,7 @@ function violationsOf(model: FleetModel, k: number, route: readonly number[]): V
  * capacities held. A route that already broke a rule (a running tour that is late) may take the group only where it
  * makes nothing worse: no stop later than it already was, no longer overrun, no heavier overload.
  */
-function fits(model: FleetModel, k: number, base: Violations, candidate: readonly number[]): boolean {
-  const v = violationsOf(model, k, candidate);
-  if (v.overrun > base.overrun || v.overload > Math.max(0, base.overload)) return false;
-  for (const [i, late] of v.late) if (late > (base.late.get(i) ?? 0)) return false;
-  return true;
-}
+const fits = (model: FleetModel, k: number, base: Violations, candidate: readonly number[]): boolean => violationsOf(model, k, candidate, base) !== null;
 
 /** The route with the group's stops in at the gaps (gaps non-decreasing, in the group's order). */
 export function withGroup(route: readonly number[], group: readonly number[], gaps: readonly number[]): number[] {
@@ -100,7 +112,7 @@ const binomial = (n: number, k: number): number => {
 /** The cheapest placement of the group in route k that fits (null: none), its stops jointly or, past the limit, one at a time. */
 function cheapestIn(model: FleetModel, k: number, route: readonly number[], group: readonly number[], maxStops: number): Option | null {
   if (route.length + group.length > maxStops) return null;
-  const base = violationsOf(model, k, route);
+  const base = violationsOf(model, k, route, null) ?? NONE;
   // A stop whose predecessor is planned outside the group (a drop-off of goods picked up elsewhere) goes only after it.
   const ids = new Set(group.map((i) => model.stops[i]!.id));
   const outside = group.some((i) => [...model.preds.get(model.stops[i]!.id)!].some((id) => !ids.has(id)));
@@ -156,4 +168,27 @@ export function insertCheapest(model: FleetModel, routes: readonly (readonly num
     for (const other of left) if (best[other]!.has(option.k)) best[other]!.set(option.k, cheapestIn(model, option.k, result[option.k]!, ordered[other]!, limit(option.k)));
   }
   return { routes: result, unplaced: [...left].flatMap((q) => ordered[q]!) };
+}
+
+/**
+ * After a solve (acceptRoutes): a booking partly on the routes leaves them (a running tour's own stops stay where they
+ * are), then every booking on no route is put in where it adds least — a booking of one pickup and several drop-offs,
+ * which the solver sees as unrelated stops, is placed whole here. What fits nowhere is returned unplaced.
+ */
+export function placeLeftovers(model: FleetModel, routes: readonly (readonly number[])[], unplaced: readonly number[], maxStops = Number.POSITIVE_INFINITY, kept: readonly number[] = []): { routes: number[][]; unplaced: number[] } {
+  if (!unplaced.length) return { routes: routes.map((r) => [...r]), unplaced: [] };
+  const keyOf = (i: number) => model.stops[i]!.bookingId ?? model.stops[i]!.id;
+  const partial = new Set(unplaced.map(keyOf));
+  const own = new Set(model.shifts.flatMap((s) => s.running?.openStopIds ?? []));
+  const trimmed = routes.map((route, k) => {
+    const left = route.filter((i) => own.has(model.stops[i]!.id) || !partial.has(keyOf(i)));
+    // Taking stops out can only make a route earlier and lighter; where travel times say otherwise it stays as it was.
+    return left.length === route.length || fleetScheduleOf(model, k, left).feasible ? left : [...route];
+  });
+  const placed = new Set(trimmed.flat());
+  const groups = new Map<string, number[]>();
+  model.stops.forEach((_, i) => {
+    if (!placed.has(i)) groups.set(keyOf(i), [...(groups.get(keyOf(i)) ?? []), i]);
+  });
+  return insertCheapest(model, trimmed, [...groups.values()], maxStops, kept);
 }

@@ -30,7 +30,7 @@ import {
   type FleetUnplaced,
   type RunningTour,
 } from './fleet.ts';
-import { insertCheapest } from './insert-cheapest.ts';
+import { insertCheapest, placeLeftovers } from './insert-cheapest.ts';
 import { SEED } from './order.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
@@ -247,6 +247,8 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
       ? await deps.optimizer.solve(problem, { timeLimitMs: input.time_limit_ms ?? 5000, seed: SEED, objective: SOLVER_OBJECTIVE[objective] })
       : { routes: shifts.map(() => []), unassigned: [] };
     ({ routes, unplaced: left } = acceptRoutes(model, solution, service?.maxStopsPerTour));
+    // What the search left out, or a booking it put out of order, is put in where it costs least (decision 1647).
+    ({ routes, unplaced: left } = placeLeftovers(model, routes, left, service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
   }
   const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
   const proposed: Proposed[] = routes.flatMap((route, k) => {
