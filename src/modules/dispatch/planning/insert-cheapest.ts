@@ -27,9 +27,26 @@ const NONE: Violations = { late: new Map(), overrun: 0, overload: 0 };
  * Drives shift k's route as fleetScheduleOf does (leave when the shift allows, wait for windows, serve, reach the end)
  * without the distances, stopping at the first rule broken beyond `allowed`: null then, else what it broke.
  */
+/** Each stop's window in seconds after the origin (none: ±Infinity), computed once per model: every check reads them. */
+const windowsOf = (() => {
+  const cache = new WeakMap<FleetModel, { opens: Float64Array; closes: Float64Array }>();
+  return (model: FleetModel) => {
+    let found = cache.get(model);
+    if (!found) {
+      const origin = model.origin.getTime();
+      const opens = Float64Array.from(model.stops, (s) => (s.timeWindowStartsAt ? (s.timeWindowStartsAt.getTime() - origin) / 1000 : Number.NEGATIVE_INFINITY));
+      const closes = Float64Array.from(model.stops, (s) => (s.timeWindowEndsAt ? (s.timeWindowEndsAt.getTime() - origin) / 1000 : Number.POSITIVE_INFINITY));
+      found = { opens, closes };
+      cache.set(model, found);
+    }
+    return found;
+  };
+})();
+
 function violationsOf(model: FleetModel, k: number, route: readonly number[], allowed: Violations | null): Violations | null {
   const shift = model.shifts[k]!;
   const origin = model.origin.getTime();
+  const { opens, closes } = windowsOf(model);
   const capacity = [shift.capacity.packages ?? Number.POSITIVE_INFINITY, shift.capacity.weightGrams ?? Number.POSITIVE_INFINITY];
   const late = new Map<number, number>();
   const onBoard = [...model.initialLoads[k]!];
@@ -38,11 +55,11 @@ function violationsOf(model: FleetModel, k: number, route: readonly number[], al
   let at = startOfShift(model, k);
   for (const i of route) {
     const s = model.stops[i]!;
-    t += model.matrix[at]![i]!;
-    if (s.timeWindowStartsAt) t = Math.max(t, (s.timeWindowStartsAt.getTime() - origin) / 1000);
-    const lateBy = s.timeWindowEndsAt ? Math.max(0, t - (s.timeWindowEndsAt.getTime() - origin) / 1000 - LATE_EPSILON_SECONDS) : 0;
-    if (allowed && lateBy > (allowed.late.get(i) ?? 0)) return null;
-    late.set(i, lateBy);
+    t = Math.max(t + model.matrix[at]![i]!, opens[i]!);
+    const lateBy = Math.max(0, t - closes[i]! - LATE_EPSILON_SECONDS);
+    if (allowed) {
+      if (lateBy > (allowed.late.get(i) ?? 0)) return null;
+    } else if (lateBy > 0) late.set(i, lateBy);
     t += s.serviceDurationSeconds;
     onBoard[0]! += model.loads[i]![0];
     onBoard[1]! += model.loads[i]![1];
@@ -124,6 +141,33 @@ function cheapestIn(model: FleetModel, k: number, route: readonly number[], grou
   return options.find((o) => holds(withGroup(route, group, o.gaps))) ?? null;
 }
 
+/** The cheapest fitting placement of one group over the shifts `ks`: all their jointly enumerable options in one order. */
+function cheapestOverall(model: FleetModel, routes: readonly (readonly number[])[], group: readonly number[], ks: readonly number[], limit: (k: number) => number): Option | null {
+  const options: Option[] = [];
+  const checks = new Map<number, (candidate: readonly number[]) => boolean>();
+  let best: Option | null = null;
+  for (const k of ks) {
+    const route = routes[k]!;
+    if (route.length + group.length > limit(k)) continue;
+    if (binomial(route.length + group.length, group.length) > JOINT_LIMIT) {
+      const found = cheapestIn(model, k, route, group, limit(k));
+      if (found && (!best || found.cost < best.cost)) best = found;
+      continue;
+    }
+    const base = violationsOf(model, k, route, null) ?? NONE;
+    const ids = new Set(group.map((i) => model.stops[i]!.id));
+    const outside = group.some((i) => [...model.preds.get(model.stops[i]!.id)!].some((id) => !ids.has(id)));
+    checks.set(k, (candidate) => (!outside || keepsPrecedence(model, candidate)) && fits(model, k, base, candidate));
+    for (const gaps of gapTuples(group.length, 0, route.length)) options.push({ k, gaps, cost: addedDriving(model, k, route, group, gaps) });
+  }
+  options.sort((a, b) => a.cost - b.cost);
+  for (const o of options) {
+    if (best && o.cost >= best.cost) break;
+    if (checks.get(o.k)!(withGroup(routes[o.k]!, group, o.gaps))) return o;
+  }
+  return best;
+}
+
 /** A long booking: each stop where it costs least after the previous one, the route checked with the stops in so far. */
 function oneAtATime(model: FleetModel, k: number, route: readonly number[], group: readonly number[], holds: (candidate: readonly number[]) => boolean): Option | null {
   let current = [...route];
@@ -154,6 +198,12 @@ export function insertCheapest(model: FleetModel, routes: readonly (readonly num
   const ordered = groups.map((g) => inPrecedenceOrder(model, g));
   const eligible = ordered.map((g) => model.shifts.map((_, k) => k).filter((k) => g.every((i) => mayServe(model, k, i))));
   const limit = (k: number) => maxStops - (kept[k] ?? 0);
+  // One booking (a replan of an urgent one): every route's options in one order, checked until the first that fits.
+  if (ordered.length === 1) {
+    const found = cheapestOverall(model, result, ordered[0]!, eligible[0]!, limit);
+    if (found) result[found.k] = withGroup(result[found.k]!, ordered[0]!, found.gaps);
+    return { routes: result, unplaced: found ? [] : [...ordered[0]!] };
+  }
   const best = ordered.map((g, q) => new Map(eligible[q]!.map((k) => [k, cheapestIn(model, k, result[k]!, g, limit(k))])));
   const left = new Set(ordered.map((_, q) => q));
   for (;;) {
