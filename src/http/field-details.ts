@@ -151,6 +151,7 @@ export const fieldDetails: FieldDetails = {
   // Planning and shifts.
   'The plan could not be made.': { de: 'Der Plan konnte nicht erstellt werden.' },
   'needs drivers: without them only fewest_tours applies': { de: 'braucht Fahrer: ohne sie gilt nur fewest_tours' },
+  'needs drivers: only_new adds to the tours of drivers or shifts': { de: 'braucht Fahrer: only_new ergänzt die Touren von Fahrern oder Schichten' },
   'give {kind}_place_id or {kind2}_location, not both': { de: 'entweder {kind}_place_id oder {kind2}_location angeben, nicht beides' },
   'overlaps shift {id} ({from} to {to})': { de: 'überschneidet sich mit Schicht {id} ({from} bis {to})' },
   'give start_place_id or start_location': { de: 'start_place_id oder start_location angeben' },

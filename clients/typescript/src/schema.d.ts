@@ -12463,6 +12463,11 @@ export interface operations {
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";
+                    /**
+                     * @description `only_new` (with `drivers` or `shift_ids`): put the bookings into the drivers' tours under way where they add least driving, each tour's stops kept in their order; a booking that fits no such tour goes to a free shift's new tour where that costs least, else stays unplaced (decision 1646). Locked tours are left alone. Default: the drivers' open stops are re-planned with the bookings.
+                     * @enum {string}
+                     */
+                    replan?: "only_new";
                     /** @description Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`. */
                     shift_ids?: string[];
                     /**
@@ -12484,6 +12489,11 @@ export interface operations {
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";
+                    /**
+                     * @description `only_new` (with `drivers` or `shift_ids`): put the bookings into the drivers' tours under way where they add least driving, each tour's stops kept in their order; a booking that fits no such tour goes to a free shift's new tour where that costs least, else stays unplaced (decision 1646). Locked tours are left alone. Default: the drivers' open stops are re-planned with the bookings.
+                     * @enum {string}
+                     */
+                    replan?: "only_new";
                     /** @description Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`. */
                     shift_ids?: string[];
                     stop_ids: string[];

@@ -144,8 +144,8 @@ export function withFleetTravel(model: FleetModel, pointSeconds: readonly (reado
 
 const secondsOf = (model: FleetModel, at: Date | null, fallback: number): number => (at ? (at.getTime() - model.origin.getTime()) / 1000 : fallback);
 const openEnd = (model: FleetModel) => model.points.length;
-const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
-const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
+export const startOfShift = (model: FleetModel, k: number) => model.stops.length + 2 * k;
+export const endOfShift = (model: FleetModel, k: number) => (model.shifts[k]!.end ? model.stops.length + 2 * k + 1 : openEnd(model));
 /** When shift k's vehicle may leave: not before now, the shift's start, nor (running) the driver is free. */
 export const shiftEarliest = (model: FleetModel, k: number): number => Math.max(model.readyAt, secondsOf(model, model.shifts[k]!.startsAt, 0), secondsOf(model, model.shifts[k]!.running?.readyAt ?? null, 0));
 
@@ -252,20 +252,28 @@ function metresBetween(a: Point | undefined, b: Point | undefined): number {
 }
 
 /** Whether shift k may serve stop i (its request's skills and managing organizations). */
-function mayServe(model: FleetModel, k: number, i: number): boolean {
+export function mayServe(model: FleetModel, k: number, i: number): boolean {
   const q = model.requests.findIndex((r) => r.pickup === i || r.delivery === i);
   return q !== -1 && model.allowed[q]!.includes(k);
 }
 
 /** Whether every stop on `route` comes after its predecessors, all of which are on it too. */
-function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
+export function keepsPrecedence(model: FleetModel, route: readonly number[]): boolean {
   const position = new Map(route.map((i, p) => [model.stops[i]!.id, p]));
   return route.every((i, p) => [...model.preds.get(model.stops[i]!.id)!].every((pred) => (position.get(pred) ?? Number.POSITIVE_INFINITY) < p));
 }
 
+/** The route without every booking of which a stop comes before one of its predecessors or has one on no earlier position. */
+function withoutBrokenBookings(model: FleetModel, route: readonly number[]): number[] {
+  const position = new Map(route.map((i, p) => [model.stops[i]!.id, p]));
+  const keyOf = (i: number) => model.stops[i]!.bookingId ?? model.stops[i]!.id;
+  const broken = new Set(route.filter((i, p) => [...model.preds.get(model.stops[i]!.id)!].some((pred) => !((position.get(pred) ?? Number.POSITIVE_INFINITY) < p))).map(keyOf));
+  return route.filter((i) => !broken.has(keyOf(i)));
+}
+
 /**
  * The solver's routes, kept only where they hold under the model's own check (precedence across requests the solver
- * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced. The
+ * does not see, skills and organizations, windows, shift hours, capacities): a route that does not is dropped whole, its stops unplaced; a booking out of order leaves its route alone (its stops unplaced, the rest kept when it holds). The
  * stops on no route are returned for `diagnose`. A running tour's route must also hold all its open stops and stay
  * within `maxStops` with the stops it keeps; else it stays as it is, its open stops in their order and nothing
  * added (decision 1303).
@@ -274,8 +282,12 @@ export function acceptRoutes(model: FleetModel, solution: Pick<Solution, 'routes
   const index = new Map(model.stops.map((s, i) => [s.id, i]));
   const routes = model.shifts.map((shift, k) => {
     const route = solution.routes[k] ?? [];
+    if (!shift.running) {
+      // A booking the solver put out of order (a chain it does not see) leaves the route; the rest must hold.
+      const kept = withoutBrokenBookings(model, route);
+      return kept.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, kept).feasible ? kept : [];
+    }
     const holds = keepsPrecedence(model, route) && route.every((i) => mayServe(model, k, i)) && fleetScheduleOf(model, k, route).feasible;
-    if (!shift.running) return holds ? [...route] : [];
     const own = shift.running.openStopIds.flatMap((id) => (index.has(id) ? [index.get(id)!] : []));
     const whole = own.every((i) => route.includes(i)) && route.length + shift.running.keptStopIds.length <= maxStops;
     return holds && whole ? [...route] : own;
@@ -398,7 +410,7 @@ const organizationsOf = (model: FleetModel, members: readonly number[]): (readon
   [...new Set(members.map((i) => model.stops[i]!.bookingId).filter((id): id is string => !!id))].map((id) => model.managing.get(id) ?? []);
 
 /** Topological order (predecessors first), ties by index. */
-function inPrecedenceOrder(model: FleetModel, members: readonly number[]): number[] {
+export function inPrecedenceOrder(model: FleetModel, members: readonly number[]): number[] {
   const left = [...members].sort((a, b) => a - b);
   const done: number[] = [];
   while (left.length) {

@@ -40,6 +40,22 @@ interface PlannedTour {
 }
 
 describe('planning with drivers', () => {
+  it('places a booking of one pickup and two drop-offs on a free 8-hour shift (was unplaced: shift_too_short)', async () => {
+    const w = await world(1);
+    await shift(w, w.drivers[0]!, '08:00', '16:00');
+    const b = await createBooking(w.manager.client, {
+      service_id: w.serviceId,
+      managing_organization_ids: [w.org],
+      stops: [{ type: 'pickup', location: DEPOT, address: { street: 'Depot', number: '1', city: 'Berlin' } }, { type: 'dropoff', ...place(13.45) }, { type: 'dropoff', ...place(13.38) }],
+      packages: [{ pickup_stop_index: 0, dropoff_stop_index: 1, weight_grams: 1000 }, { pickup_stop_index: 0, dropoff_stop_index: 2, weight_grams: 1000 }],
+    });
+    const plan = (await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], drivers: [w.drivers[0]!.id], time_limit_ms: 300 }))).plan;
+    expect(plan.unplaced).toEqual([]);
+    expect(plan.tours).toHaveLength(1);
+    expect(plan.tours[0].stop_ids[0]).toBe(b.stops[0].id);
+    expect([...plan.tours[0].stop_ids].sort()).toEqual(b.stops.map((s: { id: string }) => s.id).sort());
+  });
+
   it('gives each tour one shift: inside its hours, within its capacity, starting and ending at its depot', async () => {
     const w = await world(2);
     const shifts = [await shift(w, w.drivers[0]!, '08:00', '16:00', { capacity: { packages: 3 } }), await shift(w, w.drivers[1]!, '09:00', '17:00', { capacity: { packages: 3 } })];

@@ -30,6 +30,7 @@ import {
   type FleetUnplaced,
   type RunningTour,
 } from './fleet.ts';
+import { insertCheapest, placeLeftovers } from './insert-cheapest.ts';
 import { SEED } from './order.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
@@ -233,12 +234,21 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
   model = withFleetTravel(model, travel.seconds);
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);
-  if (shifts.length) {
+  if (shifts.length && input.replan === 'only_new') {
+    // Add, don't reshuffle (decision 1646): each running tour's open stops in their tour order, the bookings put in.
+    const index = new Map(stops.map((s, i) => [s.id, i]));
+    const base = shifts.map((s) => (s.running ? [...running.get(s.id)!.open].sort((a, b) => (a.tourPosition ?? 0) - (b.tourPosition ?? 0)).map((x) => index.get(x.id)!) : []));
+    const groups = new Map<string, number[]>();
+    for (const s of waiting) groups.set(s.bookingId ?? s.id, [...(groups.get(s.bookingId ?? s.id) ?? []), index.get(s.id)!]);
+    ({ routes, unplaced: left } = insertCheapest(model, base, [...groups.values()], service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
+  } else if (shifts.length) {
     const { problem } = fleetProblemOf(model, service?.maxStopsPerTour);
     const solution = problem.requests.length
       ? await deps.optimizer.solve(problem, { timeLimitMs: input.time_limit_ms ?? 5000, seed: SEED, objective: SOLVER_OBJECTIVE[objective] })
       : { routes: shifts.map(() => []), unassigned: [] };
     ({ routes, unplaced: left } = acceptRoutes(model, solution, service?.maxStopsPerTour));
+    // What the search left out, or a booking it put out of order, is put in where it costs least (decision 1647).
+    ({ routes, unplaced: left } = placeLeftovers(model, routes, left, service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
   }
   const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
   const proposed: Proposed[] = routes.flatMap((route, k) => {

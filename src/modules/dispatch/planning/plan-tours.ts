@@ -47,6 +47,8 @@ export async function planDispatch(deps: Deps, actor: Actor, input: PlanInput): 
   const fleet = withFleet(input);
   // Without drivers a tour may start anywhere: only the fewest tours make sense to ask for (decision 1301).
   if (input.objective && input.objective !== 'fewest_tours' && !fleet) throw invalidFields([{ pointer: '/objective', code: 'requires_drivers', detail: 'needs drivers: without them only fewest_tours applies' }]);
+  // Without drivers there are no tours under way to add to (decision 1646).
+  if (input.replan && !fleet) throw invalidFields([{ pointer: '/replan', code: 'requires_drivers', detail: 'needs drivers: only_new adds to the tours of drivers or shifts' }]);
   const size = 'booking_ids' in input ? input.booking_ids.length : input.stop_ids.length / 2;
   if (input.async || (fleet && size > SYNC_PLAN_MAX_BOOKINGS)) {
     // What the request can refuse it refuses now (unknown or invisible bookings, stops, drivers or shifts); the rest is the job's.

@@ -42,6 +42,7 @@ const planOptions = {
   drivers: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: "Plan with these drivers' shifts that overlap the stops' windows: one tour per shift at most (decision 1301). A driver's tour under way is re-planned from where it stands (decision 1303). Not with `shift_ids`." })),
   shift_ids: Type.Optional(Type.Array(Uuid, { minItems: 1, maxItems: 100, uniqueItems: true, description: 'Plan with exactly these shifts (of drivers you may dispatch to), as `drivers` plans with theirs (decision 1304). Not with `drivers`.' })),
   objective: Type.Optional(StringEnum(['fewest_tours', 'least_driving', 'balanced'], { description: 'Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.' })),
+  replan: Type.Optional(StringEnum(['only_new'], { description: "`only_new` (with `drivers` or `shift_ids`): put the bookings into the drivers' tours under way where they add least driving, each tour's stops kept in their order; a booking that fits no such tour goes to a free shift's new tour where that costs least, else stays unplaced (decision 1646). Locked tours are left alone. Default: the drivers' open stops are re-planned with the bookings." })),
   async: Type.Optional(Type.Boolean({ description: `Answer 202 at once with a plan to poll (GET /api/hailing/dispatch/plans/{id}); implied with drivers (or shift_ids) past ${SYNC_PLAN_MAX_BOOKINGS} bookings.` })),
 };
 export const PlanBody = withExample(Type.Union([
