@@ -45,6 +45,13 @@ export interface Instance {
 
 export class ProblemError extends Error {}
 
+/**
+ * Windows close this much later in the compiled instance: begin times summed forward and latest begins summed
+ * backward round differently, so a stop that begins exactly as its window closes must not be refused by one path
+ * and accepted by the other. Every check then compares against `latest` exactly (the validators allow the same).
+ */
+export const WINDOW_TOLERANCE = 1e-9;
+
 export function compile(problem: Problem, objective: Objective): Instance {
   const { stops, requests, vehicles, travel } = problem;
   const stopCount = stops.length;
@@ -60,7 +67,7 @@ export function compile(problem: Problem, objective: Objective): Instance {
   stops.forEach((s, i) => {
     locationOf[i] = s.location;
     earliest[i] = s.earliest;
-    latest[i] = s.latest;
+    latest[i] = s.latest + WINDOW_TOLERANCE;
     service[i] = s.service;
     demand[i] = s.demand;
   });
@@ -110,7 +117,7 @@ export function compile(problem: Problem, objective: Objective): Instance {
     locationOf[start] = v.start;
     locationOf[start + 1] = v.end;
     earliest[start] = earliest[start + 1] = v.earliest;
-    latest[start] = latest[start + 1] = v.latest;
+    latest[start] = latest[start + 1] = v.latest + WINDOW_TOLERANCE;
     vehCapacity[k] = v.capacity;
     vehInitialLoad[k] = v.initialLoad ?? 0;
     // A vehicle with requests bound to it is never interchangeable with another.

@@ -52,7 +52,8 @@ describe('route bookkeeping (rebuild)', () => {
 
   it('keeps, per position, the latest begin that leaves the rest of the route feasible', () => {
     // end 100; delivery min(100 - 20 - 1, 40); pickup min(40 - 10 - 1, 1000); start min(29 - 10 - 0, 1000).
-    expect(slots(s, s.lateBegin)).toEqual([19, 29, 40, 100]);
+    // Windows close WINDOW_TOLERANCE later in the compiled instance (instance.ts).
+    slots(s, s.lateBegin).forEach((late, k) => expect(late).toBeCloseTo([19, 29, 40, 100][k]!, 6));
   });
 
   it('keeps the largest load from each position to the end', () => {
@@ -102,7 +103,7 @@ describe('route bookkeeping (rebuild)', () => {
     expect(t.routeOfRequest(0)).toBe(-1);
     expect(t.len[0]).toBe(0);
     expect(slots(t, t.begin)).toEqual([0, 0]);
-    expect(slots(t, t.lateBegin)).toEqual([100, 100]);
+    slots(t, t.lateBegin).forEach((late) => expect(late).toBeCloseTo(100, 6));
     expect(t.usedVehicles()).toBe(0);
     expect(t.distance()).toBe(0);
   });

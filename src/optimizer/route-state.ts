@@ -210,7 +210,7 @@ export class RouteState {
     const { dims: D, vehCapacityX, allowed, vehicleCount: V } = this.inst;
     for (let k = 1; k <= L + 1; k++) {
       const x = this.nodes[off + k]!;
-      if (this.begin[off + k]! > latest[x]! + 1e-9 || this.load[off + k]! > cap + 1e-9) return k;
+      if (this.begin[off + k]! > latest[x]! || this.load[off + k]! > cap + 1e-9) return k;
       for (let d = 0; d < D; d++) if (this.loadX[(off + k) * D + d]! > vehCapacityX[r * D + d]! + 1e-9) return k;
       if (x >= stopCount) continue;
       const u = requestOf[x]!;

@@ -51,6 +51,7 @@ const STATEMENT_EXCEPTIONS: { pattern: RegExp; why: string }[] = [
   { pattern: /\bfrom "proof_files" where \("proof_files"\."deleted_at" is null and "proof_files"\."created_at" < \$1\)/, why: 'proof retention finds the expired files of every tenant (a multi-shard read, decision 1250)' },
   { pattern: /\bfrom "service_areas" where cardinality\("service_areas"\."recipient_notifications"\) > 0$/, why: 'the recipient e-mail sweep finds the areas that tell their recipients, in every tenant (decision 1104)' },
   { pattern: /\bfrom "recipient_messages" where \("recipient_messages"\."channel" = \$1 and "recipient_messages"\."to" = \$2\)/, why: 'an SMS reply names only the number: the tenant that last texted it (a multi-shard read, decision 1764)' },
+  { pattern: /^select distinct "tenant_id", "booking_id" from "recipient_messages" where \(?"recipient_messages"\."created_at" < \$1\b/, why: 'recipient-data retention pages through the bookings of every tenant with old messages (a multi-shard read, decision 1773)' },
   { pattern: /^select 1$|^select pg_current_wal_lsn|^select pg_last_wal_replay_lsn|pg_advisory_xact_lock|^(begin|commit|rollback|savepoint|release savepoint)\b/, why: 'no table' },
   { pattern: /drizzle\.__drizzle_migrations|to_regclass/, why: 'migrations bookkeeping' },
   { pattern: /^select [^;]* from regions where min_lat <= \$1 and max_lat >= \$2 and min_lng <= \$3 and max_lng >= \$4\b/, why: 'the region that contains a point: regions are installation-wide reference tables (decision 1501)' },
