@@ -114,6 +114,8 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
   let started: Promise<void> | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let polling = false;
+  /** Set by a wake-up while a poll runs: the poll reads once more when it ends. */
+  let pollAgain = false;
   let pollFailures = 0;
   let stopped = false;
 
@@ -129,6 +131,7 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     }
     const subscribers = byTenant.get(notice.tenant_id);
     if (!subscribers) return;
+    if (notice.outbox) wake();
     const envelope = notice.envelope;
     const frame = frameOf(envelope);
     const driverId = typeof envelope.data.driver_id === 'string' ? envelope.data.driver_id : null;
@@ -205,19 +208,23 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
    * floor alone returned the same page on every poll, and the streams never saw another event.
    */
   async function poll(): Promise<void> {
-    if (polling || stopped || !byTenant.size) return;
+    if (stopped || !byTenant.size) return;
+    if (polling) return;
     polling = true;
+    pollAgain = false;
     try {
       const tenants = [...byTenant.keys()];
       let after = resumeAfter ?? uuidFloor(floorMs);
       for (let page = 0; ; page++) {
-        const rows: EventRow[] = await deps.db
-          .select()
+        // Ids first, whole rows only for the unseen: most of a page is the look-back, read again every poll.
+        const rows = await deps.db
+          .select({ id: events.id, type: events.type })
           .from(events)
           .where(and(inArray(events.tenantId, tenants), gt(events.id, after)))
           .orderBy(asc(events.id))
           .limit(batch);
-        const fresh = rows.filter((r) => !seen.has(r.id) && r.type !== POSITION);
+        const unseen = rows.filter((r) => !seen.has(r.id) && r.type !== POSITION).map((r) => r.id);
+        const fresh: EventRow[] = unseen.length ? await deps.db.select().from(events).where(inArray(events.id, unseen)).orderBy(asc(events.id)) : [];
         for (const r of rows) seen.set(r.id, msOfUuid(r.id));
         const last = rows.at(-1);
         if (last) after = last.id;
@@ -243,6 +250,14 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     } finally {
       polling = false;
     }
+    if (pollAgain) void poll();
+  }
+
+  /** Reads the outbox now: a position's commit wrote events (decision 1776). One poll at a time; more wake-ups meanwhile make one more. */
+  function wake(): void {
+    // A wake-up during a poll is for events committed after that poll read: it reads again right after.
+    if (polling) pollAgain = true;
+    else void poll();
   }
 
   /** Fans a page of fresh events out to the streams; true when the hub stopped meanwhile. */

@@ -25,12 +25,18 @@ export interface PositionNotice {
   tenant_id: string;
   driver_organization_id: string | null;
   envelope: Envelope;
+  /**
+   * The same commit wrote outbox events (the ETAs it moved): the hubs read the outbox at once instead of at their next
+   * poll, so those reach the streams as fast as the position (decision 1776).
+   */
+  outbox?: true;
 }
 
-export function positionNotice(tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, driverOrganizationId: string | null, row: PositionRow): PositionNotice {
+export function positionNotice(tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, driverOrganizationId: string | null, row: PositionRow, wroteEvents = false): PositionNotice {
   return {
     tenant_id: row.tenantId,
     driver_organization_id: driverOrganizationId,
+    ...(wroteEvents ? { outbox: true as const } : {}),
     envelope: {
       id: row.id,
       type: 'tour.driver_location_updated',

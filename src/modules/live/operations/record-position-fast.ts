@@ -231,7 +231,7 @@ export async function recordPositionFast(
       if ((pending.get(key) ?? 0) <= now.getTime()) {
         job = pendingEvent({ tenantId: actor.tenantId, type: 'tour.driver_location_updated', resourceId: tour.id, windowSeconds: LOCATION_WEBHOOK_WINDOW_SECONDS, now });
       }
-      notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row));
+      notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row, told.length > 0));
     }
     const result = await write(deps, snapshot, next, row, { etas, told, source }, job, notice, !duplicate);
     if (!result) continue;

@@ -95,8 +95,12 @@ export function BookingPage({ id }: { id: string }) {
                   {[stop.address.street, stop.address.number].filter(Boolean).join(' ')}, {stop.address.city}
                 </div>
                 <div className="muted">
-                  {stop.time_window ? t('window', { from: format.dateTime(stop.time_window.starts_at, zone), to: format.time(stop.time_window.ends_at, zone) }) : ''}
-                  {stop.eta ? ` · ${t('eta', { time: format.time(stop.eta, zone) })}` : ''}
+                  {[
+                    stop.time_window ? t('window', { from: format.dateTime(stop.time_window.starts_at, zone), to: format.time(stop.time_window.ends_at, zone) }) : null,
+                    stop.eta ? t('eta', { time: format.time(stop.eta, zone) }) : null,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </div>
                 <div>{stop.tour_id ? <Link href={`/tours/${stop.tour_id}`}>{t('on_tour', { id: stop.tour_id.slice(-8) })}</Link> : <span className="muted">{t('not_on_tour')}</span>}</div>
               </li>
