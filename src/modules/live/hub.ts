@@ -5,6 +5,7 @@ import type { PoolClient } from 'pg';
 import type { Deps } from '../../deps.ts';
 import { toEnvelope, type Envelope } from '../../events/outbox.ts';
 import { events } from '../../events/tables.ts';
+import { isUuid } from '../../shared/ids.ts';
 import { findActiveCredential } from '../identity/index.ts';
 import { passesFilters, type ResourceFacts, type StreamFilters, type Viewer } from './audience.ts';
 import { sameSightKey, seesEvent, seesPosition } from './access.ts';
@@ -114,8 +115,6 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
   let started: Promise<void> | null = null;
   let unlisten: (() => Promise<void>) | null = null;
   let polling = false;
-  /** Set by a wake-up while a poll runs: the poll reads once more when it ends. */
-  let pollAgain = false;
   let pollFailures = 0;
   let stopped = false;
 
@@ -131,7 +130,8 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     }
     const subscribers = byTenant.get(notice.tenant_id);
     if (!subscribers) return;
-    if (notice.outbox) wake();
+    // The commit wrote outbox events too: read them now rather than at the next poll (decision 1776).
+    if (Array.isArray(notice.outbox)) void (notice.outbox.length ? readNamed(notice.tenant_id, notice.outbox) : poll());
     const envelope = notice.envelope;
     const frame = frameOf(envelope);
     const driverId = typeof envelope.data.driver_id === 'string' ? envelope.data.driver_id : null;
@@ -208,10 +208,8 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
    * floor alone returned the same page on every poll, and the streams never saw another event.
    */
   async function poll(): Promise<void> {
-    if (stopped || !byTenant.size) return;
-    if (polling) return;
+    if (polling || stopped || !byTenant.size) return;
     polling = true;
-    pollAgain = false;
     try {
       const tenants = [...byTenant.keys()];
       let after = resumeAfter ?? uuidFloor(floorMs);
@@ -224,8 +222,9 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
           .orderBy(asc(events.id))
           .limit(batch);
         const unseen = rows.filter((r) => !seen.has(r.id) && r.type !== POSITION).map((r) => r.id);
-        const fresh: EventRow[] = unseen.length ? await deps.db.select().from(events).where(inArray(events.id, unseen)).orderBy(asc(events.id)) : [];
+        // Marked seen before the read, so that a notice naming the same events meanwhile does not deliver them twice.
         for (const r of rows) seen.set(r.id, msOfUuid(r.id));
+        const fresh = await readRows(unseen);
         const last = rows.at(-1);
         if (last) after = last.id;
         if (await deliver(fresh)) return;
@@ -250,14 +249,38 @@ export function createLiveHub(deps: Deps, options: HubOptions): LiveHub {
     } finally {
       polling = false;
     }
-    if (pollAgain) void poll();
   }
 
-  /** Reads the outbox now: a position's commit wrote events (decision 1776). One poll at a time; more wake-ups meanwhile make one more. */
-  function wake(): void {
-    // A wake-up during a poll is for events committed after that poll read: it reads again right after.
-    if (polling) pollAgain = true;
-    else void poll();
+  /** Whole rows of events marked seen; unmarked again when the read fails, so that the next poll takes them. */
+  async function readRows(ids: string[], tenantId?: string): Promise<EventRow[]> {
+    if (!ids.length) return [];
+    try {
+      const named = inArray(events.id, ids);
+      return await deps.db
+        .select()
+        .from(events)
+        .where(tenantId ? and(eq(events.tenantId, tenantId), named) : named)
+        .orderBy(asc(events.id));
+    } catch (err) {
+      for (const id of ids) seen.delete(id);
+      throw err;
+    }
+  }
+
+  /**
+   * The events a position's commit wrote, named by its notice (decision 1776): read by id and fanned out at once. The
+   * poll finds them seen; one the poll took first is not read again.
+   */
+  async function readNamed(tenantId: string, ids: string[]): Promise<void> {
+    if (stopped) return;
+    const claimed = ids.filter((id) => typeof id === 'string' && isUuid(id) && !seen.has(id));
+    for (const id of claimed) seen.set(id, msOfUuid(id));
+    try {
+      await deliver(await readRows(claimed, tenantId));
+    } catch (err) {
+      // The next poll reads them (readRows unmarked them).
+      deps.log.debug({ err }, 'live: reading the events a position named failed');
+    }
   }
 
   /** Fans a page of fresh events out to the streams; true when the hub stopped meanwhile. */

@@ -1,12 +1,13 @@
-// A position whose commit wrote outbox events wakes the hub's outbox read (decision 1776): with a poll interval far
-// longer than the test, the ETA events still reach the stream, by the transactional path (a tour's first position)
-// and by the fast path (the next ones).
+// A position whose commit wrote outbox events names them in its notice, and the hub reads them at once (decision 1776):
+// with a poll interval far longer than the test, the ETA events still reach the stream, by the transactional path (a
+// tour's first position) and by the fast path (the next ones).
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createBooking, createService, createServiceArea, createUser, expectOk, tourEnRoute } from '../../../test/factories.ts';
 import { openSse, type SseStream } from '../../../test/sse-client.ts';
+import { MAX_NOTICE_EVENT_IDS, positionNotice } from './views.ts';
 
 let t: TestApp;
 let base: string;
@@ -24,6 +25,17 @@ afterAll(async () => {
 });
 
 describe('the outbox read woken by a position', () => {
+  it('names the events in the notice, up to what fits a NOTIFY payload; past that, an empty list asks for a poll', () => {
+    const row = { id: '0190a0c0-0000-7000-8000-000000000001', tenantId: 't', tourId: 'tour', driverId: 'd', lat: 1, lng: 2, heading: null, speed: null, accuracy: null, recordedAt: new Date(0), receivedAt: new Date(0), filtered: null, becameCurrent: true };
+    const tour = { id: 'tour', serviceAreaId: 'area' };
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `0190a0c0-0000-7000-8000-${String(i).padStart(12, '0')}`);
+    expect(positionNotice(tour, null, row, []).outbox).toBeUndefined();
+    expect(positionNotice(tour, null, row, ids(MAX_NOTICE_EVENT_IDS)).outbox).toEqual(ids(MAX_NOTICE_EVENT_IDS));
+    expect(positionNotice(tour, null, row, ids(MAX_NOTICE_EVENT_IDS + 1)).outbox).toEqual([]);
+    // What PostgreSQL accepts as a NOTIFY payload: fewer than 8,000 bytes.
+    expect(JSON.stringify(positionNotice(tour, 'org', row, ids(MAX_NOTICE_EVENT_IDS))).length).toBeLessThan(8_000);
+  });
+
   it('brings the ETAs a position moved to the stream at once, on the first position and on later ones', async () => {
     const tenant = await t.createTenant();
     const area = await createServiceArea(tenant.admin);

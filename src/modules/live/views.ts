@@ -26,17 +26,21 @@ export interface PositionNotice {
   driver_organization_id: string | null;
   envelope: Envelope;
   /**
-   * The same commit wrote outbox events (the ETAs it moved): the hubs read the outbox at once instead of at their next
-   * poll, so those reach the streams as fast as the position (decision 1776).
+   * The ids of the outbox events the same commit wrote (the ETAs it moved): the hubs read those rows at once instead of
+   * waiting for their next poll, so they reach the streams as fast as the position (decision 1776). Empty when there
+   * were more than fit a notice: the hubs then poll at once.
    */
-  outbox?: true;
+  outbox?: string[];
 }
 
-export function positionNotice(tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, driverOrganizationId: string | null, row: PositionRow, wroteEvents = false): PositionNotice {
+/** At most this many event ids in a notice (37 bytes each; a NOTIFY payload is at most 8,000 bytes). */
+export const MAX_NOTICE_EVENT_IDS = 100;
+
+export function positionNotice(tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, driverOrganizationId: string | null, row: PositionRow, eventIds: readonly string[] = []): PositionNotice {
   return {
     tenant_id: row.tenantId,
     driver_organization_id: driverOrganizationId,
-    ...(wroteEvents ? { outbox: true as const } : {}),
+    ...(eventIds.length ? { outbox: eventIds.length <= MAX_NOTICE_EVENT_IDS ? [...eventIds] : [] } : {}),
     envelope: {
       id: row.id,
       type: 'tour.driver_location_updated',

@@ -37,9 +37,9 @@ export async function areaSpeedKmh(q: Queryable, tenantId: string, serviceAreaId
  * Recomputes and stores the ETAs of the tour's open stops from its current position (under the tracking row's lock,
  * so a position and a stop change of the same tour serialize), writes the tracking row, and records
  * tour.etas_recalculated plus one booking.etas_recalculated per booking on the tour when some ETA moved by ≥ 60 s
- * against what was last told. Returns whether they moved.
+ * against what was last told. Returns the ids of those events (none when nothing moved).
  */
-export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config' | 'hooks'>, tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<boolean> {
+export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config' | 'hooks'>, tx: Tx, tenantId: string, actor: EventActor, tour: Pick<TourSummary, 'id' | 'serviceAreaId'>, state?: EtaState): Promise<string[]> {
   const now = deps.clock.now();
   const row = state?.tracking ?? (await repo.lockTracking(tx, tenantId, tour.id, { serviceAreaId: tour.serviceAreaId, now }));
   const stops = await openStopsOfTour(tx, tenantId, tour.id);
@@ -52,9 +52,8 @@ export async function recomputeEtas(deps: Pick<Deps, 'clock' | 'config' | 'hooks
   await repo.replaceEtas(tx, tenantId, tour.id, next, now, moved, told.keys(), source);
   const { tenantId: _t, tourId: _id, ...fields } = row;
   await repo.updateTracking(tx, tenantId, tour.id, { ...fields, etasComputedAt: now, updatedAt: now });
-  if (!moved) return false;
-  await recordEvents(tx, await etaEvents(tx, tenantId, actor, tour, stops, next, now));
-  return true;
+  if (!moved) return [];
+  return recordEvents(tx, await etaEvents(tx, tenantId, actor, tour, stops, next, now));
 }
 
 const info = (stops: OpenStop[], etas: ReadonlyMap<string, Date>, position: (s: OpenStop) => number) =>

@@ -55,7 +55,7 @@ export async function lockTrackedTour(tx: Tx, actor: Actor, tourId: string, now:
 export async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour: TourSummary, state: EtaState, row: repo.PositionRow): Promise<void> {
   const patch = currentPositionFields(actor, row);
   // recomputeEtas writes the tracking row once, with the new position and the time of the ETAs.
-  const moved = await recomputeEtas(deps, tx, actor.tenantId, actor, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
+  const toldIds = await recomputeEtas(deps, tx, actor.tenantId, actor, tour, { tracking: { ...state.tracking, ...patch }, told: state.told ?? new Map() });
   await scheduleCoalescedEvent(tx, {
     tenantId: actor.tenantId,
     type: 'tour.driver_location_updated',
@@ -64,6 +64,6 @@ export async function moveCurrentPosition(deps: Deps, tx: Tx, actor: Actor, tour
     now: row.receivedAt,
   });
   // Delivered at commit, to every process listening (PostgreSQL) or to this one (PGlite); never for a rollback.
-  const notice = positionNotice(tour, patch.driverOrganizationId, row, moved);
+  const notice = positionNotice(tour, patch.driverOrganizationId, row, toldIds);
   await tx.execute(sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(notice)})`);
 }

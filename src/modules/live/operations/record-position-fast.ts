@@ -21,7 +21,7 @@
 // ETA row yet.
 import { sql } from 'drizzle-orm';
 import { combinedRead, decodeCombined, rowFromJson, type JsonPart } from '../../../db/json-read.ts';
-import { insertFromJson, jsonParameter } from '../../../db/json-insert.ts';
+import { insertFromJson, jsonParameter, type TableRows } from '../../../db/json-insert.ts';
 import { rawStatement, runRaw } from '../../../db/prepared.ts';
 import type { Deps } from '../../../deps.ts';
 import type { TravelSource } from '../../../seams/index.ts';
@@ -231,9 +231,11 @@ export async function recordPositionFast(
       if ((pending.get(key) ?? 0) <= now.getTime()) {
         job = pendingEvent({ tenantId: actor.tenantId, type: 'tour.driver_location_updated', resourceId: tour.id, windowSeconds: LOCATION_WEBHOOK_WINDOW_SECONDS, now });
       }
-      notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row, told.length > 0));
     }
-    const result = await write(deps, snapshot, next, row, { etas, told, source }, job, notice, !duplicate);
+    // The events' ids are made here so that the notice can name them (decision 1776).
+    const toldRows = eventRows(told);
+    if (row.becameCurrent) notice = JSON.stringify(positionNotice(tour, next.driverOrganizationId, row, toldRows.rows.map((r) => String(r.id))));
+    const result = await write(deps, snapshot, next, row, { etas, told: toldRows, source }, job, notice, !duplicate);
     if (!result) continue;
     if (job && result.scheduled) remember(mapOf(pendingUntil, deps.db), key, job.dueAt.getTime());
     const stored = new Map(snapshot.etas);
@@ -296,7 +298,7 @@ async function write(
   read: Snapshot,
   t: TrackingRow,
   row: PositionRow,
-  etas: { etas: { stop_id: string; eta: string }[]; told: EventInput[]; source: TravelSource },
+  etas: { etas: { stop_id: string; eta: string }[]; told: TableRows; source: TravelSource },
   job: ReturnType<typeof pendingEvent> | null,
   notice: string,
   fresh: boolean,
@@ -332,8 +334,8 @@ async function write(
     current: row.becameCurrent,
     etas: JSON.stringify(etas.etas),
     travelSource: etas.source,
-    told: etas.told.length > 0,
-    events: jsonParameter(eventRows(etas.told)),
+    told: etas.told.rows.length > 0,
+    events: jsonParameter(etas.told),
     scheduleJob: job !== null,
     jobId: newId(),
     jobKind: job?.kind ?? '',
