@@ -1,4 +1,4 @@
-// The map's style (decision 1542): the streets of the imported regions from Tourbook's own vector tiles
+// The map's style (decision 1540, "Style in the page"): the streets of the imported regions from Tourbook's own vector tiles
 // (/tiles/tiles.json says what they cover), street names in our own glyphs (Noto Sans, /tiles/glyphs/), all from
 // this origin. A blank variant keeps only the background (the bench's baseline). An operator's MAP_TILE_URL
 // (<meta name="tourbook-map-tiles">) still replaces our tiles with its raster ones. No region imported: blank.
