@@ -52,7 +52,8 @@ async function timeGets(base: string, paths: string[]): Promise<number[]> {
 
 async function tilesPart(kind: DatabaseKind): Promise<Record<string, string | number>> {
   const database = await scratchDatabase(kind);
-  const env: Record<string, string> = { DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? '' };
+  // A server on PostgreSQL needs a master key, as a deployment has (docs/operations.md); PGlite derives its own.
+  const env: Record<string, string> = { DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? '', REPORTS_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') };
   // PGlite starts from the embedded seed (the demo region in it); PostgreSQL gets it imported.
   if (kind === 'postgres') {
     cli(['migrate'], env);

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
-import { createBooking, createOrganization, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../../../test/factories.ts';
+import { createBooking, createOrganization, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../../../test/factories.ts';
 import { planningWorld, shift, type World } from '../../../test/planning.ts';
 
 let t: TestApp;
@@ -115,6 +115,31 @@ describe('GET /api/analytics/deliveries', () => {
     expect(rowOf('by_driver')).toMatchObject({ driver_id: driver.id, stops_completed: '4', on_time_rate: '0.75' });
     expect(rowOf('by_day')).toMatchObject({ date: '2026-03-29', completed: '4', on_time: '3', late: '1', failed: '1', on_time_rate: '0.75' });
     expect(rowOf('by_failure_reason')).toMatchObject({ reason_key: 'customer_absent', count: '1' });
+  });
+
+  it('counts each stop on the day of its own area’s time zone, with several areas sharing a zone (decision 1778)', async () => {
+    const tenant = await t.createTenant();
+    const org = (await createOrganization(tenant.admin)).id;
+    const driver = await createUser(tenant.admin, { role: 'driver', organization_ids: [org] });
+    // Two Berlin areas (they share one row of the zone list) and New York: 23:30Z on 10 March is 00:30 on the 11th in
+    // Berlin (CET, +01) and 19:30 on the 10th in New York (EDT since 8 March, −04).
+    const areas = [{ time_zone: 'Europe/Berlin' }, { time_zone: 'Europe/Berlin' }, { time_zone: 'America/New_York', currency: 'USD' }];
+    t.clock.set('2026-03-10T20:00:00.000Z');
+    for (const area of areas) {
+      const service = await createService(tenant.admin, { service_area_id: (await createServiceArea(tenant.admin, area)).id });
+      const booking = await createBooking(tenant.admin, { service_id: service.id, stops: [stop('pickup', 1), stop('dropoff', 2)] });
+      await tourEnRoute(tenant.admin, [booking.id], driver.id);
+      await at('2026-03-10T23:30:00.000Z', async () => {
+        for (const s of booking.stops) await driveStop(driver.client, s.id, 'completed');
+      });
+    }
+    const figures = await analytics(tenant.admin, { from: '2026-03-10T00:00:00.000Z', to: '2026-03-12T00:00:00.000Z' });
+    expect(figures.stops).toEqual({ completed: 6, failed: 0, on_time: 6, late: 0 });
+    expect(figures.by_day).toEqual([
+      { date: '2026-03-10', completed: 2, on_time: 2, late: 0, failed: 0, on_time_rate: 1 },
+      { date: '2026-03-11', completed: 4, on_time: 4, late: 0, failed: 0, on_time_rate: 1 },
+    ]);
+    expect(figures.by_driver).toMatchObject([{ driver_id: driver.id, stops_completed: 6 }]);
   });
 
   it('measures the ETA error against the ETA shown 30 minutes before the arrival, or the first after the start', async () => {

@@ -3,7 +3,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
-import { finishedStopsSql, tourPlansSql, type FinishedStopsScope } from '../dispatch/index.ts';
+import { finishedStopsSql, tourFactsSql, tourPlansSql, type FinishedStopsScope } from '../dispatch/index.ts';
 import { userNameRead } from '../identity/index.ts';
 import { etaShownSql, tourDistanceSql } from '../live/index.ts';
 
@@ -30,10 +30,25 @@ export interface DeliveryFigures {
 const col = (name: string): SQL => sql.raw(name);
 
 /**
+ * The tenant's time zones as `z(tz, areas)`, one row per zone with its service areas. The stops are grouped by their
+ * local day before their tour's facts join them (decision 1778): PostgreSQL then estimates the groups from the stops'
+ * columns and this list, which has as many rows as the tenant has zones, and hashes them. Grouped by the tour's columns
+ * too, with one row per area, it expected a group per stop and sorted a year of stops on disk.
+ */
+function zonesSql(timeZones: readonly { id: string; timeZone: string }[]): SQL {
+  const areas = new Map<string, string[]>();
+  for (const a of timeZones) areas.set(a.timeZone, [...(areas.get(a.timeZone) ?? []), a.id]);
+  if (areas.size === 0) return sql`(SELECT NULL::text, NULL::uuid[] WHERE false) AS z(tz, areas)`;
+  const rows = [...areas].map(([tz, ids]) => sql`(${tz}::text, ${`{${ids.join(',')}}`}::uuid[])`);
+  return sql`(VALUES ${sql.join(rows, sql`, `)}) AS z(tz, areas)`;
+}
+
+/**
  * Every figure of the period. A tour's working time is its start to its completion (or its last finished stop while it
  * runs), clipped to the period (decision 1742); a day is the stop's finish in its service area's time zone (decision 1743).
- * The finished stops are read once, folded into one row per tour, day and failure reason (`g`, a few per tour); every
- * count is a sum over those rows, and the ETA figures come from the stops that have samples (decision 1750).
+ * The finished stops are read once, folded into one row per tour, day and failure reason (`sg`, a few per tour) and
+ * given their tour's facts (`g`); every count is a sum over those rows, and the ETA figures come from the stops that
+ * have samples (decisions 1750, 1778).
  */
 export async function deliveryFigures(q: Queryable, scope: FinishedStopsScope, timeZones: readonly { id: string; timeZone: string }[]): Promise<DeliveryFigures> {
   const from = scope.from.toISOString();
@@ -46,17 +61,16 @@ export async function deliveryFigures(q: Queryable, scope: FinishedStopsScope, t
   const query = sql`
 WITH f AS NOT MATERIALIZED (${finishedStopsSql(scope)}),
 shown AS (${etaShownSql(tenant, col('f'))}),
-z AS (SELECT * FROM json_to_recordset(${JSON.stringify(timeZones.map((a) => ({ id: a.id, tz: a.timeZone })))}::json) AS z(id uuid, tz text)),
-g AS (
-  SELECT f.tour_id, f.driver_id, f.tour_started_at, f.tour_completed_at, f.reason_key,
-         (f.finished_at AT TIME ZONE coalesce(z.tz, 'UTC'))::date AS day,
+sg AS (
+  SELECT f.tour_id, f.reason_key, (f.finished_at AT TIME ZONE coalesce(z.tz, 'UTC'))::date AS day,
          count(*) FILTER (WHERE f.status = 'completed') AS completed, count(*) FILTER (WHERE f.status = 'failed') AS failed,
          count(*) FILTER (WHERE f.status = 'completed' AND (f.window_ends_at IS NULL OR f.finished_at <= f.window_ends_at)) AS on_time,
          count(*) FILTER (WHERE f.recovery_of_stop_id IS NULL) AS first_attempts,
          count(*) FILTER (WHERE f.recovery_of_stop_id IS NULL AND f.status = 'completed') AS first_attempt_successes,
          max(f.finished_at) AS last_finished_at
-    FROM f LEFT JOIN z ON z.id = f.service_area_id
-   GROUP BY f.tour_id, f.driver_id, f.tour_started_at, f.tour_completed_at, f.reason_key, day),
+    FROM f LEFT JOIN ${zonesSql(timeZones)} ON f.service_area_id = ANY (z.areas)
+   GROUP BY f.tour_id, f.reason_key, day),
+g AS (SELECT sg.*, t.driver_id, t.tour_started_at, t.tour_completed_at FROM sg JOIN (${tourFactsSql(tenant)}) t ON t.tour_id = sg.tour_id),
 w AS (
   SELECT tour_id, driver_id,
          greatest(0, extract(epoch FROM least(coalesce(tour_completed_at, max(last_finished_at)), ${to}::timestamptz)

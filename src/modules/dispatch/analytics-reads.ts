@@ -20,8 +20,9 @@ export interface FinishedStopsScope {
 const uuids = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 /**
- * One row per stop on a tour that completed or failed in the period: its facts and its tour's. Two branches, one per
- * index (stops_completed_at_idx, stops_failed_at_idx), so that a period reads only its own stops.
+ * One row per stop on a tour that completed or failed in the period: its facts and its tour's. One scan with the two
+ * periods OR-ed: a short period reads both partial indexes (stops_completed_at_idx, stops_failed_at_idx) as one bitmap,
+ * a long one the table once — two branches read a year's stops twice, the failed ones page by page (decision 1778).
  */
 export function finishedStopsSql(scope: FinishedStopsScope): SQL {
   const from = scope.from.toISOString();
@@ -42,15 +43,17 @@ export function finishedStopsSql(scope: FinishedStopsScope): SQL {
   const type = scope.stopType ? sql`AND s.type = ${scope.stopType}` : sql``;
   const columns = sql`s.id AS stop_id, s.type, s.status, s.tour_id, tr.driver_id, tr.service_area_id, tr.started_at AS tour_started_at,
     tr.completed_at AS tour_completed_at, s.time_window_ends_at AS window_ends_at, s.arrived_at, s.recovery_of_stop_id, s.failure ->> 'reason_key' AS reason_key`;
-  return sql`SELECT ${columns}, s.completed_at AS finished_at
+  return sql`SELECT ${columns}, CASE WHEN s.status = 'completed' THEN s.completed_at ELSE s.failed_at END AS finished_at
       FROM stops s JOIN tours tr ON ${tourFilter}
-     WHERE s.tenant_id = ${scope.tenantId}::uuid AND s.completed_at >= ${from}::timestamptz AND s.completed_at < ${to}::timestamptz
-       AND s.completed_at IS NOT NULL AND s.status = 'completed' ${type}
-    UNION ALL
-    SELECT ${columns}, s.failed_at AS finished_at
-      FROM stops s JOIN tours tr ON ${tourFilter}
-     WHERE s.tenant_id = ${scope.tenantId}::uuid AND s.failed_at >= ${from}::timestamptz AND s.failed_at < ${to}::timestamptz
-       AND s.failed_at IS NOT NULL AND s.status = 'failed' ${type}`;
+     WHERE s.tenant_id = ${scope.tenantId}::uuid ${type}
+       AND ((s.status = 'completed' AND s.completed_at IS NOT NULL AND s.completed_at >= ${from}::timestamptz AND s.completed_at < ${to}::timestamptz)
+         OR (s.status = 'failed' AND s.failed_at IS NOT NULL AND s.failed_at >= ${from}::timestamptz AND s.failed_at < ${to}::timestamptz))`;
+}
+
+/** The tenant's tours as `tour_id`, `driver_id`, `tour_started_at`, `tour_completed_at`: joined to stops grouped without them. */
+export function tourFactsSql(tenantId: SQL): SQL {
+  return sql`SELECT tr.id AS tour_id, tr.driver_id, tr.started_at AS tour_started_at, tr.completed_at AS tour_completed_at
+      FROM tours tr WHERE tr.tenant_id = ${tenantId}`;
 }
 
 export interface TourActuals {

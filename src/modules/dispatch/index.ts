@@ -67,7 +67,7 @@ export { trackingLinksOf } from './bookings/tracking-links.ts';
 // Recipient-data retention (the tracking module, decision 1773): bookings over since the cutoff, their stops' numbers.
 export { bookingsEndedBefore, eraseRecipientPhoneNumbers } from './recipient-retention.ts';
 // Delivery analytics (contract §17): the finished stops it counts, what a tour's plan promised and what happened.
-export { finishedStopsSql, tourActuals, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
+export { finishedStopsSql, tourActuals, tourFactsSql, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
 export { findTourPlan, tourPlansSql, type TourPlanRow } from './tour-plans.ts';
 // Dispatch's texts in English and German, read at start-up with every other catalog (src/messages.ts, decision 0210).
 import type { Messages } from '../../http/i18n.ts';
