@@ -18,8 +18,8 @@ const USAGE = `Usage: tourbook <command> [options]
   demo [--url U] [--token T]             load a small demo data set into a running service (URL from --url,
                                          TOURBOOK_URL, or HOST/PORT; token from --token, TOURBOOK_ADMIN_TOKEN or
                                          BOOTSTRAP_ADMIN_TOKEN)
-  simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
-                                         drive a running service with a simulated Berlin (demo and load test)
+  simulate --url U --token T [--city berlin|monaco] [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
+                                         drive a running service with a simulated city (demo and load test)
   region import <file.osm.pbf> [--name NAME] [--json]
                                          import an OpenStreetMap extract (addresses, streets, roads, tiles); a
                                          second import of the same name replaces it in one transaction
@@ -194,15 +194,18 @@ Environment: none.
     run: async (values) => (await import('./cli/optimize.ts')).optimizeCommand(values as { instance?: string; json?: boolean }),
   },
   simulate: {
-    help: `Usage: tourbook simulate --url U --token T [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
+    help: `Usage: tourbook simulate --url U --token T [--city berlin|monaco] [--drivers N] [--bookings-per-minute M] [--duration S] [--speedup X] [--seed K] [--warmup W]
 
-  Drives a running Tourbook through its public HTTP API with a simulated Berlin: a service area, two organizations,
+  Drives a running Tourbook through its public HTTP API with a simulated city: a service area, two organizations,
   N drivers, places from real coordinates, M bookings per simulated minute, tours claimed or picked, positions
-  every 5 s (simulated), stops completed or failed. Prints a summary; exits 1 on any 5xx or protocol error.
+  every 5 s (simulated) along each tour's route (on the roads where a region covers the city: Monaco, the demo
+  region; straight lines elsewhere), stops completed or failed. Prints a summary with the metres driven against
+  the straight lines; exits 1 on any 5xx or protocol error.
 
 Flags:
   --url U                the service (TOURBOOK_URL, default http://127.0.0.1:3000)
   --token T              an admin token (TOURBOOK_ADMIN_TOKEN)
+  --city C               berlin (the PDPTW instances' coordinates, default) or monaco (the demo region's addresses)
   --drivers N            simulated drivers (default 5)
   --bookings-per-minute M  bookings per simulated minute (default 6)
   --duration S           real seconds to run (default 60)
@@ -213,7 +216,7 @@ Flags:
 Environment:
   TOURBOOK_URL, TOURBOOK_ADMIN_TOKEN   as above
 `,
-    options: { url: { type: 'string' }, token: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' }, warmup: { type: 'string' } },
+    options: { url: { type: 'string' }, token: { type: 'string' }, city: { type: 'string' }, drivers: { type: 'string' }, 'bookings-per-minute': { type: 'string' }, duration: { type: 'string' }, speedup: { type: 'string' }, seed: { type: 'string' }, warmup: { type: 'string' } },
     run: async (values) => (await import('./simulate/cli.ts')).simulateCommand(values),
   },
 };

@@ -1,13 +1,22 @@
 // `tourbook simulate`: a city of drivers and customers driving Tourbook through its public HTTP API only, as real
 // clients would. Every choice comes from one seed; time runs in 5-second ticks, `speedup` times faster than real.
+// Drivers follow their tour's route from the API (contract §15): along the roads where a region covers the city
+// (Monaco, the demo region), straight lines elsewhere (Berlin, unless its region is imported); decision 1779.
 import berlin from './berlin-locations.json' with { type: 'json' };
+import monaco from './monaco-locations.json' with { type: 'json' };
 import { haversineMeters, type LatLng } from '../modules/live/geo.ts';
 import { rng, type Rng } from './rng.ts';
 import { createStats, endpointOf, type Stats } from './stats.ts';
 
+/** The simulated cities: Berlin's coordinates from the PDPTW instances, Monaco's addresses from the demo region. */
+export const CITIES = ['berlin', 'monaco'] as const;
+export type City = (typeof CITIES)[number];
+
 export interface SimulationOptions {
   url: string;
   token: string;
+  /** Default berlin. */
+  city?: City;
   drivers: number;
   bookingsPerMinute: number;
   /** Real seconds to run. */
@@ -28,6 +37,9 @@ export interface SimulationSummary {
   stopsDone: number;
   failures: number;
   positions: number;
+  /** Metres driven to the stops reached, and the straight lines to them from where each leg began (the ratio: how road-like). */
+  metersDriven: number;
+  metersStraight: number;
   requests: number;
   errors: string[];
   endpoints: { endpoint: string; count: number; p50: number; p99: number }[];
@@ -46,6 +58,49 @@ const OPEN = ['scheduled', 'approaching', 'arrived', 'to_be_dispatched'];
 export function berlinLocations(): LatLng[] {
   // Imported, not read from disk: the build bundles it into dist/, where no berlin-locations.json sits next to the code.
   return berlin.locations.map(([lat, lng]) => ({ lat: lat ?? NaN, lng: lng ?? NaN }));
+}
+
+interface CityPlace {
+  location: LatLng;
+  address: { street: string; number?: string; zip_code?: string; city: string; country: string };
+}
+
+interface CityPlan {
+  name: string;
+  timeZone: string;
+  organizations: [string, string];
+  places: CityPlace[];
+}
+
+/** Monaco's house addresses, then a point on each named street, from the demo region (scripts/monaco-locations.mjs). */
+export function monacoPlaces(): CityPlace[] {
+  return monaco.locations.map(({ lat, lng, street, number, zip_code }) => ({
+    location: { lat, lng },
+    address: { street, ...(number ? { number } : {}), ...(zip_code ? { zip_code } : {}), city: 'Monaco', country: 'MC' },
+  }));
+}
+
+function cityPlan(city: City): CityPlan {
+  if (city === 'monaco') return { name: 'Monaco', timeZone: 'Europe/Monaco', organizations: ['Rocher Coursiers', 'Condamine Livraisons'], places: monacoPlaces() };
+  // The city centre's nearest locations first: a compact city keeps legs short for small runs.
+  const centre = { lat: 52.52, lng: 13.405 };
+  const places = berlinLocations()
+    .sort((a, b) => haversineMeters(centre, a) - haversineMeters(centre, b))
+    .map((location, i) => ({ location, address: { street: 'Simulationsweg', number: String(i + 1), city: 'Berlin', country: 'DE' } }));
+  return { name: 'Berlin', timeZone: 'Europe/Berlin', organizations: ['Spree Kurier', 'Havel Logistik'], places };
+}
+
+/**
+ * The part of a tour's route (GeoJSON [lng, lat] from GET …/route) up to the next stop, ending at the stop itself. The
+ * route runs through every remaining stop; its first leg ends where it comes closest to the next stop — the first
+ * vertex within a metre of that closest distance (the stop snapped to its road).
+ */
+export function legToStop(coordinates: readonly (readonly number[])[], stop: LatLng): LatLng[] {
+  const points = coordinates.map(([lng, lat]) => ({ lat: lat ?? NaN, lng: lng ?? NaN }));
+  const distances = points.map((p) => haversineMeters(p, stop));
+  const closest = Math.min(...distances);
+  const end = distances.findIndex((d) => d <= closest + 1);
+  return [...points.slice(0, end + 1), stop];
 }
 
 class ProtocolError extends Error {}
@@ -91,6 +146,10 @@ interface Driver {
   tour: { id: string; stops: Json[] } | null;
   /** Whether it has driven yet: a shift starts at the first pickup. */
   moved: boolean;
+  /** The road ahead to the stop `stopId`, read from the tour's route when the driver set off `from` there for it. */
+  leg: { stopId: string; ahead: LatLng[]; from: LatLng; driven: number } | null;
+  /** The tour it has reported a position on: a tour's route starts at its driver's last position. */
+  reportedOn: string | null;
 }
 
 export async function runSimulation(options: SimulationOptions): Promise<SimulationSummary> {
@@ -99,17 +158,16 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   const call = api(options.url, stats);
   const admin = (method: string, path: string, body?: unknown) => call(options.token, method, path, body);
   const world = rng(options.seed);
-  // The city centre's nearest locations first: a compact city keeps legs short for small runs.
-  const centre = { lat: 52.52, lng: 13.405 };
-  const places = berlinLocations().sort((a, b) => haversineMeters(centre, a) - haversineMeters(centre, b));
+  const city = cityPlan(options.city ?? 'berlin');
+  const places = city.places;
   const startedAt = Date.now();
-  const counters = { bookings: 0, stopsDone: 0, failures: 0, positions: 0 };
+  const counters = { bookings: 0, stopsDone: 0, failures: 0, positions: 0, metersDriven: 0, metersStraight: 0 };
 
   // The city: a service area, two organizations, drivers, a tour service, places from real coordinates.
   const tag = `sim-${options.seed}-${startedAt.toString(36)}`;
-  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: `Simulation ${tag}`, currency: 'EUR', time_zone: 'Europe/Berlin', average_speed_kmh: 30 } })).service_area;
+  const area = (await admin('POST', '/api/admin/service_areas', { service_area: { name: `Simulation ${city.name} ${tag}`, currency: 'EUR', time_zone: city.timeZone, average_speed_kmh: 30 } })).service_area;
   const orgs: Json[] = [];
-  for (const name of ['Spree Kurier', 'Havel Logistik']) orgs.push((await admin('POST', '/api/organizations', { organization: { name: `${name} ${tag}`, service_area_ids: [area.id] } })).organization);
+  for (const name of city.organizations) orgs.push((await admin('POST', '/api/organizations', { organization: { name: `${name} ${tag}`, service_area_ids: [area.id] } })).organization);
   const service = (await admin('POST', '/api/admin/hailing/services', { service: { name: `Simulation ${tag}`, service_area_id: area.id } })).service;
   const placeCount = Math.min(places.length, 12 + options.drivers * 4);
   // Created concurrently in chunks, kept in the order asked (Promise.all keeps it).
@@ -117,13 +175,13 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   for (let from = 0; from < placeCount; from += 20) {
     const chunk = Array.from({ length: Math.min(20, placeCount - from) }, (_, k) => from + k);
     const created = await Promise.all(
-      chunk.map((i) =>
-        admin('POST', '/api/places', {
-          place: { name: `Place ${i} ${tag}`, location: places[i % places.length], service_area_id: area.id, address: { street: 'Simulationsweg', number: String(i + 1), city: 'Berlin', country: 'DE' } },
-        }),
-      ),
+      chunk.map((i) => {
+        const place = places[i] as CityPlace;
+        // An earlier run in this tenant made the place of this address already: 409 place_exists names it.
+        return call(options.token, 'POST', '/api/places', { place: { name: `Place ${i} ${tag}`, ...place, service_area_id: area.id } }, [201, 409]);
+      }),
     );
-    placeIds.push(...created.map((body) => body.place.id as string));
+    placeIds.push(...created.map((body) => (body.place?.id ?? body.place_id) as string));
   }
   const drivers: Driver[] = [];
   for (let from = 0; from < options.drivers; from += 20) {
@@ -133,7 +191,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         const org = orgs[i % orgs.length] as Json;
         const user = (await admin('POST', '/api/users', { user: { role: 'driver', name: `Driver ${i + 1}`, email: `driver-${i + 1}-${tag}@sim.tourbook.dev`, organization_ids: [org.id] } })).user;
         const token = (await admin('POST', '/api/admin/api_keys', { api_key: { name: `sim driver ${i + 1}`, user_id: user.id } })).api_key.token as string;
-        return { index: i, id: user.id as string, token, at: places[(i * 13 + options.seed) % places.length] as LatLng, rng: rng(options.seed * 7919 + i + 1), tour: null, moved: false };
+        const at = (places[(i * 13 + options.seed) % places.length] as CityPlace).location;
+        return { index: i, id: user.id as string, token, at, rng: rng(options.seed * 7919 + i + 1), tour: null, moved: false, leg: null, reportedOn: null };
       }),
     );
     drivers.push(...created);
@@ -143,7 +202,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   let warming = warmupMs > 0;
   stats.startRun(warming ? '(warm-up) ' : '');
   if (!warming) await options.onMeasuredStart?.(stats.requests);
-  log(`simulate: ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
+  log(`simulate: ${city.name}, ${drivers.length} drivers, ${placeIds.length} places, service area ${area.id}; ${options.bookingsPerMinute} bookings/min, speedup ${options.speedup}, seed ${options.seed}`);
 
   const tickMs = (TICK_SECONDS * 1000) / options.speedup;
   // Each driver's moment of the tick (decision 0907) is a seeded shuffle of the fleet, not its index: tours go to idle
@@ -228,9 +287,29 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     }
   }
 
+  /** Moves the driver `meters` along its leg's road ahead; whether it reached the stop at its end. */
+  function advance(driver: Driver, leg: NonNullable<Driver['leg']>, meters: number): boolean {
+    let left = meters;
+    while (leg.ahead.length) {
+      const next = leg.ahead[0] as LatLng;
+      const d = haversineMeters(driver.at, next);
+      if (d > left) {
+        const f = left / d;
+        driver.at = { lat: driver.at.lat + (next.lat - driver.at.lat) * f, lng: driver.at.lng + (next.lng - driver.at.lng) * f };
+        leg.driven += left;
+        return false;
+      }
+      driver.at = next;
+      leg.driven += d;
+      left -= d;
+      leg.ahead.shift();
+    }
+    return true;
+  }
+
   /**
-   * One tick of a driver, `offsetMs` of simulated time into it: drive toward the next open stop, report the position,
-   * serve the stop when there.
+   * One tick of a driver, `offsetMs` of simulated time into it: drive along the route toward the next open stop,
+   * report the position, serve the stop when there.
    */
   async function drive(driver: Driver, tick: number, offsetMs: number): Promise<void> {
     const tour = driver.tour;
@@ -243,15 +322,27 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     const target = { lat: next.location.lat, lng: next.location.lng };
     if (!driver.moved) driver.at = target;
     driver.moved = true;
-    const distance = haversineMeters(driver.at, target);
-    const step = DRIVER_SPEED_MPS * TICK_SECONDS;
-    const f = distance <= step ? 1 : step / distance;
-    driver.at = { lat: driver.at.lat + (target.lat - driver.at.lat) * f, lng: driver.at.lng + (target.lng - driver.at.lng) * f };
-    await call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/driver_location`, {
-      location: { lat: Number(driver.at.lat.toFixed(6)), lng: Number(driver.at.lng.toFixed(6)), speed: DRIVER_SPEED_MPS, recorded_at: new Date(simNow(tick).getTime() + offsetMs).toISOString() },
-    });
-    counters.positions += 1;
-    if (f < 1) return;
+    const report = (atMs: number) =>
+      call(driver.token, 'POST', `/api/hailing/tours/${tour.id}/driver_location`, {
+        location: { lat: Number(driver.at.lat.toFixed(6)), lng: Number(driver.at.lng.toFixed(6)), speed: DRIVER_SPEED_MPS, recorded_at: new Date(atMs).toISOString() },
+      }).then(() => void (counters.positions += 1));
+    const at = simNow(tick).getTime() + offsetMs;
+    let leg = driver.leg;
+    if (!leg || leg.stopId !== next.id) {
+      // The route runs from the driver's last position on the tour, so a new tour's first one is reported before it
+      // is read, as a phone reports where it is when its driver sets off (a second earlier than this tick's).
+      if (driver.reportedOn !== tour.id) await report(at - 1000);
+      driver.reportedOn = tour.id;
+      const route = (await call(driver.token, 'GET', `/api/hailing/tours/${tour.id}/route`)).route;
+      leg = { stopId: next.id, ahead: legToStop(route.geometry.coordinates as number[][], target), from: driver.at, driven: 0 };
+      driver.leg = leg;
+    }
+    const there = advance(driver, leg, DRIVER_SPEED_MPS * TICK_SECONDS);
+    await report(at);
+    if (!there) return;
+    counters.metersDriven += leg.driven;
+    counters.metersStraight += haversineMeters(leg.from, target);
+    driver.leg = null;
     await call(driver.token, 'POST', `/api/stops/${next.id}/approach`, {});
     const arrived = (await call(driver.token, 'POST', `/api/stops/${next.id}/arrive`, {})).stop;
     const allowed = Object.entries((arrived.failure_options?.outcomes ?? {}) as Record<string, { allowed: boolean }>)

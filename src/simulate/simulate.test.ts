@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { berlinLocations, runSimulation } from './city.ts';
+import { haversineMeters } from '../modules/live/geo.ts';
+import { importRegion } from '../modules/region/index.ts';
+import { berlinLocations, legToStop, monacoPlaces, runSimulation } from './city.ts';
 import { rng } from './rng.ts';
 
 let t: TestApp;
@@ -38,6 +41,60 @@ describe('tourbook simulate', () => {
     expect(names).toContain('POST /api/hailing/bookings');
     expect(names.filter((n) => n.startsWith('(warm-up) ')).length).toBeGreaterThan(0);
   }, 120_000);
+
+  it('drives along the roads where a region covers its city: Monaco, farther than the straight lines', async () => {
+    // Its own app: the region is the installation's, and the Berlin runs above are to stay on straight lines.
+    const m = await buildTestApp();
+    try {
+      m.clock.set(new Date());
+      await importRegion(m.deps, path.resolve(import.meta.dirname, '../../regions/monaco.osm.pbf'), { name: 'monaco' });
+      await m.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(m.app.server.address() as AddressInfo).port}`;
+      const tenant = await m.createTenant();
+      const summary = await runSimulation({ url: base, token: tenant.adminToken, city: 'monaco', drivers: 3, bookingsPerMinute: 12, durationSeconds: 4, speedup: 60, seed: 5, log: () => undefined });
+      expect(summary.errors).toEqual([]);
+      expect(summary.stopsDone + summary.failures).toBeGreaterThan(0);
+      expect(summary.endpoints.map((e) => e.endpoint)).toContain('GET /api/hailing/tours/{id}/route');
+      // Monaco's roads are 1.8 × the straight line at the median (issue 38); a driver on straight lines scores 1.0.
+      expect(summary.metersStraight).toBeGreaterThan(0);
+      expect(summary.metersDriven / summary.metersStraight).toBeGreaterThan(1.2);
+      // A second run in the same tenant finds its places' addresses taken and reuses those places.
+      const again = await runSimulation({ url: base, token: tenant.adminToken, city: 'monaco', drivers: 1, bookingsPerMinute: 6, durationSeconds: 1, speedup: 60, seed: 5, log: () => undefined });
+      expect(again.errors).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  }, 180_000);
+
+  it('cuts a route at the vertex where it comes closest to the next stop, and ends at the stop', () => {
+    // A route to the stop S, snapped to its road at vertex 2, then on to a later stop: it passes S's road point again
+    // at vertex 4 (the leg ends at the first) and within a metre of it at vertex 5. The snapped point is the road's
+    // nearest to S, so no vertex of the route comes closer.
+    const S = { lat: 43.7385, lng: 7.4245 };
+    const line = [
+      [7.42, 43.735],
+      [7.422, 43.737],
+      [7.42445, 43.73851],
+      [7.427, 43.74],
+      [7.42445, 43.73851],
+      [7.42446, 43.73851],
+      [7.43, 43.742],
+    ];
+    const leg = legToStop(line, S);
+    expect(leg).toHaveLength(4);
+    expect(leg[2]).toEqual({ lat: 43.73851, lng: 7.42445 });
+    expect(leg[3]).toEqual(S);
+    expect(legToStop([], S)).toEqual([S]);
+  });
+
+  it('ships Monaco addresses from the demo region, inside Monaco, each address once', () => {
+    const places = monacoPlaces();
+    expect(places.length).toBeGreaterThanOrEqual(150);
+    const monaco = { lat: 43.7384, lng: 7.4246 };
+    for (const p of places) expect(haversineMeters(p.location, monaco)).toBeLessThan(3_000);
+    const keys = places.map((p) => `${p.address.street}|${p.address.number ?? ''}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
 
   it('ships its Berlin coordinates inside the project', () => {
     const locations = berlinLocations();
