@@ -1,7 +1,7 @@
 // Maps (issue 38; docs/performance.md "Maps"), with the built CLI (npm run build first):
 // (1) tiles: GET /tiles/{z}/{x}/{y}.pbf of the demo region (Monaco, z11–16, each tile in turn, BENCH_MAPS_TILE_ROUNDS
 //     rounds) from `tourbook serve` on PGlite and on PostgreSQL: p50/p95 against GET /healthz from the same process in
-//     the same run — goal p95 ≤ 5 ms;
+//     the same run — goal p95 ≤ 5 ms — and the first pass's, each tile read from the database (cold);
 // (2) import: the generated grid city (bench/grid-city.ts) at BENCH_MAPS_NODES road nodes (10000,30000,100000) into a
 //     fresh PGlite DATA_DIR with `tourbook region import`: wall time, peak RSS (/usr/bin/time -v), the data directory's
 //     growth per road node — how it scales.
@@ -30,6 +30,7 @@ function serve(env: Record<string, string>, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...env }, stdio: 'inherit' });
   return new Promise((resolve, reject) => {
     const started = Date.now();
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before it answered /healthz`)));
     const poll = () =>
       fetch(`http://127.0.0.1:${port}/healthz`)
         .then((res) => (res.ok ? resolve(child) : setTimeout(poll, 500)))
@@ -52,8 +53,8 @@ async function timeGets(base: string, paths: string[]): Promise<number[]> {
 
 async function tilesPart(kind: DatabaseKind): Promise<Record<string, string | number>> {
   const database = await scratchDatabase(kind);
-  // A server on PostgreSQL needs a master key, as a deployment has (docs/operations.md); PGlite derives its own.
-  const env: Record<string, string> = { DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? '', REPORTS_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') };
+  // A server on PostgreSQL needs a master key and a blob store, as a deployment has (docs/operations.md): one process here.
+  const env: Record<string, string> = { DATA_DIR: database.dataDir, DATABASE_URL: database.url ?? '', REPORTS_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), BLOB_DIR_SHARED: 'true' };
   // PGlite starts from the embedded seed (the demo region in it); PostgreSQL gets it imported.
   if (kind === 'postgres') {
     cli(['migrate'], env);
@@ -71,8 +72,18 @@ async function tilesPart(kind: DatabaseKind): Promise<Record<string, string | nu
       const y = (lat: number) => Math.floor(((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) * 2 ** z);
       for (let i = x(w); i <= x(e); i++) for (let j = y(n); j <= y(s); j++) tiles.push(`/tiles/${z}/${i}/${j}.pbf`);
     }
+    // The first pass reads each tile from the database (cold); the rounds after it are answered from the process's
+    // tile cache as a busy server's are (decision 1780).
     const held = [];
-    for (const t of tiles) if ((await fetch(base + t)).ok) held.push(t);
+    const cold: number[] = [];
+    for (const t of tiles) {
+      const t0 = performance.now();
+      const res = await fetch(base + t, { headers: { 'accept-encoding': 'gzip' } });
+      await res.arrayBuffer();
+      if (!res.ok) continue;
+      held.push(t);
+      cold.push(performance.now() - t0);
+    }
     await timeGets(base, held.slice(0, 50)); // warm-up
     const tile: number[] = [];
     const bare: number[] = [];
@@ -81,7 +92,8 @@ async function tilesPart(kind: DatabaseKind): Promise<Record<string, string | nu
       tile.push(...(await timeGets(base, held)));
     }
     const [p50, p95, b50, b95] = [quantile(tile, 0.5), quantile(tile, 0.95), quantile(bare, 0.5), quantile(bare, 0.95)];
-    return { part: `tiles (${kind})`, figure: `p50 ${p50.toFixed(2)} / p95 ${p95.toFixed(2)} ms (${tile.length} GETs of ${held.length} tiles)`, baseline: `/healthz p50 ${b50.toFixed(2)} / p95 ${b95.toFixed(2)} ms`, ratio: (p95 / b95).toFixed(2), met: String(p95 <= 5) };
+    const coldFigure = `cold p50 ${quantile(cold, 0.5).toFixed(2)} / p95 ${quantile(cold, 0.95).toFixed(2)} ms`;
+    return { part: `tiles (${kind})`, figure: `p50 ${p50.toFixed(2)} / p95 ${p95.toFixed(2)} ms (${tile.length} GETs of ${held.length} tiles; ${coldFigure})`, baseline: `/healthz p50 ${b50.toFixed(2)} / p95 ${b95.toFixed(2)} ms`, ratio: (p95 / b95).toFixed(2), met: String(p95 <= 5) };
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

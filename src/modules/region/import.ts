@@ -9,6 +9,7 @@ import { queryRows } from '../../db/sql.ts';
 import { newId } from '../../shared/ids.ts';
 import { IMPORT_STEPS, type ImportStep } from './import-steps.ts';
 import { readOsmFile } from './osm-reader.ts';
+import { forgetTiles } from './tiles/index.ts';
 import type { OsmData } from './osm-data.ts';
 
 export interface ImportReport {
@@ -71,6 +72,7 @@ export async function importParsed(
     await tx.execute(sql`UPDATE regions SET counts = ${JSON.stringify(counts)}::jsonb WHERE id = ${regionId}`);
     return previous?.id ?? null;
   });
+  forgetTiles();
   return { regionId, name, replacedId, bbox: osm.bbox, counts, steps: reports, readMs: 0, totalMs: performance.now() - started };
 }
 
@@ -82,10 +84,12 @@ async function removeRegionRows(q: Queryable, regionId: string, steps: readonly 
 
 /** Deletes the region of that name and all its rows; false when there is none. */
 export async function deleteRegion(deps: Pick<Deps, 'db'>, name: string): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
+  const deleted = await deps.db.transaction(async (tx) => {
     const [row] = await queryRows<{ id: string }>(tx, sql`SELECT id FROM regions WHERE name = ${name} FOR UPDATE`);
     if (!row) return false;
     await removeRegionRows(tx, row.id, IMPORT_STEPS);
     return true;
   });
+  if (deleted) forgetTiles();
+  return deleted;
 }

@@ -2,3 +2,4 @@
 export { tileRoutes, ATTRIBUTION, FONT_STACKS } from './routes.ts';
 export { importTiles, prebuiltTilesFor, tilesNote, tilesStep, type TilesOrigin } from './import-step.ts';
 export { readMbtiles, hasTilemaker, runTilemaker } from './mbtiles.ts';
+export { forgetTiles, TILE_CACHE_SECONDS } from './cache.ts';

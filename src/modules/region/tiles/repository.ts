@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
 import { queryRows } from '../../../db/sql.ts';
+import { forgetTiles } from './cache.ts';
 import type { Tile } from './mbtiles.ts';
 
 /** Rows per INSERT: ~300 tiles of a few kB each keeps a statement well under a megabyte or two. */
@@ -9,14 +10,17 @@ const BATCH = 100;
 
 export async function replaceTiles(q: Queryable, regionId: string, tiles: readonly Tile[]): Promise<void> {
   await deleteTiles(q, regionId);
+  forgetTiles();
   for (let i = 0; i < tiles.length; i += BATCH) {
     const rows = tiles.slice(i, i + BATCH).map((t) => sql`(${regionId}, ${t.z}, ${t.x}, ${t.y}, ${Buffer.from(t.data)})`);
     await q.execute(sql`INSERT INTO region_tiles (region_id, z, x, y, data) VALUES ${sql.join(rows, sql`, `)}`);
   }
+  forgetTiles();
 }
 
 export async function deleteTiles(q: Queryable, regionId: string): Promise<void> {
   await q.execute(sql`DELETE FROM region_tiles WHERE region_id = ${regionId}`);
+  forgetTiles();
 }
 
 /** One tile; where two regions hold the same tile, either serves (regions do not overlap in practice; decision 1540). */

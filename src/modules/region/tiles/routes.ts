@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { AppError } from '../../../http/errors.ts';
+import { cachedTile } from './cache.ts';
 import { findUp } from './mbtiles.ts';
 import { readTile, tileCoverage } from './repository.ts';
 
@@ -48,7 +49,7 @@ export function tileRoutes(deps: Deps) {
       if (!TILE_Z.test(z) || !TILE_INDEX.test(x) || !yMatch) throw notFound(`tile ${z}/${x}/${y}`);
       const [zoom, column, row] = [Number(z), Number(x), Number(yMatch[1])];
       if (column >= 2 ** zoom || row >= 2 ** zoom) throw notFound(`tile ${z}/${x}/${y}`);
-      const data = await readTile(deps.db, zoom, column, row);
+      const data = await cachedTile(deps.db, deps.clock, zoom, column, row, () => readTile(deps.db, zoom, column, row));
       if (!data) throw notFound(`tile ${z}/${x}/${y}`);
       // A region's tiles change only with its next import: an hour fresh, then revalidated by ETag.
       mapHeaders(reply, 'public, max-age=3600');

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/app.ts';
-import { hasTilemaker, importTiles, prebuiltTilesFor, readMbtiles, tilesStep } from './index.ts';
+import { hasTilemaker, importTiles, prebuiltTilesFor, readMbtiles, TILE_CACHE_SECONDS, tilesStep } from './index.ts';
 import { deleteTiles } from './repository.ts';
 
 const DEMO_TILES = path.resolve(import.meta.dirname, '../../../../regions/monaco.mbtiles');
@@ -89,6 +89,23 @@ describe('the region tiles', () => {
     } finally {
       await restore();
     }
+  });
+
+  it('answers a tile read in the last 30 seconds without the database; another process\'s deletion shows after them (decision 1780)', async () => {
+    const harbour = `/tiles/${HARBOUR.z}/${HARBOUR.x}/${HARBOUR.y}.pbf`;
+    expect((await t.anonymous.get(harbour)).status).toBe(200);
+    // As another process's import would: straight in the database, not through this process's tiles code.
+    await t.deps.db.execute(sql`DELETE FROM region_tiles WHERE region_id = ${monaco}`);
+    try {
+      t.clock.advanceSeconds(TILE_CACHE_SECONDS - 1);
+      expect((await t.anonymous.get(harbour)).status).toBe(200);
+      t.clock.advanceSeconds(2);
+      expect((await t.anonymous.get(harbour)).status).toBe(404);
+    } finally {
+      await restore();
+    }
+    // A write of tiles in this process is seen at once.
+    expect((await t.anonymous.get(harbour)).status).toBe(200);
   });
 
   it('stores the prebuilt tiles next to the extract when tilemaker is not used, with the TMS rows flipped', async () => {
