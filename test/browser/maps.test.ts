@@ -138,6 +138,8 @@ describe('maps you can read', () => {
     const map = await settled(page);
     await expect.poll(async () => (await map.getAttribute('data-tour-colors'))?.split(' ').length, { timeout: 30_000, message: 'two tour colours' }).toBe(2);
     expect((await map.getAttribute('data-tour-colors'))!.split(' ').sort()).toEqual(['#0072B2', '#D55E00'].sort());
+    // Both tours drawn along their routes on Monaco's roads (GET …/route), not as straight lines between their stops.
+    await expect.poll(async () => await map.getAttribute('data-road-routes'), { timeout: 30_000, message: 'the tours along the roads' }).toBe('2');
     await page.getByText('© OpenStreetMap contributors').waitFor({ state: 'visible' });
     // Opened on Monaco's area, chosen for its tours: Berlin is the other choice, not part of the view.
     expect(await page.getByLabel(lang === 'de' ? 'Servicegebiet' : 'Service area').locator('option:checked').textContent()).toBe('Monaco');

@@ -10,7 +10,7 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { areaView, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type DriverMarker, type DriverSignal, type DriversOverlay, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead, SelectField, StatusBadge, useAreaZones, useLatest } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { latestFixes, useDrivenTours, type Fix, type Tour } from './queries.ts';
+import { latestFixes, useDrivenTours, useTourRoutes, type DrawnRoute, type Fix, type Tour } from './queries.ts';
 
 type Signal = DriverSignal | 'none';
 const STALE_MS = 30_000;
@@ -34,14 +34,18 @@ export const signalOf = (fix: Fix | undefined, now: number): Signal => (fix ? fi
 /** A stop's status as the map colours it: a refetch that only moved a stop to `arrived` then leaves the map alone. */
 const shownStatus = (status: string): string => (status === 'completed' || status === 'failed' ? status : 'open');
 
-/** Each tour's colour and number: its place in the list beside the map (decision 1543). */
-function tourFeatures(tours: Tour[], selectedTour: string | null): { lines: Feature[]; stops: Feature[] } {
+/**
+ * Each tour's colour and number: its place in the list beside the map (decision 1543). Its line is its route along
+ * the roads through the stops still to serve once read, the straight lines through all its stops until then.
+ */
+function tourFeatures(tours: Tour[], selectedTour: string | null, routes: Map<string, DrawnRoute> = new Map()): { lines: Feature[]; stops: Feature[] } {
   const lines: Feature[] = [];
   const stops: Feature[] = [];
   tours.forEach((tour, k) => {
     const look = { color: tourColor(k), label: k + 1 };
     const ordered = [...(tour.stops ?? [])].sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0));
-    const coordinates = ordered.map((stop) => [stop.location.lng, stop.location.lat]);
+    const route = routes.get(tour.id);
+    const coordinates = route && route.coordinates.length > 1 ? route.coordinates : ordered.map((stop) => [stop.location.lng, stop.location.lat]);
     if (coordinates.length > 1) lines.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { tour_id: tour.id, selected: tour.id === selectedTour, ...look } });
     for (const stop of ordered) {
       stops.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [stop.location.lng, stop.location.lat] }, properties: { tour_id: tour.id, stop_id: stop.id, status: shownStatus(stop.status), ...look } });
@@ -71,6 +75,7 @@ export function MapPage({ user }: { user: User }) {
 
   const tourList = useMemo(() => tours.data ?? [], [tours.data]);
   const tourById = useMemo(() => byId(tourList), [tourList]);
+  const routes = useTourRoutes(tourList);
   const driverById = useMemo(() => byId(drivers.data), [drivers.data]);
 
   // One refetch after a burst of tour events, started once the last one ended and TOURS_REFETCH_MS after it began.
@@ -180,9 +185,11 @@ export function MapPage({ user }: { user: User }) {
   const shownArea = useMemo(() => areaView(areas.data ?? [], tourFeatures(tourList, null).stops).areaId, [areas.data, tourList]);
   useEffect(() => {
     if (!map) return;
-    const { lines, stops } = tourFeatures(tourList, selected);
+    const { lines, stops } = tourFeatures(tourList, selected, routes);
     setLayerData(map, 'tours', lines);
     setLayerData(map, 'stops', stops);
+    // How many tours are drawn along the roads (the browser tests read it).
+    map.getContainer().dataset.roadRoutes = String(tourList.filter((tour) => routes.get(tour.id)?.travelSource === 'road_network').length);
     dirty.current = true;
     const areaFeatures: Feature[] = (areas.data ?? []).flatMap((area) =>
       area.boundary ? [{ type: 'Feature' as const, geometry: area.boundary as Polygon, properties: { id: area.id } }] : [],
@@ -196,7 +203,7 @@ export function MapPage({ user }: { user: User }) {
         fitted.current = true;
       }
     }
-  }, [map, tourList, selected, areas.data, area, shownArea]);
+  }, [map, tourList, selected, routes, areas.data, area, shownArea]);
   const chooseArea = (id: string) => {
     setArea(id);
     fitted.current = false;

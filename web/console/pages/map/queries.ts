@@ -1,6 +1,6 @@
 // The map's data: tours a driver holds (with their stops), the drivers' names, each tour's latest position, the
 // service areas' outlines. Positions then arrive on the live stream.
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { api, call, type Schemas } from '../../../api/index.ts';
 
 export type Tour = Schemas['Tour'];
@@ -28,6 +28,48 @@ export function useDrivenTours() {
         );
         return { items: body.tours, next: body.meta.next_cursor };
       }),
+  });
+}
+
+/** The ids of a tour's stops still to serve, in tour order: its route changes when they do. */
+export const remainingStopsKey = (tour: Tour): string =>
+  [...(tour.stops ?? [])]
+    .filter((stop) => stop.status !== 'completed' && stop.status !== 'failed')
+    .sort((a, b) => (a.tour_position ?? 0) - (b.tour_position ?? 0))
+    .map((stop) => stop.id)
+    .join(',');
+
+export interface DrawnRoute {
+  tourId: string;
+  coordinates: number[][];
+  travelSource: string;
+}
+
+/** The routes read, by tour. One function for every render: TanStack Query then keeps its result while no read changes. */
+function routesByTour(results: { data?: DrawnRoute | undefined }[]): Map<string, DrawnRoute> {
+  const routes = new Map<string, DrawnRoute>();
+  for (const result of results) if (result.data) routes.set(result.data.tourId, result.data);
+  return routes;
+}
+
+/**
+ * Each tour's route along the roads through its remaining stops (contract §15), read once per set of remaining
+ * stops (a served stop reads it again, a position does not): the map draws it instead of the stops' straight
+ * lines once it is here. The browser queues the reads on its few connections; a tour whose read fails keeps its
+ * straight lines.
+ */
+export function useTourRoutes(tours: Tour[]): Map<string, DrawnRoute> {
+  return useQueries({
+    queries: tours.map((tour) => ({
+      queryKey: ['tours', tour.id, 'route', remainingStopsKey(tour)],
+      staleTime: Infinity,
+      retry: false,
+      queryFn: async (): Promise<DrawnRoute> => {
+        const route = (await call(api.GET('/api/hailing/tours/{id}/route', { params: { path: { id: tour.id } } }))).route;
+        return { tourId: tour.id, coordinates: route.geometry.coordinates, travelSource: route.travel_source };
+      },
+    })),
+    combine: routesByTour,
   });
 }
 
