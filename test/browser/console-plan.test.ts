@@ -233,6 +233,39 @@ describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
     await watched.context.close();
   });
 
+  it('lists more waiting bookings than one API page holds (130 of a tenant of its own) and plans them all', async () => {
+    const own = await app.t.createTenant();
+    const area = await createServiceArea(own.admin, { name: 'Berlin' });
+    const service = await createService(own.admin, { service_area_id: area.id });
+    const email = `many-${Date.now()}@example.com`;
+    await createUser(own.admin, { role: 'admin', email, password: PASSWORD, name: 'Many Bookings' });
+    const booking = (i: number) => ({
+      idempotency_key: `many-${i}`,
+      booking: {
+        service_id: service.id,
+        external_id: `MANY-${i + 1}`,
+        stops: [
+          { type: 'pickup', location: { lat: 52.5, lng: 13.38 }, address: { street: 'Invalidenstraße', number: '1', city: 'Berlin' } },
+          { type: 'dropoff', location: { lat: 52.45 + (i % 13) * 0.01, lng: 13.3 + Math.floor(i / 13) * 0.02 }, address: { street: 'Danziger Straße', number: String(i + 1), city: 'Berlin' } },
+        ],
+      },
+    });
+    for (const from of [0, 100]) {
+      const chunk = Array.from({ length: from ? 30 : 100 }, (_, k) => booking(from + k));
+      await expectOk(own.admin.post('/api/hailing/bookings/bulk', { dry_run: false, bookings: chunk }));
+    }
+    const watched = await openPage(app, { viewport: LAPTOP, locale: 'en-GB' });
+    const { page } = watched;
+    await signIn(page, app.url, email, PASSWORD, '/console/plan');
+    // Every one listed and chosen: the page reads the waiting bookings page by page (contract §16: up to 1,000).
+    await page.getByText('130 of 130 chosen').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('checkbox', { name: /^Booking MANY-/ }).count()).toBe(130);
+    await page.getByRole('button', { name: 'Plan tours' }).click();
+    await expect.poll(() => afterWorker(() => page.locator('[data-tours]').getAttribute('data-stops')), { timeout: 60_000 }).toBe('260');
+    watched.expectClean();
+    await watched.context.close();
+  });
+
   it('shows a proposal on a phone in English and German, and on a laptop in German', async () => {
     for (const [locale, viewport] of [
       ['en-GB', PHONE],

@@ -27,6 +27,12 @@ const LOST_MS = 120_000;
  * cancelling the one before, kept the list of several pages from ever finishing (docs/performance.md, "The console").
  */
 const TOURS_REFETCH_MS = 2_000;
+/**
+ * Up to this many tours each is drawn along its route on the roads; beyond, only the selected one is, the others stop
+ * to stop (decision 1781): 500 routes of a hundred points each, drawn again whenever one changes, took the map from
+ * 19.7 to 3.7 frames/s in the console bench, and 500 road lines over one city are not a picture anyone reads.
+ */
+const ROAD_ROUTES_UP_TO = 50;
 
 const fixSignal = (fix: Fix, now: number): DriverSignal => (now - fix.recordedAt < STALE_MS ? 'live' : now - fix.recordedAt < LOST_MS ? 'stale' : 'lost');
 export const signalOf = (fix: Fix | undefined, now: number): Signal => (fix ? fixSignal(fix, now) : 'none');
@@ -75,7 +81,8 @@ export function MapPage({ user }: { user: User }) {
 
   const tourList = useMemo(() => tours.data ?? [], [tours.data]);
   const tourById = useMemo(() => byId(tourList), [tourList]);
-  const routes = useTourRoutes(tourList);
+  const routed = useMemo(() => (tourList.length <= ROAD_ROUTES_UP_TO ? tourList : tourList.filter((tour) => tour.id === selected)), [tourList, selected]);
+  const routes = useTourRoutes(routed);
   const driverById = useMemo(() => byId(drivers.data), [drivers.data]);
 
   // One refetch after a burst of tour events, started once the last one ended and TOURS_REFETCH_MS after it began.

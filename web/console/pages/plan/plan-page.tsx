@@ -8,7 +8,7 @@ import { useFormat, useT } from '../../../i18n/index.tsx';
 import { boundsOf, MapCanvas, setLayerData, TOUR_PALETTE, tourColor, type Feature, type MapLibreMap } from '../../../map/index.ts';
 import { Banner, Button, ErrorBanner, Loading, PageHead, useAreaZones } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
-import { useApplyPlan, usePlan, useWaitingBookings, type Applied, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
+import { MAX_BOOKINGS, useApplyPlan, usePlan, useWaitingBookings, type Applied, type Booking, type Objective, type Plan, type PlanJob, type Stop } from './queries.ts';
 
 interface Proposal {
   /** The plan's id: apply names it (decision 1645). */
@@ -147,6 +147,7 @@ export function PlanPage({ user }: { user: User }) {
             {bookings.length ? (
               <>
                 <p className="muted">{t('bookings_count', { selected: format.number(selection.size), total: format.number(bookings.length) })}</p>
+                {waiting.data?.more ? <p className="muted">{t('more_bookings', { max: format.number(MAX_BOOKINGS) })}</p> : null}
                 <div className="row">
                   <Button small onClick={() => setChosen(new Set(bookings.map((b) => b.id)))}>
                     {t('select_all')}

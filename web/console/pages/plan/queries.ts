@@ -8,15 +8,35 @@ export type Stop = Schemas['Stop'];
 export type Plan = Schemas['DispatchPlan'];
 export type ProposedTour = Plan['tours'][number];
 
-/** The planner takes at most 100 bookings (API guide, "Optimising tours and planning dispatch"). */
-export const MAX_BOOKINGS = 100;
-/** The search budget: the planner's default is 5 s; a dispatcher waits for less and can plan again. */
-const TIME_LIMIT_MS = 2000;
+/** A plan takes up to 1,000 bookings, in the console as through the API (contract §16). */
+export const MAX_BOOKINGS = 1000;
+const PAGE = 100;
 
+/**
+ * The search budget: 20 ms a booking, at least 2 s (a dispatcher waits for less than the planner's default 5 s and
+ * can plan again) and at most 20 s (a day of 1,000 bookings: docs/performance.md, "Fleet planning").
+ */
+export const planTimeLimitMs = (bookings: number): number => Math.min(20_000, Math.max(2000, 20 * bookings));
+
+/** The waiting bookings, newest first, page by page up to MAX_BOOKINGS; `more` when others wait beyond them. */
 export function useWaitingBookings() {
   return useQuery({
     queryKey: ['bookings', 'waiting', 'full'],
-    queryFn: () => call(api.GET('/api/hailing/bookings', { params: { query: { limit: MAX_BOOKINGS, filters: { status: ['to_be_dispatched', 'partially_dispatched'] } } } })),
+    queryFn: async (): Promise<{ bookings: Booking[]; more: boolean }> => {
+      const page = async (cursor: string | null): Promise<{ bookings: Booking[]; next: string | null }> => {
+        const query = { limit: PAGE, filters: { status: ['to_be_dispatched' as const, 'partially_dispatched' as const] }, ...(cursor ? { cursor } : {}) };
+        const body = await call(api.GET('/api/hailing/bookings', { params: { query } }));
+        return { bookings: body.bookings, next: body.meta.next_cursor ?? null };
+      };
+      const bookings: Booking[] = [];
+      let next: string | null = null;
+      do {
+        const read = await page(next);
+        bookings.push(...read.bookings);
+        next = read.next;
+      } while (next && bookings.length < MAX_BOOKINGS);
+      return { bookings: bookings.slice(0, MAX_BOOKINGS), more: next !== null || bookings.length > MAX_BOOKINGS };
+    },
   });
 }
 
@@ -35,7 +55,7 @@ export function usePlan() {
   return useMutation({
     mutationFn: async (input: { bookingIds: string[]; driverIds: string[]; objective: Objective; onProgress?: (job: PlanJob) => void }): Promise<{ id: string; plan: Plan }> => {
       const fleet = input.driverIds.length ? { drivers: input.driverIds, objective: input.objective } : {};
-      const answer = await call(api.POST('/api/hailing/dispatch/plan', { body: { booking_ids: input.bookingIds, time_limit_ms: TIME_LIMIT_MS, async: true, ...fleet } }));
+      const answer = await call(api.POST('/api/hailing/dispatch/plan', { body: { booking_ids: input.bookingIds, time_limit_ms: planTimeLimitMs(input.bookingIds.length), async: true, ...fleet } }));
       let plan: Plan | PlanJob = answer.plan;
       while ('status' in plan) {
         input.onProgress?.(plan);
