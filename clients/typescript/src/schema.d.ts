@@ -3615,7 +3615,7 @@ export type components = {
             objective?: "fewest_tours" | "least_driving" | "balanced";
             tours: {
                 booking_ids: string[];
-                /** @description With drivers: metres along the route, start to end, from the same source as the times (`travel_source`). */
+                /** @description With drivers: metres along the route, start to end, from the same source as the times: the road network's or the engine's, or with `travel_source` straight_line the great-circle metres. */
                 distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;
@@ -3685,7 +3685,7 @@ export type components = {
             tour_ids?: string[];
             tours?: {
                 booking_ids: string[];
-                /** @description With drivers: metres along the route, start to end, from the same source as the times (`travel_source`). */
+                /** @description With drivers: metres along the route, start to end, from the same source as the times: the road network's or the engine's, or with `travel_source` straight_line the great-circle metres. */
                 distance_m?: number;
                 /** Format: uuid */
                 driver_id?: string;

@@ -70,6 +70,8 @@ export interface FleetModel {
   readyAt: number;
   points: Point[];
   matrix: number[][];
+  /** Metres between locations from the travel source, as `matrix`; absent: great-circle metres (straight lines). */
+  meters?: number[][];
   preds: Map<string, Set<string>>;
   /** Packages on board after each stop relative to before it, by stop index: [packages, grams]. */
   loads: [number, number][];
@@ -136,10 +138,11 @@ export function fleetModelOf(stops: readonly FleetStop[], packages: readonly Fle
 }
 
 /** The location matrix from the routed `points` matrix, with the open end appended. */
-export function withFleetTravel(model: FleetModel, pointSeconds: readonly (readonly number[])[]): FleetModel {
+export function withFleetTravel(model: FleetModel, pointSeconds: readonly (readonly number[])[], pointMeters?: readonly (readonly number[])[]): FleetModel {
   const size = model.points.length;
-  const matrix = Array.from({ length: size + 1 }, (_, a) => Array.from({ length: size + 1 }, (_, b) => (a === b || a === size || b === size ? 0 : Math.max(0, pointSeconds[a]?.[b] ?? 0))));
-  return { ...model, matrix };
+  const square = (cells: readonly (readonly number[])[]) =>
+    Array.from({ length: size + 1 }, (_, a) => Array.from({ length: size + 1 }, (_, b) => (a === b || a === size || b === size ? 0 : Math.max(0, cells[a]?.[b] ?? 0))));
+  return { ...model, matrix: square(pointSeconds), ...(pointMeters ? { meters: square(pointMeters) } : {}) };
 }
 
 const secondsOf = (model: FleetModel, at: Date | null, fallback: number): number => (at ? (at.getTime() - model.origin.getTime()) / 1000 : fallback);
@@ -199,7 +202,7 @@ export interface FleetSchedule {
   departure: number;
   /** Seconds waited at or before stops for a window to open, after the tour left. */
   waitingSeconds: number;
-  /** Straight-line metres along the route, start to end (road distances come with the road travel times). */
+  /** Metres along the route, start to end: the travel source's (`meters`), else great-circle. */
   distanceMeters: number;
 }
 
@@ -219,7 +222,7 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
     const s = model.stops[i]!;
     const leg = model.matrix[at]![i]!;
     travelSeconds += leg;
-    distanceMeters += metresBetween(model.points[at], model.points[i]);
+    distanceMeters += model.meters ? model.meters[at]![i]! : metresBetween(model.points[at], model.points[i]);
     const wait = Math.max(0, secondsOf(model, s.timeWindowStartsAt, 0) - (t + leg));
     // The first wait of a tour not yet under way is spent at the start: it leaves later instead.
     if (n === 0 && !shift.running) departure += wait;
@@ -235,7 +238,7 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   }
   const last = model.matrix[at]![endOfShift(model, k)]!;
   travelSeconds += last;
-  distanceMeters += metresBetween(model.points[at], model.points[endOfShift(model, k)]);
+  distanceMeters += model.meters ? model.meters[at]![endOfShift(model, k)]! : metresBetween(model.points[at], model.points[endOfShift(model, k)]);
   const finish = t + last;
   if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
   return { arrivals, travelSeconds, finish, feasible, departure, waitingSeconds, distanceMeters };

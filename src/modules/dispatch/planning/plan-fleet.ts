@@ -231,7 +231,8 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
   const fleetStops = stops.map((s) => ({ ...s, requiredSkills: s.requiredSkills ?? [] }));
   let model = fleetModelOf(fleetStops, packages, shifts, managing, origin, now);
   const travel = await deps.hooks.travel.matrix(deps, model.points, speed);
-  model = withFleetTravel(model, travel.seconds);
+  // Road or engine metres make `distance_m` the route's; straight lines keep the great circle (not × the detour factor).
+  model = withFleetTravel(model, travel.seconds, travel.source === 'straight_line' ? undefined : travel.meters);
   let routes: number[][] = shifts.map(() => []);
   let left = stops.map((_, i) => i);
   if (shifts.length && input.replan === 'only_new') {

@@ -83,7 +83,7 @@ const planMembers = {
       driving_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds driving, start to end (as travel_seconds).' })),
       waiting_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds waited at or before stops for a time window to open, after the tour has left.' })),
       working_s: Type.Optional(Type.Integer({ description: 'With drivers: seconds from leaving the start (`starts_at`) to arriving at the end (`ends_at`).' })),
-      distance_m: Type.Optional(Type.Integer({ description: 'With drivers: metres along the route, start to end, from the same source as the times (`travel_source`).' })),
+      distance_m: Type.Optional(Type.Integer({ description: 'With drivers: metres along the route, start to end, from the same source as the times: the road network\'s or the engine\'s, or with `travel_source` straight_line the great-circle metres.' })),
       travel_source: TravelSource,
       route: TravelRoute,
     }),
