@@ -262,6 +262,8 @@ describe('the Today and Plan pages in a browser', { timeout: 180_000 }, () => {
     expect(await page.getByRole('checkbox', { name: /^Booking MANY-/ }).count()).toBe(130);
     await page.getByRole('button', { name: 'Plan tours' }).click();
     await expect.poll(() => afterWorker(() => page.locator('[data-tours]').getAttribute('data-stops')), { timeout: 60_000 }).toBe('260');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'console-plan-130-en-1366');
     watched.expectClean();
     await watched.context.close();
   });

@@ -10,11 +10,11 @@ const BATCH = 100;
 
 export async function replaceTiles(q: Queryable, regionId: string, tiles: readonly Tile[]): Promise<void> {
   await deleteTiles(q, regionId);
-  forgetTiles();
   for (let i = 0; i < tiles.length; i += BATCH) {
     const rows = tiles.slice(i, i + BATCH).map((t) => sql`(${regionId}, ${t.z}, ${t.x}, ${t.y}, ${Buffer.from(t.data)})`);
     await q.execute(sql`INSERT INTO region_tiles (region_id, z, x, y, data) VALUES ${sql.join(rows, sql`, `)}`);
   }
+  // deleteTiles forgot the old ones; a tile read while the new ones went in was read as missing.
   forgetTiles();
 }
 
