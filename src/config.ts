@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { SmsProvider } from './seams/sms.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -17,6 +18,11 @@ export interface Config {
   role: Role;
   smtpUrl: string | null;
   mailFrom: string;
+  /**
+   * The domains a tenant's own From address may be in (MAIL_SENDER_DOMAINS; decision 1784): those the SMTP server may
+   * send for (SPF, DKIM). Empty: MAIL_FROM's own domain only.
+   */
+  mailSenderDomains: string[];
   reportsMasterKey: string | null;
   /** More master keys that may open (never seal) file keys: during a key rotation (docs/operations.md). */
   reportsAcceptedMasterKeys: string[];
@@ -73,10 +79,12 @@ export interface Config {
   /** Days recipients' phone numbers and messages are kept after their booking's last stop, then erased (decision 1773). */
   recipientDataRetentionDays: number;
   /**
-   * The SMS gateway recipients are told through (contract §18, decision 1760): Kannel's `sendsms` URL with its
-   * credentials, the sender (`SMS_FROM`, else `Tourbook`) and the secret its callbacks carry. Null: no SMS is sent.
+   * The SMS gateway recipients are told through (contract §18, decisions 1760, 1782, 1783): Kannel's `sendsms` URL,
+   * Twilio's API base or an SMSC's `smpp://host:port`, with its credentials (Twilio: Account SID and Auth Token; SMPP:
+   * system_id and password), the sender (`SMS_FROM`, else `Tourbook`) and the secret Kannel's and the SMPP bridge's
+   * callbacks carry. Null: no SMS is sent.
    */
-  sms: { provider: 'kannel'; url: string; username: string | null; password: string | null; from: string; callbackSecret: string | null; timeoutMs: number } | null;
+  sms: { provider: SmsProvider; url: string; username: string | null; password: string | null; from: string; callbackSecret: string | null; timeoutMs: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +97,7 @@ const number = (exclusiveMinimum: number, maximum: number) => ({ type: 'number',
 const boolean = { type: 'string', enum: ['true', 'false', '1', '0'] };
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://' };
 const text = { type: 'string', minLength: 1, maxLength: 4096 };
+const SMS_PROVIDERS: readonly SmsProvider[] = ['kannel', 'smpp', 'twilio'];
 
 /**
  * Every variable Tourbook reads (decision 0113). Values arrive as strings; numbers are coerced. An unset or empty
@@ -106,6 +115,7 @@ const ENV_SCHEMA = {
     ROLE: { type: 'string', enum: ['api', 'worker', 'all'] },
     SMTP_URL: { type: 'string', format: 'uri', pattern: '^smtps?://' },
     MAIL_FROM: text,
+    MAIL_SENDER_DOMAINS: { type: 'string', pattern: '^[A-Za-z0-9.-]+(,[A-Za-z0-9.-]+)*$' },
     REPORTS_MASTER_KEY: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$' },
     REPORTS_ACCEPTED_MASTER_KEYS: { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=(,[A-Za-z0-9+/]{43}=)*$' },
     REPORT_MAX_BYTES: integer(1, 1024 * 1024 * 1024),
@@ -156,8 +166,9 @@ const ENV_SCHEMA = {
     SHUTDOWN_GRACE_SECONDS: integer(0, 3600),
     WORKER_METRICS_PORT: integer(0, 65535),
     BLOB_DIR_SHARED: boolean,
-    SMS_PROVIDER: { type: 'string', enum: ['kannel'] },
-    SMS_URL: httpUrl,
+    SMS_PROVIDER: { type: 'string', enum: SMS_PROVIDERS },
+    // Which scheme is the provider's: smsOf (smpp:// for SMPP, http(s) for the others).
+    SMS_URL: { type: 'string', format: 'uri', pattern: '^(https?|smpp)://' },
     SMS_USERNAME: text,
     SMS_PASSWORD: text,
     // GSM 03.38 alphanumeric senders are at most 11 characters; a number is up to 15 digits after an optional +.
@@ -225,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     role: (str('ROLE') ?? 'all') as Role,
     smtpUrl: str('SMTP_URL'),
     mailFrom: str('MAIL_FROM') ?? 'Tourbook <no-reply@tourbook.local>',
+    mailSenderDomains: str('MAIL_SENDER_DOMAINS')?.toLowerCase().split(',') ?? [],
     reportsMasterKey: str('REPORTS_MASTER_KEY'),
     reportsAcceptedMasterKeys: str('REPORTS_ACCEPTED_MASTER_KEYS')?.split(',') ?? [],
     reportMaxBytes: num('REPORT_MAX_BYTES', 50 * 1024 * 1024),
@@ -297,9 +309,21 @@ function routingOf(engine: string | null, url: string | null, osrmUrl: string | 
   return osrmUrl ? { engine: 'osrm', url: osrmUrl, parallel, cacheSeconds } : { engine: null, url: null, parallel, cacheSeconds };
 }
 
-/** SMS_PROVIDER and SMS_URL go together: a URL without a provider is a half-made configuration, not "no SMS". */
+/**
+ * SMS_PROVIDER and SMS_URL go together: a URL without a provider is a half-made configuration, not "no SMS". The URL's
+ * scheme is the provider's (an SMSC speaks SMPP, Kannel and Twilio HTTP), and Twilio cannot send without its Account
+ * SID and Auth Token (the latter also checks its callbacks' signatures, decision 1782).
+ */
 function smsOf(provider: string | null, url: string | null, rest: Omit<NonNullable<Config['sms']>, 'provider' | 'url'>): Config['sms'] {
   if (provider === null && url === null) return null;
-  if (provider === null) throw new ConfigError('Invalid configuration:\n  SMS_URL is set but SMS_PROVIDER is not: set SMS_PROVIDER=kannel');
-  return { provider: 'kannel', url: url!, ...rest };
+  const invalid = (line: string) => new ConfigError(`Invalid configuration:\n  ${line}`);
+  if (provider === null) throw invalid(`SMS_URL is set but SMS_PROVIDER is not: set SMS_PROVIDER=${SMS_PROVIDERS.join('|')}`);
+  const kind = provider as SmsProvider;
+  const scheme = new URL(url!).protocol;
+  if (kind === 'smpp' && scheme !== 'smpp:') throw invalid(`SMS_PROVIDER=smpp needs SMS_URL=smpp://host:port (the SMSC), got ${scheme}//…`);
+  if (kind !== 'smpp' && scheme === 'smpp:') throw invalid(`SMS_PROVIDER=${kind} needs an http(s) SMS_URL; smpp:// is for SMS_PROVIDER=smpp`);
+  if (kind === 'twilio' && (rest.username === null || rest.password === null)) {
+    throw invalid('SMS_PROVIDER=twilio needs SMS_USERNAME (the Account SID) and SMS_PASSWORD (the Auth Token)');
+  }
+  return { provider: kind, url: url!, ...rest };
 }

@@ -12,6 +12,9 @@ export interface MailMessage {
   subject: string;
   text: string;
   headers?: Record<string, string>;
+  /** The sender instead of MAIL_FROM (a tenant's identity, decision 1784); nodemailer encodes the name. */
+  from?: { name: string; address: string };
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -48,7 +51,14 @@ function recipientsOf(message: MailMessage): string[] {
   return to;
 }
 
-const envelopeOf = (from: string, message: MailMessage) => ({ from, to: recipientsOf(message), subject: message.subject, text: message.text, ...(message.headers ? { headers: message.headers } : {}) });
+const envelopeOf = (from: string, message: MailMessage) => ({
+  from: message.from ?? from,
+  to: recipientsOf(message),
+  subject: message.subject,
+  text: message.text,
+  ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+  ...(message.headers ? { headers: message.headers } : {}),
+});
 
 /** One mailer per configuration: transports keep connections open between jobs. */
 const mailers = new Map<string, Mailer>();

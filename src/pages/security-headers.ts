@@ -2,13 +2,14 @@
 // no eval, no other host — and no framing.
 
 /** `extra` adds sources a page needs beyond 'self' (an operator's MAP_TILE_URL host for the map). */
-export function contentSecurityPolicy(extra: { connect?: string[]; img?: string[] } = {}): string {
+export function contentSecurityPolicy(extra: { connect?: string[]; img?: string[]; style?: string[] } = {}): string {
   const connect = ["'self'", ...(extra.connect ?? [])].join(' ');
+  const style = ["'self'", ...(extra.style ?? [])].join(' ');
   const img = ["'self'", 'data:', 'blob:', ...(extra.img ?? [])].join(' ');
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    `style-src ${style}`,
     `img-src ${img}`,
     "font-src 'self'",
     `connect-src ${connect}`,

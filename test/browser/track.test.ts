@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../factories.ts';
+import { pngImage } from '../proof-images.ts';
 import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
 describe('the tracking page in a browser', () => {
@@ -144,6 +145,42 @@ describe('the tracking page in a browser', () => {
       await expect.poll(() => watched.page.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
       expect(await axeViolations(watched.page)).toEqual([]);
       await screenshot(watched.page, name);
+      watched.expectClean();
+      await watched.context.close();
+    }
+  });
+
+  it("names the sender with its logo and colour, and shows the recipient's own stop with its address and day", async () => {
+    const tenant = await app.t.createTenant();
+    const area = await createServiceArea(tenant.admin, { name: 'Berlin', average_speed_kmh: 36 });
+    const service = await createService(tenant.admin, { service_area_id: area.id });
+    await expectOk(tenant.admin.patch('/api/admin/sender', { sender: { name: 'Spree Kurier', color: '#0b7a3e' } }));
+    await expectOk(tenant.admin.put('/api/admin/sender/logo', { logo: { image: pngImage(120, 40, [11, 122, 62], 'SK').toString('base64') } }));
+    const booking = await createBooking(tenant.admin, {
+      service_id: service.id,
+      stops: [
+        { type: 'pickup', location: { lat: 52.5, lng: 13.4 }, address: { street: 'Chausseestraße', number: '1', city: 'Berlin' } },
+        { type: 'dropoff', location: { lat: 52.51, lng: 13.41 }, address: { street: 'Torstraße', number: '2', zip_code: '10119', city: 'Berlin' } },
+      ],
+    });
+    const path = new URL((await expectOk(tenant.admin.get(`/api/hailing/bookings/${booking.id}`))).booking.tracking.url).pathname;
+    for (const [locale, viewport, name, from, delivery] of [
+      ['en-GB', PHONE, 'track-phone-en-sender', 'From Spree Kurier', 'Delivery'],
+      ['de-DE', LAPTOP, 'track-laptop-de-sender', 'Von Spree Kurier', 'Zustellung'],
+    ] as const) {
+      const watched = await openPage(app, { locale, viewport, mobile: viewport === PHONE });
+      const { page } = watched;
+      await page.goto(`${app.url}${path}`);
+      await expect.poll(() => page.getByText(from, { exact: true }).count()).toBe(1);
+      // The logo loads from our own origin; the colour (the page's one hashed inline style) reaches the header.
+      await expect.poll(() => page.evaluate("(() => { const img = document.querySelector('img.track-logo'); return img && img.complete ? img.naturalWidth : 0; })()")).toBe(120);
+      expect(await page.evaluate("getComputedStyle(document.querySelector('.track-sender')).borderBottomColor")).toBe('rgb(11, 122, 62)');
+      // Only the drop-off: the pickup card is the sender's business.
+      expect(await page.locator('.track-stop h2').allTextContents()).toEqual([delivery]);
+      expect(await page.getByText('Torstraße 2, 10119 Berlin').count()).toBe(1);
+      expect(await page.locator('.track-date').count()).toBe(0); // not yet planned: no day to say
+      expect(await axeViolations(page)).toEqual([]);
+      await screenshot(page, name);
       watched.expectClean();
       await watched.context.close();
     }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { distanceMetres, renderMap, renderTracking, type TrackingView } from './view.ts';
+import { distanceMetres, formatDate, renderMap, renderSender, renderTracking, type TrackingView } from './view.ts';
 
 const time = (iso: string) => iso.slice(11, 16);
 
 const view = (overrides: Partial<TrackingView> = {}, stop: Partial<TrackingView['stops'][number]> = {}): TrackingView => ({
   booking_status: 'dispatched',
+  sender: { name: 'Spree Kurier', logo_url: null },
   stops: [
     {
       kind: 'dropoff',
@@ -57,5 +58,25 @@ describe('the tracking view', () => {
     const quoted = renderTracking(view({}, { ...done, proof: { recipient_name: null, photo_url: 'https://x.test/p?a="><script>' } }), 'de', time);
     expect(quoted).toContain('href="https://x.test/p?a=&quot;&gt;&lt;script&gt;"');
     expect(quoted).toContain('Foto der Zustellung');
+  });
+
+  it('shows only the recipient’s own stop, with its date and address', () => {
+    const pickup = { kind: 'pickup' as const, status: 'completed', time_window: null, eta: null, eta_window: null, completed_at: '2026-11-22T09:00:00Z', failure: null, next_attempt: null, proof: null };
+    const own = { address: { street: 'Torstraße', number: '2', zip_code: '10119', city: 'Berlin' }, date: '2026-11-24' };
+    const both = view({}, own);
+    both.stops.unshift(pickup);
+    const html = renderTracking(both, 'de', time);
+    expect(html).not.toContain('Abholung');
+    expect(html).toContain('Torstraße 2, 10119 Berlin');
+    expect(html).toContain('Dienstag, 24. November 2026');
+    expect(formatDate('en', '2026-11-24')).toBe('Tuesday, 24 November 2026');
+    // A pickup-only booking (no address on any stop from an older server either): every stop is shown.
+    expect(renderTracking({ ...view(), stops: [pickup] }, 'en', time)).toContain('Pickup');
+  });
+
+  it('names the sender and shows its logo only from an address the server made', () => {
+    expect(renderSender({ name: 'Spree Kurier', logo_url: 'https://track.example/api/tracking/abc/logo?v=1' }, 'en')).toContain('<img class="track-logo" src="/api/tracking/abc/logo?v=1" alt="Logo of Spree Kurier"');
+    expect(renderSender({ name: 'Spree Kurier', logo_url: '//evil.example/api/x' }, 'en')).not.toContain('<img');
+    expect(renderSender({ name: 'Spree <b>', logo_url: 'javascript:alert(1)' }, 'de')).toBe('<header class="track-sender"><p class="track-sender-name">Von Spree &lt;b&gt;</p></header>');
   });
 });

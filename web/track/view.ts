@@ -10,6 +10,7 @@ interface TimeWindow {
 
 export interface TrackingView {
   booking_status: string;
+  sender: { name: string; logo_url: string | null };
   stops: {
     kind: 'pickup' | 'dropoff';
     status: string;
@@ -20,6 +21,9 @@ export interface TrackingView {
     failure: { reason: string } | null;
     next_attempt: { time_window: TimeWindow | null } | null;
     proof: { recipient_name: string | null; photo_url: string | null } | null;
+    /** On the recipient's own stops only (contract §18). */
+    address?: { street: string; number: string | null; zip_code: string | null; city: string };
+    date?: string | null;
   }[];
   driver: { first_name: string; position: { lat: number; lng: number; recorded_at: string } | null } | null;
   stops_before_yours: number | null;
@@ -29,6 +33,8 @@ export interface TrackingView {
 const MESSAGES = {
   en: {
     title: 'Your delivery',
+    from: 'From {name}',
+    logo: 'Logo of {name}',
     'booking.to_be_dispatched': 'Being planned',
     'booking.partially_dispatched': 'Scheduled for delivery',
     'booking.dispatched': 'Scheduled for delivery',
@@ -77,6 +83,8 @@ const MESSAGES = {
   },
   de: {
     title: 'Ihre Sendung',
+    from: 'Von {name}',
+    logo: 'Logo von {name}',
     'booking.to_be_dispatched': 'Wird geplant',
     'booking.partially_dispatched': 'Zur Zustellung eingeplant',
     'booking.dispatched': 'Zur Zustellung eingeplant',
@@ -230,9 +238,11 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
       parts.push(options.streetMap ? mapCaption(view.driver.position, stop, lang) : renderMap(view.driver.position, stop, lang));
     }
   }
-  const stops = view.stops.map((stop) => {
+  const stops = ownStops(view).map((stop) => {
     const lines: string[] = [];
     const stopStatus = (MESSAGES[lang] as Record<string, string>)[`stop.${stop.status}`] ?? stop.status;
+    if (stop.date) lines.push(`<p class="track-date">${escapeHtml(formatDate(lang, stop.date))}</p>`);
+    if (stop.address) lines.push(`<p class="track-address">${escapeHtml(formatAddress(stop.address))}</p>`);
     lines.push(`<p class="track-stop-status">${escapeHtml(stopStatus)}</p>`);
     if (stop.eta_window) lines.push(`<p class="track-eta">${t('eta', { from: time(stop.eta_window.earliest), to: time(stop.eta_window.latest) })}</p>`);
     else if (stop.time_window && !stop.completed_at) lines.push(`<p>${t('window', { from: time(stop.time_window.starts_at), to: time(stop.time_window.ends_at) })}</p>`);
@@ -252,6 +262,43 @@ export function renderTracking(view: TrackingView, lang: TrackLang, time: (iso: 
   parts.push(`<ol class="track-stops">${stops.join('')}</ol>`);
   if (view.feedback) parts.push(`<p class="track-thanks">${t('thanks', { rating: view.feedback.rating })}</p>`);
   return parts.join('');
+}
+
+/**
+ * The stops the page shows: the recipient's own (those the read gives an address, contract §18) — the drop-off, and
+ * the pickup only where the recipient is the sender. A read without addresses (an older server) shows every stop.
+ */
+export function ownStops(view: TrackingView): TrackingView['stops'] {
+  const own = view.stops.filter((s) => s.address !== undefined);
+  return own.length ? own : view.stops;
+}
+
+/** A calendar day (YYYY-MM-DD, the service area's) in words: "Tuesday, 22 November 2026". */
+export function formatDate(lang: TrackLang, date: string): string {
+  const at = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(at.getTime())) return date;
+  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(at);
+}
+
+/** "Torstraße 2, 10119 Berlin": the street and number, then the zip code and city. */
+export function formatAddress(address: NonNullable<TrackingView['stops'][number]['address']>): string {
+  const street = [address.street, address.number].filter(Boolean).join(' ');
+  const city = [address.zip_code, address.city].filter(Boolean).join(' ');
+  return [street, city].filter(Boolean).join(', ');
+}
+
+/**
+ * Who sends, above the title: the sender's logo (only an /api/ path of this origin) and name. Not
+ * part of the live region: it does not change while the page is open.
+ */
+export function renderSender(sender: TrackingView['sender'], lang: TrackLang): string {
+  if (!sender.name) return '';
+  // The page is served by the API's own origin: the logo is asked for there, by its path (img-src 'self').
+  const path = sender.logo_url?.replace(/^https?:\/\/[^/]+(?=\/)/, '') ?? null;
+  const logo = path?.startsWith('/api/')
+    ? `<img class="track-logo" src="${escapeHtml(path)}" alt="${escapeHtml(trackText(lang, 'logo', { name: sender.name }))}" height="40">`
+    : '';
+  return `<header class="track-sender">${logo}<p class="track-sender-name">${escapeHtml(trackText(lang, 'from', { name: sender.name }))}</p></header>`;
 }
 
 /** Feedback is offered once the last drop-off is completed and none was given (docs/tracking.md). */

@@ -215,6 +215,43 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/sender": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the tenant's recipients are told by: name, colour, logo, e-mail From and Reply-To, SMS sender id */
+        get: operations["getSender"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change the sender identity (the fields given; null clears one) */
+        patch: operations["updateSender"];
+        trace?: never;
+    };
+    "/api/admin/sender/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sender's logo */
+        get: operations["getSenderLogo"];
+        /** Set the logo: a JPEG, PNG or WebP of at most 256 KiB, as base64 */
+        put: operations["putSenderLogo"];
+        post?: never;
+        /** Remove the logo */
+        delete: operations["deleteSenderLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/service_areas": {
         parameters: {
             query?: never;
@@ -1708,6 +1745,74 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/sms/smpp/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reply to an SMS through the SMSC, as our SMPP session read it (the SMPP bridge): STOP, STOPP or ABMELDEN opts the number out */
+        post: operations["smppInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/smpp/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An SMSC's delivery receipt, as our SMPP session read it (the SMPP bridge) */
+        post: operations["smppStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/twilio/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A reply to an SMS through Twilio (the number's messaging webhook), signed with X-Twilio-Signature: STOP, STOPP or ABMELDEN opts the number out */
+        post: operations["twilioInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Twilio's status callback for an SMS (its StatusCallback), signed with X-Twilio-Signature */
+        post: operations["twilioStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stops/{id}": {
         parameters: {
             query?: never;
@@ -1977,6 +2082,23 @@ export type paths = {
         };
         /** The tracking object again on every change (text/event-stream, `event: tracking`) */
         get: operations["streamTracking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tracking/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sender's logo on a booking's tracking page (the link's token) */
+        get: operations["getTrackingSenderLogo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4319,6 +4441,36 @@ export type components = {
         SchedulingMode: "instant" | "scheduled";
         /**
          * @example {
+         *       "name": "Spree Kurier",
+         *       "color": "#0b5fff",
+         *       "reply_to": "kundenservice@spree-kurier.de",
+         *       "email_from": "versand@spree-kurier.de",
+         *       "sms_sender_id": "SpreeKurier",
+         *       "logo_url": "/api/admin/sender/logo?v=3f2a9c1d07b4",
+         *       "effective": {
+         *         "name": "Spree Kurier",
+         *         "email_from": "\"Spree Kurier\" <versand@spree-kurier.de>",
+         *         "sms_from": "SpreeKurier"
+         *       },
+         *       "updated_at": "2026-11-22T09:00:00.000Z"
+         *     }
+         */
+        Sender: {
+            color: string | null;
+            effective: {
+                email_from: string;
+                name: string;
+                sms_from: string | null;
+            };
+            email_from: string | null;
+            logo_url: string | null;
+            name: string | null;
+            reply_to: string | null;
+            sms_sender_id: string | null;
+            updated_at: string | null;
+        };
+        /**
+         * @example {
          *       "id": "0193b2e4-0c1d-7a2e-8f30-000000000009",
          *       "name": "Same-day parcels",
          *       "service_area_id": "0193b2e4-0c1d-7a2e-8f30-000000000007",
@@ -5105,6 +5257,10 @@ export type components = {
         /**
          * @example {
          *       "booking_status": "dispatched",
+         *       "sender": {
+         *         "name": "Spree Kurier",
+         *         "logo_url": "https://tourbook.example.com/api/tracking/Jq4vT0pXo2s8cA1bE7mW9zKdR5uYfH3n/logo?v=3f2a9c1d"
+         *       },
          *       "stops": [
          *         {
          *           "kind": "pickup",
@@ -5135,7 +5291,14 @@ export type components = {
          *           "completed_at": null,
          *           "failure": null,
          *           "next_attempt": null,
-         *           "proof": null
+         *           "proof": null,
+         *           "address": {
+         *             "street": "Torstraße",
+         *             "number": "2",
+         *             "zip_code": "10119",
+         *             "city": "Berlin"
+         *           },
+         *           "date": "2026-11-22"
          *         }
          *       ],
          *       "driver": {
@@ -5165,8 +5328,19 @@ export type components = {
                 comment: string | null;
                 rating: number;
             } | null;
+            sender: {
+                logo_url: string | null;
+                name: string;
+            };
             stops: {
+                address?: {
+                    city: string;
+                    number: string | null;
+                    street: string;
+                    zip_code: string | null;
+                };
                 completed_at: string | null;
+                date?: string | null;
                 eta: string | null;
                 eta_window: {
                     /** Format: date-time */
@@ -7549,6 +7723,346 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSender: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sender": {
+                     *         "name": "Spree Kurier",
+                     *         "color": "#0b5fff",
+                     *         "reply_to": "kundenservice@spree-kurier.de",
+                     *         "email_from": "versand@spree-kurier.de",
+                     *         "sms_sender_id": "SpreeKurier",
+                     *         "logo_url": "/api/admin/sender/logo?v=3f2a9c1d07b4",
+                     *         "effective": {
+                     *           "name": "Spree Kurier",
+                     *           "email_from": "\"Spree Kurier\" <versand@spree-kurier.de>",
+                     *           "sms_from": "SpreeKurier"
+                     *         },
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sender: components["schemas"]["Sender"];
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateSender: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sender": {
+                 *         "name": "Spree Kurier",
+                 *         "color": "#0b5fff",
+                 *         "reply_to": "kundenservice@spree-kurier.de",
+                 *         "sms_sender_id": "SpreeKurier"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    sender: {
+                        color?: string | null;
+                        email_from?: string | null;
+                        name?: string | null;
+                        reply_to?: string | null;
+                        sms_sender_id?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sender": {
+                     *         "name": "Spree Kurier",
+                     *         "color": "#0b5fff",
+                     *         "reply_to": "kundenservice@spree-kurier.de",
+                     *         "email_from": "versand@spree-kurier.de",
+                     *         "sms_sender_id": "SpreeKurier",
+                     *         "logo_url": "/api/admin/sender/logo?v=3f2a9c1d07b4",
+                     *         "effective": {
+                     *           "name": "Spree Kurier",
+                     *           "email_from": "\"Spree Kurier\" <versand@spree-kurier.de>",
+                     *           "sms_from": "SpreeKurier"
+                     *         },
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sender: components["schemas"]["Sender"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSenderLogo: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo (JPEG, PNG or WebP) */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putSenderLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "logo": {
+                 *         "image": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    logo: {
+                        image: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sender": {
+                     *         "name": "Spree Kurier",
+                     *         "color": "#0b5fff",
+                     *         "reply_to": "kundenservice@spree-kurier.de",
+                     *         "email_from": "versand@spree-kurier.de",
+                     *         "sms_sender_id": "SpreeKurier",
+                     *         "logo_url": "/api/admin/sender/logo?v=3f2a9c1d07b4",
+                     *         "effective": {
+                     *           "name": "Spree Kurier",
+                     *           "email_from": "\"Spree Kurier\" <versand@spree-kurier.de>",
+                     *           "sms_from": "SpreeKurier"
+                     *         },
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sender: components["schemas"]["Sender"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteSenderLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sender": {
+                     *         "name": "Spree Kurier",
+                     *         "color": "#0b5fff",
+                     *         "reply_to": "kundenservice@spree-kurier.de",
+                     *         "email_from": "versand@spree-kurier.de",
+                     *         "sms_sender_id": "SpreeKurier",
+                     *         "logo_url": "/api/admin/sender/logo?v=3f2a9c1d07b4",
+                     *         "effective": {
+                     *           "name": "Spree Kurier",
+                     *           "email_from": "\"Spree Kurier\" <versand@spree-kurier.de>",
+                     *           "sms_from": "SpreeKurier"
+                     *         },
+                     *         "updated_at": "2026-11-22T09:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sender: components["schemas"]["Sender"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -20480,6 +20994,201 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    smppInbound: {
+        parameters: {
+            query?: {
+                secret?: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "+4915112345678",
+                 *       "text": "STOP"
+                 *     }
+                 */
+                "application/json": {
+                    from: string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    smppStatus: {
+        parameters: {
+            query?: {
+                secret?: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message_id": "2f9c41e0",
+                 *       "stat": "DELIVRD",
+                 *       "err": "000"
+                 *     }
+                 */
+                "application/json": {
+                    err?: string | null;
+                    message_id: string;
+                    stat: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    twilioInbound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                "x-twilio-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "From": "+4915112345678",
+                 *       "Body": "STOP"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    Body: string;
+                    From: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description An empty TwiML response: nothing is sent back to the phone. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    twilioStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+                "x-twilio-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "MessageSid": "SM0f9a3c5e7b1d4f6a8c2e0b4d6f8a1c3e",
+                 *       "MessageStatus": "delivered"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    ErrorCode?: string;
+                    MessageSid: string;
+                    MessageStatus: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getStop: {
         parameters: {
             query?: never;
@@ -22421,6 +23130,10 @@ export interface operations {
                      * @example {
                      *       "tracking": {
                      *         "booking_status": "dispatched",
+                     *         "sender": {
+                     *           "name": "Spree Kurier",
+                     *           "logo_url": "https://tourbook.example.com/api/tracking/Jq4vT0pXo2s8cA1bE7mW9zKdR5uYfH3n/logo?v=3f2a9c1d"
+                     *         },
                      *         "stops": [
                      *           {
                      *             "kind": "pickup",
@@ -22451,7 +23164,14 @@ export interface operations {
                      *             "completed_at": null,
                      *             "failure": null,
                      *             "next_attempt": null,
-                     *             "proof": null
+                     *             "proof": null,
+                     *             "address": {
+                     *               "street": "Torstraße",
+                     *               "number": "2",
+                     *               "zip_code": "10119",
+                     *               "city": "Berlin"
+                     *             },
+                     *             "date": "2026-11-22"
                      *           }
                      *         ],
                      *         "driver": {
@@ -22535,6 +23255,10 @@ export interface operations {
                      * @example {
                      *       "tracking": {
                      *         "booking_status": "dispatched",
+                     *         "sender": {
+                     *           "name": "Spree Kurier",
+                     *           "logo_url": "https://tourbook.example.com/api/tracking/Jq4vT0pXo2s8cA1bE7mW9zKdR5uYfH3n/logo?v=3f2a9c1d"
+                     *         },
                      *         "stops": [
                      *           {
                      *             "kind": "pickup",
@@ -22565,7 +23289,14 @@ export interface operations {
                      *             "completed_at": null,
                      *             "failure": null,
                      *             "next_attempt": null,
-                     *             "proof": null
+                     *             "proof": null,
+                     *             "address": {
+                     *               "street": "Torstraße",
+                     *               "number": "2",
+                     *               "zip_code": "10119",
+                     *               "city": "Berlin"
+                     *             },
+                     *             "date": "2026-11-22"
                      *           }
                      *         ],
                      *         "driver": {
@@ -22624,6 +23355,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTrackingSenderLogo: {
+        parameters: {
+            query?: {
+                v?: string;
+            };
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo (JPEG, PNG or WebP) */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                };
             };
             /** @description Not modified (`If-None-Match` matched). */
             304: {

@@ -8,6 +8,7 @@ export {
   grantAudience,
   setActiveTour,
   tenantExtensionsRead,
+  tenantNameRead,
   tenantsWithExtension,
   userNameRead,
 } from './repository.ts';
@@ -18,6 +19,7 @@ export {
   findServiceArea,
   findServiceAreas,
   serviceAreasNotifyingRecipients,
+  serviceAreaTimeZoneRead,
   serviceAreaTimeZones,
 } from './organizations-repository.ts';
 export type { UserRow } from './repository.ts';

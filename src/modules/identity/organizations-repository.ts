@@ -71,6 +71,12 @@ export const autoDispatchSettingRead = (tenantId: Placeholder, id: SQL): JsonPar
   },
 });
 
+/** A service area's time zone as one part of a combined read (the tracking read's local date); null without the area. */
+export const serviceAreaTimeZoneRead = (tenantId: SQL, id: SQL): JsonPart<string | null> => ({
+  sql: sql`(SELECT ${serviceAreas.timeZone} FROM ${serviceAreas} WHERE ${serviceAreas.tenantId} = ${tenantId} AND ${serviceAreas.id} = ${id})`,
+  decode: (value) => (typeof value === 'string' ? value : null),
+});
+
 export async function findServiceArea(q: Queryable, tenantId: string, id: string): Promise<ServiceAreaRow | null> {
   const [row] = await q.select().from(serviceAreas).where(and(eq(serviceAreas.tenantId, tenantId), eq(serviceAreas.id, id)));
   return row ?? null;

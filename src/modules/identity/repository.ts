@@ -72,6 +72,12 @@ export const userNameRead = (tenantId: SQL, userId: SQL): JsonPart<string | null
   decode: (value) => (typeof value === 'string' ? value : null),
 });
 
+/** A tenant's name as one part of a combined read: what its recipients see when it has set no sender name (decision 1784). */
+export const tenantNameRead = (tenantId: SQL): JsonPart<string | null> => ({
+  sql: sql`(SELECT ${tenants.name} FROM ${tenants} WHERE ${tenants.id} = ${tenantId})`,
+  decode: (value) => (typeof value === 'string' ? value : null),
+});
+
 export async function findUserByEmail(q: Queryable, tenantId: string | null, email: string): Promise<UserRow[]> {
   const conditions = [eq(users.email, email.toLowerCase()), isNull(users.deactivatedAt)];
   if (tenantId) conditions.push(eq(users.tenantId, tenantId));

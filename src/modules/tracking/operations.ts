@@ -22,8 +22,10 @@ import {
   trackingProofPhotoUrl,
 } from '../dispatch/index.ts';
 import { findStopFailureReason } from '../failures/index.ts';
-import { userNameRead } from '../identity/index.ts';
+import { serviceAreaTimeZoneRead, tenantNameRead, userNameRead } from '../identity/index.ts';
 import { currentPositionRead, stopEtasRead } from '../live/index.ts';
+import { baseUrl } from './notify.ts';
+import { senderRead } from './sender-repository.ts';
 import { hasPhotoFile, isOpenStop, toTrackingView, type TrackingFacts } from './views.ts';
 
 export const messages: Messages = {
@@ -41,6 +43,9 @@ const PARTS = {
   etas: stopEtasRead(source.tenantId, source.openStopIds),
   position: currentPositionRead(source.tenantId, source.tourId),
   driverName: userNameRead(source.tenantId, source.driverId),
+  sender: senderRead(source.tenantId),
+  tenantName: tenantNameRead(source.tenantId),
+  timeZone: serviceAreaTimeZoneRead(source.tenantId, source.serviceAreaId),
 };
 const READ = rawStatement('tracking_read', sql`${combinedRead(PARTS)} FROM ${source.from}`);
 
@@ -71,8 +76,19 @@ export async function loadTrackingFacts(deps: Deps, token: string): Promise<Trac
   const tracked = trackedOrExpired(deps, read?.tracked ?? null);
   if (tracked === null || read === null) throw notFound('tracking link');
   if (tracked === 'expired') throw trackingExpired();
-  return { tracked, etas: read.etas, driverName: read.driverName, position: tracked.tour?.status === 'en_route' ? read.position : null };
+  return {
+    tracked,
+    etas: read.etas,
+    driverName: read.driverName,
+    position: tracked.tour?.status === 'en_route' ? read.position : null,
+    sender: { name: read.sender?.name ?? read.tenantName ?? '', logoSha256: read.sender?.logoSha256 ?? null, color: read.sender?.color ?? null },
+    timeZone: read.timeZone,
+  };
 }
+
+/** The sender's logo behind a token, by its hash: a new logo is a new address, so an old one may be cached for long. */
+export const trackingLogoUrl = (config: Deps['config'], token: string, sha256: string): string =>
+  `${baseUrl(config)}/api/tracking/${token}/logo?v=${sha256.slice(0, 12)}`;
 
 /** The tracking object of `facts` in `lang`, as of now (ETA windows narrow with time). */
 export function renderTracking(deps: Pick<Deps, 'clock' | 'config'>, token: string, facts: TrackingFacts, lang: Lang) {
@@ -82,6 +98,7 @@ export function renderTracking(deps: Pick<Deps, 'clock' | 'config'>, token: stri
     lang,
     reasonLabel,
     photoUrl: (index) => trackingProofPhotoUrl(deps.config, token, index),
+    logoUrl: (sha256) => trackingLogoUrl(deps.config, token, sha256),
   });
 }
 
@@ -90,13 +107,14 @@ export async function readTracking(deps: Deps, token: string, lang: Lang) {
 }
 
 /**
- * The tracking object and where the recipient's next drop-off is, for the page's small map (decision 1105). The place
- * is the recipient's own; it is drawn on the page only, never added to the API's object (docs/tracking.md lists it).
+ * The tracking object, where the recipient's next drop-off is, for the page's small map (decision 1105), and the
+ * sender's colour (decision 1784). Both are drawn on the page only, never added to the API's object (docs/tracking.md
+ * lists it).
  */
 export async function readTrackingPage(deps: Deps, token: string, lang: Lang) {
   const facts = await loadTrackingFacts(deps, token);
   const dropoff = facts.tracked.stops.find((s) => s.type !== 'pickup' && isOpenStop(s)) ?? null;
-  return { view: renderTracking(deps, token, facts, lang), stop: dropoff ? { lat: dropoff.lat, lng: dropoff.lng } : null };
+  return { view: renderTracking(deps, token, facts, lang), stop: dropoff ? { lat: dropoff.lat, lng: dropoff.lng } : null, color: facts.sender.color };
 }
 
 /** The recipient rates the delivery (docs/tracking.md): once, after the last drop-off was completed; answers the read. */

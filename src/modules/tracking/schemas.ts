@@ -19,10 +19,15 @@ const TrackedStop = Type.Object({
   failure: Nullable(Type.Object({ reason: Type.String() })),
   next_attempt: Nullable(Type.Object({ time_window: TimeWindow })),
   proof: Nullable(Type.Object({ recipient_name: Nullable(Type.String()), photo_url: Nullable(Type.String()) })),
+  /** The recipient's own stop only (contract §18): where it delivers to, and its day on the service area's clock. */
+  address: Type.Optional(Type.Object({ street: Type.String(), number: Nullable(Type.String()), zip_code: Nullable(Type.String()), city: Type.String() })),
+  date: Type.Optional(Nullable(Type.String({ format: 'date' }))),
 });
 
 export const Tracking = component('Tracking', withExample(Type.Object({
   booking_status: Type.String(),
+  /** Who sends: the tenant's sender name (else its name) and logo (decision 1784). */
+  sender: Type.Object({ name: Type.String(), logo_url: Nullable(Type.String()) }),
   stops: Type.Array(TrackedStop),
   driver: Nullable(Type.Object({
     first_name: Type.String(),
@@ -32,6 +37,7 @@ export const Tracking = component('Tracking', withExample(Type.Object({
   feedback: Nullable(Type.Object({ rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) })),
 }), {
   booking_status: 'dispatched',
+  sender: { name: 'Spree Kurier', logo_url: 'https://tourbook.example.com/api/tracking/Jq4vT0pXo2s8cA1bE7mW9zKdR5uYfH3n/logo?v=3f2a9c1d' },
   stops: [
     {
       kind: 'pickup',
@@ -54,6 +60,8 @@ export const Tracking = component('Tracking', withExample(Type.Object({
       failure: null,
       next_attempt: null,
       proof: null,
+      address: { street: 'Torstraße', number: '2', zip_code: '10119', city: 'Berlin' },
+      date: '2026-11-22',
     },
   ],
   driver: { first_name: 'Carla', position: { lat: 52.5301, lng: 13.4071, recorded_at: '2026-11-22T14:08:30.000Z' } },
@@ -204,3 +212,37 @@ export const KannelInboundQuery = Type.Object({
   from: Type.String({ minLength: 1, maxLength: 40 }),
   text: Type.String({ maxLength: 2000 }),
 });
+
+/**
+ * Twilio's status callback (decision 1782), form-encoded: the message's SID, its state and, when it failed, Twilio's
+ * error code. Twilio sends more fields (AccountSid, From, To, ApiVersion, …): they are signed, not read.
+ */
+export const TwilioStatusBody = withExample(Type.Object(
+  {
+    MessageSid: Type.String({ minLength: 1, maxLength: 64 }),
+    MessageStatus: Type.String({ minLength: 1, maxLength: 40 }),
+    ErrorCode: Type.Optional(Type.String({ maxLength: 20 })),
+  },
+  { additionalProperties: true },
+), { MessageSid: 'SM0f9a3c5e7b1d4f6a8c2e0b4d6f8a1c3e', MessageStatus: 'delivered' });
+/** An SMS to our Twilio number (its messaging webhook), form-encoded: the sender's number and the text. */
+export const TwilioInboundBody = withExample(Type.Object(
+  { From: Type.String({ minLength: 1, maxLength: 40 }), Body: Type.String({ maxLength: 2000 }) },
+  { additionalProperties: true },
+), { From: '+4915112345678', Body: 'STOP' });
+/** The SMPP bridge's query: our secret (decision 1783). */
+export const SmppCallbackQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 200 })) });
+/** An SMSC's delivery receipt as the SMPP session read it: the SMSC's message_id, the `stat:` word, the `err:` code. */
+export const SmppStatusBody = withExample(
+  Type.Object({
+    message_id: Type.String({ minLength: 1, maxLength: 65 }),
+    stat: Type.String({ minLength: 1, maxLength: 20 }),
+    err: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+  }),
+  { message_id: '2f9c41e0', stat: 'DELIVRD', err: '000' },
+);
+/** A phone's reply as the SMPP session read it (a deliver_sm without receipt bits): the sender's number, the text. */
+export const SmppInboundBody = withExample(
+  Type.Object({ from: Type.String({ minLength: 1, maxLength: 40 }), text: Type.String({ maxLength: 2000 }) }),
+  { from: '+4915112345678', text: 'STOP' },
+);

@@ -11,6 +11,7 @@ import { findServiceArea } from '../identity/index.ts';
 import * as repo from './messages-repository.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
 import { NOT_SENT } from './recipient-sms.ts';
+import { sendingIdentity } from './sender.ts';
 
 export const SEND_MESSAGE_JOB: JobKind = 'tracking.send_message';
 /** Attempts before a message is failed: 5 s, 20 s, 80 s, 320 s, 21 min, 1 h apart (the jobs' backoff) — about 1.5 h. */
@@ -43,8 +44,9 @@ export const sendRecipientMessageJob: JobHandler = async (deps, job) => {
   if (message === 'held') throw new Error('the message is being sent by another job');
   const key = { tenantId: job.tenantId, id: message.id };
   const reason = await send(deps, message, payload);
-  if (reason === null) {
-    await repo.finishSending(deps.db, key, { status: 'sent', providerRef: null }, deps.clock.now());
+  if ('sent' in reason) {
+    // The gateway's own id (Twilio's SID, an SMSC's message_id): its receipts name the message by it (decisions 1782, 1783).
+    await repo.finishSending(deps.db, key, { status: 'sent', providerRef: reason.providerRef }, deps.clock.now());
     return;
   }
   if (job.attempt >= job.maxAttempts || reason.final) {
@@ -71,14 +73,25 @@ async function waitsOutQuietHours(deps: Deps, tenantId: string, payload: SendMes
 }
 
 type Reason = { text: string; final: boolean };
+type Sent = { sent: true; providerRef: string | null };
 
-/** Null when the mailer or the gateway took the message, else why not. */
-async function send(deps: Deps, message: repo.MessageRow, payload: SendMessagePayload): Promise<Reason | null> {
+/** Sent (with the gateway's id of it, if it gives one) when the mailer or the gateway took the message, else why not. */
+async function send(deps: Deps, message: repo.MessageRow, payload: SendMessagePayload): Promise<Reason | Sent> {
+  // The tenant's sender identity as it is now (decision 1784): a change applies to messages still waiting.
+  const sender = await sendingIdentity(deps, message.tenantId);
   if (message.channel === 'email') {
     try {
       // The message id as Message-ID lets a receiving server drop a retry's duplicate.
-      await mailerFor(deps.config, deps.log).send({ id: message.id, to: [message.to], subject: payload.subject ?? '', text: payload.text, ...(payload.headers ? { headers: payload.headers } : {}) });
-      return null;
+      await mailerFor(deps.config, deps.log).send({
+        id: message.id,
+        to: [message.to],
+        subject: payload.subject ?? '',
+        text: payload.text,
+        from: sender.mailFrom,
+        ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
+        ...(payload.headers ? { headers: payload.headers } : {}),
+      });
+      return { sent: true, providerRef: null };
     } catch (err) {
       return { text: `The mail server refused it: ${err instanceof Error ? err.message : String(err)}`, final: false };
     }
@@ -87,8 +100,8 @@ async function send(deps: Deps, message: repo.MessageRow, payload: SendMessagePa
   if ((await repo.optedOutPhones(deps.db, message.tenantId, [message.to])).size) return { text: NOT_SENT.optedOut, final: true };
   const gateway = smsGatewayFor(deps.config);
   if (!gateway) return { text: NOT_SENT.noGateway, final: true };
-  const result = await gateway.send({ id: message.id, tenantId: message.tenantId, to: message.to, from: deps.config.sms!.from, text: payload.text, statusUrl: payload.status_url ?? null });
-  if (result.accepted) return null;
+  const result = await gateway.send({ id: message.id, tenantId: message.tenantId, to: message.to, from: sender.smsFrom ?? deps.config.sms!.from, text: payload.text, statusUrl: payload.status_url ?? null });
+  if (result.accepted) return { sent: true, providerRef: result.providerRef };
   deps.log.warn({ message_id: message.id, reason: result.reason }, 'SMS refused by the gateway');
   return { text: result.reason, final: false };
 }

@@ -1,7 +1,7 @@
-// Tracking's own tables (decisions 1104, 1108, 1109, 1761): which recipient moments were told, each recipient address's one-click
-// unsubscribe token and opt-out, a tenant's own texts for the recipient's messages, each message sent and the opted-out numbers.
+// Tracking's own tables (decisions 1104, 1108, 1109, 1761, 1784): which recipient moments were told, each recipient address's
+// one-click unsubscribe token and opt-out, a tenant's own texts and sender identity, each message sent and the opted-out numbers.
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { customType, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -97,6 +97,8 @@ export const recipientMessages = pgTable(
     index('recipient_messages_sms_to_idx').on(t.to, t.createdAt).where(sql`"channel" = 'sms'`),
     // Retention's oldest messages first, across tenants (decision 1773).
     index('recipient_messages_created_idx').on(t.createdAt, t.tenantId, t.bookingId),
+    // A receipt finds its message by the gateway's id (decisions 1782, 1783; migration 0031).
+    index('recipient_messages_provider_ref_idx').on(t.providerRef).where(sql`"provider_ref" IS NOT NULL`),
   ],
 );
 
@@ -110,3 +112,24 @@ export const recipientPhones = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.phoneNumber] })],
 );
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * A tenant's sender identity towards its recipients (decision 1784): what the tracking page, the e-mails and the SMS
+ * say they come from. Every field null means Tourbook's default for it (the tenant's name, MAIL_FROM, SMS_FROM). The
+ * logo is a small raster image kept here, not in the blob store: it is public, a few kilobytes, and read with the
+ * tracking page.
+ */
+export const recipientSenders = pgTable('recipient_senders', {
+  tenantId: uuid('tenant_id').primaryKey(),
+  name: text('name'),
+  color: text('color'),
+  replyTo: text('reply_to'),
+  emailFrom: text('email_from'),
+  smsSenderId: text('sms_sender_id'),
+  logo: bytea('logo'),
+  logoType: text('logo_type'),
+  logoSha256: text('logo_sha256'),
+  updatedAt: ts('updated_at').notNull(),
+});

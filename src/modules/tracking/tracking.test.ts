@@ -36,8 +36,10 @@ async function scene() {
 
 /** Every key the read may ever answer (docs/tracking.md), by path: anything else is a leak. */
 const ALLOWED: Record<string, string[]> = {
-  tracking: ['booking_status', 'stops', 'driver', 'stops_before_yours', 'feedback'],
-  'tracking.stops[]': ['kind', 'status', 'time_window', 'eta', 'eta_window', 'completed_at', 'failure', 'next_attempt', 'proof'],
+  tracking: ['booking_status', 'sender', 'stops', 'driver', 'stops_before_yours', 'feedback'],
+  'tracking.sender': ['name', 'logo_url'],
+  'tracking.stops[]': ['kind', 'status', 'time_window', 'eta', 'eta_window', 'completed_at', 'failure', 'next_attempt', 'proof', 'address', 'date'],
+  'tracking.stops[].address': ['street', 'number', 'zip_code', 'city'],
   'tracking.stops[].time_window': ['starts_at', 'ends_at'],
   'tracking.stops[].eta_window': ['earliest', 'latest'],
   'tracking.stops[].failure': ['reason'],

@@ -12,6 +12,10 @@ export interface TrackingFacts {
   driverName: string | null;
   /** The tour's current position (while it is en route). */
   position: { lat: number; lng: number; recordedAt: Date } | null;
+  /** Who sends (decision 1784): the sender name, else the tenant's; the logo's hash and the colour, when it has them. */
+  sender: { name: string; logoSha256: string | null; color: string | null };
+  /** The booking's service area's clock: it dates the recipient's stop. Null only for an area gone missing. */
+  timeZone: string | null;
 }
 
 export interface ViewInput extends TrackingFacts {
@@ -20,15 +24,43 @@ export interface ViewInput extends TrackingFacts {
   reasonLabel: (key: string | null, lang: Lang) => string;
   /** The link to the proof photo of the stop at this index of `stops` (the token's own route, decision 1250). */
   photoUrl: (index: number) => string;
+  /** The link to the sender's logo of this hash (the token's own route, decision 1784). */
+  logoUrl: (sha256: string) => string;
 }
 
 /**
  * How far an ETA may be off either way: a fifth of the time still to go, at least five minutes (decision 1101). The
  * window never opens in the past.
  */
-export function etaWindow(eta: Date, now: Date): { earliest: string; latest: string } {
-  const margin = Math.max(5 * 60_000, (eta.getTime() - now.getTime()) / 5);
+export function etaWindow(eta: Date, now: Date, headingHere = false): { earliest: string; latest: string } {
+  const toGo = (eta.getTime() - now.getTime()) / 5;
+  // Once the driver heads for this stop the window is at most 30 minutes wide and narrows as it comes near, down to
+  // ± 3 minutes (contract §18, decision 1784): the ETA is then a road time from the driver's position, not a queue.
+  const margin = headingHere ? Math.min(HEADING_MARGIN_MAX_MS, Math.max(HEADING_MARGIN_MIN_MS, toGo)) : Math.max(5 * 60_000, toGo);
   return { earliest: iso(new Date(Math.max(now.getTime(), eta.getTime() - margin))), latest: iso(new Date(eta.getTime() + margin)) };
+}
+
+const HEADING_MARGIN_MAX_MS = 15 * 60_000;
+const HEADING_MARGIN_MIN_MS = 3 * 60_000;
+
+/** One formatter per zone: building one costs more than the rest of the view (the read is a hot path). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The day of `at` on the clock of `timeZone`, as YYYY-MM-DD (en-CA writes ISO dates). */
+function localDate(at: Date, timeZone: string | null): string {
+  const zone = timeZone ?? 'UTC';
+  let format = dayFormats.get(zone);
+  if (!format) dayFormats.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  return format.format(at);
+}
+
+/**
+ * The recipient's own stops (contract §18): the drop-offs; the pickups only for a booking that has no drop-off (the
+ * recipient is then the sender). Only they carry the address and the date.
+ */
+export function ownStopIds(stops: readonly TrackedStop[]): Set<string> {
+  const dropoffs = stops.filter((s) => s.type !== 'pickup');
+  return new Set((dropoffs.length ? dropoffs : stops).map((s) => s.id));
 }
 
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
@@ -61,22 +93,32 @@ export function toTrackingView(facts: ViewInput) {
   const stopsBefore = active && !headingHere && firstOwn > 0 ? firstOwn : null;
   const window = (s: TrackedStop) =>
     s.timeWindowStartsAt && s.timeWindowEndsAt ? { starts_at: iso(s.timeWindowStartsAt), ends_at: iso(s.timeWindowEndsAt) } : null;
+  const recipients = ownStopIds(tracked.stops);
+  const heading = headingHere ? tracked.tourOpenStops[0]?.id : undefined;
   return {
     booking_status: tracked.bookingStatus,
+    sender: { name: facts.sender.name, logo_url: facts.sender.logoSha256 ? facts.logoUrl(facts.sender.logoSha256) : null },
     stops: tracked.stops.map((s, index) => {
       const open = isOpenStop(s);
       const eta = open ? (etas.get(s.id) ?? s.eta ?? null) : null;
+      const day = s.timeWindowStartsAt ?? eta ?? s.completedAt ?? s.failedAt ?? null;
       const reattempt = tracked.stops.find((r) => r.recoveryOfStopId === s.id && r.recoveryKind === 'reattempt');
       return {
         kind: s.type === 'pickup' ? ('pickup' as const) : ('dropoff' as const),
         status: s.status,
         time_window: window(s),
         eta: isoOrNull(eta),
-        eta_window: eta ? etaWindow(eta, now) : null,
+        eta_window: eta ? etaWindow(eta, now, s.id === heading) : null,
         completed_at: isoOrNull(s.completedAt),
         failure: s.status === 'failed' && s.failure ? { reason: facts.reasonLabel(s.failure.reason_key, lang) } : null,
         next_attempt: s.status === 'failed' && reattempt ? { time_window: window(reattempt) } : null,
         proof: s.status === 'completed' && s.proof ? { recipient_name: s.proof.recipient_name ?? null, photo_url: hasPhotoFile(s) ? facts.photoUrl(index) : null } : null,
+        ...(recipients.has(s.id)
+          ? {
+              address: { street: s.address.street, number: s.address.number ?? null, zip_code: s.address.zip_code ?? null, city: s.address.city },
+              date: day ? localDate(day, facts.timeZone) : null,
+            }
+          : {}),
       };
     }),
     driver:

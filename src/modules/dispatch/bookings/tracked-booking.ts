@@ -79,6 +79,8 @@ export function trackedBookingRead() {
     tourId: sql`tb.tour_id`,
     driverId: sql`tb.driver_id`,
     openStopIds: sql`tb.open_stop_ids`,
+    /** The booking's service area: its clock dates the recipient's stop. */
+    serviceAreaId: sql`tb.service_area_id`,
   };
 }
 

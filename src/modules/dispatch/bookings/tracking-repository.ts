@@ -68,7 +68,7 @@ const FINAL = sql.raw(FINAL_STOP_STATUSES.map((status) => `'${status}'`).join(',
  * and the tour is then found by its key (a subquery in a join condition is no index condition).
  */
 export const trackedBookingSource = (tokenHash: Placeholder): SQL => sql`(
-  SELECT x.tenant_id, x.tour_id, tr.driver_id, x.open_stop_ids,
+  SELECT x.tenant_id, x.tour_id, tr.driver_id, x.open_stop_ids, x.service_area_id,
          json_build_object(
            'tenant_id', x.tenant_id, 'booking_id', x.booking_id, 'booking_status', x.booking_status,
            'feedback', x.feedback, 'stops', x.stops,
@@ -76,7 +76,7 @@ export const trackedBookingSource = (tokenHash: Placeholder): SQL => sql`(
            'tour_open_stops', (SELECT coalesce(json_agg(json_build_array(s.id, s.booking_id) ORDER BY s.tour_position, s.id), '[]'::json)
                                  FROM stops s WHERE s.tenant_id = x.tenant_id AND s.tour_id = tr.id AND s.status NOT IN (${FINAL}))
          ) AS tracked
-    FROM (SELECT l.tenant_id, l.booking_id, b.status AS booking_status,
+    FROM (SELECT l.tenant_id, l.booking_id, b.status AS booking_status, b.service_area_id,
                  CASE WHEN l.feedback_at IS NOT NULL AND l.feedback_rating IS NOT NULL THEN json_build_array(l.feedback_rating, l.feedback_comment) END AS feedback,
                  (SELECT coalesce(json_agg(s ORDER BY s.position), '[]'::json) FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id) AS stops,
                  ARRAY(SELECT s.id FROM stops s WHERE s.tenant_id = l.tenant_id AND s.booking_id = l.booking_id AND s.status NOT IN (${FINAL})) AS open_stop_ids,

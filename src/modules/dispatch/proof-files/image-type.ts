@@ -1,36 +1,12 @@
-// Proof images: decoded from base64 and typed by their first bytes, never by what the client says (decision 1250).
-// Raster formats only: an SVG is a document that can carry scripts, so a signature is a picture like a photo.
+// Proof images (decision 1250): the shared raster check (src/shared/image-type.ts) with the proof's own limit.
+import { decodeImage, IMAGE_TYPES, type DecodedImage, type ImageType } from '../../../shared/image-type.ts';
 
-export const PROOF_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
-export type ProofImageType = (typeof PROOF_IMAGE_TYPES)[number];
+export { imageTypeOf } from '../../../shared/image-type.ts';
+export const PROOF_IMAGE_TYPES = IMAGE_TYPES;
+export type ProofImageType = ImageType;
 
 /** docs/api-guide.md "Proof of delivery": a photo (and a signature) is at most 5 MiB once decoded. */
 export const MAX_PROOF_IMAGE_BYTES = 5 * 1024 * 1024;
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** The image type the bytes start with: JPEG (SOI marker), PNG (signature then IHDR), WebP (RIFF…WEBP VP8); else null. */
-export function imageTypeOf(bytes: Buffer): ProofImageType | null {
-  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 16 && bytes.subarray(0, 8).equals(PNG) && bytes.toString('latin1', 12, 16) === 'IHDR') return 'image/png';
-  if (bytes.length >= 16 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 15) === 'WEBPVP8') return 'image/webp';
-  return null;
-}
-
-export type DecodedImage = { ok: true; bytes: Buffer; contentType: ProofImageType } | { ok: false; code: 'invalid_base64' | 'too_large' | 'not_an_image'; detail: string };
-
-/**
- * A base64 proof image decoded and checked: strict base64 (line breaks allowed, as MIME encoders wrap), at most
- * 5 MiB decoded, and one of the accepted image types by its bytes.
- */
-export function decodeProofImage(base64: string): DecodedImage {
-  const compact = base64.replace(/[\r\n]/g, '');
-  if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
-    return { ok: false, code: 'invalid_base64', detail: 'is not base64' };
-  }
-  const bytes = Buffer.from(compact, 'base64');
-  if (bytes.length > MAX_PROOF_IMAGE_BYTES) return { ok: false, code: 'too_large', detail: 'is larger than 5 MiB' };
-  const contentType = imageTypeOf(bytes);
-  if (!contentType) return { ok: false, code: 'not_an_image', detail: 'is not a JPEG, PNG or WebP image' };
-  return { ok: true, bytes, contentType };
-}
+/** A base64 proof image decoded and checked: strict base64, at most 5 MiB decoded, a JPEG, PNG or WebP by its bytes. */
+export const decodeProofImage = (base64: string): DecodedImage => decodeImage(base64, MAX_PROOF_IMAGE_BYTES, '5 MiB');

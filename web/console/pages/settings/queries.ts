@@ -255,3 +255,26 @@ export function usePreview({ moment, locale }: TemplateKey, draft: TemplateDraft
       (await call(api.POST('/api/admin/recipient_templates/{moment}/{locale}/preview', { params: { path: { moment, locale } }, body: { recipient_template: draft } }))).preview,
   });
 }
+
+// The sender (docs/tracking.md "Sender")
+
+export type Sender = Schemas['Sender'];
+export type SenderDraft = { name: string | null; color: string | null; reply_to: string | null; email_from: string | null; sms_sender_id: string | null };
+
+export function useSender() {
+  return useQuery({ queryKey: ['sender'], queryFn: async () => (await call(api.GET('/api/admin/sender'))).sender });
+}
+
+export function useSaveSender() {
+  const refresh = useRefresh('sender');
+  return useMutation({ mutationFn: (sender: SenderDraft) => call(api.PATCH('/api/admin/sender', { body: { sender } })), onSuccess: () => refresh() });
+}
+
+/** The logo as base64 (the API's shape); null removes it. */
+export function useSaveLogo() {
+  const refresh = useRefresh('sender');
+  return useMutation({
+    mutationFn: (image: string | null) => (image === null ? call(api.DELETE('/api/admin/sender/logo')) : call(api.PUT('/api/admin/sender/logo', { body: { logo: { image } } }))),
+    onSuccess: () => refresh(),
+  });
+}

@@ -10,15 +10,16 @@ import { messages } from './messages.ts';
 import { OrganizationsSection } from './organizations.tsx';
 import { PlacesSection } from './places.tsx';
 import { RecipientEmailsSection } from './recipient-emails.tsx';
+import { SenderSection } from './sender.tsx';
 import { ServiceAreasSection } from './service-areas.tsx';
 import { ServicesSection } from './services.tsx';
 import { UsersSection } from './users.tsx';
 import { WebhookPage } from './webhook-page.tsx';
 import { WebhooksSection } from './webhooks.tsx';
 
-type Section = 'webhooks' | 'users' | 'organizations' | 'api_keys' | 'services' | 'places' | 'service_areas' | 'recipient_emails';
+type Section = 'webhooks' | 'users' | 'organizations' | 'api_keys' | 'services' | 'places' | 'service_areas' | 'recipient_emails' | 'sender';
 
-const ADMIN: Section[] = ['webhooks', 'users', 'organizations', 'api_keys', 'services', 'places', 'service_areas', 'recipient_emails'];
+const ADMIN: Section[] = ['webhooks', 'users', 'organizations', 'api_keys', 'services', 'places', 'service_areas', 'recipient_emails', 'sender'];
 const MANAGER: Section[] = ['users', 'organizations', 'services', 'places', 'recipient_emails'];
 
 export const sectionsFor = (user: User): Section[] => (user.role === 'admin' ? ADMIN : MANAGER);
@@ -61,6 +62,7 @@ export function SettingsPage({ user }: { user: User }) {
         <Route path="/places">{() => <PlacesSection user={user} />}</Route>
         {has('service_areas') ? <Route path="/service-areas">{() => <ServiceAreasSection />}</Route> : null}
         <Route path="/recipient-emails">{() => <RecipientEmailsSection user={user} />}</Route>
+        {has('sender') ? <Route path="/sender">{() => <SenderSection />}</Route> : null}
         <Route>{() => <Redirect to={hrefOf(sections[0] ?? 'users')} replace />}</Route>
       </Switch>
     </section>
