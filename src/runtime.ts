@@ -11,6 +11,7 @@ import { backfillPlaceAddressKeys } from './modules/places/index.ts';
 import { wireHooks } from './hooks.ts';
 import { useTourbookMessages } from './messages.ts';
 import { createSolverPool } from './optimizer/index.ts';
+import { closeSmsGateways } from './sms/index.ts';
 import type { Deps } from './deps.ts';
 import type { Clock } from './shared/clock.ts';
 import { systemClock } from './shared/clock.ts';
@@ -137,6 +138,8 @@ export async function createRuntime(
     deps,
     migrated,
     close: async () => {
+      // The worker's SMPP session is unbound before the database goes (decision 1783); its send jobs have stopped.
+      await closeSmsGateways();
       await deps.replicas?.close();
       await deps.optimizer.close();
       await database.close();

@@ -73,6 +73,21 @@ export async function applyReceipt(q: Queryable, key: { tenantId: string; id: st
   return Boolean(found);
 }
 
+/**
+ * A receipt that names the gateway's own id of the message (Twilio's SID, an SMSC's message_id; decisions 1782, 1783)
+ * rather than ours: the same forward-only move, found by provider_ref across tenants (a receipt names none). False when
+ * no SMS has that reference.
+ */
+export async function applyReceiptByProviderRef(q: Queryable, providerRef: string, status: MessageStatus, rank: number, error: string | null, now: Date): Promise<boolean> {
+  const [found] = await q
+    .select({ tenantId: recipientMessages.tenantId, id: recipientMessages.id })
+    .from(recipientMessages)
+    .where(and(eq(recipientMessages.providerRef, providerRef), eq(recipientMessages.channel, 'sms')))
+    .orderBy(desc(recipientMessages.createdAt))
+    .limit(1);
+  return found ? applyReceipt(q, found, status, rank, error, now) : false;
+}
+
 export async function messagesOfBooking(q: Queryable, tenantId: string, bookingId: string): Promise<MessageRow[]> {
   return q
     .select()

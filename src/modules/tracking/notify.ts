@@ -227,13 +227,17 @@ async function textMessage(tx: Tx, deps: Deps, input: { about: MessageAbout; ser
 }
 
 /**
- * Where Kannel reports an SMS's delivery (docs/api-guide.md "Recipient messages"): our status route with the callback
- * secret, the tenant and the message, and Kannel's %d (type) and %A (the carrier's answer), which it fills in. Null
- * without SMS_CALLBACK_SECRET: no receipts are asked for, and a sent SMS stays `sent`.
+ * Where the gateway reports an SMS's delivery (docs/api-guide.md "Recipient messages"). Kannel: our status route with
+ * the callback secret, the tenant and the message, and Kannel's %d (type) and %A (the carrier's answer), which it fills
+ * in. Twilio: our Twilio status route, which its signature authenticates and its SID names the message at (decision
+ * 1782). SMPP: the bridge's status route (the session posts the receipts it gets there; decision 1783). Null without
+ * SMS_CALLBACK_SECRET (Kannel, SMPP): no receipts are asked for, and a sent SMS stays `sent`.
  */
 export function smsStatusUrl(config: Deps['config'], tenantId: string, messageId: string): string | null {
+  if (config.sms?.provider === 'twilio') return `${baseUrl(config)}/api/sms/twilio/status`;
   const secret = config.sms?.callbackSecret;
   if (!secret) return null;
+  if (config.sms?.provider === 'smpp') return `${baseUrl(config)}/api/sms/smpp/status?secret=${secret}`;
   return `${baseUrl(config)}/api/sms/kannel/status?secret=${secret}&tenant=${tenantId}&message=${messageId}&type=%d&answer=%A`;
 }
 

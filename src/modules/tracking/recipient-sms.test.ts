@@ -80,7 +80,7 @@ describe('SMS configuration', () => {
     expect(loadConfig({ SMS_PROVIDER: 'kannel', SMS_URL: 'http://kannel:13013/cgi-bin/sendsms', SMS_USERNAME: 'tb' }).sms).toMatchObject({ provider: 'kannel', from: 'Tourbook', username: 'tb', password: null, callbackSecret: null });
     expect(() => loadConfig({ SMS_PROVIDER: 'kannel' })).toThrow(/SMS_URL is required when SMS_PROVIDER is set/);
     expect(() => loadConfig({ SMS_URL: 'http://kannel/cgi-bin/sendsms' })).toThrow(/SMS_PROVIDER is not/);
-    expect(() => loadConfig({ SMS_PROVIDER: 'twilio', SMS_URL: 'http://x/' })).toThrow(/SMS_PROVIDER must be one of kannel/);
+    expect(() => loadConfig({ SMS_PROVIDER: 'nexmo', SMS_URL: 'http://x/' })).toThrow(/SMS_PROVIDER must be one of kannel, smpp, twilio/);
     expect(() => loadConfig({ SMS_PROVIDER: 'kannel', SMS_URL: 'http://x/', SMS_FROM: 'A sender far too long' })).toThrow(/SMS_FROM/);
     expect(loadConfig({ SMS_PROVIDER: 'kannel', SMS_URL: 'http://x/', SMS_FROM: '+4930123456' }).sms?.from).toBe('+4930123456');
   });
