@@ -59,8 +59,17 @@ async function waitForPort(port: number, what: string, ms = 10_000): Promise<voi
   }
 }
 
-/** `inboundUrl`: where smsbox fetches a reply (%p the sender, %a the text are Kannel's escapes). */
-export async function startKannel(options: { inboundUrl: string }): Promise<KannelGateway> {
+export interface KannelOptions {
+  /** Where smsbox fetches a reply (%p the sender, %a the text are Kannel's escapes). */
+  inboundUrl: string;
+  /** bearerbox's and smsbox's log level, in their files and on their output: 1 (info, the default) … 3 (errors only). */
+  logLevel?: number;
+  /** Called with each SMS the carrier received and the moment it was read from fakesmsc's output (Date.now()). */
+  onCarried?: (sms: CarriedSms, at: number) => void;
+}
+
+export async function startKannel(options: KannelOptions): Promise<KannelGateway> {
+  const logLevel = options.logLevel ?? 1;
   const [bearerbox, smsbox, fakesmsc] = [binary(BEARERBOX), binary(SMSBOX), binary(FAKESMSC)];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-kannel-'));
   const [adminPort, boxPort, smscPort, sendsmsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -73,7 +82,7 @@ admin-allow-ip = 127.0.0.1
 smsbox-port = ${boxPort}
 box-allow-ip = 127.0.0.1
 log-file = "${dir}/bearerbox.log"
-log-level = 1
+log-level = ${logLevel}
 dlr-storage = internal
 
 group = smsc
@@ -87,7 +96,7 @@ bearerbox-host = 127.0.0.1
 bearerbox-port = ${boxPort}
 sendsms-port = ${sendsmsPort}
 log-file = "${dir}/smsbox.log"
-log-level = 1
+log-level = ${logLevel}
 
 group = sendsms-user
 username = ${username}
@@ -146,7 +155,7 @@ get-url = "${options.inboundUrl}"
   };
   let carrier: ChildProcess;
   try {
-    run(bearerbox, ['-v', '1', 'kannel.conf']);
+    run(bearerbox, ['-v', String(logLevel), 'kannel.conf']);
     await waitForPort(smscPort, 'bearerbox');
     // Interactive fakesmsc: no generated messages, stdin lines are the phone's replies.
     carrier = run(fakesmsc, ['-H', '127.0.0.1', '-r', String(smscPort), '-i', '0']);
@@ -157,14 +166,16 @@ get-url = "${options.inboundUrl}"
       pending += d.toString('utf8');
       for (let m = GOT.exec(pending); m; m = GOT.exec(pending)) {
         const [, from, to, type, raw] = m as unknown as [string, string, string, string, string];
-        carried.push({ from, to, type, text: type === 'ucs2' ? Buffer.from(unescape(raw), 'latin1').swap16().toString('utf16le') : raw });
+        const sms = { from, to, type, text: type === 'ucs2' ? Buffer.from(unescape(raw), 'latin1').swap16().toString('utf16le') : raw };
+        carried.push(sms);
+        options.onCarried?.(sms, Date.now());
         pending = pending.slice(m.index + m[0].length);
       }
     };
     // fakesmsc logs to stderr and stdout alike.
     carrier.stdout!.on('data', parse);
     carrier.stderr!.on('data', parse);
-    run(smsbox, ['-v', '1', 'kannel.conf']);
+    run(smsbox, ['-v', String(logLevel), 'kannel.conf']);
     await waitForPort(sendsmsPort, 'smsbox');
   } catch (err) {
     await gateway.close();
