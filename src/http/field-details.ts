@@ -74,6 +74,12 @@ export const fieldDetails: FieldDetails = {
   'each proposed tour at most once': { de: 'jede vorgeschlagene Tour höchstens einmal' },
   "a driver's tour under way keeps its driver": { de: 'eine Tour unterwegs behält ihren Fahrer' },
   'is not a Kannel DLR type (1, 2, 4, 8 or 16)': { de: 'ist kein Kannel-DLR-Typ (1, 2, 4, 8 oder 16)' },
+  'is not a Twilio message status ({list})': { de: 'ist kein Twilio-Nachrichtenstatus ({list})' },
+  'is not an SMPP receipt state ({list})': { de: 'ist kein SMPP-Zustellstatus ({list})' },
+  // The sender identity (decision 1784).
+  'The mail server sends only for {domains}: use an address there.': { de: 'Der Mailserver sendet nur für {domains}: verwenden Sie eine Adresse dort.' },
+  'The logo {detail}.': { de: 'Das Logo {detail}.' },
+  'is larger than {size}': { de: 'ist größer als {size}' },
   'names no stop': { de: 'bezeichnet keinen Stopp' },
   'must come after the pickup stop': { de: 'muss nach dem Abholstopp kommen' },
   'is already used by an open package': { de: 'wird bereits von einem offenen Paket verwendet' },
