@@ -144,3 +144,27 @@ export async function tourDistanceMeters(q: Queryable, tenantId: string, tourId:
   const [row] = await queryRows<{ m: number | null }>(q, sql`SELECT round(${tourDistanceSql(sql`${tenantId}::uuid`, sql`ARRAY[${tourId}::uuid]`)})::int AS m`);
   return row?.m ?? null;
 }
+
+/** An ETA shown with less than this to go counts as shown this far ahead: a minute off on the doorstep is no share. */
+const SHARE_FLOOR_S = 300;
+
+/**
+ * How far the tenant's ETAs were off as a share of the time they had to go (decision 1786): for each stop that arrived
+ * in the period with an ETA error (contract §17's measure, the ETA shown 30 minutes before the arrival or the first
+ * after the tour's start), |arrival − ETA| ÷ (ETA − the minute it was shown, at least 5 minutes), and the share 80 %
+ * of them stayed within. All the tenant's stops: no reader sees the figure, only the windows it widens.
+ */
+export async function etaErrorShare(q: Queryable, tenantId: string, from: Date, to: Date): Promise<{ samples: number; p80: number | null }> {
+  const scope: FinishedStopsScope = { tenantId, from, to, serviceAreaId: null, organizationId: null, visibleToOrganizationIds: null, stopType: null };
+  const share = sql`abs(extract(epoch FROM arrived_at - eta)) / greatest(extract(epoch FROM eta - shown_at), ${sql.raw(String(SHARE_FLOOR_S))})`;
+  const query = sql`
+WITH f AS (${finishedStopsSql(scope)}),
+shown AS (${etaShownSql(sql`${tenantId}::uuid`, col('f'))})
+SELECT count(*)::int AS samples, (percentile_cont(0.8) WITHIN GROUP (ORDER BY ${share}))::float8 AS p80 FROM shown`;
+  // A large tenant's fortnight costs more than jit_optimize_above_cost, and compiling it more than running it (decision 1750).
+  return q.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL jit = off`);
+    const [row] = await queryRows<{ samples: number; p80: number | null }>(tx, query);
+    return { samples: row?.samples ?? 0, p80: row?.p80 ?? null };
+  });
+}

@@ -202,7 +202,8 @@ async function pruneEtaSamples(q: Queryable, tenantId: string, stopIds: readonly
 /**
  * The ETA shown for each stop of `stops` (a relation with stop_id, arrived_at, tour_started_at) at the moment its ETA
  * error is measured (contract §17): the one shown 30 minutes before the arrival, or the first after the tour started
- * when that is later (or there is none). One row per stop that has one: stop_id, arrived_at, eta. One pass over the
+ * when that is later (or there is none). One row per stop that has one: stop_id, arrived_at, eta, and shown_at (the
+ * minute that ETA was published: what it had to go then is eta − shown_at, decision 1786). One pass over the
  * samples joined to the stops, both picks as ordered aggregates of the same group, so a stop without samples costs
  * nothing and a year's stops are read once (docs/performance.md, "Delivery analytics").
  */
@@ -210,8 +211,11 @@ export const etaShownSql = (tenantId: SQL, stops: SQL): SQL => {
   const cutoff = sql`s.arrived_at - interval '30 minutes'`;
   const latest = sql`(array_agg(x.eta ORDER BY x.published_at DESC) FILTER (WHERE ${cutoff} >= s.tour_started_at AND x.published_at <= ${cutoff}))[1]`;
   const first = sql`(array_agg(x.eta ORDER BY x.published_at) FILTER (WHERE x.published_at >= date_trunc('minute', s.tour_started_at)))[1]`;
+  // The same two picks' minutes: published_at is unique per stop, so max / min find the rows the picks took.
+  const latestAt = sql`max(x.published_at) FILTER (WHERE ${cutoff} >= s.tour_started_at AND x.published_at <= ${cutoff})`;
+  const firstAt = sql`min(x.published_at) FILTER (WHERE x.published_at >= date_trunc('minute', s.tour_started_at))`;
   return sql`
-  SELECT s.stop_id, s.arrived_at, coalesce(${latest}, ${first}) AS eta
+  SELECT s.stop_id, s.arrived_at, coalesce(${latest}, ${first}) AS eta, coalesce(${latestAt}, ${firstAt}) AS shown_at
     FROM ${stopEtaSamples} x JOIN ${stops} s ON x.stop_id = s.stop_id
    WHERE x.tenant_id = ${tenantId} AND s.arrived_at IS NOT NULL AND s.tour_started_at IS NOT NULL AND x.published_at <= s.arrived_at
    GROUP BY s.stop_id, s.arrived_at, s.tour_started_at

@@ -3,7 +3,8 @@
 //
 // One prepared statement (decision 1106): dispatch's derived table of the booking the token's hash finds (its stops,
 // tour, the tour's open stops, feedback) with live's ETAs and the tour's position and identity's driver name as parts
-// keyed on it. Nine statements built per request were most of its cost (docs/performance.md, "Tracking link").
+// keyed on it. Nine statements built per request were most of its cost (docs/performance.md, "Tracking link"). The
+// tenant's measured ETA error, which sizes the ETA window, comes from a per-tenant cache (decision 1786).
 import { sql } from 'drizzle-orm';
 import { combinedRead, decodeCombined } from '../../db/json-read.ts';
 import { rawStatement, runRaw } from '../../db/prepared.ts';
@@ -24,6 +25,7 @@ import {
 import { findStopFailureReason } from '../failures/index.ts';
 import { serviceAreaTimeZoneRead, tenantNameRead, userNameRead } from '../identity/index.ts';
 import { currentPositionRead, stopEtasRead } from '../live/index.ts';
+import { tenantEtaErrorShare } from './eta-error.ts';
 import { baseUrl } from './notify.ts';
 import { senderRead } from './sender-repository.ts';
 import { hasPhotoFile, isOpenStop, toTrackingView, type TrackingFacts } from './views.ts';
@@ -83,6 +85,8 @@ export async function loadTrackingFacts(deps: Deps, token: string): Promise<Trac
     position: tracked.tour?.status === 'en_route' ? read.position : null,
     sender: { name: read.sender?.name ?? read.tenantName ?? '', logoSha256: read.sender?.logoSha256 ?? null, color: read.sender?.color ?? null },
     timeZone: read.timeZone,
+    // Kept per tenant in this process, not a part of the statement: a fortnight's aggregate is no per-read cost.
+    etaErrorShare: await tenantEtaErrorShare(deps, tracked.tenantId),
   };
 }
 

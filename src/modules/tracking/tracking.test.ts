@@ -4,6 +4,8 @@ import { sql } from 'drizzle-orm';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { queryRows } from '../../db/sql.ts';
 import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute } from '../../../test/factories.ts';
+import { ETA_ERROR_MIN_SAMPLES, ETA_ERROR_REFRESH_MS, etaErrorReadsSettled } from './eta-error.ts';
+import { etaWindow } from './views.ts';
 
 let t: TestApp;
 
@@ -262,5 +264,129 @@ describe('POST /api/tracking/{token}/feedback', () => {
     const res = await t.anonymous.post(`/api/tracking/${'C'.repeat(43)}/feedback`, { feedback: { rating: 3 } });
     expect(res.status).toBe(404);
     expect(res.body.error_code).toBe('not_found');
+  });
+});
+
+describe('the ETA window (decisions 1101, 1784, 1786)', () => {
+  const now = new Date('2026-06-01T10:00:00.000Z');
+  const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
+  const offsets = (w: { earliest: string; latest: string }) => [(Date.parse(w.earliest) - now.getTime()) / 60_000, (Date.parse(w.latest) - now.getTime()) / 60_000];
+  it.each([
+    // [case, minutes to go, heading here, measured share, earliest, latest (minutes from now)]
+    ['a queue: a fifth of the time to go', 60, false, null, 48, 72],
+    ['a queue: at least 5 minutes, never opening in the past', 3, false, null, 0, 8],
+    ['a queue: the measured share does not apply', 60, false, 0.5, 48, 72],
+    ['heading here without a measured share: a fifth', 20, true, null, 16, 24],
+    ['heading here without a measured share: at most ± 15 minutes', 100, true, null, 85, 115],
+    ['heading here, a late tenant: half the time to go', 20, true, 0.5, 10, 30],
+    ['heading here, a late tenant further away: still at most 30 minutes wide', 60, true, 0.5, 45, 75],
+    ['heading here, a punctual tenant: at least ± 3 minutes', 20, true, 0.05, 17, 23],
+    ['heading here, a fair tenant: narrower as the stop comes near', 10, true, 0.4, 6, 14],
+    ['heading here, nearly there: never opening in the past', 2, true, 0.5, 0, 5],
+    ['an ETA already passed: opens now and does not close before it', -10, true, 0.5, 0, 0],
+  ] as const)('%s', (_case, toGo, heading, share, earliest, latest) => {
+    const [e, l] = offsets(etaWindow(minutes(toGo), now, heading, share));
+    expect(e).toBeCloseTo(earliest, 6);
+    expect(l).toBeCloseTo(latest, 6);
+  });
+});
+
+describe("the recipient's window from the tenant's measured ETA error (decision 1786)", () => {
+  const etaMs = (iso: string | null) => Date.parse(iso ?? 'missing');
+
+  /**
+   * A tenant whose `count` stops (one tour, one booking: a pickup and its drop-offs) are measured as §17 measures the
+   * ETA error: one position at a whole minute shows every stop's ETA, and each stop arrives `share` of that ETA's time
+   * to go after it. `arrive(n)` arrives the next `n` stops in tour order.
+   */
+  async function measuredTenant(share: number, count: number) {
+    const tn = await t.createTenant();
+    const area = await createServiceArea(tn.admin, { average_speed_kmh: 36 });
+    const service = await createService(tn.admin, { service_area_id: area.id });
+    const stops = Array.from({ length: count }, (_, i) => ({
+      type: i === 0 ? 'pickup' : 'dropoff',
+      location: { lat: 52.5 + i * 0.005, lng: 13.4 },
+      address: { street: 'Torstraße', number: String(i + 1), city: 'Berlin' },
+    }));
+    const booking = await createBooking(tn.admin, { service_id: service.id, stops, packages: stops.slice(1).map((_, i) => ({ pickup_stop_index: 0, dropoff_stop_index: i + 1 })) });
+    const driver = await createUser(tn.admin, { role: 'driver' });
+    t.clock.set(new Date((Math.floor(t.clock.now().getTime() / 60_000) + 1) * 60_000));
+    const tour = await tourEnRoute(tn.admin, [booking.id], driver.id);
+    // 10 km south of the pickup: its ETA is some 17 minutes ahead, more than the 5 minutes a share is taken of.
+    const shownAt = t.clock.now().getTime();
+    await expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat: 52.41, lng: 13.4, recorded_at: t.clock.now().toISOString() } }));
+    const ordered = (await expectOk(tn.admin.get(`/api/hailing/tours/${tour.id}`))).tour.stops.sort((a: { tour_position: number }, b: { tour_position: number }) => a.tour_position - b.tour_position);
+    const etas: number[] = [];
+    for (const s of ordered) etas.push(etaMs((await expectOk(tn.admin.get(`/api/stops/${s.id}`))).stop.eta));
+    expect(etas[0]! - shownAt).toBeGreaterThan(5 * 60_000);
+    let next = 0;
+    const arrive = async (n: number) => {
+      for (const end = next + n; next < end; next++) {
+        t.clock.set(new Date(etas[next]! + Math.round(share * (etas[next]! - shownAt))));
+        await driveStop(driver.client, ordered[next].id, 'completed');
+      }
+    };
+    return { tn, service, arrive, shownAt };
+  }
+
+  /** A booking of the tenant on a tour of its own that a new driver heads for from `km` south of its pickup. */
+  async function headingHere(m: { tn: Awaited<ReturnType<typeof measuredTenant>>['tn']; service: { id: string } }, km: number) {
+    const booking = await createBooking(m.tn.admin, { service_id: m.service.id });
+    const driver = await createUser(m.tn.admin, { role: 'driver', name: 'Erika Mustermann' });
+    const tour = await tourEnRoute(m.tn.admin, [booking.id], driver.id);
+    const url = `/api/tracking/${tokenOf((await expectOk(m.tn.admin.get(`/api/hailing/bookings/${booking.id}`))).booking.tracking.url)}`;
+    const post = () => expectOk(driver.client.post(`/api/hailing/tours/${tour.id}/driver_location`, { location: { lat: 52.5 - km / 111.2, lng: 13.4, recorded_at: t.clock.now().toISOString() } }));
+    await post();
+    /** The pickup's (the tour's next stop's) minutes to go and the width of its window, in minutes. */
+    const read = async () => {
+      const pickup = (await expectOk(t.anonymous.get(url))).tracking.stops[0];
+      return { toGo: (etaMs(pickup.eta) - t.clock.now().getTime()) / 60_000, width: (etaMs(pickup.eta_window.latest) - etaMs(pickup.eta_window.earliest)) / 60_000 };
+    };
+    return { post, read };
+  }
+
+  it('widens the window for a tenant whose stops came late and narrows it for a punctual one, at most 30 minutes wide', async () => {
+    const late = await measuredTenant(0.5, ETA_ERROR_MIN_SAMPLES);
+    await late.arrive(ETA_ERROR_MIN_SAMPLES);
+    const punctual = await measuredTenant(0.05, ETA_ERROR_MIN_SAMPLES);
+    await punctual.arrive(ETA_ERROR_MIN_SAMPLES);
+    t.clock.advance(60_000);
+    // The figure is analytics' own ETA error: every stop is measured.
+    const period = `from=${new Date(late.shownAt).toISOString()}&to=${t.clock.now().toISOString()}`;
+    expect((await expectOk(late.tn.admin.get(`/api/analytics/deliveries?${period}`))).analytics.eta_error_s.samples).toBe(ETA_ERROR_MIN_SAMPLES);
+    // 12 km away, some 20 minutes to go: the fixed rule would say ± a fifth (8 minutes wide).
+    const lateNear = await (await headingHere(late, 12)).read();
+    expect(lateNear.toGo).toBeGreaterThan(15);
+    expect(lateNear.toGo).toBeLessThan(30);
+    expect(lateNear.width).toBeCloseTo(lateNear.toGo, 3);
+    const punctualNear = await (await headingHere(punctual, 12)).read();
+    expect(punctualNear.toGo).toBeCloseTo(lateNear.toGo, 3);
+    expect(punctualNear.width).toBe(6);
+    expect(lateNear.width).toBeGreaterThan((2 * lateNear.toGo) / 5);
+    expect(punctualNear.width).toBeLessThan((2 * punctualNear.toGo) / 5);
+    // 30 km away, some 50 minutes to go: half of that either way would be 50 minutes wide.
+    const lateFar = await (await headingHere(late, 30)).read();
+    expect(lateFar.toGo).toBeGreaterThan(40);
+    expect(lateFar.width).toBe(30);
+  });
+
+  it('keeps the fixed rule with too few measured stops, and takes a new figure only once it is five minutes old', async () => {
+    const m = await measuredTenant(0.5, ETA_ERROR_MIN_SAMPLES);
+    await m.arrive(ETA_ERROR_MIN_SAMPLES - 1);
+    t.clock.advance(60_000);
+    const here = await headingHere(m, 12);
+    const readAt = t.clock.now().getTime();
+    const few = await here.read();
+    expect(few.width).toBeCloseTo((2 * few.toGo) / 5, 3);
+    // The stop that makes enough: the window does not follow it at once — the read never runs the aggregate itself.
+    await m.arrive(1);
+    t.clock.set(new Date(Math.max(t.clock.now().getTime() + 60_000, readAt + ETA_ERROR_REFRESH_MS)));
+    await here.post();
+    const stale = await here.read();
+    expect(stale.width).toBeCloseTo((2 * stale.toGo) / 5, 3);
+    // That read, five minutes after the figure, read it again in the background; the next one has it.
+    await etaErrorReadsSettled();
+    const measured = await here.read();
+    expect(measured.width).toBeCloseTo(measured.toGo, 3);
   });
 });
