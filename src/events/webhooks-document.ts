@@ -44,6 +44,15 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
   }),
   'booking.return_started': Type.Object({ ...booking, stop_id: Nullable(Id), tour_id: Nullable(Id) }),
   'booking.feedback_received': Type.Object({ ...booking, rating: Type.Integer({ minimum: 1, maximum: 5 }), comment: Nullable(Type.String()) }),
+  'booking.recipient_instructions_updated': Type.Object({
+    ...booking,
+    stop_ids: Type.Array(Id, { description: "The recipient's open stops that now carry the instructions." }),
+    instructions: Type.Object({
+      kind: Type.Union([Type.Literal('none'), Type.Literal('leave_at_door'), Type.Literal('neighbour')]),
+      neighbour: Nullable(Type.String()),
+      note: Nullable(Type.String()),
+    }),
+  }),
   'booking.auto_dispatched': Type.Object({ ...booking, tour_id: Id }),
   'booking.auto_dispatch_skipped': Type.Object({
     ...booking,

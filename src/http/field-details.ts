@@ -78,6 +78,9 @@ export const fieldDetails: FieldDetails = {
   'is not an SMPP receipt state ({list})': { de: 'ist kein SMPP-Zustellstatus ({list})' },
   // The sender identity (decision 1784).
   'The mail server sends only for {domains}: use an address there.': { de: 'Der Mailserver sendet nur für {domains}: verwenden Sie eine Adresse dort.' },
+  // The recipient's delivery instructions (tracking/instructions.ts, decision 1788).
+  'Name the neighbour who may take the parcel.': { de: 'Nennen Sie den Nachbarn, der das Paket annehmen darf.' },
+  'A neighbour is named only with kind neighbour.': { de: 'Ein Nachbar wird nur mit der Art „neighbour“ genannt.' },
   'The logo {detail}.': { de: 'Das Logo {detail}.' },
   'is larger than {size}': { de: 'ist größer als {size}' },
   'names no stop': { de: 'bezeichnet keinen Stopp' },

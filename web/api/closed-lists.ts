@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'booking.stop_failed',
   'booking.return_started',
   'booking.feedback_received',
+  'booking.recipient_instructions_updated',
   'booking.recipient_notification_due',
   'tour.created',
   'tour.active_status_changed',

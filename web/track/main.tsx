@@ -1,6 +1,8 @@
 // The tracking page's script (decision 1103): no React — the server rendered the content; this re-renders it in the
-// browser's time zone, goes live with EventSource, and offers the rating after delivery. Small on purpose.
-import { offersFeedback, pickTrackLang, renderTracking, timeFormatter, trackText, type TrackingView, type TrackMessage } from './view.ts';
+// browser's time zone, goes live with EventSource, offers instructions for the driver while the delivery is open and
+// the rating after it. Small on purpose.
+import { offersFeedback, ownStops, pickTrackLang, renderTracking, timeFormatter, trackText, type TrackingView, type TrackMessage } from './view.ts';
+import { instructionsPart } from './instructions.ts';
 import type { StreetMap } from '../map/street-map.ts';
 import './track.css';
 
@@ -20,10 +22,10 @@ connection.setAttribute('role', 'status');
 const feedback = document.createElement('section');
 feedback.className = 'track-feedback';
 feedback.setAttribute('aria-labelledby', 'track-feedback-title');
-main?.append(feedback, connection);
-
 const api = `/api/tracking/${encodeURIComponent(token)}`;
 const headers = { accept: 'application/json', 'accept-language': lang };
+const instructions = instructionsPart(api, lang, time);
+main?.append(instructions.element, feedback, connection);
 
 function renderFeedback(view: TrackingView): void {
   if (!offersFeedback(view)) {
@@ -97,6 +99,7 @@ function show(view: TrackingView): void {
   if (live) live.innerHTML = renderTracking(view, lang, time, stop, { streetMap: streetMap !== null });
   streetMap?.show(view.driver?.position ?? null);
   renderFeedback(view);
+  instructions.stopOpen(ownStops(view).some((s) => !['completed', 'failed', 'cancelled'].includes(s.status)));
 }
 
 async function startStreetMap(stop: { lat: number; lng: number }): Promise<void> {
@@ -127,6 +130,7 @@ async function startStreetMap(stop: { lat: number; lng: number }): Promise<void>
 if (stop) void startStreetMap(stop);
 
 if (live && token) {
+  void instructions.load();
   const source = new EventSource(`${api}/live`);
   source.addEventListener('tracking', (event) => {
     connection.textContent = t('live');

@@ -2073,6 +2073,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tracking/{token}/instructions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recipient's delivery instructions for the driver */
+        get: operations["getTrackingInstructions"];
+        /** The recipient leaves instructions for the driver: at the door or with a neighbour, and a note (until the delivery is done) */
+        put: operations["putTrackingInstructions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tracking/{token}/live": {
         parameters: {
             query?: never;
@@ -2382,6 +2400,26 @@ export type webhooks = {
          * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
          */
         post: operations["onBookingModified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.recipient_instructions_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.recipient_instructions_updated delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingRecipientInstructionsUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3240,6 +3278,37 @@ export type components = {
             /** @constant */
             type: "booking.modified";
         };
+        BookingRecipientInstructionsUpdatedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                external_id: string | null;
+                instructions: {
+                    kind: "none" | "leave_at_door" | "neighbour";
+                    neighbour: string | null;
+                    note: string | null;
+                };
+                /** Format: uuid */
+                service_area_id: string;
+                /** @description The recipient's open stops that now carry the instructions. */
+                stop_ids: string[];
+            };
+            /** @constant */
+            event: "recipient_instructions_updated";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.recipient_instructions_updated";
+        };
         BookingRecipientNotificationDueEvent: {
             actor: components["schemas"]["EventActor"] | null;
             data: {
@@ -3916,7 +3985,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_instructions_updated" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -4782,6 +4851,15 @@ export type components = {
             place_id: string | null;
             position: number;
             proof: components["schemas"]["DeliveryProofView"] | null;
+            /** @description Present once the recipient gave instructions through the tracking link (decision 1787): for the driver, beside the dispatcher's `notes`. */
+            recipient_instructions?: {
+                /** @enum {string} */
+                kind: "none" | "leave_at_door" | "neighbour";
+                neighbour: string | null;
+                note: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
             recovery_kind: components["schemas"]["RecoveryKind"] | null;
             recovery_of_stop_id: string | null;
             /** @description Present when the stop needs skills of the vehicle. */
@@ -23328,6 +23406,166 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTrackingInstructions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "instructions": {
+                     *         "kind": "neighbour",
+                     *         "neighbour": "Mme Rossi, 2nd floor",
+                     *         "note": "Entrance on the courtyard side",
+                     *         "updated_at": "2026-12-04T08:12:00.000Z",
+                     *         "editable": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        instructions: {
+                            /** @description Whether they may still change: some of the recipient's own stops is open. */
+                            editable: boolean;
+                            /**
+                             * @description `leave_at_door`: leave it at the door if nobody answers; `neighbour`: hand it to the neighbour named; `none`: no instruction.
+                             * @enum {string}
+                             */
+                            kind: "none" | "leave_at_door" | "neighbour";
+                            neighbour: string | null;
+                            note: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putTrackingInstructions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "instructions": {
+                 *         "kind": "neighbour",
+                 *         "neighbour": "Mme Rossi, 2nd floor",
+                 *         "note": "Entrance on the courtyard side"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    instructions: {
+                        /**
+                         * @description `leave_at_door`: leave it at the door if nobody answers; `neighbour`: hand it to the neighbour named; `none`: no instruction.
+                         * @enum {string}
+                         */
+                        kind: "none" | "leave_at_door" | "neighbour";
+                        neighbour?: string | null;
+                        note?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "instructions": {
+                     *         "kind": "neighbour",
+                     *         "neighbour": "Mme Rossi, 2nd floor",
+                     *         "note": "Entrance on the courtyard side",
+                     *         "updated_at": "2026-12-04T08:12:00.000Z",
+                     *         "editable": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        instructions: {
+                            /** @description Whether they may still change: some of the recipient's own stops is open. */
+                            editable: boolean;
+                            /**
+                             * @description `leave_at_door`: leave it at the door if nobody answers; `neighbour`: hand it to the neighbour named; `none`: no instruction.
+                             * @enum {string}
+                             */
+                            kind: "none" | "leave_at_door" | "neighbour";
+                            neighbour: string | null;
+                            note: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     streamTracking: {
         parameters: {
             query?: never;
@@ -24410,6 +24648,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingModifiedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingRecipientInstructionsUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRecipientInstructionsUpdatedEvent"];
             };
         };
         responses: {

@@ -50,7 +50,9 @@ export { earningsDeprecation } from './legacy-earnings-field.ts';
 export {
   findTrackedBooking,
   liveTokensRead,
+  recordRecipientInstructions,
   recordTrackingFeedback,
+  recipientOwnStops,
   tokenHashes,
   trackedBookingRead,
   trackedOrExpired,
@@ -65,7 +67,7 @@ export { ensureProofRetention, proofRetentionJob } from './proof-files/jobs.ts';
 export { recipientStopsAtAMoment, type RecipientArea, type RecipientStop } from './recipient-stops.ts';
 export { trackingLinksOf } from './bookings/tracking-links.ts';
 // Recipient-data retention (the tracking module, decision 1773): bookings over since the cutoff, their stops' numbers.
-export { bookingsEndedBefore, eraseRecipientPhoneNumbers } from './recipient-retention.ts';
+export { bookingsEndedBefore, eraseRecipientStopData } from './recipient-retention.ts';
 // Delivery analytics (contract §17): the finished stops it counts, what a tour's plan promised and what happened.
 export { finishedStopsSql, tourActuals, tourFactsSql, type FinishedStopsScope, type TourActuals } from './analytics-reads.ts';
 export { findTourPlan, tourPlansSql, type TourPlanRow } from './tour-plans.ts';

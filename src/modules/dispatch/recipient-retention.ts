@@ -1,6 +1,6 @@
 // What recipient-data retention (tracking module, decision 1773) reads and erases of dispatch: which bookings are over
 // and since when — completed or cancelled, their last stop's end before the cutoff — and the phone numbers their stops'
-// contacts keep. Across tenants, in batches.
+// contacts keep, with the recipients' delivery instructions. Across tenants, in batches.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { queryRows } from '../../db/sql.ts';
@@ -13,21 +13,28 @@ const endedBefore = (cutoff: Date): SQL =>
                          AND COALESCE(y.completed_at, y.failed_at, y.cancelled_at, y.updated_at) >= ${cutoff})`;
 
 /**
- * Sets the phone number of the stops' contacts to null (as a contact without one says) for up to `limit` bookings that
- * ended before `cutoff`; the rest of the contact stays. One statement; the partial index on stops holding a number
- * (migration 0030) keeps it to those. Answers how many bookings it erased.
+ * Erases what the recipients left on the stops of up to `limit` bookings that ended before `cutoff`: the contacts'
+ * phone numbers (set to null, as a contact without one says; the rest of the contact stays) and the delivery
+ * instructions given through the tracking link (decision 1788). One statement; the partial indexes on stops holding
+ * either (migrations 0030, 0032) keep it to those. Answers how many bookings it erased.
  */
-export async function eraseRecipientPhoneNumbers(q: Queryable, cutoff: Date, now: Date, limit: number): Promise<number> {
+export async function eraseRecipientStopData(q: Queryable, cutoff: Date, now: Date, limit: number): Promise<number> {
   const rows = await queryRows<{ booking_id: string }>(
     q,
     sql`WITH due AS (
           SELECT b.tenant_id, b.id FROM bookings b
-           WHERE (b.tenant_id, b.id) IN (SELECT tenant_id, booking_id FROM stops WHERE (contact->>'phone_number') IS NOT NULL AND booking_id IS NOT NULL)
+           WHERE (b.tenant_id, b.id) IN (SELECT tenant_id, booking_id FROM stops WHERE (contact->>'phone_number') IS NOT NULL AND booking_id IS NOT NULL
+                                         UNION
+                                         SELECT tenant_id, booking_id FROM stops WHERE recipient_instructions IS NOT NULL AND booking_id IS NOT NULL)
              AND ${endedBefore(cutoff)}
            LIMIT ${limit})
-        UPDATE stops s SET contact = jsonb_set(s.contact, '{phone_number}', 'null'::jsonb), updated_at = ${now}
+        UPDATE stops s
+           SET contact = CASE WHEN (s.contact->>'phone_number') IS NOT NULL THEN jsonb_set(s.contact, '{phone_number}', 'null'::jsonb) ELSE s.contact END,
+               recipient_instructions = NULL,
+               updated_at = ${now}
           FROM due
-         WHERE s.tenant_id = due.tenant_id AND s.booking_id = due.id AND (s.contact->>'phone_number') IS NOT NULL
+         WHERE s.tenant_id = due.tenant_id AND s.booking_id = due.id
+           AND ((s.contact->>'phone_number') IS NOT NULL OR s.recipient_instructions IS NOT NULL)
      RETURNING s.booking_id`,
   );
   return new Set(rows.map((r) => r.booking_id)).size;

@@ -12,6 +12,18 @@ export interface StopGeocoding {
   source: string;
 }
 
+/**
+ * What the recipient asked of the driver through the tracking link (decision 1788), kept on each of its own open stops:
+ * where to leave the parcel when nobody answers, and a note. `updated_at` is when it was given.
+ */
+export interface RecipientInstructions {
+  kind: 'none' | 'leave_at_door' | 'neighbour';
+  /** Who and where, for `neighbour` (e.g. "Mme Rossi, 2nd floor"); null otherwise. */
+  neighbour: string | null;
+  note: string | null;
+  updated_at: string;
+}
+
 export type BookingStatus = 'to_be_dispatched' | 'partially_dispatched' | 'dispatched' | 'completed' | 'cancelled';
 export type StopStatus = 'to_be_dispatched' | 'scheduled' | 'approaching' | 'arrived' | 'completed' | 'failed' | 'cancelled';
 export type PackageStatus = 'created' | 'awaiting_pickup' | 'in_transit' | 'delivered' | 'failed' | 'returned' | 'cancelled';
@@ -117,6 +129,8 @@ export const stops = pgTable(
     /** Skills a vehicle needs to serve the stop (planning with shifts); null: none (decision 1301). */
     requiredSkills: jsonb('required_skills').$type<string[]>(),
     notes: text('notes'),
+    /** The recipient's instructions through the tracking link (decision 1788); null until given. */
+    recipientInstructions: jsonb('recipient_instructions').$type<RecipientInstructions>(),
     eta: ts('eta'),
     approachedAt: ts('approached_at'),
     arrivedAt: ts('arrived_at'),

@@ -7,7 +7,7 @@ import { NIL_UUID } from '../../shared/ids.ts';
 import { ensureJob, scheduleJob } from '../../worker/jobs.ts';
 import type { JobKind } from '../../worker/job-kinds.ts';
 import type { JobHandler } from '../../worker/registry.ts';
-import { bookingsEndedBefore, eraseRecipientPhoneNumbers } from '../dispatch/index.ts';
+import { bookingsEndedBefore, eraseRecipientStopData } from '../dispatch/index.ts';
 import * as repo from './messages-repository.ts';
 
 export const RECIPIENT_RETENTION_JOB: JobKind = 'tracking.recipient_retention';
@@ -39,7 +39,7 @@ export async function eraseRecipientData(deps: Pick<Deps, 'db' | 'clock' | 'conf
   const cutoff = new Date(now.getTime() - deps.config.recipientDataRetentionDays * DAY_MS);
   let bookings = 0;
   for (;;) {
-    const n = await eraseRecipientPhoneNumbers(deps.db, cutoff, now, RECIPIENT_RETENTION_BATCH);
+    const n = await eraseRecipientStopData(deps.db, cutoff, now, RECIPIENT_RETENTION_BATCH);
     bookings += n;
     if (n < RECIPIENT_RETENTION_BATCH) break;
   }

@@ -129,6 +129,15 @@ export const Stop = component('Stop', withExample(Type.Object({
   time_window: Nullable(Type.Object({ starts_at: Timestamp, ends_at: Timestamp })),
   service_duration_seconds: Type.Integer(),
   notes: Nullable(Type.String()),
+  recipient_instructions: Type.Optional(Type.Object(
+    {
+      kind: StringEnum(['none', 'leave_at_door', 'neighbour']),
+      neighbour: Nullable(Type.String()),
+      note: Nullable(Type.String()),
+      updated_at: Timestamp,
+    },
+    { description: "Present once the recipient gave instructions through the tracking link (decision 1788): for the driver, beside the dispatcher's `notes`." },
+  )),
   required_skills: Type.Optional(Type.Array(Type.String(), { description: 'Present when the stop needs skills of the vehicle.' })),
   package_ids: Type.Array(Uuid),
   eta: Nullable(Timestamp),

@@ -11,7 +11,7 @@ import type { Messages } from '../../../http/i18n.ts';
 import { bookingEventData } from '../settle.ts';
 import type { StopRow } from '../stops/index.ts';
 import { stopsRepository as stopsRepo } from '../stops/index.ts';
-import { stops as stopsTable, type TourStatus } from '../tables.ts';
+import { stops as stopsTable, type RecipientInstructions, type TourStatus } from '../tables.ts';
 import { isFinalStop } from './booking-status.ts';
 import * as bookingsRepo from './repository.ts';
 import { expiresAt, hashTrackingToken } from './tracking-links.ts';
@@ -128,6 +128,10 @@ export const messages: Messages = {
     en: 'Feedback opens once the delivery is completed.',
     de: 'Eine Bewertung ist erst nach abgeschlossener Zustellung möglich.',
   },
+  'error.instructions_closed': {
+    en: 'Instructions can no longer be changed: the delivery is finished.',
+    de: 'Hinweise können nicht mehr geändert werden: die Zustellung ist abgeschlossen.',
+  },
   'error.feedback_exists': {
     en: 'This delivery has been rated already.',
     de: 'Diese Zustellung wurde bereits bewertet.',
@@ -162,6 +166,50 @@ export async function recordTrackingFeedback(deps: Pick<Deps, 'db' | 'config' | 
       type: 'booking.feedback_received',
       resourceId: booking.id,
       data: { ...bookingEventData(booking), rating: feedback.rating, comment: feedback.comment },
+      at: now,
+    });
+  });
+}
+
+/**
+ * The recipient's own stops (contract §18): the drop-offs; the pickups only for a booking that has no drop-off (the
+ * recipient is then the sender).
+ */
+export function recipientOwnStops<S extends Pick<StopRow, 'type'>>(stops: readonly S[]): S[] {
+  const dropoffs = stops.filter((s) => s.type !== 'pickup');
+  return dropoffs.length ? dropoffs : [...stops];
+}
+
+/**
+ * The recipient's delivery instructions through the link (decision 1788), written on each of its own stops still open
+ * by one conditional update: 409 `instructions_closed` when none is; 410 past the link's time to live. A second write
+ * replaces the first. The event names no user (actor `system`: the recipient holds no identity, decision 1100).
+ */
+export async function recordRecipientInstructions(
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
+  token: string,
+  input: Omit<RecipientInstructions, 'updated_at'>,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const link = await repo.findLinkByTokenHash(tx, hashTrackingToken(token));
+    if (!link) throw notFound('tracking link');
+    const [booking] = await bookingsRepo.findBookings(tx, link.tenantId, [link.bookingId]);
+    if (!booking) throw notFound('tracking link');
+    const now = deps.clock.now();
+    const finished = await repo.finishedAtOfBookings(tx, link.tenantId, [link.bookingId]);
+    const expires = expiresAt(deps.config, finished.get(link.bookingId));
+    if (expires && now >= expires) throw trackingExpired();
+    const stops = await stopsRepo.findStopsOfBookings(tx, link.tenantId, [link.bookingId]);
+    const instructions: RecipientInstructions = { ...input, updated_at: now.toISOString() };
+    const own = recipientOwnStops(stops).map((s) => s.id);
+    const written = await stopsRepo.setRecipientInstructions(tx, link.tenantId, own, instructions, now);
+    if (!written.length) throw conflict('instructions_closed', { key: 'error.instructions_closed' });
+    await recordEvent(tx, {
+      tenantId: link.tenantId,
+      actor: 'system',
+      type: 'booking.recipient_instructions_updated',
+      resourceId: booking.id,
+      data: { ...bookingEventData(booking), stop_ids: written, instructions: { kind: input.kind, neighbour: input.neighbour, note: input.note } },
       at: now,
     });
   });

@@ -1,7 +1,8 @@
 // Stops SQL: stops of bookings and tours, and which tours and bookings they join. Handle and tenant id first.
-import { and, asc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../../db/client.ts';
-import { stops, tours, type TourStatus } from '../tables.ts';
+import { FINAL_STOP_STATUSES } from '../../../shared/domain-constants.ts';
+import { stops, tours, type RecipientInstructions, type TourStatus } from '../tables.ts';
 
 export type StopRow = typeof stops.$inferSelect;
 
@@ -39,6 +40,20 @@ export async function findStopsOfTours(q: Queryable, tenantId: string, tourIds: 
 
 export async function updateStop(q: Queryable, tenantId: string, id: string, patch: Partial<Omit<StopRow, 'tenantId' | 'id'>>): Promise<void> {
   await q.update(stops).set(patch).where(and(eq(stops.tenantId, tenantId), eq(stops.id, id)));
+}
+
+/**
+ * The recipient's instructions on those of `ids` still open, in one statement (decision 1788): the status is checked by
+ * the update itself, so a stop completed meanwhile keeps what its driver read. The ids written.
+ */
+export async function setRecipientInstructions(q: Queryable, tenantId: string, ids: readonly string[], instructions: RecipientInstructions, at: Date): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await q
+    .update(stops)
+    .set({ recipientInstructions: instructions, updatedAt: at })
+    .where(and(eq(stops.tenantId, tenantId), inArray(stops.id, [...ids]), notInArray(stops.status, [...FINAL_STOP_STATUSES])))
+    .returning({ id: stops.id });
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -76,6 +76,7 @@ export function toStopView(actor: Actor, stop: stopsRepo.StopRow, context: StopC
       stop.timeWindowStartsAt && stop.timeWindowEndsAt ? { starts_at: iso(stop.timeWindowStartsAt), ends_at: iso(stop.timeWindowEndsAt) } : null,
     service_duration_seconds: stop.serviceDurationSeconds,
     notes: stop.notes,
+    ...(stop.recipientInstructions ? { recipient_instructions: stop.recipientInstructions } : {}),
     ...(stop.requiredSkills?.length ? { required_skills: stop.requiredSkills } : {}),
     package_ids: context.packageIdsByStop.get(stop.id) ?? [],
     eta: isoOrNull(eta.eta),

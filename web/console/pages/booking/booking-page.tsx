@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { byId, useServiceAreas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
+import { useInstructionsText } from '../../../i18n/recipient-instructions.tsx';
 import { Button, Dialog, ErrorBanner, Loading, PageHead, StatusBadge } from '../../../ui/index.ts';
 import { messages } from './messages.ts';
 import { BookingMessages } from './booking-messages.tsx';
@@ -17,6 +18,7 @@ const CANCELLABLE = new Set(['to_be_dispatched', 'partially_dispatched', 'dispat
 export function BookingPage({ id }: { id: string }) {
   const t = useT(messages);
   const tc = useT(common);
+  const instructions = useInstructionsText();
   const format = useFormat();
   const booking = useBooking(id);
   const areas = useServiceAreas();
@@ -102,6 +104,13 @@ export function BookingPage({ id }: { id: string }) {
                     .filter(Boolean)
                     .join(' · ')}
                 </div>
+                {stop.notes ? <div>{t('notes', { notes: stop.notes })}</div> : null}
+                {/* What the recipient asked through the tracking link (decision 1788): the driver sees it on this stop. */}
+                {stop.recipient_instructions && stop.recipient_instructions.kind !== 'none' ? (
+                  <div>
+                    <strong>{instructions.title}:</strong> {instructions.text(stop.recipient_instructions)}
+                  </div>
+                ) : null}
                 <div>{stop.tour_id ? <Link href={`/tours/${stop.tour_id}`}>{t('on_tour', { id: stop.tour_id.slice(-8) })}</Link> : <span className="muted">{t('not_on_tour')}</span>}</div>
               </li>
             ))}

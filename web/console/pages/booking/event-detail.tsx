@@ -3,6 +3,7 @@
 import type { Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
+import { useInstructionsText } from '../../../i18n/recipient-instructions.tsx';
 import { messages } from './messages.ts';
 import { RecipientMailNote } from './recipient-mail-note.tsx';
 
@@ -16,6 +17,16 @@ export function skipReason(t: (key: MessageKey) => string, reason: string | null
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+const KINDS = ['none', 'leave_at_door', 'neighbour'] as const;
+
+/** The recipient's instructions as the event carries them (decision 1788), in the words the driver reads. */
+function InstructionsNote({ data }: { data: Event['data'] }) {
+  const { text: say } = useInstructionsText();
+  const given = (data.instructions ?? {}) as { kind?: unknown; neighbour?: unknown; note?: unknown };
+  const kind = KINDS.find((k) => k === given.kind) ?? 'none';
+  return <div>{say({ kind, neighbour: text(given.neighbour), note: text(given.note), updated_at: '' })}</div>;
+}
 
 /** What one event says beyond its type, in words; null when its type says it all. */
 export function EventDetail({ event, reasons }: { event: Pick<Event, 'type' | 'data'>; reasons?: ReadonlyMap<string, string> | undefined }) {
@@ -45,6 +56,8 @@ export function EventDetail({ event, reasons }: { event: Pick<Event, 'type' | 'd
       return <div>{t('rating', { rating: Number(data.rating) })}</div>;
     case 'booking.recipient_notification_due':
       return <RecipientMailNote event={event} />;
+    case 'booking.recipient_instructions_updated':
+      return <InstructionsNote data={data} />;
     default:
       return null;
   }

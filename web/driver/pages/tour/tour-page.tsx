@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { isApiError, queryClient, useLiveStream, type User } from '../../../api/index.ts';
 import { useFormat, useT } from '../../../i18n/index.tsx';
+import { useInstructionsText } from '../../../i18n/recipient-instructions.tsx';
 import { Button, deviceZone, ErrorBanner, Loading, TimesNote } from '../../../ui/index.ts';
 import { useStopDetails, useTour, useTourBookings, type Package } from '../../data.ts';
 import { addressLine, geoLink, timeWindow } from '../../format.ts';
@@ -22,6 +23,7 @@ type Open = { kind: 'complete' | 'fail'; stopId: string } | null;
 
 function StopCard({ tour, stop, number, packages, onOpen }: { tour: ProjectedTour; stop: ProjectedStop; number: number; packages: Package[]; onOpen: (open: Open) => void }) {
   const t = useT(messages);
+  const instructions = useInstructionsText();
   const tApp = useT(app);
   const f = useFormat();
   const allowed = stopActions(tour, stop);
@@ -75,6 +77,13 @@ function StopCard({ tour, stop, number, packages, onOpen }: { tour: ProjectedTou
           <>
             <dt>{t('notes')}</dt>
             <dd>{stop.notes}</dd>
+          </>
+        ) : null}
+        {/* What the recipient asked through the tracking link (decision 1788), beside the dispatcher's notes. */}
+        {stop.recipient_instructions && stop.recipient_instructions.kind !== 'none' ? (
+          <>
+            <dt>{instructions.title}</dt>
+            <dd className="drv-instructions">{instructions.text(stop.recipient_instructions)}</dd>
           </>
         ) : null}
         <dt>{t('packages')}</dt>
