@@ -1,6 +1,7 @@
-// Service areas (admins): the list, and a form for name, currency, country, time zone, average speed, auto-dispatch and the
-// moments that e-mail recipients (api-guide "Organizations and service areas", "Auto-dispatch"; docs/tracking.md).
-import { useState, type FormEvent } from 'react';
+// Service areas (admins): the list, and a form for name, currency, country, time zone, average speed, auto-dispatch, the
+// moments that tell recipients and the SMS quiet hours (api-guide "Organizations and service areas", "Auto-dispatch";
+// docs/tracking.md; contract §18).
+import { useId, useState, type FormEvent } from 'react';
 import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
 import { useT } from '../../../i18n/index.tsx';
@@ -11,6 +12,13 @@ import { useSaveArea } from './queries.ts';
 import { MOMENTS } from './recipient-emails.tsx';
 
 type Moment = ServiceArea['recipient_notifications'][number];
+type QuietHours = ServiceArea['sms_quiet_hours'];
+
+/** Both times empty: no quiet hours (null); one without the other is the page's own error, at the empty one. */
+const quietHours = (from: string, to: string): QuietHours | 'incomplete' => (!from && !to ? null : from && to ? { from, to } : 'incomplete');
+
+/** A zone that may wrap after its slashes only ("Europe/" "Berlin"), never inside a word as a phone squeezed it to. */
+const breakable = (zone: string) => zone.split('/').flatMap((part, i, parts) => (i < parts.length - 1 ? [`${part}/`, <wbr key={i} />] : [part]));
 
 /** The browser's IANA zones (UTC is not always among them). */
 const zones = (current: string): string[] => {
@@ -22,6 +30,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const t = useT(messages);
   const tc = useT(common);
   const save = useSaveArea();
+  const quietHintId = useId();
   const [name, setName] = useState(area?.name ?? '');
   const [currency, setCurrency] = useState(area?.currency ?? 'EUR');
   const [countryCode, setCountryCode] = useState(area?.country_code ?? '');
@@ -31,8 +40,14 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const [budget, setBudget] = useState(String(area?.auto_dispatch.budget_ms ?? 200));
   const [moments, setMoments] = useState<Moment[]>(area?.recipient_notifications ?? []);
   const [minutes, setMinutes] = useState(String(area?.recipient_approaching_minutes ?? 10));
+  const [quietFrom, setQuietFrom] = useState(area?.sms_quiet_hours?.from ?? '');
+  const [quietTo, setQuietTo] = useState(area?.sms_quiet_hours?.to ?? '');
+  const [quietIncomplete, setQuietIncomplete] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    const quiet = quietHours(quietFrom, quietTo);
+    setQuietIncomplete(quiet === 'incomplete');
+    if (quiet === 'incomplete') return;
     save.mutate(
       {
         ...(area ? { id: area.id } : {}),
@@ -47,16 +62,18 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           // In the order they happen, whatever order they were ticked in.
           recipient_notifications: MOMENTS.filter((m) => moments.includes(m)),
           recipient_approaching_minutes: Number(minutes),
+          sms_quiet_hours: quiet,
         },
       },
       { onSuccess: onClose },
     );
   };
   const at = (field: string) => errorsAt(save.error, `/service_area/${field}`);
+  const quietAt = (field: 'from' | 'to', value: string) => (quietIncomplete && !value ? [t('quiet_hours_both')] : at(`sms_quiet_hours/${field}`));
   return (
     <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
       <form className="stack" onSubmit={submit}>
-        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/country_code', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes']} />
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/country_code', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes', '/service_area/sms_quiet_hours/from', '/service_area/sms_quiet_hours/to']} />
         <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
         <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
         <TextField label={t('country_code')} hint={t('country_code_hint')} maxLength={2} autoComplete="country" value={countryCode} onChange={(e) => setCountryCode(e.target.value)} errors={at('country_code')} />
@@ -101,6 +118,34 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           onChange={(e) => setMinutes(e.target.value)}
           errors={at('recipient_approaching_minutes')}
         />
+        <fieldset className="checks" aria-describedby={quietHintId}>
+          <legend>{t('quiet_hours')}</legend>
+          <p className="hint muted" id={quietHintId}>
+            {t('quiet_hours_hint', { zone: timeZone })}
+          </p>
+          <div className="stack">
+            <div className="grid-fields">
+              <TextField label={t('quiet_from')} type="time" value={quietFrom} onChange={(e) => setQuietFrom(e.target.value)} errors={quietAt('from', quietFrom)} />
+              <TextField label={t('quiet_to')} type="time" value={quietTo} onChange={(e) => setQuietTo(e.target.value)} errors={quietAt('to', quietTo)} />
+            </div>
+            <div className="row">
+              {/* Stays where it is once pressed, so keyboard focus is not lost with it. */}
+              <Button
+                small
+                onClick={() => {
+                  setQuietFrom('');
+                  setQuietTo('');
+                  setQuietIncomplete(false);
+                }}
+              >
+                {t('quiet_hours_clear')}
+              </Button>
+              <span role="status" className="muted">
+                {quietFrom || quietTo ? '' : t('quiet_hours_none')}
+              </span>
+            </div>
+          </div>
+        </fieldset>
         <div className="row">
           <Button type="submit" variant="primary" busy={save.isPending}>
             {tc('save')}
@@ -136,11 +181,13 @@ export function ServiceAreasSection() {
             <thead>
               <tr>
                 <th scope="col">{t('name')}</th>
-                <th scope="col">{t('currency')}</th>
+                {/* A phone keeps the name, zone, auto-dispatch and the edit button in view (German's are the widest). */}
+                <th scope="col" className="hide-narrow">{t('currency')}</th>
                 <th scope="col">{t('time_zone')}</th>
                 <th scope="col" className="hide-narrow">{t('speed')}</th>
                 <th scope="col">{t('auto_dispatch_col')}</th>
                 <th scope="col" className="hide-narrow">{t('recipient_moments')}</th>
+                <th scope="col" className="hide-narrow">{t('quiet_hours')}</th>
                 <th scope="col">{t('col_actions')}</th>
               </tr>
             </thead>
@@ -148,11 +195,12 @@ export function ServiceAreasSection() {
               {areas.data.map((area) => (
                 <tr key={area.id}>
                   <td>{area.name}</td>
-                  <td>{area.currency}</td>
-                  <td className="break">{area.time_zone}</td>
+                  <td className="hide-narrow">{area.currency}</td>
+                  <td>{breakable(area.time_zone)}</td>
                   <td className="hide-narrow">{area.average_speed_kmh}</td>
                   <td>{area.auto_dispatch.enabled ? t('auto_dispatch_on', { ms: area.auto_dispatch.budget_ms }) : t('auto_dispatch_off')}</td>
                   <td className="hide-narrow">{area.recipient_notifications.length ? area.recipient_notifications.map((m) => t(`moment_${m}`)).join(', ') : t('recipient_none')}</td>
+                  <td className="hide-narrow">{area.sms_quiet_hours ? `${area.sms_quiet_hours.from}–${area.sms_quiet_hours.to}` : t('recipient_none')}</td>
                   <td>
                     <Button small aria-label={t('edit_named', { name: area.name })} onClick={() => setEditing(area)}>
                       {t('edit')}
