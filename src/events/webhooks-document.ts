@@ -53,6 +53,11 @@ export const EVENT_PAYLOADS: Record<EventType, TSchema> = {
       note: Nullable(Type.String()),
     }),
   }),
+  'booking.delivery_date_changed': Type.Object({
+    ...booking,
+    from_date: Type.String({ format: 'date', description: "The day (the service area's) the recipient moved the delivery from." }),
+    to_date: Type.String({ format: 'date', description: 'The day it moved to: its open stops keep their wall-clock windows there and wait for dispatch.' }),
+  }),
   'booking.auto_dispatched': Type.Object({ ...booking, tour_id: Id }),
   'booking.auto_dispatch_skipped': Type.Object({
     ...booking,

@@ -106,7 +106,7 @@ export const fieldDetails: FieldDetails = {
   'was not found; the closest match is {label}': { de: 'wurde nicht gefunden; am nächsten kommt {label}' },
   // Contacts (shared/contact.ts, decision 1561).
   'is not an ISO 3166-1 alpha-2 country code': { de: 'ist kein Ländercode nach ISO 3166-1 alpha-2' },
-  'must differ from from (quiet hours of no length are none: send null)': { de: 'muss sich von from unterscheiden (Ruhezeiten ohne Dauer sind keine: senden Sie null)' },
+  'must differ from the start time: quiet hours of no length are none': { de: 'muss sich von der Anfangszeit unterscheiden: Ruhezeiten ohne Dauer sind keine' },
   'is not an e-mail address': { de: 'ist keine E-Mail-Adresse' },
   'is not a valid phone number': { de: 'ist keine gültige Telefonnummer' },
   'has no country code (+…) and the service area has no country_code to read it in': { de: 'hat keine Ländervorwahl (+…), und das Liefergebiet hat keinen country_code, um sie zu lesen' },

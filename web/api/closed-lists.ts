@@ -28,6 +28,7 @@ export const EVENT_TYPES = [
   'booking.return_started',
   'booking.feedback_received',
   'booking.recipient_instructions_updated',
+  'booking.delivery_date_changed',
   'booking.recipient_notification_due',
   'tour.created',
   'tour.active_status_changed',

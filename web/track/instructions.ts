@@ -1,6 +1,7 @@
 // The recipient's instructions for the driver (docs/tracking.md "Instructions", decision 1788): read through the
 // token, offered as a small form while the recipient's own stop is open, said in words once it is done. Plain DOM,
 // like the rest of the page's script.
+import { element } from './dom.ts';
 import { trackText, type TrackLang, type TrackMessage } from './view.ts';
 
 export type InstructionKind = 'none' | 'leave_at_door' | 'neighbour';
@@ -19,12 +20,6 @@ interface Problem {
 }
 
 const KINDS: readonly InstructionKind[] = ['none', 'leave_at_door', 'neighbour'];
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children);
-  return node;
-}
 
 /** The section and what the page's script does with it: load it once, and again when the recipient's stop is done. */
 export function instructionsPart(api: string, lang: TrackLang, time: (iso: string) => string) {

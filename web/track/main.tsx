@@ -1,7 +1,8 @@
 // The tracking page's script (decision 1103): no React — the server rendered the content; this re-renders it in the
-// browser's time zone, goes live with EventSource, offers instructions for the driver while the delivery is open and
-// the rating after it. Small on purpose.
+// browser's time zone, goes live with EventSource, offers a later day where the sender allows it and instructions for
+// the driver while the delivery is open, and the rating after it. Small on purpose.
 import { offersFeedback, ownStops, pickTrackLang, renderTracking, timeFormatter, trackText, type TrackingView, type TrackMessage } from './view.ts';
+import { deliveryDatePart } from './delivery-date.ts';
 import { instructionsPart } from './instructions.ts';
 import type { StreetMap } from '../map/street-map.ts';
 import './track.css';
@@ -25,7 +26,8 @@ feedback.setAttribute('aria-labelledby', 'track-feedback-title');
 const api = `/api/tracking/${encodeURIComponent(token)}`;
 const headers = { accept: 'application/json', 'accept-language': lang };
 const instructions = instructionsPart(api, lang, time);
-main?.append(instructions.element, feedback, connection);
+const deliveryDate = deliveryDatePart(api, lang);
+main?.append(deliveryDate.element, instructions.element, feedback, connection);
 
 function renderFeedback(view: TrackingView): void {
   if (!offersFeedback(view)) {
@@ -100,6 +102,7 @@ function show(view: TrackingView): void {
   streetMap?.show(view.driver?.position ?? null);
   renderFeedback(view);
   instructions.stopOpen(ownStops(view).some((s) => !['completed', 'failed', 'cancelled'].includes(s.status)));
+  deliveryDate.changed(view.stops.map((s) => s.status).join());
 }
 
 async function startStreetMap(stop: { lat: number; lng: number }): Promise<void> {
@@ -131,6 +134,7 @@ if (stop) void startStreetMap(stop);
 
 if (live && token) {
   void instructions.load();
+  void deliveryDate.load();
   const source = new EventSource(`${api}/live`);
   source.addEventListener('tracking', (event) => {
     connection.textContent = t('live');

@@ -2056,6 +2056,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/tracking/{token}/delivery_date": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery's day and the later days the recipient may move it to */
+        get: operations["getTrackingDeliveryDate"];
+        /** The recipient moves the delivery to one of the later days offered (once, before anything is under way) */
+        put: operations["putTrackingDeliveryDate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tracking/{token}/feedback": {
         parameters: {
             query?: never;
@@ -2340,6 +2358,26 @@ export type webhooks = {
          * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
          */
         post: operations["onBookingCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.delivery_date_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.delivery_date_changed delivered to a subscription
+         * @description At least once, no ordering promise: order by `timestamp`, deduplicate by `id`. Answer 2xx within 15 s; 410 disables the subscription.
+         */
+        post: operations["onBookingDeliveryDateChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3196,6 +3234,40 @@ export type components = {
             /** @constant */
             type: "booking.created";
         };
+        BookingDeliveryDateChangedEvent: {
+            actor: components["schemas"]["EventActor"] | null;
+            data: {
+                /** Format: uuid */
+                booking_id: string;
+                customer_id: string | null;
+                external_id: string | null;
+                /**
+                 * Format: date
+                 * @description The day (the service area's) the recipient moved the delivery from.
+                 */
+                from_date: string;
+                /** Format: uuid */
+                service_area_id: string;
+                /**
+                 * Format: date
+                 * @description The day it moved to: its open stops keep their wall-clock windows there and wait for dispatch.
+                 */
+                to_date: string;
+            };
+            /** @constant */
+            event: "delivery_date_changed";
+            /**
+             * Format: uuid
+             * @description The event id; also the `webhook-id` header, stable across retries.
+             */
+            id: string;
+            /** @constant */
+            resource_type: "booking";
+            /** Format: date-time */
+            timestamp: string;
+            /** @constant */
+            type: "booking.delivery_date_changed";
+        };
         BookingEtasRecalculatedEvent: {
             actor: components["schemas"]["EventActor"] | null;
             data: {
@@ -3985,7 +4057,7 @@ export type components = {
             type: "user" | "system";
         };
         /** @enum {string} */
-        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_instructions_updated" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
+        EventType: "booking.created" | "booking.etas_recalculated" | "booking.modified" | "booking.route_changed" | "booking.transition" | "booking.stop_failed" | "booking.return_started" | "booking.feedback_received" | "booking.recipient_instructions_updated" | "booking.delivery_date_changed" | "booking.recipient_notification_due" | "tour.created" | "tour.active_status_changed" | "tour.driver_location_updated" | "tour.etas_recalculated" | "tour.force_assigned" | "tour.force_unassigned" | "tour.modified" | "tour.compensation_updated" | "tour.earnings_updated" | "busyness.place_changed" | "webhook.test" | "dispatch.plan_ready" | "booking.auto_dispatched" | "booking.auto_dispatch_skipped";
         /** @enum {string} */
         Extension: "busyness";
         FailureOptions: {
@@ -4654,7 +4726,8 @@ export type components = {
          *       "sms_quiet_hours": {
          *         "from": "21:00",
          *         "to": "07:00"
-         *       }
+         *       },
+         *       "recipient_reschedule_days": 3
          *     }
          */
         ServiceArea: {
@@ -4677,6 +4750,7 @@ export type components = {
             name: string;
             recipient_approaching_minutes: number;
             recipient_notifications: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
+            recipient_reschedule_days: number;
             scheduling_config_id: string | null;
             sms_quiet_hours: {
                 from: string;
@@ -4851,7 +4925,7 @@ export type components = {
             place_id: string | null;
             position: number;
             proof: components["schemas"]["DeliveryProofView"] | null;
-            /** @description Present once the recipient gave instructions through the tracking link (decision 1787): for the driver, beside the dispatcher's `notes`. */
+            /** @description Present once the recipient gave instructions through the tracking link (decision 1788): for the driver, beside the dispatcher's `notes`. */
             recipient_instructions?: {
                 /** @enum {string} */
                 kind: "none" | "leave_at_door" | "neighbour";
@@ -8232,7 +8306,8 @@ export interface operations {
                      *           "sms_quiet_hours": {
                      *             "from": "21:00",
                      *             "to": "07:00"
-                     *           }
+                     *           },
+                     *           "recipient_reschedule_days": 3
                      *         }
                      *       ],
                      *       "meta": {
@@ -8337,6 +8412,8 @@ export interface operations {
                         /** @description The `approaching` moment: the ETA is at most this many minutes away (decision 1108). */
                         recipient_approaching_minutes?: number;
                         recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
+                        /** @description How many days later the recipient may move its delivery through the tracking link (decision 1788); 0 (the default): not at all. */
+                        recipient_reschedule_days?: number;
                         scheduling_config_id?: string | null;
                         sms_quiet_hours?: {
                             /** @description Local time, HH:MM. */
@@ -8413,7 +8490,8 @@ export interface operations {
                      *         "sms_quiet_hours": {
                      *           "from": "21:00",
                      *           "to": "07:00"
-                     *         }
+                     *         },
+                     *         "recipient_reschedule_days": 3
                      *       }
                      *     }
                      */
@@ -8515,7 +8593,8 @@ export interface operations {
                      *         "sms_quiet_hours": {
                      *           "from": "21:00",
                      *           "to": "07:00"
-                     *         }
+                     *         },
+                     *         "recipient_reschedule_days": 3
                      *       }
                      *     }
                      */
@@ -8590,6 +8669,8 @@ export interface operations {
                         /** @description The `approaching` moment: the ETA is at most this many minutes away (decision 1108). */
                         recipient_approaching_minutes?: number;
                         recipient_notifications?: ("dispatched" | "on_its_way" | "approaching" | "delivered" | "failed")[];
+                        /** @description How many days later the recipient may move its delivery through the tracking link (decision 1788); 0 (the default): not at all. */
+                        recipient_reschedule_days?: number;
                         scheduling_config_id?: string | null;
                         sms_quiet_hours?: {
                             /** @description Local time, HH:MM. */
@@ -8666,7 +8747,8 @@ export interface operations {
                      *         "sms_quiet_hours": {
                      *           "from": "21:00",
                      *           "to": "07:00"
-                     *         }
+                     *         },
+                     *         "recipient_reschedule_days": 3
                      *       }
                      *     }
                      */
@@ -23286,6 +23368,162 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getTrackingDeliveryDate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Answer 304 without a body when the representation still has this `ETag`. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery_date": {
+                     *         "date": "2026-12-04",
+                     *         "options": [
+                     *           "2026-12-05",
+                     *           "2026-12-06",
+                     *           "2026-12-07"
+                     *         ],
+                     *         "changeable": true,
+                     *         "closed_reason": null,
+                     *         "moved_from": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        delivery_date: {
+                            changeable: boolean;
+                            closed_reason: ("not_offered" | "moved" | "under_way" | "no_day") | null;
+                            date: string | null;
+                            moved_from: string | null;
+                            /** @description The later days it may move to, in order; empty when it may not. */
+                            options: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched). */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    putTrackingDeliveryDate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of localized strings (error details, failure reasons): `en` (default) or `de`. */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+                /** @description Makes the write safe to retry: a retry with the same key and body gets the stored answer (kept 24 h). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Apply the change only if the resource's current `ETag` matches (412 `precondition_failed` otherwise). Never required. */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /** @description Your id for this request (`[A-Za-z0-9._:-]{1,128}`), echoed in the response and logs; one is made up otherwise. */
+                "x-request-id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                /** @description Resource id (UUIDv7). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "delivery_date": {
+                 *         "date": "2026-12-07"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    delivery_date: {
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD on the service area's clock.
+                         */
+                        date: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "delivery_date": {
+                     *         "date": "2026-12-04",
+                     *         "options": [
+                     *           "2026-12-05",
+                     *           "2026-12-06",
+                     *           "2026-12-07"
+                     *         ],
+                     *         "changeable": true,
+                     *         "closed_reason": null,
+                     *         "moved_from": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        delivery_date: {
+                            changeable: boolean;
+                            closed_reason: ("not_offered" | "moved" | "under_way" | "no_day") | null;
+                            date: string | null;
+                            moved_from: string | null;
+                            /** @description The later days it may move to, in order; empty when it may not. */
+                            options: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequestsFromAddress"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     giveTrackingFeedback: {
         parameters: {
             query?: never;
@@ -24540,6 +24778,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BookingCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingDeliveryDateChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; during a secret rotation, one signature per secret, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingDeliveryDateChangedEvent"];
             };
         };
         responses: {

@@ -59,6 +59,8 @@ export {
   trackingExpired,
   type TrackedBooking,
 } from './bookings/tracked-booking.ts';
+// The recipient's later day through the link (decision 1788).
+export { moveDeliveryDate, trackedDeliveryDate, type DeliveryDate } from './bookings/recipient-reschedule.ts';
 // Proof images (decision 1250): the tracking read links and serves a tracked stop's photo; the worker's retention.
 export { trackingProofPhotoUrl } from './bookings/tracking-links.ts';
 export { deleteExpiredProofFiles, readProofImage, proofImageHeaders, rewrapProofKeys, type ProofImage } from './proof-files/operations.ts';
@@ -78,6 +80,7 @@ import { messages as applyJob } from './planning/apply-job.ts';
 import { messages as optimizeTour } from './planning/optimize-tour.ts';
 import { messages as packages } from './packages/operations.ts';
 import { messages as trackedBooking } from './bookings/tracked-booking.ts';
+import { messages as recipientReschedule } from './bookings/recipient-reschedule.ts';
 import { messages as driverFlow } from './stops/driver-flow.ts';
 import { messages as stopInput } from './stops/stop-input.ts';
 import { messages as grouping } from './stops/grouping.ts';
@@ -86,4 +89,4 @@ import { messages as dispatching } from './tours/merge-and-insert.ts';
 import { messages as createBooking } from './bookings/create-booking.ts';
 import { messages as locateStops } from './bookings/locate-stops.ts';
 import { messages as bookingSplit } from './tours/booking-split.ts';
-export const messages: readonly Messages[] = [applyPlan, applyJob, optimizeTour, packages, trackedBooking, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops, bookingSplit];
+export const messages: readonly Messages[] = [applyPlan, applyJob, optimizeTour, packages, trackedBooking, recipientReschedule, driverFlow, stopInput, grouping, tours, dispatching, createBooking, locateStops, bookingSplit];

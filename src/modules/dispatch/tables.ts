@@ -75,6 +75,8 @@ export const bookings = pgTable(
     customerId: uuid('customer_id'),
     status: text('status').$type<BookingStatus>().notNull(),
     scheduledAt: ts('scheduled_at'),
+    /** The local day (YYYY-MM-DD) the recipient moved the delivery from through the tracking link (decision 1788); once. */
+    recipientRescheduledFrom: text('recipient_rescheduled_from'),
     managingOrganizationIds: uuid('managing_organization_ids').array().notNull().default([]),
     preferredDriverIds: uuid('preferred_driver_ids').array().notNull().default([]),
     tip: jsonb('tip').$type<Money>(),

@@ -39,6 +39,7 @@ describe('service areas', () => {
       country_code: null,
       // No SMS quiet hours unless set (decision 1772).
       sms_quiet_hours: null,
+      recipient_reschedule_days: 0,
     });
     expect((await tenant.admin.get(`/api/admin/service_areas/${res.body.service_area.id}`)).body.service_area).toEqual(res.body.service_area);
   });

@@ -246,6 +246,7 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   recipient_approaching_minutes: Type.Integer(),
   country_code: Nullable(Type.String()),
   sms_quiet_hours: Nullable(Type.Object({ from: Type.String(), to: Type.String() })),
+  recipient_reschedule_days: Type.Integer(),
 }), {
   id: ID.serviceArea,
   name: 'Berlin',
@@ -260,7 +261,10 @@ export const ServiceArea = component('ServiceArea', withExample(Type.Object({
   recipient_approaching_minutes: 10,
   country_code: 'DE',
   sms_quiet_hours: { from: '21:00', to: '07:00' },
+  recipient_reschedule_days: 3,
 }));
+/** The most days a recipient may move its delivery (decision 1788): two weeks, as a parcel shop keeps a parcel. */
+export const RECIPIENT_RESCHEDULE_DAYS_MAX = 14;
 /** Bounds of an auto-dispatch decision's search budget, in milliseconds (decision 1350). */
 export const AUTO_DISPATCH_BUDGET_MS = { min: 10, max: 2000, default: 200 } as const;
 const serviceAreaFields = {
@@ -290,6 +294,11 @@ const serviceAreaFields = {
       { ...strict, description: "SMS quiet hours on the area's clock (contract §18, decision 1772): an SMS due inside them waits until `to`. May span midnight; `from` and `to` differ." },
     ),
   ),
+  recipient_reschedule_days: Type.Integer({
+    minimum: 0,
+    maximum: RECIPIENT_RESCHEDULE_DAYS_MAX,
+    description: "How many days later the recipient may move its delivery through the tracking link (decision 1788); 0 (the default): not at all.",
+  }),
 };
 const ServiceAreaFields = Type.Object(serviceAreaFields);
 const SERVICE_AREA_REQUIRED = ['name', 'currency', 'time_zone'] as const;

@@ -87,6 +87,8 @@ export const serviceAreas = pgTable(
     countryCode: text('country_code'),
     /** SMS quiet hours on the area's clock (decision 1772): an SMS due inside them waits until `to`; null: none. */
     smsQuietHours: jsonb('sms_quiet_hours').$type<{ from: string; to: string }>(),
+    /** How many days later a recipient may move its delivery through the tracking link (decision 1788); 0: not at all. */
+    recipientRescheduleDays: integer('recipient_reschedule_days').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] })],
 );

@@ -62,6 +62,7 @@ export const toServiceAreaView = (row: orgRepo.ServiceAreaRow) => ({
   recipient_approaching_minutes: row.recipientApproachingMinutes,
   country_code: row.countryCode,
   sms_quiet_hours: row.smsQuietHours ?? null,
+  recipient_reschedule_days: row.recipientRescheduleDays,
 });
 export type ServiceAreaView = ReturnType<typeof toServiceAreaView>;
 

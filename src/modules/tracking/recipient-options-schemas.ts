@@ -1,4 +1,5 @@
-// The wire of the recipient's delivery instructions (docs/tracking.md "Instructions", decision 1788).
+// The wire of the recipient's options through the tracking link (docs/tracking.md "Instructions", "A later day";
+// decision 1788): its instructions for the driver, and a later delivery day.
 import { Type } from '@sinclair/typebox';
 import { StringEnum, withExample } from '../../http/openapi-components.ts';
 import { Nullable } from '../../http/schemas.ts';
@@ -43,4 +44,28 @@ export const InstructionsEnvelope = withExample(
       editable: true,
     },
   },
+);
+
+const Day = Type.String({ format: 'date', description: "YYYY-MM-DD on the service area's clock." });
+
+export const DeliveryDateBody = withExample(
+  Type.Object({ delivery_date: Type.Object({ date: Day }, { additionalProperties: false }) }, { additionalProperties: false }),
+  { delivery_date: { date: '2026-12-07' } },
+);
+
+export const DeliveryDateEnvelope = withExample(
+  Type.Object({
+    delivery_date: Type.Object({
+      date: Nullable(Type.String({ format: 'date', description: "The recipient's stop's day (its time window's); null without a window." })),
+      options: Type.Array(Day, { description: 'The later days it may move to, in order; empty when it may not.' }),
+      changeable: Type.Boolean(),
+      closed_reason: Nullable(
+        StringEnum(['not_offered', 'moved', 'under_way', 'no_day'] as const, {
+          description: 'Why it may not move: the area offers no days, it moved once already, a stop is under way or done, or it has no day.',
+        }),
+      ),
+      moved_from: Nullable(Type.String({ format: 'date', description: 'The day the recipient moved it from; null until then.' })),
+    }),
+  }),
+  { delivery_date: { date: '2026-12-04', options: ['2026-12-05', '2026-12-06', '2026-12-07'], changeable: true, closed_reason: null, moved_from: null } },
 );

@@ -10,7 +10,7 @@ import { giveFeedback, readTracking, readTrackingProofPhoto } from './operations
 import { proofImageHeaders } from '../dispatch/index.ts';
 import { openTrackingStream } from './stream.ts';
 import { listBookingMessages } from './messages.ts';
-import { instructionsRoutes } from './instructions-routes.ts';
+import { recipientOptionsRoutes } from './recipient-options-routes.ts';
 import { senderRoutes } from './sender-routes.ts';
 import { smsRoutes } from './sms-routes.ts';
 import { templateRoutes } from './template-routes.ts';
@@ -42,8 +42,8 @@ export const trackingRoutes =
     await app.register(templateRoutes(deps));
     // The admin's sender identity and its logo, which the tracking page shows through the token (decision 1784).
     await app.register(senderRoutes(deps));
-    // The recipient's delivery instructions for the driver, through the token (decision 1788).
-    await app.register(instructionsRoutes(deps));
+    // The recipient's options through the token: instructions for the driver, a later day (decision 1788).
+    await app.register(recipientOptionsRoutes(deps));
     // The SMS gateway's receipts and replies (decision 1762), in a scope of their own for their form-body parser.
     await app.register(smsRoutes(deps));
     app.get(

@@ -75,7 +75,7 @@ function checkServiceAreaFields(input: ServiceAreaUpdateInput): { timeZone?: str
     errors.push({ pointer: '/service_area/country_code', code: 'invalid_value', detail: 'is not an ISO 3166-1 alpha-2 country code' });
   }
   if (input.sms_quiet_hours && input.sms_quiet_hours.from === input.sms_quiet_hours.to) {
-    errors.push({ pointer: '/service_area/sms_quiet_hours/to', code: 'invalid_value', detail: 'must differ from from (quiet hours of no length are none: send null)' });
+    errors.push({ pointer: '/service_area/sms_quiet_hours/to', code: 'invalid_value', detail: 'must differ from the start time: quiet hours of no length are none' });
   }
   if (errors.length) throw invalidFields(errors);
   return timeZone ? { timeZone } : {};
@@ -120,6 +120,7 @@ export async function createServiceArea(deps: Deps, actor: Actor, input: Service
     recipientApproachingMinutes: input.recipient_approaching_minutes ?? RECIPIENT_APPROACHING_MINUTES.default,
     countryCode: input.country_code ?? null,
     smsQuietHours: input.sms_quiet_hours ?? null,
+    recipientRescheduleDays: input.recipient_reschedule_days ?? 0,
   };
   return deps.db.transaction(async (tx) => {
     await checkSchedulingConfig(deps, tx, actor.tenantId, row.schedulingConfigId);
@@ -148,6 +149,7 @@ export async function updateServiceArea(deps: Deps, actor: Actor, id: string, in
       ...(input.recipient_approaching_minutes !== undefined ? { recipientApproachingMinutes: input.recipient_approaching_minutes } : {}),
       ...(input.country_code !== undefined ? { countryCode: input.country_code } : {}),
       ...(input.sms_quiet_hours !== undefined ? { smsQuietHours: input.sms_quiet_hours } : {}),
+      ...(input.recipient_reschedule_days !== undefined ? { recipientRescheduleDays: input.recipient_reschedule_days } : {}),
     };
     await orgRepo.updateServiceArea(tx, actor.tenantId, id, patch);
     return toServiceAreaView({ ...current, ...patch });

@@ -34,4 +34,12 @@ describe('the booking timeline’s details', () => {
     expect(render('de', 'booking.auto_dispatch_skipped', { reason: 'no_fit', constraint: 'capacity' })).toBe('<div>Wartet: keine Tour passt (Fahrzeugkapazität)</div>');
     expect(render('en', 'booking.created', {})).toBe('');
   });
+
+  it("says the recipient's instructions and moved day in words (decision 1788)", () => {
+    const given = { instructions: { kind: 'neighbour', neighbour: 'Mme Rossi', note: 'Code 4711' } };
+    expect(render('en', 'booking.recipient_instructions_updated', given)).toBe('<div>Give it to a neighbour: Mme Rossi · Code 4711</div>');
+    expect(render('de', 'booking.recipient_instructions_updated', { instructions: { kind: 'leave_at_door', neighbour: null, note: null } })).toBe('<div>Vor der Tür abstellen</div>');
+    expect(render('en', 'booking.delivery_date_changed', { from_date: '2026-06-02', to_date: '2026-06-04' })).toMatch(/^<div>Moved by the recipient from .*2.* to .*4.*<\/div>$/);
+    expect(render('de', 'booking.delivery_date_changed', { from_date: 'yesterday', to_date: '2026-06-04' })).toContain('Vom Empfänger verschoben von ');
+  });
 });

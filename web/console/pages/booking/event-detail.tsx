@@ -2,7 +2,7 @@
 // outcome and reason, why auto-dispatch waited — never a key. No data of its own: the timeline passes the reasons.
 import type { Schemas } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
-import { useT } from '../../../i18n/index.tsx';
+import { useFormat, useT } from '../../../i18n/index.tsx';
 import { useInstructionsText } from '../../../i18n/recipient-instructions.tsx';
 import { messages } from './messages.ts';
 import { RecipientMailNote } from './recipient-mail-note.tsx';
@@ -32,6 +32,8 @@ function InstructionsNote({ data }: { data: Event['data'] }) {
 export function EventDetail({ event, reasons }: { event: Pick<Event, 'type' | 'data'>; reasons?: ReadonlyMap<string, string> | undefined }) {
   const t = useT(messages);
   const tc = useT(common);
+  const format = useFormat();
+  const day = (value: unknown) => (/^\d{4}-\d{2}-\d{2}$/.test(text(value) ?? '') ? format.date(`${String(value)}T12:00:00Z`, 'UTC') : t('unknown_value'));
   const status = (value: unknown) => {
     const key = `status.${String(value)}` as keyof typeof common.en;
     return key in common.en ? tc(key) : t('unknown_value');
@@ -58,6 +60,9 @@ export function EventDetail({ event, reasons }: { event: Pick<Event, 'type' | 'd
       return <RecipientMailNote event={event} />;
     case 'booking.recipient_instructions_updated':
       return <InstructionsNote data={data} />;
+    // The days are the service area's calendar days: shown as dates, at noon UTC so no zone moves them.
+    case 'booking.delivery_date_changed':
+      return <div>{t('delivery_moved', { from: day(data.from_date), to: day(data.to_date) })}</div>;
     default:
       return null;
   }

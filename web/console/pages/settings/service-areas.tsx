@@ -1,6 +1,6 @@
 // Service areas (admins): the list, and a form for name, currency, country, time zone, average speed, auto-dispatch, the
-// moments that tell recipients and the SMS quiet hours (api-guide "Organizations and service areas", "Auto-dispatch";
-// docs/tracking.md; contract §18).
+// moments that tell recipients, how many days later they may move a delivery, and the SMS quiet hours (api-guide
+// "Organizations and service areas", "Auto-dispatch"; docs/tracking.md; contract §18; decision 1788).
 import { useId, useState, type FormEvent } from 'react';
 import { useServiceAreas, type ServiceArea } from '../../../api/index.ts';
 import { common } from '../../../i18n/common.ts';
@@ -43,6 +43,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   const [quietFrom, setQuietFrom] = useState(area?.sms_quiet_hours?.from ?? '');
   const [quietTo, setQuietTo] = useState(area?.sms_quiet_hours?.to ?? '');
   const [quietIncomplete, setQuietIncomplete] = useState(false);
+  const [rescheduleDays, setRescheduleDays] = useState(String(area?.recipient_reschedule_days ?? 0));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const quiet = quietHours(quietFrom, quietTo);
@@ -63,6 +64,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           recipient_notifications: MOMENTS.filter((m) => moments.includes(m)),
           recipient_approaching_minutes: Number(minutes),
           sms_quiet_hours: quiet,
+          recipient_reschedule_days: Number(rescheduleDays),
         },
       },
       { onSuccess: onClose },
@@ -73,7 +75,7 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
   return (
     <Dialog open onClose={onClose} title={area ? t('edit_named', { name: area.name }) : t('new_area')}>
       <form className="stack" onSubmit={submit}>
-        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/country_code', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes', '/service_area/sms_quiet_hours/from', '/service_area/sms_quiet_hours/to']} />
+        <ErrorBanner error={save.error} shownPointers={['/service_area/name', '/service_area/currency', '/service_area/country_code', '/service_area/time_zone', '/service_area/average_speed_kmh', '/service_area/auto_dispatch/budget_ms', '/service_area/recipient_notifications', '/service_area/recipient_approaching_minutes', '/service_area/sms_quiet_hours/from', '/service_area/sms_quiet_hours/to', '/service_area/recipient_reschedule_days']} />
         <TextField label={t('name')} required value={name} onChange={(e) => setName(e.target.value)} errors={at('name')} />
         <TextField label={t('currency')} hint={t('currency_hint')} required maxLength={3} value={currency} onChange={(e) => setCurrency(e.target.value)} errors={at('currency')} />
         <TextField label={t('country_code')} hint={t('country_code_hint')} maxLength={2} autoComplete="country" value={countryCode} onChange={(e) => setCountryCode(e.target.value)} errors={at('country_code')} />
@@ -117,6 +119,17 @@ function AreaForm({ area, onClose }: { area: ServiceArea | null; onClose: () => 
           value={minutes}
           onChange={(e) => setMinutes(e.target.value)}
           errors={at('recipient_approaching_minutes')}
+        />
+        <TextField
+          label={t('reschedule_days')}
+          hint={t('reschedule_days_hint')}
+          type="number"
+          min={0}
+          max={14}
+          required
+          value={rescheduleDays}
+          onChange={(e) => setRescheduleDays(e.target.value)}
+          errors={at('recipient_reschedule_days')}
         />
         <fieldset className="checks" aria-describedby={quietHintId}>
           <legend>{t('quiet_hours')}</legend>

@@ -1,13 +1,14 @@
-// The recipient's instructions for the driver (decision 1788) in Chromium through the real server: given on the
-// tracking page by keyboard alone on a phone, refused in words at the field when the neighbour has no name, seen by
-// the driver on the stop in the driver app, and said in words (German) once the delivery is done. axe clean,
-// photographed, no request to another host.
+// The recipient's options on the tracking page (decision 1788) in Chromium through the real server. Instructions for
+// the driver: given by keyboard alone on a phone, refused in words at the field when the neighbour has no name, seen
+// by the driver on the stop in the driver app, and said in words (German) once the delivery is done. A later day:
+// allowed by an admin in the console, chosen and confirmed by the recipient in German, shown on the booking's page.
+// axe clean, photographed, no request to another host.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute, type Client } from '../factories.ts';
-import { axeViolations, LAPTOP, openPage, PHONE, screenshot, startBrowserApp, type BrowserApp } from './harness.ts';
+import { createBooking, createPlace, createService, createServiceArea, createUser, driveStop, expectOk, mergeIntoTour, tourEnRoute, type Client } from '../factories.ts';
+import { axeViolations, LAPTOP, openPage, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from './harness.ts';
 
-describe("the recipient's instructions in a browser", () => {
+describe("the recipient's options in a browser", () => {
   let app: BrowserApp;
   let admin: Client;
   const PASSWORD = 'correct horse battery staple';
@@ -127,5 +128,85 @@ describe("the recipient's instructions in a browser", () => {
     await screenshot(watched.page, 'track-instructions-laptop-de');
     watched.expectClean();
     await watched.context.close();
+  });
+
+  it('lets an admin offer later days in the console, and the recipient move the delivery once, confirmed, in German on a phone', async () => {
+    app.t.clock.set('2026-06-01T08:00:00Z');
+    const area = await createServiceArea(admin, { name: 'Potsdam' });
+    const service = await createService(admin, { service_area_id: area.id });
+    const booking = await createBooking(admin, {
+      service_id: service.id,
+      stops: [
+        { type: 'pickup', location: { lat: 52.4, lng: 13.06 }, address: { street: 'Breite Straße', number: '1', city: 'Potsdam' }, time_window: { starts_at: '2026-06-02T07:00:00Z', ends_at: '2026-06-02T08:00:00Z' } },
+        { type: 'dropoff', location: { lat: 52.41, lng: 13.07 }, address: { street: 'Lindenstraße', number: '5', city: 'Potsdam' }, time_window: { starts_at: '2026-06-02T12:00:00Z', ends_at: '2026-06-02T14:00:00Z' } },
+      ],
+    });
+    await mergeIntoTour(admin, [booking.id]);
+    const adminEmail = `days-${Date.now()}@example.com`;
+    await createUser(admin, { role: 'admin', email: adminEmail, password: PASSWORD, name: 'Ada Admin' });
+
+    // The admin offers three later days for the area.
+    const desk = await openPage(app, { locale: 'en-GB', viewport: LAPTOP });
+    await signIn(desk.page, app.url, adminEmail, PASSWORD);
+    await desk.page.goto(`${app.url}/console/settings/service-areas`);
+    await desk.page.getByRole('button', { name: 'Edit Potsdam' }).click({ timeout: 20_000 });
+    const form = desk.page.getByRole('dialog', { name: 'Edit Potsdam' });
+    const days = form.getByLabel('Recipients may move a delivery by up to (days)');
+    expect(await days.inputValue()).toBe('0');
+    await days.fill('15');
+    await form.getByRole('button', { name: 'Save' }).click();
+    // Over the limit: the browser says so at the field (its own words, from max=14) and nothing is sent.
+    expect(await days.evaluate((el) => (el as { validationMessage: string }).validationMessage)).toMatch(/14/);
+    expect((await expectOk(admin.get(`/api/admin/service_areas/${area.id}`))).service_area.recipient_reschedule_days).toBe(0);
+    await days.fill('3');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await expectOk(admin.get(`/api/admin/service_areas/${area.id}`))).service_area.recipient_reschedule_days, { timeout: 15_000 }).toBe(3);
+    desk.expectClean();
+
+    // The recipient, in German on a phone: the day, three later ones, a confirmation.
+    const path = new URL((await expectOk(admin.get(`/api/hailing/bookings/${booking.id}`))).booking.tracking.url).pathname;
+    const phone = await openPage(app, { locale: 'de-DE', viewport: PHONE, mobile: true });
+    const { page } = phone;
+    await page.goto(`${app.url}${path}`);
+    const section = page.getByRole('region', { name: 'Zustelltag' });
+    await expect.poll(() => section.getByText('Am Dienstag, 2. Juni 2026 nicht zu Hause?', { exact: false }).count(), { timeout: 15_000 }).toBe(1);
+    const select = section.getByLabel('Späterer Tag');
+    expect(await select.locator('option').allTextContents()).toEqual(['Mittwoch, 3. Juni 2026', 'Donnerstag, 4. Juni 2026', 'Freitag, 5. Juni 2026']);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'track-day-phone-de');
+    // Keyboard only: choose the Thursday, ask, then keep the day after all.
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    const confirm = section.getByRole('group', { name: 'Die Zustellung auf Donnerstag, 4. Juni 2026 verschieben? Der Tag lässt sich nur einmal ändern.' });
+    await expect.poll(() => confirm.count()).toBe(1);
+    expect(await page.evaluate<string | null>('document.activeElement?.textContent ?? null')).toBe('Ja, verschieben');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'track-day-phone-de-confirm');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await confirm.isVisible()).toBe(false);
+    expect((await expectOk(app.t.anonymous.get(`${path.replace('/track/', '/api/tracking/')}/delivery_date`))).delivery_date.moved_from).toBeNull();
+    // And now for real.
+    await section.getByRole('button', { name: 'Zustellung verschieben' }).click();
+    await section.getByRole('button', { name: 'Ja, verschieben' }).click();
+    await expect.poll(() => section.getByText('Sie haben die Zustellung von Dienstag, 2. Juni 2026 auf Donnerstag, 4. Juni 2026 verschoben.').count(), { timeout: 15_000 }).toBe(1);
+    expect(await section.getByRole('button').count()).toBe(0);
+    // The stop's card says the new day.
+    await expect.poll(() => page.getByText('Donnerstag, 4. Juni 2026', { exact: true }).count(), { timeout: 15_000 }).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'track-day-phone-de-moved');
+    phone.expectClean();
+    await phone.context.close();
+
+    // The dispatcher sees it on the booking: waiting for dispatch, on the new day, and why.
+    await desk.page.goto(`${app.url}/console/bookings/${booking.id}`);
+    await expect.poll(() => desk.page.getByText(/^Moved by the recipient from .*2 Jun.* to .*4 Jun/).count(), { timeout: 20_000 }).toBe(1);
+    expect(await desk.page.getByText('Not on a tour').count()).toBe(2);
+    expect(await axeViolations(desk.page)).toEqual([]);
+    await screenshot(desk.page, 'console-booking-moved-by-recipient');
+    desk.expectClean();
+    await desk.context.close();
   });
 });
