@@ -2,7 +2,7 @@
 import type { Lang } from '../../http/i18n.ts';
 
 import { iso, isoOrNull } from '../../shared/time.ts';
-import { isFinalStop, isHeldByDriver, type TrackedBooking } from '../dispatch/index.ts';
+import { isFinalStop, isHeldByDriver, recipientOwnStops, type TrackedBooking } from '../dispatch/index.ts';
 
 /** What the tracking object is rendered from: the same for every language and every stream of one link. */
 export interface TrackingFacts {
@@ -62,14 +62,8 @@ function localDate(at: Date, timeZone: string | null): string {
   return format.format(at);
 }
 
-/**
- * The recipient's own stops (contract §18): the drop-offs; the pickups only for a booking that has no drop-off (the
- * recipient is then the sender). Only they carry the address and the date.
- */
-export function ownStopIds(stops: readonly TrackedStop[]): Set<string> {
-  const dropoffs = stops.filter((s) => s.type !== 'pickup');
-  return new Set((dropoffs.length ? dropoffs : stops).map((s) => s.id));
-}
+/** The recipient's own stops (contract §18; dispatch's rule): only they carry the address and the date. */
+export const ownStopIds = (stops: readonly TrackedStop[]): Set<string> => new Set(recipientOwnStops(stops).map((s) => s.id));
 
 const firstName = (name: string): string => name.trim().split(/\s+/)[0] ?? '';
 
