@@ -9,6 +9,7 @@ import { driverLocationUpdatedData, purgeOldPositionsJob, recomputeEtasJob } fro
 import { compensationUpdatedData, distributeTipsJob } from '../modules/compensation/index.ts';
 import { expireReportJob } from '../modules/reports/index.ts';
 import { notifyRecipientsJob, recipientRetentionJob, sendRecipientMessageJob } from '../modules/tracking/index.ts';
+import type { JobKind } from './job-kinds.ts';
 import type { JobHandlers } from './registry.ts';
 
 /** The payload of each debounced event, read at send time (src/worker/debounce.ts). */
@@ -33,6 +34,15 @@ export const JOB_HANDLERS: JobHandlers = {
   'tracking.notify_recipients': notifyRecipientsJob,
   'tracking.send_message': sendRecipientMessageJob,
   'tracking.recipient_retention': recipientRetentionJob,
+};
+
+/**
+ * The kinds whose jobs of one pass run side by side, at most this many at once (decision 1785), and that have lanes of
+ * their own in `serve`'s worker: a send job mostly waits for the gateway, and its claim makes a message sent once
+ * whoever runs it (decision 1763). Every other kind runs one job after another, as it always did.
+ */
+export const JOB_CONCURRENCY: Partial<Record<JobKind, number>> = {
+  'tracking.send_message': 32,
 };
 
 /** A worker refuses to start with a debounced type that has no builder (the Record type says so too; this catches a cast). */

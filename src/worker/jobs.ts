@@ -1,7 +1,7 @@
 // Jobs: schedule deferred work in the caller's transaction; claim due jobs with leases (SKIP LOCKED).
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
-import { completeRow } from '../db/json-insert.ts';
+import { completeRow, rowsOf, type TableRows } from '../db/json-insert.ts';
 import { queryRows } from '../db/sql.ts';
 import { newId } from '../shared/ids.ts';
 import type { JobKind } from './job-kinds.ts';
@@ -67,6 +67,9 @@ export function jobRow(job: Omit<ScheduleJob, 'dedupeKey'>): JobRow {
   });
 }
 
+/** Jobs' rows as one part of a multi-table insert (`insertAll`): scheduled in the statement that writes their cause. */
+export const jobRows = (inputs: Omit<ScheduleJob, 'dedupeKey'>[]): TableRows => rowsOf(jobs, inputs.map(jobRow));
+
 interface RawJob {
   tenant_id: string;
   id: string;
@@ -78,7 +81,7 @@ interface RawJob {
 }
 
 /** Claims up to `limit` due jobs for `leaseMs`; a crashed worker's jobs come back when the lease ends. */
-export async function claimDueJobs(q: Queryable, now: Date, workerId: string, leaseMs: number, limit: number, kinds?: string[]) {
+export async function claimDueJobs(q: Queryable, now: Date, workerId: string, leaseMs: number, limit: number, kinds?: readonly string[]) {
   const until = new Date(now.getTime() + leaseMs);
   const kindFilter = kinds?.length ? sql`AND kind IN (${sql.join(kinds.map((k) => sql`${k}`), sql`, `)})` : sql``;
   return queryRows<RawJob>(
@@ -99,6 +102,13 @@ export async function claimDueJobs(q: Queryable, now: Date, workerId: string, le
 export async function completeJob(q: Queryable, job: { tenant_id: string; id: string }, now: Date): Promise<void> {
   await q.execute(sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now}
                        WHERE tenant_id = ${job.tenant_id} AND id = ${job.id}`);
+}
+
+/** Several jobs done in one statement (the jobs a pass ran side by side, decision 1785). */
+export async function completeJobs(q: Queryable, done: readonly { tenant_id: string; id: string }[], now: Date): Promise<void> {
+  if (!done.length) return;
+  const keys = sql.join(done.map((job) => sql`(${job.tenant_id}::uuid, ${job.id}::uuid)`), sql`, `);
+  await q.execute(sql`UPDATE jobs SET status = 'done', locked_until = NULL, updated_at = ${now} WHERE (tenant_id, id) IN (${keys})`);
 }
 
 /** Backoff: 5 s × 4^(attempt-1), capped at one hour; after max_attempts the job is failed for good. */

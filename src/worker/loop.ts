@@ -6,8 +6,9 @@ import { ensurePeriodicJobs } from './periodic.ts';
 import { DELIVERY_BATCH, deliverDue, fanOutEvents } from '../modules/webhooks/index.ts';
 import { newId } from '../shared/ids.ts';
 import { databaseUnavailable, rootMessage } from '../db/errors.ts';
-import { claimDueJobs, completeJob, failJob } from './jobs.ts';
-import { assertAllDebouncedEventsBuilt, DEBOUNCED_EVENT_BUILDERS, JOB_HANDLERS } from './handlers.ts';
+import { claimDueJobs, completeJob, completeJobs, failJob, type RawJob } from './jobs.ts';
+import { assertAllDebouncedEventsBuilt, DEBOUNCED_EVENT_BUILDERS, JOB_CONCURRENCY, JOB_HANDLERS } from './handlers.ts';
+import type { JobKind } from './job-kinds.ts';
 import { assertAllKindsHandled, isJobKind, type JobHandlers } from './registry.ts';
 
 export interface WorkerOptions {
@@ -30,21 +31,58 @@ export interface Worker {
 
 const LEASE_MS = 60_000;
 
-/** One pass: claims a batch and runs it. Returns the number of jobs run. */
-export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOptions = {}): Promise<number> {
+/**
+ * One pass: claims a batch (of `kinds` only, if given) and runs it. The kinds of JOB_CONCURRENCY run side by side, up
+ * to their limit, and are marked done together at the end; every other job runs in turn and is marked done as it
+ * ends (decision 1785). Returns the number of jobs run.
+ */
+export async function runDueJobs(deps: Deps, workerId: string, options: WorkerOptions = {}, kinds?: readonly JobKind[]): Promise<number> {
   const now = deps.clock.now();
-  const claimed = await claimDueJobs(deps.db, now, workerId, options.leaseMs ?? LEASE_MS, options.batchSize ?? 20);
-  for (const job of claimed) {
+  const claimed = await claimDueJobs(deps.db, now, workerId, options.leaseMs ?? LEASE_MS, options.batchSize ?? 20, kinds);
+  const shared = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    let answer = shared.get(key);
+    if (!answer) shared.set(key, (answer = read()));
+    return answer as Promise<T>;
+  };
+  /** Runs the job's handler; false when it failed (recorded as such). */
+  const run = async (job: RawJob): Promise<boolean> => {
     const handler = isJobKind(job.kind) ? (options.handlers?.[job.kind] ?? JOB_HANDLERS[job.kind]) : undefined;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, payload: job.payload });
-      await completeJob(deps.db, job, deps.clock.now());
+      await handler(deps, { tenantId: job.tenant_id, jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts, payload: job.payload, once });
+      return true;
     } catch (err) {
       deps.log.warn({ err, job_id: job.id, kind: job.kind }, 'job failed');
       await failJob(deps.db, job, deps.clock.now(), err instanceof Error ? err.message : String(err));
+      return false;
     }
+  };
+  const together = new Map<number, RawJob[]>();
+  const inTurn: RawJob[] = [];
+  for (const job of claimed) {
+    const limit = isJobKind(job.kind) ? JOB_CONCURRENCY[job.kind] : undefined;
+    if (limit) (together.get(limit) ?? together.set(limit, []).get(limit))?.push(job);
+    else inTurn.push(job);
   }
+  const done: RawJob[] = [];
+  await Promise.all([
+    (async () => {
+      for (const job of inTurn) if (await run(job)) await completeJob(deps.db, job, deps.clock.now());
+    })(),
+    ...[...together].map(async ([limit, jobs]) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: Math.min(limit, jobs.length) }, async () => {
+          while (next < jobs.length) {
+            const job = jobs[next++]!;
+            if (await run(job)) done.push(job);
+          }
+        }),
+      );
+    }),
+  ]);
+  await completeJobs(deps.db, done, deps.clock.now());
   return claimed.length;
 }
 
@@ -109,8 +147,16 @@ export function createWorker(deps: Deps, options: WorkerOptions = {}): Worker {
 
 /** Delivery lanes of one background worker: batches overlap, so recording one never idles the HTTP client. */
 const DELIVERY_LANES = 4;
+/**
+ * Lanes for the kinds that run side by side (JOB_CONCURRENCY, decision 1785), each claiming a batch of them only: two,
+ * so that one claims and finishes its batch while the other's are in flight.
+ */
+const CONCURRENT_LANES = 2;
+const CONCURRENT_KINDS = Object.keys(JOB_CONCURRENCY) as JobKind[];
+/** A concurrent lane's batch: as many as its kinds run at once. */
+const CONCURRENT_BATCH = Math.max(0, ...Object.values(JOB_CONCURRENCY));
 
-type LaneKind = 'jobs' | 'fan-out' | 'deliveries';
+type LaneKind = 'jobs' | 'concurrent jobs' | 'fan-out' | 'deliveries';
 
 /**
  * The sleeping lanes a pass that did `ran` items of work wakes, one of each kind named: jobs record events (fan-out's
@@ -120,14 +166,17 @@ type LaneKind = 'jobs' | 'fan-out' | 'deliveries';
  * events/s most wake-ups leased nothing: 110–150 empty leases a second.
  */
 const WAKES: Record<LaneKind, (ran: number) => LaneKind[]> = {
-  jobs: (ran) => (ran > 0 ? ['fan-out'] : []),
+  // A job may have scheduled work for the concurrent lanes (the recipients' sweep: its send jobs).
+  jobs: (ran) => (ran > 0 ? ['fan-out', 'concurrent jobs'] : []),
+  'concurrent jobs': (ran) => (ran >= CONCURRENT_BATCH ? ['fan-out', 'concurrent jobs'] : ran > 0 ? ['fan-out'] : []),
   'fan-out': (ran) => (ran > 0 ? ['deliveries'] : []),
   deliveries: (ran) => (ran >= DELIVERY_BATCH ? ['fan-out', 'deliveries'] : ran > 0 ? ['fan-out'] : []),
 };
 
 /**
- * The background loop of `serve`: the jobs, the fan-out and the delivery lanes each poll on their own, so a backlog of
- * one never delays the others. On stop every lane finishes the pass in hand (the deliveries in flight) and exits.
+ * The background loop of `serve`: the jobs, the concurrent jobs (decision 1785), the fan-out and the delivery lanes
+ * each poll on their own, so a backlog of one never delays the others. On stop every lane finishes the pass in hand
+ * (the deliveries in flight) and exits.
  */
 export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   assertAllKindsHandled(JOB_HANDLERS);
@@ -135,7 +184,7 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
   const workerId = `${hostname()}:${process.pid}:${newId()}`;
   const pollMs = options.pollMs ?? 100;
   let running = true;
-  const sleepers: Record<LaneKind, Set<() => void>> = { jobs: new Set(), 'fan-out': new Set(), deliveries: new Set() };
+  const sleepers: Record<LaneKind, Set<() => void>> = { jobs: new Set(), 'concurrent jobs': new Set(), 'fan-out': new Set(), deliveries: new Set() };
   const wakeAll = (kind: LaneKind) => {
     for (const wake of [...sleepers[kind]]) wake();
   };
@@ -189,6 +238,9 @@ export function startWorker(deps: Deps, options: WorkerOptions = {}): Worker {
     }
     await Promise.all([
       lane('jobs', 'jobs', () => runDueJobs(deps, workerId, options)),
+      ...Array.from({ length: CONCURRENT_KINDS.length ? CONCURRENT_LANES : 0 }, (_, i) =>
+        lane('concurrent jobs', `concurrent jobs ${i + 1}`, () => runDueJobs(deps, workerId, { ...options, batchSize: CONCURRENT_BATCH }, CONCURRENT_KINDS)),
+      ),
       lane('fan-out', 'fan-out', () => fanOutEvents(deps)),
       ...Array.from({ length: DELIVERY_LANES }, (_, i) => lane('deliveries', `deliveries ${i + 1}`, () => deliverDue(deps, workerId, deliveryOptions(options)))),
     ]);

@@ -9,6 +9,11 @@ export interface JobContext {
   /** The attempt after which the job is failed for good: a handler that records an outcome knows its last try. */
   maxAttempts: number;
   payload: Record<string, unknown>;
+  /**
+   * A read shared by the jobs of one pass (decision 1785): the first job of the batch that asks for `key` reads it,
+   * the others take that answer. Unset where a job runs alone (a test calling its handler).
+   */
+  once?: <T>(key: string, read: () => Promise<T>) => Promise<T>;
 }
 
 export type JobHandler = (deps: Deps, job: JobContext) => Promise<void>;

@@ -1,7 +1,8 @@
 // Recipient messages SQL (decisions 1761–1764): a message's row and its state, the claim a send job holds while it talks
 // to the gateway, receipts that only move a state forward, and the numbers that opted out.
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { runPrepared } from '../../db/prepared.ts';
 import { recipientMessages, recipientNotifications, recipientPhones, type MessageStatus } from './tables.ts';
 
 export type MessageRow = typeof recipientMessages.$inferSelect;
@@ -10,24 +11,42 @@ export async function insertMessage(q: Queryable, row: Omit<MessageRow, 'sending
   await q.insert(recipientMessages).values({ ...row, providerRef: null, sendingUntil: null, updatedAt: row.createdAt });
 }
 
+/** A message a send job holds, and whether its number opted out by then (SMS only; decision 1764). */
+export type ClaimedMessage = MessageRow & { optedOut: boolean };
+
 /**
  * Takes a queued message for sending until `until`, in one statement (a job run twice — its lease ran out mid-send —
- * sends once; decision 1763): `done` when it was sent or failed already (or is no more), `held` while another job holds it.
+ * sends once; decision 1763), which also answers whether the number replied STOP meanwhile (decision 1785): `done`
+ * when it was sent or failed already (or is no more), `held` while another job holds it.
  */
-export async function claimMessage(q: Queryable, tenantId: string, id: string, now: Date, until: Date): Promise<MessageRow | 'held' | 'done'> {
-  const [row] = await q
-    .update(recipientMessages)
-    .set({ sendingUntil: until, updatedAt: now })
-    .where(
-      and(
-        eq(recipientMessages.tenantId, tenantId),
-        eq(recipientMessages.id, id),
-        eq(recipientMessages.status, 'queued'),
-        or(isNull(recipientMessages.sendingUntil), lt(recipientMessages.sendingUntil, now)),
-      ),
-    )
-    .returning();
-  if (row) return row;
+export async function claimMessage(q: Queryable, tenantId: string, id: string, now: Date, until: Date): Promise<ClaimedMessage | 'held' | 'done'> {
+  // Prepared: a send job's claim and outcome are most of its statements, and Drizzle builds an UPDATE's text anew
+  // on every call (decision 1785).
+  const [row] = await runPrepared(
+    q,
+    'claim_recipient_message',
+    (q) =>
+      q
+        .update(recipientMessages)
+        .set({ sendingUntil: sql`${sql.placeholder('until')}::timestamptz`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+        .where(
+          and(
+            eq(recipientMessages.tenantId, sql.placeholder('tenantId')),
+            eq(recipientMessages.id, sql.placeholder('id')),
+            eq(recipientMessages.status, 'queued'),
+            or(isNull(recipientMessages.sendingUntil), lt(recipientMessages.sendingUntil, sql`${sql.placeholder('now')}::timestamptz`)),
+          ),
+        )
+        .returning({
+          ...getTableColumns(recipientMessages),
+          // Qualified by hand: inside the subquery an unqualified column would be the phone row's own.
+          optedOut: sql<boolean>`(recipient_messages.channel = 'sms' AND EXISTS (SELECT 1 FROM recipient_phones p
+            WHERE p.tenant_id = recipient_messages.tenant_id AND p.phone_number = recipient_messages."to"))`,
+        })
+        .prepare('claim_recipient_message'),
+    { tenantId, id, now: now.toISOString(), until: until.toISOString() },
+  );
+  if (row) return { ...row, optedOut: Boolean(row.optedOut) };
   const [left] = await q
     .select({ status: recipientMessages.status })
     .from(recipientMessages)
@@ -42,15 +61,39 @@ export async function finishSending(
   outcome: { status: 'sent'; providerRef: string | null } | { status: 'failed' | 'queued'; error: string },
   now: Date,
 ): Promise<void> {
-  const set =
-    outcome.status === 'sent'
-      ? { status: 'sent' as const, providerRef: outcome.providerRef, error: null }
-      : { status: outcome.status, error: outcome.error.slice(0, 1000) };
+  const params = { tenantId: key.tenantId, id: key.id, now: now.toISOString() };
   // A receipt may come before the gateway's answer is written: a message it moved on stays where it is.
-  await q
-    .update(recipientMessages)
-    .set({ ...set, sendingUntil: null, updatedAt: now })
-    .where(and(eq(recipientMessages.tenantId, key.tenantId), eq(recipientMessages.id, key.id), eq(recipientMessages.status, 'queued')));
+  const stillQueued = and(
+    eq(recipientMessages.tenantId, sql.placeholder('tenantId')),
+    eq(recipientMessages.id, sql.placeholder('id')),
+    eq(recipientMessages.status, 'queued'),
+  );
+  const at = sql`${sql.placeholder('now')}::timestamptz`;
+  if (outcome.status === 'sent') {
+    await runPrepared(
+      q,
+      'finish_recipient_message_sent',
+      (q) =>
+        q
+          .update(recipientMessages)
+          .set({ status: 'sent', providerRef: sql`${sql.placeholder('providerRef')}::text`, error: null, sendingUntil: null, updatedAt: at })
+          .where(stillQueued)
+          .prepare('finish_recipient_message_sent'),
+      { ...params, providerRef: outcome.providerRef },
+    );
+    return;
+  }
+  await runPrepared(
+    q,
+    'finish_recipient_message_unsent',
+    (q) =>
+      q
+        .update(recipientMessages)
+        .set({ status: sql`${sql.placeholder('status')}::text`, error: sql`${sql.placeholder('error')}::text`, sendingUntil: null, updatedAt: at })
+        .where(stillQueued)
+        .prepare('finish_recipient_message_unsent'),
+    { ...params, status: outcome.status, error: outcome.error.slice(0, 1000) },
+  );
 }
 
 const rankOf = (column: typeof recipientMessages.status) =>

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/app.ts';
 import { createBooking, createService, createServiceArea, createUser, driveStop, expectOk, tourEnRoute } from '../../../test/factories.ts';
 import { startSmtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
-import { retryDelayMs } from '../../worker/jobs.ts';
+import { queryRows } from '../../db/sql.ts';
+import { retryDelayMs, scheduleJob } from '../../worker/jobs.ts';
 import { createWorker, type Worker } from '../../worker/loop.ts';
 import { notifyRecipients } from './notify.ts';
 import { SEND_MESSAGE_ATTEMPTS } from './send-message.ts';
@@ -296,6 +297,40 @@ describe('sent once', () => {
     expect((await messagesOf(s))[0]).toMatchObject({ status: 'sent', error: null });
     // Nor later: the second run's retry finds the message sent.
     t.clock.advance(3_600_000);
+    await worker.drain();
+    expect(sentTo(s.phone)).toHaveLength(1);
+  });
+
+  it('two send jobs of one message run side by side in one pass (decision 1785) and send it once', async () => {
+    await worker.drain();
+    const s = await scene();
+    await notifyRecipients(t.deps);
+    // A second job for the same message, due with the first: one pass claims both and runs them at once.
+    const [job] = await queryRows<{ payload: Record<string, unknown> }>(t.deps.db, sql`SELECT payload FROM jobs WHERE tenant_id = ${s.tn.tenantId} AND kind = 'tracking.send_message' AND status = 'pending'`);
+    await scheduleJob(t.deps.db, { tenantId: s.tn.tenantId, kind: 'tracking.send_message', payload: job!.payload, dueAt: t.clock.now(), now: t.clock.now(), maxAttempts: SEND_MESSAGE_ATTEMPTS });
+    let release: () => void = () => undefined;
+    held = new Promise<void>((resolve) => (release = resolve));
+    const heldBack = async () =>
+      queryRows<{ n: number }>(t.deps.db, sql`SELECT count(*)::int AS n FROM jobs WHERE tenant_id = ${s.tn.tenantId} AND last_error = 'the message is being sent by another job'`);
+    let sideBySide = false;
+    try {
+      const pass = worker.drain();
+      // While the first job waits for the gateway, the other finds the message held: both are in flight at once.
+      for (let tries = 0; tries < 500 && !sideBySide; tries++) {
+        sideBySide = (await heldBack())[0]!.n === 1;
+        if (!sideBySide) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      release();
+      await pass;
+    } finally {
+      held = null;
+      release();
+    }
+    expect(sideBySide).toBe(true);
+    expect(sentTo(s.phone)).toHaveLength(1);
+    expect((await messagesOf(s))[0]).toMatchObject({ status: 'sent', error: null });
+    // The held-back job's retry finds the message sent.
+    t.clock.advance(retryDelayMs(1) + 1000);
     await worker.drain();
     expect(sentTo(s.phone)).toHaveLength(1);
   });
