@@ -5,6 +5,7 @@ import { failureRules, seedPackageFailureReasons } from './modules/failures/inde
 import { liveDispatchHooks, travelTimes } from './modules/live/index.ts';
 import { travelMatrix, travelRoute } from './modules/region/index.ts';
 import { getSchedulingConfig } from './modules/services/index.ts';
+import { wakeRecipientNotifications } from './modules/tracking/index.ts';
 import { NO_DISPATCH_HOOKS, type DispatchHooks } from './seams/index.ts';
 
 /** What a test or a bench replaces: dispatch's hooks one by one (the others stay wired), any other seam whole. */
@@ -25,12 +26,21 @@ export function answerDispatchHooks(...answers: Partial<DispatchHooks>[]): Dispa
   return { ...NO_DISPATCH_HOOKS, ...(wired as Partial<DispatchHooks>) };
 }
 
+/**
+ * Tours a change touched: live tracking recomputes their ETAs, and the recipients' sweep of the tenant is woken
+ * (decision 1787) — two modules' reactions to one hook, in that order.
+ */
+const trackedToursChanged: DispatchHooks['trackedToursChanged'] = async (tx, change) => {
+  await liveDispatchHooks.trackedToursChanged(tx, change);
+  await wakeRecipientNotifications(tx, change);
+};
+
 /** The hooks of a running Tourbook. */
 export function wireHooks(overrides: HookOverrides = {}): Hooks {
   const { dispatch, ...others } = overrides;
   return {
     // A test's or a bench's override replaces a module's answer on purpose.
-    dispatch: { ...answerDispatchHooks(liveDispatchHooks, compensationDispatchHooks), ...dispatch },
+    dispatch: { ...answerDispatchHooks({ ...liveDispatchHooks, trackedToursChanged }, compensationDispatchHooks), ...dispatch },
     failureRules,
     identity: {
       tenantCreated: seedPackageFailureReasons,

@@ -2,8 +2,8 @@
 export { trackingRoutes } from './routes.ts';
 /** The server-rendered tracking page reads the same object (src/pages/track-page.ts). */
 export { readTracking, readTrackingPage } from './operations.ts';
-// The worker's recipient-notification sweep (decision 1104).
-export { ensureRecipientNotifications, notifyRecipientsJob } from './notify.ts';
+// The worker's recipient-notification sweep (decision 1104), woken by dispatch's changes (decision 1787).
+export { ensureRecipientNotifications, notifyRecipientsJob, wakeRecipientNotifications } from './notify.ts';
 // The recipient messages' send job (decision 1761).
 export { sendRecipientMessageJob } from './send-message.ts';
 // Recipients' numbers and messages erased after RECIPIENT_DATA_RETENTION_DAYS (decision 1773).

@@ -6,7 +6,7 @@ import { createBooking, createService, createServiceArea, createUser, driveStop,
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { createWorker, type Worker } from '../../worker/loop.ts';
 import { ensureRecipientNotifications } from './index.ts';
-import { notifyRecipients } from './notify.ts';
+import { NOTIFY_WAKE_DELAY_MS, notifyRecipients } from './notify.ts';
 
 let t: TestApp;
 let smtp: SmtpPeer;
@@ -500,5 +500,20 @@ describe('recipient templates (decision 1109)', () => {
     }
     expect((await t.anonymous.get('/api/admin/recipient_templates')).status).toBe(401);
     expect((await expectOk(other.admin.get(path('approaching', 'en')))).recipient_template.subject).toBe('Soon!');
+  });
+});
+
+describe('the sweep woken by dispatch (decision 1787)', () => {
+  it("a stop completed wakes its tenant's sweep, which tells the moment it made without waiting for the 30 s sweep", async () => {
+    const s = await scene({ name: 'Ada Lovelace' });
+    // Every sweep due so far runs; the periodic one is next due 30 s from now.
+    t.clock.advance(31_000);
+    await worker.drain();
+    await driveStop(s.driver.client, s.pickup.id, 'completed');
+    await worker.drain();
+    expect(mailsTo(s.email)).toHaveLength(0); // the woken sweep is due shortly after the change, not at once
+    t.clock.advance(NOTIFY_WAKE_DELAY_MS);
+    await worker.drain();
+    expect(subjectsOf(mailsTo(s.email))).toEqual(['Your delivery is on its way']);
   });
 });

@@ -1,6 +1,6 @@
 // Recipient notifications SQL: claiming a moment (once per stop and moment), recipient addresses and their opt-out,
 // and a tenant's own templates.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { recipientAddresses, recipientNotifications, recipientTemplates, type RecipientLocale, type RecipientMoment } from './tables.ts';
 
@@ -13,38 +13,54 @@ export async function toldMoments(q: Queryable, stops: readonly { tenantId: stri
   const rows = await q
     .select({ stopId: recipientNotifications.stopId, moment: recipientNotifications.moment })
     .from(recipientNotifications)
-    .where(and(inArray(recipientNotifications.tenantId, [...new Set(stops.map((s) => s.tenantId))]), inArray(recipientNotifications.stopId, stops.map((s) => s.stopId))));
+    // Two array parameters, not one per stop: a sweep asks about thousands of open drop-offs, and one statement text
+    // for any number of them stays prepared (db/pglite-statements.ts).
+    .where(
+      and(
+        sql`${recipientNotifications.tenantId} = ANY(${`{${[...new Set(stops.map((s) => s.tenantId))].join(',')}}`}::uuid[])`,
+        sql`${recipientNotifications.stopId} = ANY(${`{${stops.map((s) => s.stopId).join(',')}}`}::uuid[])`,
+      ),
+    );
   for (const r of rows) (told.get(r.stopId) ?? told.set(r.stopId, new Set()).get(r.stopId))?.add(r.moment);
   return told;
 }
 
 /**
- * Records that the stop's moment is told; false when it was already (another worker, or an earlier sweep). The
- * primary key decides, so two sweeps at once tell a moment once (decision 1104).
+ * Records that the stops' moments are told, in one statement; answers the ones this call claimed (`stopId|moment`) —
+ * one told already (another worker, an earlier sweep) is not. The primary key decides, so two sweeps at once tell a
+ * moment once (decision 1104); the caller passes them in stop order, so two sweeps claiming overlapping sets wait for
+ * each other in one order and never deadlock.
  */
-export async function claimMoment(q: Queryable, row: Omit<NotificationRow, 'email'>): Promise<boolean> {
-  const inserted = await q.insert(recipientNotifications).values({ ...row, email: null }).onConflictDoNothing().returning({ stopId: recipientNotifications.stopId });
-  return inserted.length > 0;
+export async function claimMoments(q: Queryable, rows: readonly Omit<NotificationRow, 'email'>[]): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  const inserted = await q
+    .insert(recipientNotifications)
+    .values(rows.map((row) => ({ ...row, email: null })))
+    .onConflictDoNothing()
+    .returning({ stopId: recipientNotifications.stopId, moment: recipientNotifications.moment });
+  return new Set(inserted.map((r) => `${r.stopId}|${r.moment}`));
 }
 
-export async function setNotifiedEmail(q: Queryable, key: { tenantId: string; stopId: string; moment: RecipientMoment }, email: string): Promise<void> {
-  await q
-    .update(recipientNotifications)
-    .set({ email })
-    .where(and(eq(recipientNotifications.tenantId, key.tenantId), eq(recipientNotifications.stopId, key.stopId), eq(recipientNotifications.moment, key.moment)));
+/** The addresses mailed for the told moments, in one statement. */
+export async function setNotifiedEmails(q: Queryable, tenantId: string, rows: readonly { stopId: string; moment: RecipientMoment; email: string }[]): Promise<void> {
+  if (!rows.length) return;
+  const values = sql.join(rows.map((r) => sql`(${r.stopId}::uuid, ${r.moment}, ${r.email})`), sql`, `);
+  await q.execute(sql`UPDATE recipient_notifications n SET email = v.email FROM (VALUES ${values}) AS v(stop_id, moment, email)
+                       WHERE n.tenant_id = ${tenantId} AND n.stop_id = v.stop_id AND n.moment = v.moment`);
 }
 
 /**
- * The address's row with the hash of its current unsubscribe token (made on its first e-mail; a token derived under
- * another master key is replaced). Answers whether the address opted out.
+ * The addresses' rows with the hash of each one's current unsubscribe token (made on its first e-mail; a token derived
+ * under another master key is replaced), in one statement. Answers the addresses that opted out. One row per address.
  */
-export async function upsertAddress(q: Queryable, row: { tenantId: string; email: string; tokenHash: string; createdAt: Date }): Promise<{ unsubscribed: boolean }> {
-  const [stored] = await q
+export async function upsertAddresses(q: Queryable, rows: readonly { tenantId: string; email: string; tokenHash: string; createdAt: Date }[]): Promise<Set<string>> {
+  if (!rows.length) return new Set();
+  const stored = await q
     .insert(recipientAddresses)
-    .values({ ...row, unsubscribedAt: null })
+    .values(rows.map((row) => ({ ...row, unsubscribedAt: null })))
     .onConflictDoUpdate({ target: [recipientAddresses.tenantId, recipientAddresses.email], set: { tokenHash: sql`excluded.token_hash` } })
-    .returning({ unsubscribedAt: recipientAddresses.unsubscribedAt });
-  return { unsubscribed: Boolean(stored?.unsubscribedAt) };
+    .returning({ email: recipientAddresses.email, unsubscribedAt: recipientAddresses.unsubscribedAt });
+  return new Set(stored.filter((r) => r.unsubscribedAt).map((r) => r.email));
 }
 
 /** Opts the token's address out (once; a second use changes nothing). False for a token no address has. */
