@@ -3,10 +3,11 @@
 // the environment). Before it reports ready it prepares, through the API, one tenant per phase of the bench:
 // - `throughput`: BENCH_SMS_COUNT bookings, each drop-off's contact with its own phone number, already merged into
 //   tours of TOUR_SIZE while their area tells no moment — enabling the area's `dispatched` moment is the trigger;
-// - `latency` and `latencyWoken`: BENCH_SMS_RATE × BENCH_SMS_SECONDS bookings each, not yet on a tour, in an area that
-//   tells `dispatched`: merging one booking into a tour is one moment.
+// - `latency` and `latencyWoken` (the latter with BENCH_SMS_PARTS naming `latency-woken` only): BENCH_SMS_RATE ×
+//   BENCH_SMS_SECONDS bookings each, not yet on a tour, in an area that tells `dispatched`: merging one booking into a
+//   tour is one moment.
 // A bare Fastify beside it answers the bench's own questions (the SMS rows' states and times) and wakes the
-// recipients' sweep, which the worker otherwise runs every 30 s.
+// recipients' sweep — a dispatch change wakes it by itself (decision 1787), an area's new moments do not.
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.ts';
@@ -103,10 +104,11 @@ async function preparePhase(name: SmsPhase, count: number, merged: boolean): Pro
   return { tenantId: tenant.id, adminToken: token, serviceAreaId: area.id, bookings };
 }
 
+const parts = new Set(process.env.BENCH_SMS_PARTS?.split(',') ?? ['throughput', 'latency']);
 const phases: Record<SmsPhase, SmsPhaseInfo> = {
-  throughput: await preparePhase('throughput', COUNT, true),
-  latency: await preparePhase('latency', LATENCY_COUNT, false),
-  latencyWoken: await preparePhase('latencyWoken', LATENCY_COUNT, false),
+  throughput: await preparePhase('throughput', parts.has('throughput') ? COUNT : 0, true),
+  latency: await preparePhase('latency', parts.has('latency') ? LATENCY_COUNT : 0, false),
+  latencyWoken: await preparePhase('latencyWoken', parts.has('latency-woken') ? LATENCY_COUNT : 0, false),
 };
 const realUrl = await app.listen({ port: 0, host: '127.0.0.1' });
 // The worker exactly as `serve` starts it (default poll, batch and lease), after the set-up: nothing is due before.
@@ -115,7 +117,8 @@ startWorker(deps); // stopped with the process (SIGTERM, reportReady): the bench
 const bench = Fastify();
 /**
  * Moves the recipients' sweep (a job that reschedules itself 30 s on, notify.ts) to now, as scheduling it again with
- * its dedupe key does: the jobs lane takes it at its next poll (≤ 100 ms).
+ * its dedupe key does: the jobs lane takes it at its next poll (≤ 100 ms). The trigger of the throughput part (an area
+ * starting to tell a moment) is no dispatch change, so nothing else wakes it.
  */
 bench.post('/bench/wake', async () => {
   const now = deps.clock.now();
