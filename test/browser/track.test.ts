@@ -135,14 +135,16 @@ describe('the tracking page in a browser', () => {
   it('reads well on a phone in English and on a laptop in German, axe clean', async () => {
     const { nearId, post } = await scene();
     await post(52.4902);
-    for (const [locale, viewport, name, heading] of [
-      ['en-GB', PHONE, 'track-phone-en', 'Your delivery'],
-      ['de-DE', LAPTOP, 'track-laptop-de', 'Ihre Sendung'],
+    for (const [locale, viewport, name, heading, live] of [
+      ['en-GB', PHONE, 'track-phone-en', 'Your delivery', 'Updates live'],
+      ['de-DE', LAPTOP, 'track-laptop-de', 'Ihre Sendung', 'Aktualisiert sich live'],
     ] as const) {
       const watched = await openPage(app, { locale, viewport, mobile: viewport === PHONE });
       await watched.page.goto(`${app.url}${await linkOf(nearId)}`);
       await expect.poll(() => watched.page.getByRole('heading', { name: heading, level: 1 }).count()).toBe(1);
-      await expect.poll(() => watched.page.getByRole('status').count(), { timeout: 15_000 }).toBe(1);
+      // Live, and the instructions' form is there (its own status line is empty until a save).
+      await expect.poll(() => watched.page.getByRole('status').filter({ hasText: live }).count(), { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => watched.page.locator('.track-instructions form').count(), { timeout: 15_000 }).toBe(1);
       expect(await axeViolations(watched.page)).toEqual([]);
       await screenshot(watched.page, name);
       watched.expectClean();
