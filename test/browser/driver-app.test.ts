@@ -108,7 +108,7 @@ describe('the driver app in a browser', () => {
     claimOrgId = (await createOrganization(admin, { name: 'Kurier Süd' })).id;
     dispatcherEmail = `dispatcher-${Date.now()}@example.com`;
     await createUser(admin, { role: 'admin', email: dispatcherEmail, password: PASSWORD, name: 'Map Dispatcher' });
-    for (const key of ['claimer', 'offline', 'refused', 'shell', 'photo', 'mover']) {
+    for (const key of ['claimer', 'offline', 'refused', 'shell', 'photo', 'mover', 'full']) {
       const email = `${key}-${Date.now()}@example.com`;
       const created = await createUser(admin, { role: 'driver', email, password: PASSWORD, name: `${key} Driver`, organization_ids: [key === 'claimer' ? claimOrgId : orgId] });
       drivers[key] = { email, id: created.id, client: created.client };
@@ -281,7 +281,9 @@ describe('the driver app in a browser', () => {
     for (let i = 1; i <= 10; i++) await page.mouse.move(box.x + 20 + i * 20, box.y + 40 + (i % 2) * 50);
     await page.mouse.up();
     await dialog.getByRole('button', { name: 'Confirm completion' }).click();
-    await expect.poll(() => page.getByText('2 waiting to send').count()).toBe(1);
+    // Read off the status line, so a failure shows what the phone said (the photo's write takes a while on a busy machine).
+    await expect.poll(() => page.locator('.drv-status').textContent(), { timeout: 30_000 }).toContain('2 waiting to send');
+    expect(await page.getByText('Not kept on this phone').count()).toBe(0);
     // Nothing reached the server while offline.
     expect((await stopsOf(tour.id)).map((s) => s.status)).toEqual(['scheduled', 'scheduled']);
 
@@ -303,6 +305,37 @@ describe('the driver app in a browser', () => {
     expect(packages).toHaveLength(1);
     expect(packages[0]!.history.filter((entry) => entry.stop_id === stop.id).map((entry) => entry.event)).toEqual(['picked_up']);
     await expectAllSentAndClose(watched);
+  }, 120_000);
+
+  it('says in words when the phone cannot store a step, sends nothing for it, and keeps the step to take again', async () => {
+    const tour = await tourEnRoute(admin, [(await booking()).id], drivers.full!.id);
+    const watched = await openDriver('full');
+    const { page } = watched;
+    await page.getByRole('region', { name: 'Your tour' }).getByRole('link', { name: /^Open tour/ }).click();
+    await expect.poll(() => page.locator('li.drv-stop').count()).toBe(2);
+    // From here on the phone's storage is full: IndexedDB refuses every write, as it does on a full disk.
+    await page.evaluate("IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); }");
+    await press(page, 0, 'Approach');
+    const alert = page.getByRole('alert').filter({ hasText: 'Not kept on this phone' });
+    await expect.poll(() => alert.count()).toBe(1);
+    expect(await alert.textContent()).toContain('This phone could not store “Approach” (The quota has been exceeded.), so it was not sent either. Take the step again');
+    // Nothing was queued or sent: the step is still there to take, and the server's stop did not move.
+    expect(await page.getByText(/waiting to send/).count()).toBe(0);
+    expect(await stopCard(page, 0).getByRole('button', { name: 'Approach', exact: true }).count()).toBe(1);
+    expect((await stopsOf(tour.id))[0]!.status).toBe('scheduled');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-not-kept-en-390');
+    await page.getByLabel('Language').selectOption('de');
+    const alertDe = page.getByRole('alert').filter({ hasText: 'Nicht auf diesem Telefon gespeichert' });
+    await expect.poll(() => alertDe.count()).toBe(1);
+    expect(await alertDe.textContent()).toContain('Dieses Telefon konnte „Anfahren“ nicht speichern');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'driver-not-kept-de-390');
+    await alertDe.getByRole('button', { name: 'Verstanden' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => alertDe.count()).toBe(0);
+    watched.expectClean();
+    await watched.context.close();
   }, 120_000);
 
   it("moves the driver's marker on a dispatcher's console map as the phone's positions are sent while en route", async () => {

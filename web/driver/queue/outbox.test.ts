@@ -39,6 +39,21 @@ describe('the outbox', () => {
     expect(h.sent).toHaveLength(3);
   });
 
+  it('says which tap the device could not store, sends nothing for it, and forgets the notice once dismissed', async () => {
+    const store = memoryStore();
+    const h = harness(() => done, { ...store, put: async () => Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) });
+    let notified = 0;
+    h.outbox.subscribe(() => notified++);
+    await expect(h.outbox.enqueue({ kind: 'complete', tourId: 't', stopId: 's', path: '/c', body: {} })).rejects.toThrow('quota');
+    expect(h.outbox.snapshot()).toEqual([]);
+    expect(h.outbox.notKeptSnapshot()).toEqual([{ id: 1, kind: 'complete', message: 'The quota has been exceeded.' }]);
+    expect(notified).toBeGreaterThan(0);
+    expect(await h.outbox.flush()).toEqual({ sent: 0, refused: 0, retryAt: null });
+    expect(h.sent).toEqual([]);
+    h.outbox.dismissNotKept(1);
+    expect(h.outbox.notKeptSnapshot()).toEqual([]);
+  });
+
   it('keeps the order and the keys when the connection is lost, and retries with growing delays', async () => {
     let online = false;
     const h = harness(() => (online ? done : { kind: 'retry' }), memoryStore());

@@ -36,6 +36,13 @@ export type SendResult = { kind: 'done'; status: number; body: unknown } | { kin
 
 export type Sender = (action: QueuedAction) => Promise<SendResult>;
 
+/** An action the device could not store (IndexedDB refused it): it was never taken, and the driver must know. */
+export interface NotKept {
+  id: number;
+  kind: ActionKind;
+  message: string;
+}
+
 export interface OutboxOptions {
   now: () => number;
   newKey: () => string;
@@ -59,6 +66,8 @@ export interface FlushResult {
 
 export class Outbox {
   private actions: QueuedAction[] = [];
+  private notKept: readonly NotKept[] = [];
+  private notKeptCount = 0;
   private loaded: Promise<void> | null = null;
   private flushing: Promise<FlushResult> | null = null;
   private readonly listeners = new Set<() => void>();
@@ -98,6 +107,16 @@ export class Outbox {
     return this.actions;
   }
 
+  /** The taps the device could not store, until the driver dismisses them. */
+  notKeptSnapshot(): readonly NotKept[] {
+    return this.notKept;
+  }
+
+  dismissNotKept(id: number): void {
+    this.notKept = this.notKept.filter((n) => n.id !== id);
+    this.notify();
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -105,10 +124,18 @@ export class Outbox {
 
   /** Stores the action before anything is sent: the driver's tap survives a closed app. */
   async enqueue(input: { kind: ActionKind; tourId: string; stopId: string | null; path: string; body: unknown }): Promise<QueuedAction> {
-    await this.load();
-    const seq = Math.max(this.options.now(), (this.actions.at(-1)?.seq ?? 0) + 1);
-    const action: QueuedAction = { ...input, key: this.options.newKey(), seq, method: 'POST', takenAt: this.options.now(), attempts: 0, notBefore: 0, state: 'waiting', problem: null };
-    await this.store.put(action);
+    let action: QueuedAction;
+    try {
+      await this.load();
+      const seq = Math.max(this.options.now(), (this.actions.at(-1)?.seq ?? 0) + 1);
+      action = { ...input, key: this.options.newKey(), seq, method: 'POST', takenAt: this.options.now(), attempts: 0, notBefore: 0, state: 'waiting', problem: null };
+      await this.store.put(action);
+    } catch (error) {
+      // Never silently: a tap that is not stored is not sent either, and the screen would go back to the old step.
+      this.notKept = [...this.notKept, { id: ++this.notKeptCount, kind: input.kind, message: error instanceof Error ? error.message : String(error) }];
+      this.notify();
+      throw error;
+    }
     this.actions = [...this.actions, action].sort(inOrder);
     this.notify();
     return action;

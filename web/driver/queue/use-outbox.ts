@@ -6,7 +6,7 @@ import type { Schemas } from '../../api/index.ts';
 import { connection } from '../../api/connection.ts';
 import { queryClient } from '../../api/query-client.ts';
 import { idbStore, openDatabase } from './idb-store.ts';
-import { Outbox, type ActionKind, type QueuedAction } from './outbox.ts';
+import { Outbox, type ActionKind, type NotKept, type QueuedAction } from './outbox.ts';
 import { projectTour } from './project.ts';
 import { sendAction } from './send.ts';
 
@@ -67,9 +67,10 @@ export function startOutbox(): void {
 }
 
 /** Records an action on the device and sends it when it can: the screen shows it at once (projectTour). */
-export async function takeAction(input: { kind: ActionKind; tourId: string; stopId: string | null; path: string; body: unknown }): Promise<QueuedAction> {
-  const action = await outbox.enqueue(input);
-  void flushOutbox();
+export async function takeAction(input: { kind: ActionKind; tourId: string; stopId: string | null; path: string; body: unknown }): Promise<QueuedAction | null> {
+  // A tap the device could not store is shown to the driver as a notice (useNotKept), not thrown at the button.
+  const action = await outbox.enqueue(input).catch(() => null);
+  if (action) void flushOutbox();
   return action;
 }
 
@@ -80,3 +81,7 @@ const subscribe = (listener: () => void) => outbox.subscribe(listener);
 const snapshot = () => outbox.snapshot();
 
 export const useOutbox = (): readonly QueuedAction[] => useSyncExternalStore(subscribe, snapshot);
+
+const notKeptSnapshot = () => outbox.notKeptSnapshot();
+/** The taps this device could not store (shown until dismissed). */
+export const useNotKept = (): readonly NotKept[] => useSyncExternalStore(subscribe, notKeptSnapshot);

@@ -7,7 +7,7 @@ import { LANGS, useLang, useT, type Lang } from '../../i18n/index.tsx';
 import { Banner, Button } from '../../ui/index.ts';
 import { forgetCachedData } from '../data.ts';
 import { messages } from '../messages.ts';
-import { outbox, useOutbox, type QueuedAction } from '../queue/index.ts';
+import { outbox, useNotKept, useOutbox, type NotKept, type QueuedAction } from '../queue/index.ts';
 
 /** Refusals that mean the tour is no longer the driver's: the words say to call the dispatcher. */
 const GONE = new Set(['not_found', 'forbidden', 'invalid_transition', 'tour_not_tracked']);
@@ -33,6 +33,17 @@ function Refusal({ action }: { action: QueuedAction }) {
   );
 }
 
+function NotKeptNotice({ notice }: { notice: NotKept }) {
+  const t = useT(messages);
+  return (
+    <Banner tone="error">
+      <strong>{t('not_kept_title')}</strong>
+      <p>{t('not_kept_help', { action: t(`action.${notice.kind}`), detail: notice.message })}</p>
+      <Button onClick={() => outbox.dismissNotKept(notice.id)}>{t('dismiss')}</Button>
+    </Banner>
+  );
+}
+
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [active] = useRoute(href === '/' ? '/' : `${href}/*?`);
   return (
@@ -50,6 +61,7 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
   const signOut = useSignOut();
   const waiting = actions.filter((a) => a.state === 'waiting').length;
   const refused = actions.filter((a) => a.state === 'refused');
+  const notKept = useNotKept();
 
   return (
     <div className="drv-app">
@@ -87,6 +99,13 @@ export function Shell({ user, children }: { user: User; children: ReactNode }) {
         <section className="drv-refusals" aria-label={t('refused_title')}>
           {refused.map((action) => (
             <Refusal key={action.key} action={action} />
+          ))}
+        </section>
+      ) : null}
+      {notKept.length ? (
+        <section className="drv-refusals" aria-label={t('not_kept_title')}>
+          {notKept.map((notice) => (
+            <NotKeptNotice key={notice.id} notice={notice} />
           ))}
         </section>
       ) : null}
