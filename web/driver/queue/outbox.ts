@@ -131,7 +131,7 @@ export class Outbox {
       action = { ...input, key: this.options.newKey(), seq, method: 'POST', takenAt: this.options.now(), attempts: 0, notBefore: 0, state: 'waiting', problem: null };
       await this.store.put(action);
     } catch (error) {
-      // Never silently: a tap that is not stored is not sent either, and the screen would go back to the old step.
+      // Never silently (decision 1789): a tap that is not stored is not sent either, and the screen goes back to the old step.
       this.notKept = [...this.notKept, { id: ++this.notKeptCount, kind: input.kind, message: error instanceof Error ? error.message : String(error) }];
       this.notify();
       throw error;
