@@ -331,6 +331,9 @@ describe('the driver app in a browser', () => {
     expect(await alertDe.textContent()).toContain('Dieses Telefon konnte „Anfahren“ nicht speichern');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'driver-not-kept-de-390');
+    await page.setViewportSize(LAPTOP_1280);
+    await screenshot(page, 'driver-not-kept-de-1280');
+    await page.setViewportSize(PHONE);
     await alertDe.getByRole('button', { name: 'Verstanden' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => alertDe.count()).toBe(0);
