@@ -30,6 +30,7 @@ import { createRng } from '../src/optimizer/prng.ts';
 import { berlinLocations, monacoPlaces } from '../src/simulate/city.ts';
 import { balanceOf } from '../src/modules/dispatch/planning/balance.ts';
 import { insertCheapest, placeLeftovers } from '../src/modules/dispatch/planning/insert-cheapest.ts';
+import { FIRST_PART, secondPartOf, territoriesOf } from '../src/modules/dispatch/planning/territories.ts';
 import { machineDescription, printTable } from './_harness.ts';
 
 const { values } = parseArgs({
@@ -116,6 +117,12 @@ const { problem: whole } = fleetProblemOf(model);
 // The bookings still to arrive are not the day's: no vehicle may serve them in the solve.
 const arrived = (i: number | undefined) => i !== undefined && i >= 2 * bookings;
 const problem = { ...whole, requests: whole.requests.map((r) => (arrived(r.pickup) || arrived(r.delivery) ? { ...r, vehicles: [] } : r)) };
+// Balanced searches within territories as the planner does (decision 1790), cut from the day's bookings alone.
+const today = { ...model, allowed: model.allowed.map((a, q) => (arrived(model.requests[q]!.pickup) || arrived(model.requests[q]!.delivery) ? [] : a)) };
+const cutting = performance.now();
+const territories = territoriesOf(today);
+const areasSeconds = (performance.now() - cutting) / 1000;
+const territorial = fleetProblemOf(today, undefined, territories.areas).problem;
 const modelSeconds = (performance.now() - started) / 1000;
 
 // Lower bound of the longest shift: every stop is entered by some leg, at least its cheapest one from any other
@@ -135,11 +142,25 @@ let planned: number[][] | null = null;
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
 const rows = objectives.map((objective) => {
   const began = performance.now();
-  const solution = solve(problem, { timeLimitMs: budget, seed: 1, objective: SOLVER_OBJECTIVE[objective], clock });
+  // Balanced as the planner searches (decision 1790): within the areas first, then with what they could not take and
+  // the long tours' bookings free to go next door.
+  let solution = solve(objective === 'balanced' ? territorial : problem, { timeLimitMs: objective === 'balanced' ? budget * FIRST_PART : budget, seed: 1, objective: SOLVER_OBJECTIVE[objective], clock });
+  if (objective === 'balanced') {
+    const first = solution;
+    const found = { routes: first.routes, unassigned: first.unassigned.filter((q) => !arrived(model.requests[q]!.pickup) && !arrived(model.requests[q]!.delivery)) };
+    const second = secondPartOf(today, territories, found);
+    const wider = fleetProblemOf(today, second.maxStops, second.eligible).problem;
+    solution = solve(wider, { timeLimitMs: budget * (1 - FIRST_PART), seed: 1, objective: SOLVER_OBJECTIVE[objective], clock, initial: first.routes });
+    solution = { ...solution, iterations: solution.iterations + first.iterations };
+  }
   const solved = performance.now();
   const accepted = acceptRoutes(model, solution);
   // As the planner does (decision 1647): what the search left out or put out of order, inserted where it costs least.
-  const { routes, unplaced } = placeLeftovers(model, accepted.routes, accepted.unplaced.filter((i) => !arrived(i)));
+  // Balanced: in a nearby area first.
+  // The day's model: the bookings still to arrive are no leftovers.
+  const near = objective === 'balanced' ? placeLeftovers({ ...today, allowed: territories.nearby }, accepted.routes, accepted.unplaced.filter((i) => !arrived(i))) : { routes: accepted.routes, unplaced: accepted.unplaced.filter((i) => !arrived(i)) };
+  const { routes, unplaced: stillLeft } = placeLeftovers(today, near.routes, near.unplaced);
+  const unplaced = stillLeft.filter((i) => !arrived(i));
   const explained = explainUnplaced(model, unplaced);
   if (objective === 'balanced') planned = routes;
   const done = performance.now();
@@ -174,7 +195,7 @@ const rows = objectives.map((objective) => {
   };
 });
 
-console.log(`fleet plan in ${onRoads ? 'Monaco' : 'Berlin'} on ${travel}: ${bookings} bookings, ${drivers} drivers (8 h shifts, 3 depots, 60 packages / 400 kg), budget ${budget} ms (${values.clock} clock) per objective, model ${modelSeconds.toFixed(1)} s — ${machineDescription()}`);
+console.log(`fleet plan in ${onRoads ? 'Monaco' : 'Berlin'} on ${travel}: ${bookings} bookings, ${drivers} drivers (8 h shifts, 3 depots, 60 packages / 400 kg), budget ${budget} ms (${values.clock} clock) per objective, model ${modelSeconds.toFixed(1)} s (of it the balanced areas ${areasSeconds.toFixed(2)} s) — ${machineDescription()}`);
 printTable(rows);
 
 // replan: only_new of one booking into the balanced plan: each arriving booking alone, into the same plan.

@@ -13133,7 +13133,7 @@ export interface operations {
                     /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
                     /**
-                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @description Default `fewest_tours` without drivers, `balanced` (one compact area per driver with an even share of stops and time, then the earliest finish of the longest shift, then driving) with them.
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";
@@ -13159,7 +13159,7 @@ export interface operations {
                     /** @description At most this many tours (default: as many as needed, up to 100). Without `drivers` only. */
                     max_tours?: number;
                     /**
-                     * @description Default `fewest_tours` without drivers, `balanced` (the earliest finish of the longest shift, then driving) with them.
+                     * @description Default `fewest_tours` without drivers, `balanced` (one compact area per driver with an even share of stops and time, then the earliest finish of the longest shift, then driving) with them.
                      * @enum {string}
                      */
                     objective?: "fewest_tours" | "least_driving" | "balanced";

@@ -155,10 +155,13 @@ export const shiftEarliest = (model: FleetModel, k: number): number => Math.max(
 export type FleetObjective = 'fewest_tours' | 'least_driving' | 'balanced';
 export const SOLVER_OBJECTIVE = { fewest_tours: 'vehicles-then-distance', least_driving: 'distance', balanced: 'makespan' } as const;
 
-/** The solver's problem: a request no shift may serve has an empty `vehicles` (the solver returns it unassigned). */
-export function fleetProblemOf(model: FleetModel, maxStops?: number): { problem: Problem } {
+/**
+ * The solver's problem: a request no shift may serve has an empty `vehicles` (the solver returns it unassigned).
+ * `eligible` narrows the model's eligibility for the search alone (the balanced objective's territories).
+ */
+export function fleetProblemOf(model: FleetModel, maxStops?: number, eligible: readonly (readonly number[])[] = model.allowed): { problem: Problem } {
   const requests: Request[] = model.requests.map((r, q) => {
-    const allowed = model.allowed[q]!;
+    const allowed = eligible[q]!;
     return allowed.length === model.shifts.length ? { ...r } : { ...r, vehicles: allowed };
   });
   const problem: Problem = {
@@ -206,29 +209,42 @@ export interface FleetSchedule {
   distanceMeters: number;
 }
 
-/** Drives shift k's route: leave the start when the shift starts, wait for windows, serve, reach the end. */
+/**
+ * Drives shift k's route: leave the start when it must (a tour not under way leaves as late as it can without being
+ * later anywhere: by the waiting it would do before its first stop without slack, Savelsbergh's forward slack), wait
+ * for windows, serve, reach the end.
+ */
 export function fleetScheduleOf(model: FleetModel, k: number, route: readonly number[]): FleetSchedule {
+  const earliest = shiftEarliest(model, k);
+  const { delay, ...first } = driveFrom(model, k, route, earliest);
+  if (model.shifts[k]!.running || delay <= 0) return first;
+  const { delay: _none, ...later } = driveFrom(model, k, route, earliest + delay);
+  return later;
+}
+
+function driveFrom(model: FleetModel, k: number, route: readonly number[], departure: number): FleetSchedule & { delay: number } {
   const shift = model.shifts[k]!;
-  let t = shiftEarliest(model, k);
+  let t = departure;
   let at = startOfShift(model, k);
   let travelSeconds = 0;
   let feasible = true;
   const onBoard = [...model.initialLoads[k]!];
   const arrivals: number[] = [];
-  let departure = t;
   let waitingSeconds = 0;
   let distanceMeters = 0;
-  for (const [n, i] of route.entries()) {
+  // How much later the tour could leave: no later than any stop's slack plus the waiting before it, nor than the
+  // shift's end allows.
+  let slack = Number.POSITIVE_INFINITY;
+  for (const i of route) {
     const s = model.stops[i]!;
     const leg = model.matrix[at]![i]!;
     travelSeconds += leg;
     distanceMeters += model.meters ? model.meters[at]![i]! : metresBetween(model.points[at], model.points[i]);
-    const wait = Math.max(0, secondsOf(model, s.timeWindowStartsAt, 0) - (t + leg));
-    // The first wait of a tour not yet under way is spent at the start: it leaves later instead.
-    if (n === 0 && !shift.running) departure += wait;
-    else waitingSeconds += wait;
+    waitingSeconds += Math.max(0, secondsOf(model, s.timeWindowStartsAt, 0) - (t + leg));
     t = Math.max(t + leg, secondsOf(model, s.timeWindowStartsAt, 0));
-    if (t > secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
+    const latest = secondsOf(model, s.timeWindowEndsAt, Number.POSITIVE_INFINITY);
+    if (t > latest + LATE_EPSILON_SECONDS) feasible = false;
+    slack = Math.min(slack, waitingSeconds + Math.max(0, latest - t));
     arrivals.push(t);
     t += s.serviceDurationSeconds;
     onBoard[0]! += model.loads[i]![0];
@@ -240,8 +256,10 @@ export function fleetScheduleOf(model: FleetModel, k: number, route: readonly nu
   travelSeconds += last;
   distanceMeters += model.meters ? model.meters[at]![endOfShift(model, k)]! : metresBetween(model.points[at], model.points[endOfShift(model, k)]);
   const finish = t + last;
-  if (finish > secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY) + LATE_EPSILON_SECONDS) feasible = false;
-  return { arrivals, travelSeconds, finish, feasible, departure, waitingSeconds, distanceMeters };
+  const ends = secondsOf(model, shift.endsAt, Number.POSITIVE_INFINITY);
+  if (finish > ends + LATE_EPSILON_SECONDS) feasible = false;
+  slack = Math.min(slack, waitingSeconds + Math.max(0, ends - finish));
+  return { arrivals, travelSeconds, finish, feasible, departure, waitingSeconds, distanceMeters, delay: feasible ? Math.min(slack, waitingSeconds) : 0 };
 }
 
 /** Great-circle metres between two points; 0 when one is the open end (no place). */

@@ -28,10 +28,13 @@ interface DrawnRunning {
 }
 type Meddle = 'none' | 'lock' | 'cancel' | 'approach';
 
+// Small vans (2–4 packages) on most days, so that a plan needs several tours and a booking has another tour to be
+// split onto; running tours on most days, so that a lock or a driver moving on has a proposed tour to outdate.
 const day = fc.record({
-  drivers: fc.integer({ min: 2, max: 3 }),
-  bookings: fc.array(fc.record({ dropoffs: fc.array(fc.record({ dx: fc.integer({ min: -12, max: 12 }), dy: fc.integer({ min: -6, max: 6 }) }), { minLength: 1, maxLength: 2 }) }), { minLength: 2, maxLength: 6 }),
-  running: fc.array(fc.record({ driver: fc.nat(2), bookings: fc.integer({ min: 1, max: 2 }), pickedUp: fc.boolean(), locked: fc.boolean() }), { maxLength: 2 }),
+  drivers: fc.integer({ min: 2, max: 4 }),
+  capacity: fc.option(fc.integer({ min: 2, max: 4 }), { freq: 4 }),
+  bookings: fc.array(fc.record({ dropoffs: fc.array(fc.record({ dx: fc.integer({ min: -12, max: 12 }), dy: fc.integer({ min: -6, max: 6 }) }), { minLength: 1, maxLength: 2 }) }), { minLength: 4, maxLength: 10 }),
+  running: fc.array(fc.record({ driver: fc.nat(3), bookings: fc.integer({ min: 1, max: 2 }), pickedUp: fc.boolean(), locked: fc.boolean() }), { minLength: 1, maxLength: 2 }),
   objective: fc.constantFrom('balanced', 'fewest_tours', 'least_driving'),
   onlyNew: fc.boolean(),
   meddle: fc.constantFrom<Meddle>('none', 'lock', 'cancel', 'approach'),
@@ -87,10 +90,13 @@ function toursOfStops(tours: readonly PlanTour[]): Map<string, number[]> {
 
 describe('plans over random days', () => {
   it('never split a booking over two tours, never change a locked tour, and apply all of a proposal or nothing', async () => {
+    // What the drawn days exercised, printed at the end: a generator that never draws a plan of several tours or a
+    // change that outdates one proves little.
+    const seen = { days: 0, severalTours: 0, outdated: new Map<Meddle, number>() };
     await fc.assert(
       fc.asyncProperty(day, async (d) => {
         const w = await planningWorld(t, d.drivers);
-        for (const driver of w.drivers) await shift(w, driver, '07:00', '18:00');
+        for (const driver of w.drivers) await shift(w, driver, '07:00', '18:00', d.capacity === null ? undefined : { capacity: { packages: d.capacity } });
         const bookings = [];
         for (const drawn of d.bookings) bookings.push(await createDrawn(w, drawn));
 
@@ -127,6 +133,8 @@ describe('plans over random days', () => {
         await createWorker(t.deps).drain();
         const plan = (await expectOk(w.manager.client.get(`/api/hailing/dispatch/plans/${started.plan.id}`))).plan as { status: string; tours: PlanTour[]; unplaced: { stop_id: string }[] };
         expect(plan.status).toBe('done');
+        seen.days += 1;
+        if (plan.tours.length > 1) seen.severalTours += 1;
 
         // No booking is split: its stops in the proposal lie on one tour, and a waiting booking is placed whole or not at all.
         const where = toursOfStops(plan.tours);
@@ -169,6 +177,7 @@ describe('plans over random days', () => {
             outdated = true;
           }
         }
+        if (outdated) seen.outdated.set(d.meddle, (seen.outdated.get(d.meddle) ?? 0) + 1);
         const before = await stateOf(w, everyId);
 
         const applied = await w.manager.client.post(`/api/hailing/dispatch/plans/${started.plan.id}/apply`, undefined);
@@ -193,5 +202,6 @@ describe('plans over random days', () => {
       }),
       { numRuns: Number(process.env.PLAN_PROPERTY_RUNS) || 12, endOnFailure: true },
     );
+    console.info(`plans over random days: ${seen.days} days, ${seen.severalTours} planned on several tours, outdated meanwhile by ${[...seen.outdated].map(([m, n]) => `${m} ×${n}`).join(', ') || 'nothing'}`);
   }, 600_000);
 });

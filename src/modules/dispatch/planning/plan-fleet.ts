@@ -31,6 +31,7 @@ import {
   type RunningTour,
 } from './fleet.ts';
 import { insertCheapest, placeLeftovers } from './insert-cheapest.ts';
+import { FIRST_PART, secondPartOf, territoriesOf } from './territories.ts';
 import { SEED } from './order.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
@@ -243,13 +244,24 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     for (const s of waiting) groups.set(s.bookingId ?? s.id, [...(groups.get(s.bookingId ?? s.id) ?? []), index.get(s.id)!]);
     ({ routes, unplaced: left } = insertCheapest(model, base, [...groups.values()], service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
   } else if (shifts.length) {
-    const { problem } = fleetProblemOf(model, service?.maxStopsPerTour);
-    const solution = problem.requests.length
-      ? await deps.optimizer.solve(problem, { timeLimitMs: input.time_limit_ms ?? 5000, seed: SEED, objective: SOLVER_OBJECTIVE[objective] })
-      : { routes: shifts.map(() => []), unassigned: [] };
+    // Balanced: one compact area per shift, sized by its hours, before the search evens the hours (decision 1790).
+    // The second part of the search may move what an area's shift could not take, and a long tour's bookings, next door.
+    const territories = objective === 'balanced' ? territoriesOf(model) : null;
+    const { problem } = fleetProblemOf(model, service?.maxStopsPerTour, territories?.areas ?? model.allowed);
+    const budget = input.time_limit_ms ?? 5000;
+    const options = { seed: SEED, objective: SOLVER_OBJECTIVE[objective] };
+    let solution = problem.requests.length ? await deps.optimizer.solve(problem, { ...options, timeLimitMs: territories ? budget * FIRST_PART : budget }) : { routes: shifts.map(() => []), unassigned: [] };
+    if (territories && problem.requests.length) {
+      const second = secondPartOf(model, territories, solution);
+      const wider = fleetProblemOf(model, Math.min(service?.maxStopsPerTour ?? Number.POSITIVE_INFINITY, second.maxStops), second.eligible).problem;
+      solution = await deps.optimizer.solve(wider, { ...options, timeLimitMs: budget * (1 - FIRST_PART), initial: solution.routes });
+    }
     ({ routes, unplaced: left } = acceptRoutes(model, solution, service?.maxStopsPerTour));
-    // What the search left out, or a booking it put out of order, is put in where it costs least (decision 1647).
-    ({ routes, unplaced: left } = placeLeftovers(model, routes, left, service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
+    // What the search left out, or a booking it put out of order, is put in where it costs least (decision 1647) —
+    // balanced: in a nearby area first, so that one booking does not stretch a tour across the city.
+    const kept = shifts.map((s) => s.running?.keptStopIds.length ?? 0);
+    if (territories) ({ routes, unplaced: left } = placeLeftovers({ ...model, allowed: territories.nearby }, routes, left, service?.maxStopsPerTour, kept));
+    ({ routes, unplaced: left } = placeLeftovers(model, routes, left, service?.maxStopsPerTour, kept));
   }
   const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
   const proposed: Proposed[] = routes.flatMap((route, k) => {

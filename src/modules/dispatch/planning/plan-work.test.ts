@@ -48,11 +48,25 @@ describe('the work of a proposed tour', () => {
   it('counts the wait for a drop-off window after the tour left as waiting, and working time adds up', async () => {
     const w = await planningWorld(t, 1);
     await shift(w, w.drivers[0]!, '08:00', '16:00');
+    // Collected by 09:00, delivered from 13:00: the wait between is the tour's.
+    const b = await booking(w, 13.43, { pickup: ['08:00', '09:00'], dropoff: ['13:00', '14:00'] });
+    const [tour] = (await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], drivers: [w.drivers[0]!.id], time_limit_ms: 300 }))).plan.tours;
+    expect(tour.etas[1]).toBe(at('13:00'));
+    expect(tour.waiting_s).toBeGreaterThan(3 * 3600);
+    expect(tour.working_s).toBe(seconds(tour.starts_at, tour.ends_at));
+    expect(tour.working_s).toBe(tour.driving_s + tour.waiting_s + 240);
+  });
+
+  it('does not park a loaded van: a tour whose drop-off opens at 13:00 leaves late enough to wait for nothing', async () => {
+    const w = await planningWorld(t, 1);
+    await shift(w, w.drivers[0]!, '08:00', '16:00');
     const b = await booking(w, 13.43, { dropoff: ['13:00', '14:00'] });
     const [tour] = (await expectOk(w.manager.client.post('/api/hailing/dispatch/plan', { booking_ids: [b.id], drivers: [w.drivers[0]!.id], time_limit_ms: 300 }))).plan.tours;
     expect(tour.etas[1]).toBe(at('13:00'));
-    expect(tour.waiting_s).toBeGreaterThan(0);
-    expect(tour.working_s).toBe(seconds(tour.starts_at, tour.ends_at));
-    expect(tour.working_s).toBe(tour.driving_s + tour.waiting_s + 240);
+    expect(tour.waiting_s).toBe(0);
+    // Picked up at the depot just in time to drive out: the pickup's ETA is the tour's start.
+    expect(tour.etas[0]).toBe(tour.starts_at);
+    expect(tour.starts_at > at('12:00')).toBe(true);
+    expect(tour.working_s).toBe(tour.driving_s + 240);
   });
 });
