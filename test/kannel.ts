@@ -51,13 +51,20 @@ async function portOpen(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
+/** Waits until `port` takes connections; fails at once when `child` has exited (a port taken meanwhile, a bad conf). */
+async function waitForPort(port: number, what: string, child: ChildProcess, until: number, output: readonly string[]): Promise<void> {
   while (!(await portOpen(port))) {
-    if (Date.now() > until) throw new Error(`Kannel's ${what} did not open port ${port}`);
+    const exited = child.exitCode !== null || child.signalCode !== null;
+    if (exited || Date.now() > until) throw new Error(`Kannel's ${what} did not open port ${port}${exited ? ` (it exited: ${child.exitCode ?? child.signalCode})` : ''}\n${output.join('').slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** How long one start may wait for a box's port, and how many starts (fresh ports each) a gateway gets. */
+const PORT_WAIT_MS = 20_000;
+const STARTS = 3;
+/** All starts together stay within the test hooks' 60 s (vitest.config.ts). */
+const START_DEADLINE_MS = 50_000;
 
 export interface KannelOptions {
   /** Where smsbox fetches a reply (%p the sender, %a the text are Kannel's escapes). */
@@ -68,7 +75,24 @@ export interface KannelOptions {
   onCarried?: (sms: CarriedSms, at: number) => void;
 }
 
+/**
+ * Starts the gateway; a start that fails (a box that exits, or a port not open within PORT_WAIT_MS on a loaded
+ * machine: CI's parallel suites) is closed and made again on fresh ports, up to STARTS times.
+ */
 export async function startKannel(options: KannelOptions): Promise<KannelGateway> {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  let failure: unknown;
+  for (let start = 1; start <= STARTS && Date.now() < deadline; start++) {
+    try {
+      return await startOnce(options, deadline);
+    } catch (err) {
+      failure = err;
+    }
+  }
+  throw failure;
+}
+
+async function startOnce(options: KannelOptions, deadline: number): Promise<KannelGateway> {
   const logLevel = options.logLevel ?? 1;
   const [bearerbox, smsbox, fakesmsc] = [binary(BEARERBOX), binary(SMSBOX), binary(FAKESMSC)];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tourbook-kannel-'));
@@ -155,8 +179,8 @@ get-url = "${options.inboundUrl}"
   };
   let carrier: ChildProcess;
   try {
-    run(bearerbox, ['-v', String(logLevel), 'kannel.conf']);
-    await waitForPort(smscPort, 'bearerbox');
+    const bearer = run(bearerbox, ['-v', String(logLevel), 'kannel.conf']);
+    await waitForPort(smscPort, 'bearerbox', bearer, Math.min(deadline, Date.now() + PORT_WAIT_MS), output);
     // Interactive fakesmsc: no generated messages, stdin lines are the phone's replies.
     carrier = run(fakesmsc, ['-H', '127.0.0.1', '-r', String(smscPort), '-i', '0']);
     // "… Got message 1: <from to text The text>" then the next log line; the text may span lines (ucs2: url-encoded UTF-16BE).
@@ -175,8 +199,8 @@ get-url = "${options.inboundUrl}"
     // fakesmsc logs to stderr and stdout alike.
     carrier.stdout!.on('data', parse);
     carrier.stderr!.on('data', parse);
-    run(smsbox, ['-v', String(logLevel), 'kannel.conf']);
-    await waitForPort(sendsmsPort, 'smsbox');
+    const smsBox = run(smsbox, ['-v', String(logLevel), 'kannel.conf']);
+    await waitForPort(sendsmsPort, 'smsbox', smsBox, Math.min(deadline, Date.now() + PORT_WAIT_MS), output);
   } catch (err) {
     await gateway.close();
     throw err;
