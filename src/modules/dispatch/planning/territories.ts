@@ -16,7 +16,7 @@ const STEP = 0.5;
 const NEIGHBOURS = 2;
 /** An area may hold this much more than its share, so that a booking near a border need not cross the city. */
 const SLACK = 1.05;
-/** The share of the planner's budget the search spends within the areas; the rest is its second part (widenedFor). */
+/** The share of the planner's budget the search spends within the areas; the rest is its second part (secondPartOf). */
 export const FIRST_PART = 0.6;
 /** A tour this much longer than the mean may hand bookings to its neighbours in the search's second part. */
 const LONG = 1.1;
