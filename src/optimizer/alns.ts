@@ -87,7 +87,7 @@ export interface SearchResult {
 
 /**
  * a is better than b: fewer unassigned requests, then lower cost (vehicles, then distance); under the makespan
- * objective, exactly lexicographic: the longest route, then distance.
+ * objective, exactly lexicographic: the longest route, then distance and weighted waiting.
  */
 const better = (a: RouteState, b: RouteState): boolean => {
   if (a.bankSize !== b.bankSize) return a.bankSize < b.bankSize;
@@ -95,7 +95,8 @@ const better = (a: RouteState, b: RouteState): boolean => {
     const ma = a.makespan();
     const mb = b.makespan();
     if (Math.abs(ma - mb) > 1e-9) return ma < mb;
-    return a.distance() < b.distance() - 1e-9;
+    const w = a.inst.waitingWeight;
+    return a.distance() + w * a.waiting() < b.distance() + w * b.waiting() - 1e-9;
   }
   return a.cost() < b.cost() - 1e-9;
 };

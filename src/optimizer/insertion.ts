@@ -1,6 +1,6 @@
 // Cheapest feasible position of a request in a route, checked in O(1) per position pair with the route's
 // latest-begin and load arrays: O(length²) per route and request, no allocation.
-import type { RouteState } from './route-state.ts';
+import { waitingOf, type RouteState } from './route-state.ts';
 
 /** Where to insert: pickup after position i, delivery after position j (j ≥ i), and the added distance. */
 export interface Placement {
@@ -173,11 +173,12 @@ export function newRepairBuffers(s: RouteState): RepairBuffers {
 export type Regret = 0 | 1 | 2 | 3;
 
 /**
- * Duration of route r (see RouteState.duration) with request u inserted at a placement: O(route length). Waiting
- * absorbs a delay, so the end moves by less than the detour.
+ * The makespan objective's price of route r with request u inserted at a placement, O(route length): the route's
+ * duration (see RouteState.duration) at the makespan's weight — waiting absorbs a delay, so the end moves by less
+ * than the detour — plus the waiting it could not shed by leaving later (waitingOf) at the waiting's weight.
  */
-export function durationWith(s: RouteState, r: number, u: number, at: Placement): number {
-  const { travel, earliest, service, nodeCount: n, reqPickup, reqDelivery } = s.inst;
+export function makespanCostWith(s: RouteState, r: number, u: number, at: Placement): number {
+  const { travel, earliest, latest, service, nodeCount: n, reqPickup, reqDelivery, makespanWeight, waitingWeight } = s.inst;
   const p = reqPickup[u]!;
   const d = reqDelivery[u]!;
   const off = r * s.stride;
@@ -185,9 +186,14 @@ export function durationWith(s: RouteState, r: number, u: number, at: Placement)
   const single = p < 0 || d < 0 ? (p >= 0 ? p : d) : -1;
   let prev = s.nodes[off]!;
   let t = s.begin[off]!;
+  let waited = 0;
+  let slack = Infinity;
   const visit = (x: number): void => {
     const arrival = t + service[prev]! + travel[prev * n + x]!;
+    if (earliest[x]! > arrival) waited += earliest[x]! - arrival;
     t = arrival > earliest[x]! ? arrival : earliest[x]!;
+    const own = waited + latest[x]! - t;
+    if (own < slack) slack = own;
     prev = x;
   };
   for (let k = 0; k <= L; k++) {
@@ -196,7 +202,7 @@ export function durationWith(s: RouteState, r: number, u: number, at: Placement)
     if (single < 0 && k === at.j) visit(d);
   }
   visit(s.nodes[off + L + 1]!);
-  return t - s.begin[off]!;
+  return makespanWeight * (t - s.begin[off]!) + waitingWeight * waitingOf(waited, slack);
 }
 
 function fillColumn(s: RouteState, b: RepairBuffers, r: number, noise: number, rand: () => number): void {
@@ -210,9 +216,9 @@ function fillColumn(s: RouteState, b: RepairBuffers, r: number, noise: number, r
     let c = at.cost;
     if (c !== Infinity) {
       // Makespan: the route's duration with the request, at the makespan's weight, so the request goes where the
-      // route stays shortest (balancing); distance only separates near-equal durations. Unlike a cost relative to
-      // the current makespan, it does not go stale when another route changes.
-      if (W > 0) c += W * durationWith(s, r, u, at);
+      // route stays shortest (balancing), and the waiting it would do; distance only separates near-equal durations.
+      // Unlike a cost relative to the current makespan, it does not go stale when another route changes.
+      if (W > 0) c += makespanCostWith(s, r, u, at);
       if (noise > 0) c = Math.max(0, c + noise * (2 * rand() - 1));
       c += extra;
     }

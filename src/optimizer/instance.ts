@@ -41,9 +41,22 @@ export interface Instance {
   vehicleCost: number;
   /** Weight of the longest route's duration in the cost (objective `makespan`; 0 otherwise). */
   makespanWeight: number;
+  /**
+   * Weight of a second waited for a window that leaving later cannot absorb, on any route (objective `makespan`:
+   * the makespan's; 0 otherwise).
+   */
+  waitingWeight: number;
 }
 
 export class ProblemError extends Error {}
+
+/**
+ * The makespan objective's weight (decision 1791): a second of the longest route weighs as much as a second of travel
+ * on every leg, so it comes before distance; a second waited on any route weighs as much, so that a request does not
+ * go to a short route only to wait there (the balanced plan's waiting), and the annealing sheds waiting as it shortens
+ * the day. The best solution is compared exactly (makespan, then distance and weighted waiting).
+ */
+export const makespanWeightOf = (problem: Problem): number => problem.stops.length + 2 * problem.vehicles.length + 1;
 
 /**
  * Windows close this much later in the compiled instance: begin times summed forward and latest begins summed
@@ -182,12 +195,10 @@ export function compile(problem: Problem, objective: Objective): Instance {
     }
   }
   const vehicleCost = objective === 'vehicles-then-distance' ? 2 * (n + 1) * Math.max(1, maxTravel) : 0;
-  // Makespan before distance: a unit of the longest route weighs as much as a unit of travel on every leg. The
-  // best solution is compared exactly (makespan, then distance); this weight steers the annealing and insertion.
-  const makespanWeight = objective === 'makespan' ? n + 1 : 0;
+  const makespanWeight = objective === 'makespan' ? makespanWeightOf(problem) : 0;
   return {
     nodeCount: n, stopCount, vehicleCount, requestCount, travel: tt, earliest, latest, service, demand, requestOf,
     reqPickup, reqDelivery, reqVehicle, allowed, vehCapacity, dims, demandX, vehCapacityX, vehInitialLoadX,
-    maxRouteStops, vehInitialLoad, vehClass, maxTravel, vehicleCost, makespanWeight,
+    maxRouteStops, vehInitialLoad, vehClass, maxTravel, vehicleCost, makespanWeight, waitingWeight: makespanWeight,
   };
 }

@@ -1,16 +1,21 @@
 // Uses several cores: independent searches with different seeds in worker threads (plus this thread), best kept.
 // Independent multi-start is the simplest parallel scheme that keeps each search deterministic for its seed.
 import type { AlnsParameters } from './alns.ts';
+import { makespanWeightOf } from './instance.ts';
 import { createSolverPool, workerEntry } from './pool.ts';
 import { solve } from './solve.ts';
 import type { Problem, Solution, SolveOptions } from './types.ts';
 
-/** Fewer unassigned, then fewer vehicles (or a shorter longest route), then less distance (the objective's order). */
-export function betterSolution(a: Solution, b: Solution, objective: SolveOptions['objective']): boolean {
+/**
+ * Fewer unassigned, then fewer vehicles (or a shorter longest route), then less distance — under the makespan
+ * objective, plus the waiting at its weight (the objective's order, as the search compares: alns.ts).
+ */
+export function betterSolution(a: Solution, b: Solution, objective: SolveOptions['objective'], waitingWeight = 0): boolean {
   if (a.unassigned.length !== b.unassigned.length) return a.unassigned.length < b.unassigned.length;
   if (objective === 'makespan' && Math.abs(a.makespan - b.makespan) > 1e-9) return a.makespan < b.makespan;
   if ((objective === undefined || objective === 'vehicles-then-distance') && a.vehicles !== b.vehicles) return a.vehicles < b.vehicles;
-  return a.distance < b.distance - 1e-9;
+  const w = objective === 'makespan' ? waitingWeight : 0;
+  return a.distance + w * a.waiting < b.distance + w * b.waiting - 1e-9;
 }
 
 /**
@@ -29,7 +34,7 @@ export async function solveParallel(problem: Problem, options: SolveOptions, thr
     // Let the threads start before this thread blocks on its own search.
     await new Promise((resolve) => setTimeout(resolve, 0));
     let best = solve(problem, { ...options, seed }, parameters);
-    for (const other of await Promise.all(jobs)) if (betterSolution(other, best, options.objective)) best = other;
+    for (const other of await Promise.all(jobs)) if (betterSolution(other, best, options.objective, makespanWeightOf(problem))) best = other;
     return best;
   } finally {
     await pool?.close();

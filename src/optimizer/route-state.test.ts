@@ -321,3 +321,45 @@ describe('the solver keeps bound requests on their vehicle', () => {
     expect(solution.routes[0]).not.toContain(0);
   });
 });
+
+describe('waiting a route cannot shed (the makespan objective’s, decision 1791)', () => {
+  it('counts no waiting that leaving later absorbs, and the waiting beyond the forward slack', () => {
+    // Pickup at x = 10, delivery at x = 20 opening at 30: the route waits 9 there.
+    const free = lineProblem([10, 20], [open(3), open(-3, 1, 30, 40)], [{ pickup: 0, delivery: 1 }], [{ latest: 100 }]);
+    // Nothing closes before 19 s of slack: leaving 9 s later waits not at all.
+    expect(place(free, [[0, 1]]).routeWait[0]).toBe(0);
+    // The pickup's window closes at 12: the route may leave 2 s later, and waits the other 7.
+    const tight = lineProblem([10, 20], [open(3, 1, 0, 12), open(-3, 1, 30, 40)], [{ pickup: 0, delivery: 1 }], [{ latest: 100 }]);
+    const s = place(tight, [[0, 1]]);
+    expect(s.routeWait[0]).toBeCloseTo(7, 6);
+    expect(s.waiting()).toBeCloseTo(7, 6);
+    expect(place(tight, [[]]).waiting()).toBe(0);
+  });
+
+  it('does not put a stop on a route that would wait for it when the day can be as long without waiting', () => {
+    // a (x = 10) closes at 15; c (x = 11) opens at 150; b is the other way (x = −100); d (y = 300), bound to the third
+    // vehicle, makes the longest route. After a, c is 2 s of driving but 133 s of waiting; after b, 22 s and none.
+    const problem: Problem = {
+      travel: { kind: 'euclidean', points: [[0, 0], [10, 0], [-100, 0], [11, 0], [0, 300]] },
+      stops: [open(0, 1, 0, 15), open(0), open(0, 1, 150, 1000), open(0)].map((s, k) => ({ ...s, location: k + 1 })),
+      requests: [{ delivery: 0 }, { delivery: 1 }, { delivery: 2 }, { delivery: 3, vehicle: 2 }],
+      vehicles: [0, 1, 2].map(() => ({ start: 0, end: 0, earliest: 0, latest: 1000, capacity: 10 })),
+    };
+    const options = { timeLimitMs: 10_000, maxIterations: 300, seed: 1 };
+    const routeOf = (routes: number[][], x: number) => routes.find((r) => r.includes(x))!;
+    // After a, the day is as long and the driving shortest (822 s against 842 s otherwise), but the route waits.
+    const waits = new RouteState(compile(problem, 'makespan'));
+    waits.insertSingle(0, 0, 0);
+    waits.insertSingle(0, 2, 1);
+    waits.insertSingle(1, 1, 0);
+    waits.insertSingle(2, 3, 0);
+    expect([waits.makespan(), waits.distance()]).toEqual([601, 822]);
+    expect(waits.waiting()).toBeCloseTo(133, 6);
+    // The makespan objective keeps the longest route as it is and does not wait (c after b, or c alone).
+    const balanced = solve(problem, { ...options, objective: 'makespan' });
+    expect(balanced.unassigned).toEqual([]);
+    expect(balanced.makespan).toBeCloseTo(601, 6);
+    expect(routeOf(balanced.routes, 2)).not.toContain(0);
+    expect(balanced.waiting).toBe(0);
+  });
+});

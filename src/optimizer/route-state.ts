@@ -23,6 +23,8 @@ export class RouteState {
   readonly loadX: Float64Array;
   readonly suffixMaxLoadX: Float64Array;
   readonly routeDist: Float64Array;
+  /** Per route, the seconds it waits for windows that leaving later cannot absorb (see waitingOf). */
+  readonly routeWait: Float64Array;
   readonly routeOf: Int32Array;
   readonly posOf: Int32Array;
   readonly bank: Int32Array;
@@ -43,6 +45,7 @@ export class RouteState {
     this.loadX = new Float64Array(size * inst.dims);
     this.suffixMaxLoadX = new Float64Array(size * inst.dims);
     this.routeDist = new Float64Array(V);
+    this.routeWait = new Float64Array(V);
     this.routeOf = new Int32Array(inst.stopCount).fill(-1);
     this.posOf = new Int32Array(inst.stopCount).fill(-1);
     this.bank = new Int32Array(inst.requestCount);
@@ -67,6 +70,8 @@ export class RouteState {
     begin[off] = earliest[nodes[off]!]!;
     load[off] = this.inst.vehInitialLoad[r]!;
     let dist = 0;
+    let waited = 0;
+    let slack = Infinity;
     for (let k = 1; k <= L + 1; k++) {
       const a = nodes[off + k - 1]!;
       const b = nodes[off + k]!;
@@ -75,6 +80,9 @@ export class RouteState {
       const arrival = begin[off + k - 1]! + service[a]! + t;
       const e = earliest[b]!;
       begin[off + k] = arrival > e ? arrival : e;
+      if (e > arrival) waited += e - arrival;
+      const own = waited + latest[b]! - begin[off + k]!;
+      if (own < slack) slack = own;
       load[off + k] = load[off + k - 1]! + (b < stopCount ? demand[b]! : 0);
       if (b < stopCount) {
         this.routeOf[b] = r;
@@ -95,6 +103,7 @@ export class RouteState {
       sml[off + k] = l > sml[off + k + 1]! ? l : sml[off + k + 1]!;
     }
     this.routeDist[r] = dist;
+    this.routeWait[r] = L > 0 ? waitingOf(waited, slack) : 0;
     if (this.inst.dims > 0) this.rebuildLoadsX(r);
   }
 
@@ -132,6 +141,13 @@ export class RouteState {
     if (this.len[r] === 0) return 0;
     const off = r * this.stride;
     return this.begin[off + this.len[r]! + 1]! - this.begin[off]!;
+  }
+
+  /** Seconds waited on every route that leaving later could not absorb. */
+  waiting(): number {
+    let w = 0;
+    for (let r = 0; r < this.inst.vehicleCount; r++) w += this.routeWait[r]!;
+    return w;
   }
 
   /** The longest route's duration. */
@@ -272,6 +288,7 @@ export class RouteState {
     this.loadX.set(o.loadX);
     this.suffixMaxLoadX.set(o.suffixMaxLoadX);
     this.routeDist.set(o.routeDist);
+    this.routeWait.set(o.routeWait);
     this.routeOf.set(o.routeOf);
     this.posOf.set(o.posOf);
     this.bank.set(o.bank);
@@ -291,10 +308,14 @@ export class RouteState {
     return m;
   }
 
-  /** The search's objective: vehicle cost (hierarchical) or weighted makespan, plus distance; the bank is judged separately. */
+  /**
+   * The search's objective: vehicle cost (hierarchical) or weighted makespan and waiting, plus distance; the bank is
+   * judged separately.
+   */
   cost(): number {
     const makespan = this.inst.makespanWeight > 0 ? this.inst.makespanWeight * this.makespan() : 0;
-    return this.usedVehicles() * this.inst.vehicleCost + makespan + this.distance();
+    const waiting = this.inst.waitingWeight > 0 ? this.inst.waitingWeight * this.waiting() : 0;
+    return this.usedVehicles() * this.inst.vehicleCost + makespan + waiting + this.distance();
   }
 
   /** Stops of route r in order. Allocates: for results and tests, not for the search. */
@@ -321,3 +342,11 @@ export class RouteState {
     return h;
   }
 }
+
+/**
+ * The waiting a route leaving at its vehicle's earliest cannot shed by leaving later: leaving later by d shortens
+ * the waiting by d as long as d stays within the forward slack at its start, the least over its stops of the waiting
+ * before a stop plus that stop's room to its window's close (Savelsbergh 1992) — what a proposed tour does
+ * (planning/fleet.ts fleetScheduleOf).
+ */
+export const waitingOf = (waited: number, slack: number): number => (waited > slack ? waited - (slack > 0 ? slack : 0) : 0);

@@ -24,6 +24,7 @@ export function solve(problem: Problem, options: SolveOptions, parameters?: Part
     vehicles: best.usedVehicles(),
     distance: best.distance(),
     makespan: best.makespan(),
+    waiting: best.waiting(),
     iterations,
     elapsedMs: performance.now() - started,
   };

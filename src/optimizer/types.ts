@@ -78,8 +78,9 @@ export interface SolveOptions {
    * Always first: as many requests placed as the vehicles can take (the rest are returned in `unassigned`). Then
    * `vehicles-then-distance` (planning, the benchmarks' objective): fewest vehicles, then least travel;
    * `distance` (one tour: least travel); or `makespan` (finish the day early): the shortest longest route, then
-   * least travel, where a route's duration is the time it is back at its end minus its vehicle's `earliest` (a
-   * route leaves at its vehicle's `earliest`; an unused vehicle counts 0). Default `vehicles-then-distance`.
+   * least waiting (see `Solution.waiting`) and travel, a second waited weighing as a second on every leg; a route's
+   * duration is the time it is back at its end minus its vehicle's `earliest` (a route leaves at its vehicle's
+   * `earliest`; an unused vehicle counts 0). Default `vehicles-then-distance`.
    */
   objective?: Objective;
   /** A starting solution: stop indices per vehicle. The result is never worse than it. */
@@ -102,6 +103,11 @@ export interface Solution {
   distance: number;
   /** The longest route's duration (see `SolveOptions.objective`), whatever the objective. */
   makespan: number;
+  /**
+   * Seconds the routes wait for windows that leaving later could not absorb (a route may leave after its vehicle's
+   * `earliest` by as much as its forward slack allows), whatever the objective.
+   */
+  waiting: number;
   iterations: number;
   elapsedMs: number;
 }
