@@ -1,22 +1,22 @@
 // A day in Berlin planned with the fleet (issue 25): 1,000 bookings (a pickup at one of 3 depots, a drop-off at a
 // location of the shipped simulator data, half of them with a 2-hour window), 40 drivers with 8-hour shifts from the
 // 3 depots (60 packages and 400 kg each, so capacity binds on some tours). The planning core of
-// `POST /api/hailing/dispatch/plan` with `drivers` (the fleet model, straight-line travel at 30 km/h, one solve on
-// this thread, the check of every route, the unplaced diagnosis) — without HTTP and database, which add the same for
-// any plan. Each objective is solved on the same day in the same run (issue 39). Reported per objective: bookings
+// `POST /api/hailing/dispatch/plan` with `drivers` (the fleet model, straight-line travel at 30 km/h, the planner's
+// search on this thread — planning/search-fleet.ts: the solve, the check of every route, the leftovers put in — and the
+// unplaced diagnosis) — without HTTP and database, which add the same for any plan. Each objective is solved on the same day in the same run (issue 39). Reported per objective: bookings
 // placed, the balance (max/mean stops per driver, the mean share of a tour's drop-offs inside another tour's convex
 // hull, waiting over working time: planning/balance.ts), the longest used shift against the mean and against a lower
-// bound (each stop's cheapest way in and its service, shared by all drivers), driving, and the solve's wall time.
+// bound (each stop's cheapest way in and its service, shared by all drivers), driving, and the plan's wall time.
 //
 // `--city monaco` plans the day in the demo region instead, on its road travel times (issue 38: a plan of 1,000
 // bookings on roads in ≤ 30 s as on straight lines): drop-offs at the simulator's Monaco addresses, 3 depots among
 // them, the matrix from the region's road graph built as the import stores it (roads/step.ts) and searched as a
 // request does (travel/matrix.ts: every point snapped, every cell reached, else straight lines); the matrix's time is
-// in "model s".
+// in the model's.
 //
 //   npm run bench -- fleet [--bookings 1000] [--drivers 40] [--budget-ms 20000] [--objectives balanced,fewest_tours,least_driving] [--clock cpu|wall] [--new 20] [--city berlin|monaco]
 import { parseArgs } from 'node:util';
-import { acceptRoutes, explainUnplaced, fleetModelOf, fleetProblemOf, fleetScheduleOf, SOLVER_OBJECTIVE, withFleetTravel, type FleetObjective, type FleetShift, type FleetStop } from '../src/modules/dispatch/planning/fleet.ts';
+import { explainUnplaced, fleetModelOf, fleetScheduleOf, withFleetTravel, type FleetObjective, type FleetShift, type FleetStop } from '../src/modules/dispatch/planning/fleet.ts';
 import path from 'node:path';
 import { readOsmFile } from '../src/modules/region/index.ts';
 import { decodeRoadGraph, encodeRoadGraph } from '../src/modules/region/roads/encoding.ts';
@@ -29,8 +29,8 @@ import { solve } from '../src/optimizer/index.ts';
 import { createRng } from '../src/optimizer/prng.ts';
 import { berlinLocations, monacoPlaces } from '../src/simulate/city.ts';
 import { balanceOf } from '../src/modules/dispatch/planning/balance.ts';
-import { insertCheapest, placeLeftovers } from '../src/modules/dispatch/planning/insert-cheapest.ts';
-import { FIRST_PART, secondPartOf, territoriesOf } from '../src/modules/dispatch/planning/territories.ts';
+import { insertCheapest } from '../src/modules/dispatch/planning/insert-cheapest.ts';
+import { searchFleet } from '../src/modules/dispatch/planning/search-fleet.ts';
 import { machineDescription, printTable } from './_harness.ts';
 
 const { values } = parseArgs({
@@ -101,6 +101,9 @@ const network = onRoads ? roadNetworkOf('bench', decodeRoadGraph(encodeRoadGraph
 const started = performance.now();
 let model = fleetModelOf(stops, packages, shifts, new Map(), origin, origin);
 let travel = 'straight lines';
+// The bookings still to arrive are not the day's: the day is planned on the model without them (the same points but
+// theirs, so a stop's index is the same in both), and they are put into its plan on the whole model.
+let day = fleetModelOf(stops.slice(0, 2 * bookings), packages.filter((p) => Number(p.pickupStopId.slice(1)) < bookings), shifts, new Map(), origin, origin);
 {
   const n = model.points.length;
   let flat = straightLineMatrix(model.points, SPEED_KMH).seconds;
@@ -112,17 +115,10 @@ let travel = 'straight lines';
     travel = unreached === 0 ? `road network (${n} × ${n})` : `straight lines: ${unreached} road cells unreached`;
   } else if (network) travel = 'straight lines: a point off every road';
   model = withFleetTravel(model, Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * n, i * n + n))));
+  const whole = (j: number) => (j < 2 * bookings ? j : j + 2 * arriving);
+  const m = day.points.length;
+  day = withFleetTravel(day, Array.from({ length: m }, (_, i) => Array.from({ length: m }, (_, j) => flat[whole(i) * n + whole(j)]!)));
 }
-const { problem: whole } = fleetProblemOf(model);
-// The bookings still to arrive are not the day's: no vehicle may serve them in the solve.
-const arrived = (i: number | undefined) => i !== undefined && i >= 2 * bookings;
-const problem = { ...whole, requests: whole.requests.map((r) => (arrived(r.pickup) || arrived(r.delivery) ? { ...r, vehicles: [] } : r)) };
-// Balanced searches within territories as the planner does (decision 1790), cut from the day's bookings alone.
-const today = { ...model, allowed: model.allowed.map((a, q) => (arrived(model.requests[q]!.pickup) || arrived(model.requests[q]!.delivery) ? [] : a)) };
-const cutting = performance.now();
-const territories = territoriesOf(today);
-const areasSeconds = (performance.now() - cutting) / 1000;
-const territorial = fleetProblemOf(today, undefined, territories.areas).problem;
 const modelSeconds = (performance.now() - started) / 1000;
 
 // Lower bound of the longest shift: every stop is entered by some leg, at least its cheapest one from any other
@@ -131,40 +127,24 @@ const modelSeconds = (performance.now() - started) / 1000;
 let work = 0;
 for (let i = 0; i < 2 * bookings; i++) {
   let cheapest = Number.POSITIVE_INFINITY;
-  for (let j = 0; j < model.points.length; j++) if (j !== i) cheapest = Math.min(cheapest, model.matrix[j]![i]!);
+  for (let j = 0; j < day.points.length; j++) if (j !== i) cheapest = Math.min(cheapest, day.matrix[j]![i]!);
   work += cheapest + stops[i]!.serviceDurationSeconds;
 }
 let alone = 0;
-for (let b = 0; b < bookings; b++) alone = Math.max(alone, 2 * model.matrix[2 * b]![2 * b + 1]! + 150);
+for (let b = 0; b < bookings; b++) alone = Math.max(alone, 2 * day.matrix[2 * b]![2 * b + 1]! + 150);
 const lowerBound = Math.max(work / drivers, alone);
 
 let planned: number[][] | null = null;
 const percent = (x: number) => `${(100 * x).toFixed(1)} %`;
-const rows = objectives.map((objective) => {
+const rows: Record<string, string | number>[] = [];
+for (const objective of objectives) {
   const began = performance.now();
-  // Balanced as the planner searches (decision 1790): within the areas first, then with what they could not take and
-  // the long tours' bookings free to go next door.
-  let solution = solve(objective === 'balanced' ? territorial : problem, { timeLimitMs: objective === 'balanced' ? budget * FIRST_PART : budget, seed: 1, objective: SOLVER_OBJECTIVE[objective], clock });
-  if (objective === 'balanced') {
-    const first = solution;
-    const found = { routes: first.routes, unassigned: first.unassigned.filter((q) => !arrived(model.requests[q]!.pickup) && !arrived(model.requests[q]!.delivery)) };
-    const second = secondPartOf(today, territories, found);
-    const wider = fleetProblemOf(today, second.maxStops, second.eligible).problem;
-    solution = solve(wider, { timeLimitMs: budget * (1 - FIRST_PART), seed: 1, objective: SOLVER_OBJECTIVE[objective], clock, initial: first.routes });
-    solution = { ...solution, iterations: solution.iterations + first.iterations };
-  }
-  const solved = performance.now();
-  const accepted = acceptRoutes(model, solution);
-  // As the planner does (decision 1647): what the search left out or put out of order, inserted where it costs least.
-  // Balanced: in a nearby area first.
-  // The day's model: the bookings still to arrive are no leftovers.
-  const near = objective === 'balanced' ? placeLeftovers({ ...today, allowed: territories.nearby }, accepted.routes, accepted.unplaced.filter((i) => !arrived(i))) : { routes: accepted.routes, unplaced: accepted.unplaced.filter((i) => !arrived(i)) };
-  const { routes, unplaced: stillLeft } = placeLeftovers(today, near.routes, near.unplaced);
-  const unplaced = stillLeft.filter((i) => !arrived(i));
-  const explained = explainUnplaced(model, unplaced);
-  if (objective === 'balanced') planned = routes;
+  // As the planner searches (search-fleet.ts), on this thread and the benchmark's clock.
+  const { routes, unplaced, iterations } = await searchFleet(day, objective, (problem, options) => solve(problem, { ...options, seed: 1, clock }), budget);
+  const explained = explainUnplaced(day, unplaced);
   const done = performance.now();
-  const used = routes.map((route, k) => ({ route, k, schedule: fleetScheduleOf(model, k, route) })).filter(({ route }) => route.length);
+  if (objective === 'balanced') planned = routes;
+  const used = routes.map((route, k) => ({ route, k, schedule: fleetScheduleOf(day, k, route) })).filter(({ route }) => route.length);
   const shiftSeconds = used.map(({ schedule }) => schedule.finish - 3600);
   const longest = Math.max(...shiftSeconds);
   const mean = shiftSeconds.reduce((a, b) => a + b, 0) / Math.max(1, shiftSeconds.length);
@@ -174,11 +154,11 @@ const rows = objectives.map((objective) => {
     stops_count: route.length,
     waiting_s: schedule.waitingSeconds,
     working_s: schedule.finish - schedule.departure,
-    territory: route.filter((i) => stops[i]!.type === 'dropoff').map((i) => model.points[i]!),
+    territory: route.filter((i) => stops[i]!.type === 'dropoff').map((i) => day.points[i]!),
   })));
   const placedBookings = bookings - new Set(explained.map((u) => u.booking_id)).size;
   const reasons = explained.reduce<Record<string, number>>((acc, u) => ({ ...acc, [u.reason]: (acc[u.reason] ?? 0) + 1 }), {});
-  return {
+  rows.push({
     objective,
     placed: `${placedBookings}/${bookings}`,
     unplaced_reasons: JSON.stringify(reasons),
@@ -189,13 +169,12 @@ const rows = objectives.map((objective) => {
     'longest/mean h': `${(longest / 3600).toFixed(2)}/${(mean / 3600).toFixed(2)}`,
     'longest/lower bound': (longest / lowerBound).toFixed(2),
     'driving h': (driving / 3600).toFixed(1),
-    'solve s (wall)': ((solved - began) / 1000).toFixed(1),
-    'check+explain s': ((done - solved) / 1000).toFixed(1),
-    iterations: solution.iterations,
-  };
-});
+    'plan s (wall)': ((done - began) / 1000).toFixed(1),
+    iterations,
+  });
+}
 
-console.log(`fleet plan in ${onRoads ? 'Monaco' : 'Berlin'} on ${travel}: ${bookings} bookings, ${drivers} drivers (8 h shifts, 3 depots, 60 packages / 400 kg), budget ${budget} ms (${values.clock} clock) per objective, model ${modelSeconds.toFixed(1)} s (of it the balanced areas ${areasSeconds.toFixed(2)} s) — ${machineDescription()}`);
+console.log(`fleet plan in ${onRoads ? 'Monaco' : 'Berlin'} on ${travel}: ${bookings} bookings, ${drivers} drivers (8 h shifts, 3 depots, 60 packages / 400 kg), budget ${budget} ms (${values.clock} clock) per objective, model with its travel matrix ${modelSeconds.toFixed(1)} s — ${machineDescription()}`);
 printTable(rows);
 
 // replan: only_new of one booking into the balanced plan: each arriving booking alone, into the same plan.

@@ -17,21 +17,18 @@ import { toursRepository as toursRepo } from '../tours/index.ts';
 import { maySendDriver, seesTour } from '../access.ts';
 import { applyProposal, fingerprint, type SelectStops, type StoredProposal } from './apply-plan.ts';
 import {
-  acceptRoutes,
   explainUnplaced,
   fleetModelOf,
-  fleetProblemOf,
   fleetScheduleOf,
   horizonOf,
-  SOLVER_OBJECTIVE,
   withFleetTravel,
   type FleetObjective,
   type FleetShift,
   type FleetUnplaced,
   type RunningTour,
 } from './fleet.ts';
-import { insertCheapest, placeLeftovers } from './insert-cheapest.ts';
-import { FIRST_PART, secondPartOf, territoriesOf } from './territories.ts';
+import { insertCheapest } from './insert-cheapest.ts';
+import { searchFleet, type SolveFleet } from './search-fleet.ts';
 import { SEED } from './order.ts';
 import { isMovable } from './problem.ts';
 import type { PlanInput } from './schemas.ts';
@@ -244,24 +241,9 @@ export async function planFleet(deps: Deps, actor: Actor, input: PlanInput, sele
     for (const s of waiting) groups.set(s.bookingId ?? s.id, [...(groups.get(s.bookingId ?? s.id) ?? []), index.get(s.id)!]);
     ({ routes, unplaced: left } = insertCheapest(model, base, [...groups.values()], service?.maxStopsPerTour, shifts.map((s) => s.running?.keptStopIds.length ?? 0)));
   } else if (shifts.length) {
-    // Balanced: one compact area per shift, sized by its hours, before the search evens the hours (decision 1790).
-    // The second part of the search may move what an area's shift could not take, and a long tour's bookings, next door.
-    const territories = objective === 'balanced' ? territoriesOf(model) : null;
-    const { problem } = fleetProblemOf(model, service?.maxStopsPerTour, territories?.areas ?? model.allowed);
-    const budget = input.time_limit_ms ?? 5000;
-    const options = { seed: SEED, objective: SOLVER_OBJECTIVE[objective] };
-    let solution = problem.requests.length ? await deps.optimizer.solve(problem, { ...options, timeLimitMs: territories ? budget * FIRST_PART : budget }) : { routes: shifts.map(() => []), unassigned: [] };
-    if (territories && problem.requests.length) {
-      const second = secondPartOf(model, territories, solution);
-      const wider = fleetProblemOf(model, Math.min(service?.maxStopsPerTour ?? Number.POSITIVE_INFINITY, second.maxStops), second.eligible).problem;
-      solution = await deps.optimizer.solve(wider, { ...options, timeLimitMs: budget * (1 - FIRST_PART), initial: solution.routes });
-    }
-    ({ routes, unplaced: left } = acceptRoutes(model, solution, service?.maxStopsPerTour));
-    // What the search left out, or a booking it put out of order, is put in where it costs least (decision 1647) —
-    // balanced: in a nearby area first, so that one booking does not stretch a tour across the city.
-    const kept = shifts.map((s) => s.running?.keptStopIds.length ?? 0);
-    if (territories) ({ routes, unplaced: left } = placeLeftovers({ ...model, allowed: territories.nearby }, routes, left, service?.maxStopsPerTour, kept));
-    ({ routes, unplaced: left } = placeLeftovers(model, routes, left, service?.maxStopsPerTour, kept));
+    // The objective's search, checked, the leftovers put in (search-fleet.ts; balanced in areas: decision 1790).
+    const solve: SolveFleet = (problem, options) => deps.optimizer.solve(problem, { ...options, seed: SEED });
+    ({ routes, unplaced: left } = await searchFleet(model, objective, solve, input.time_limit_ms ?? 5000, service?.maxStopsPerTour));
   }
   const at = (seconds: number) => new Date(origin.getTime() + Math.round(seconds) * 1000).toISOString();
   const proposed: Proposed[] = routes.flatMap((route, k) => {
