@@ -2,11 +2,12 @@
 // location of the shipped simulator data, half of them with a 2-hour window), 40 drivers with 8-hour shifts from the
 // 3 depots (60 packages and 400 kg each, so capacity binds on some tours). The planning core of
 // `POST /api/hailing/dispatch/plan` with `drivers` (the fleet model, straight-line travel at 30 km/h, the planner's
-// search on this thread — planning/search-fleet.ts: the solve, the check of every route, the leftovers put in — and the
-// unplaced diagnosis) — without HTTP and database, which add the same for any plan. Each objective is solved on the same day in the same run (issue 39). Reported per objective: bookings
-// placed, the balance (max/mean stops per driver, the mean share of a tour's drop-offs inside another tour's convex
-// hull, waiting over working time: planning/balance.ts), the longest used shift against the mean and against a lower
-// bound (each stop's cheapest way in and its service, shared by all drivers), driving, and the plan's wall time.
+// search on this thread — planning/search-fleet.ts: the solve, the check of every route, the leftovers put in — and
+// the unplaced diagnosis) — without HTTP and database, which add the same for any plan. Each objective is solved on
+// the same day in the same run (issue 39). Reported per objective: bookings placed, the balance (max/mean stops per
+// driver, the mean share of a tour's drop-offs inside another tour's convex hull, waiting over working time:
+// planning/balance.ts), the longest used shift against the mean and against a lower bound (each stop's cheapest way
+// in and its service, shared by all drivers), driving, and the plan's wall time.
 //
 // `--city monaco` plans the day in the demo region instead, on its road travel times (issue 38: a plan of 1,000
 // bookings on roads in ≤ 30 s as on straight lines): drop-offs at the simulator's Monaco addresses, 3 depots among

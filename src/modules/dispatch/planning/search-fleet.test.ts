@@ -38,14 +38,17 @@ function dayWith(b1: Point, b2: Point, late: Point, more: FleetStop[] = []) {
   return { model, at };
 }
 
+/** The plan as the search left it: A waits at L for its window, B and C as described. */
+const planned = (at: (id: string) => number) => [
+  [at('a1p'), at('latep'), at('a1d'), at('lated')],
+  [at('b1p'), at('b2p'), at('b1d'), at('b2d')],
+  [at('c1p'), at('c1d')],
+];
+
 describe('a tour that waits for a late window (shedWaits)', () => {
   it('hands the booking to the tour that passes there at the hour: A no longer waits, the day waits less', () => {
     const { model, at } = dayWith({ lat: 52.52, lng: 13.35 }, { lat: 52.48, lng: 13.35 }, { lat: 52.5, lng: 13.35 });
-    const routes = [
-      [at('a1p'), at('latep'), at('a1d'), at('lated')],
-      [at('b1p'), at('b2p'), at('b1d'), at('b2d')],
-      [at('c1p'), at('c1d')],
-    ];
+    const routes = planned(at);
     expect(fleetScheduleOf(model, 0, routes[0]!).waitingSeconds).toBeGreaterThan(3 * 3600);
     const shed = shedWaits(model, routes, Number.POSITIVE_INFINITY, [0, 0, 0]);
     expect(shed[0]).toEqual([at('a1p'), at('a1d')]);
@@ -70,11 +73,7 @@ describe('a tour that waits for a late window (shedWaits)', () => {
 
   it('moves nothing onto a tour the booking would take past the stop limit', () => {
     const { model, at } = dayWith({ lat: 52.52, lng: 13.35 }, { lat: 52.48, lng: 13.35 }, { lat: 52.5, lng: 13.35 });
-    const routes = [
-      [at('a1p'), at('latep'), at('a1d'), at('lated')],
-      [at('b1p'), at('b2p'), at('b1d'), at('b2d')],
-      [at('c1p'), at('c1d')],
-    ];
+    const routes = planned(at);
     // B holds 4 stops, C 2: the booking's 2 more take either past 3 (with 4 it goes to C, on its way east).
     expect(shedWaits(model, routes, 3, [0, 0, 0])).toEqual(routes);
   });
