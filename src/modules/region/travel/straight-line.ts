@@ -20,12 +20,14 @@ export function straightLineMatrix(points: readonly Point[], speedKmh: number): 
   const metersPerSecond = Math.max(1, speedKmh) / 3.6;
   const seconds = new Float64Array(n * n);
   const meters = new Float64Array(n * n);
+  // The great circle is the same both ways: each pair once (a re-plan of a day has 2,000 stops: bench/replan.ts).
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      if (i === j) continue;
+    for (let j = i + 1; j < n; j++) {
       const m = haversineMeters(points[i]!, points[j]!) * DETOUR_FACTOR;
       meters[i * n + j] = m;
+      meters[j * n + i] = m;
       seconds[i * n + j] = m / metersPerSecond;
+      seconds[j * n + i] = m / metersPerSecond;
     }
   }
   return { seconds, meters };
